@@ -1,0 +1,173 @@
+//! Character classes SPEC.md names: what trimming removes (§2), control
+//! characters (§1), invisible characters, look-alike dashes and white space
+//! (§3). Every class is defined here once; the rest of the parser asks.
+
+/// Removed from both ends of every value (§2): ASCII and Unicode White_Space,
+/// plus U+200B ZERO WIDTH SPACE and U+FEFF BYTE ORDER MARK.
+pub fn is_trim_char(c: char) -> bool {
+    matches!(c,
+        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{85}' | '\u{A0}' | '\u{1680}'
+        | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}'
+        | '\u{3000}' | '\u{200B}' | '\u{FEFF}')
+}
+
+/// Unicode White_Space that may stand inside a value without being a control
+/// character: what `internal_whitespace` looks for (§3).
+pub fn is_inner_space(c: char) -> bool {
+    matches!(c,
+        ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}'
+        | '\u{202F}' | '\u{205F}' | '\u{3000}')
+}
+
+/// `invisible_char` (§3): soft hyphen, zero-width space/joiners, word joiner, BOM.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+}
+
+/// `unicode_dash` (§3): U+2010–U+2015 and U+2212 MINUS SIGN.
+pub fn is_unicode_dash(c: char) -> bool {
+    matches!(c, '\u{2010}'..='\u{2015}' | '\u{2212}')
+}
+
+/// Trims per §2; returns the trimmed slice (a sub-slice of `s`).
+pub fn trim(s: &str) -> &str {
+    // Fast path: most values start and end with a visible ASCII byte.
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) if f > b' ' && f < 0x7F && l > b' ' && l < 0x7F => s,
+        _ => s.trim_matches(is_trim_char),
+    }
+}
+
+/// Facts about a string gathered in one pass, so later steps can skip work
+/// (no `%` means nothing to decode, ASCII-only means no Unicode checks).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scan {
+    /// U+0000–U+001F, U+007F–U+009F (§1 `control_char`).
+    pub control: bool,
+    pub non_ascii: bool,
+    pub percent: bool,
+    pub amp: bool,
+    pub space: bool,
+}
+
+const F_CTRL: u8 = 1;
+const F_NONASCII: u8 = 2;
+const F_PCT: u8 = 4;
+const F_AMP: u8 = 8;
+const F_SPACE: u8 = 16;
+const F_C2: u8 = 32;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if i < 0x20 || i == 0x7F {
+            F_CTRL
+        } else if i == 0xC2 {
+            F_NONASCII | F_C2
+        } else if i >= 0x80 {
+            F_NONASCII
+        } else if i == b'%' as usize {
+            F_PCT
+        } else if i == b'&' as usize {
+            F_AMP
+        } else if i == b' ' as usize {
+            F_SPACE
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
+/// One table-driven pass over `s`.
+pub fn scan(s: &str) -> Scan {
+    let b = s.as_bytes();
+    let mut acc = 0u8;
+    for &x in b {
+        acc |= CLASS[x as usize];
+    }
+    let mut control = acc & F_CTRL != 0;
+    // C1 controls are U+0080–U+009F, encoded C2 80 – C2 9F.
+    if !control && acc & F_C2 != 0 {
+        control = b.windows(2).any(|w| w[0] == 0xC2 && (0x80..=0x9F).contains(&w[1]));
+    }
+    Scan {
+        control,
+        non_ascii: acc & F_NONASCII != 0,
+        percent: acc & F_PCT != 0,
+        amp: acc & F_AMP != 0,
+        space: acc & F_SPACE != 0,
+    }
+}
+
+/// True when `c` is a control character per §1.
+pub fn is_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
+}
+
+/// All ASCII digits, at least one; invisible characters are looked through
+/// (they are flagged as `invisible_char` and removed by repair), so a prefix
+/// such as `10.1000` with a stray soft hyphen is still read as a DOI prefix.
+pub fn is_digits(seg: &str) -> bool {
+    if seg.is_ascii() {
+        return !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit());
+    }
+    let mut digits = 0;
+    for c in seg.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+        } else if !is_invisible(c) {
+            return false;
+        }
+    }
+    digits > 0
+}
+
+/// `seg` is exactly `lit` once invisible characters are looked through.
+pub fn is_visibly(seg: &str, lit: &str) -> bool {
+    seg == lit || (!seg.is_ascii() && seg.chars().filter(|c| !is_invisible(*c)).eq(lit.chars()))
+}
+
+pub fn starts_with_ci(s: &str, lit: &str) -> bool {
+    s.len() >= lit.len() && s.as_bytes()[..lit.len()].eq_ignore_ascii_case(lit.as_bytes())
+}
+
+pub fn ends_with_ci(s: &str, lit: &str) -> bool {
+    s.len() >= lit.len() && s.as_bytes()[s.len() - lit.len()..].eq_ignore_ascii_case(lit.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trims_unicode_space_zwsp_and_bom_but_not_soft_hyphen() {
+        assert_eq!(trim("\u{FEFF}\u{A0} 10.1/x\u{200B}\t"), "10.1/x");
+        assert_eq!(trim("\u{AD}10.1/x"), "\u{AD}10.1/x");
+    }
+
+    #[test]
+    fn scan_finds_c0_c1_and_del() {
+        assert!(scan("a\u{0}b").control);
+        assert!(scan("a\u{7F}").control);
+        assert!(scan("a\u{85}").control);
+        assert!(scan("a\u{9F}").control);
+        assert!(!scan("a\u{A0}é").control);
+        let s = scan("10.1/a b%20&");
+        assert!(s.space && s.percent && s.amp && !s.non_ascii);
+    }
+
+    #[test]
+    fn digits_look_through_invisibles() {
+        assert!(is_digits("1000"));
+        assert!(is_digits("10\u{200B}00"));
+        assert!(!is_digits("\u{200B}"));
+        assert!(!is_digits("10a"));
+        assert!(!is_digits(""));
+        assert!(is_visibly("1\u{AD}0", "10"));
+        assert!(!is_visibly("100", "10"));
+    }
+}

@@ -1,0 +1,188 @@
+//! The closed vocabularies of SPEC.md: kinds (§2), error codes and warning
+//! codes (§3, §4). Each code has exactly one meaning and one spelling; the
+//! spelling is what every output format writes.
+
+use std::fmt;
+
+macro_rules! code_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $s:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($(#[$vm])* $var,)* }
+
+        impl $name {
+            /// Every value, in declaration order (the order reports list them in).
+            pub const ALL: &'static [$name] = &[$($name::$var,)*];
+
+            /// The spelling SPEC.md gives this code.
+            pub const fn as_str(self) -> &'static str {
+                match self { $($name::$var => $s,)* }
+            }
+
+            /// The code spelled `s`, if any.
+            pub fn from_name(s: &str) -> Option<$name> {
+                match s { $($s => Some($name::$var),)* _ => None }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+code_enum! {
+    /// What form a value takes (SPEC §2).
+    Kind {
+        Handle = "handle",
+        Doi = "doi",
+        HdlUri = "hdl_uri",
+        InfoUri = "info_uri",
+        ResolverUrl = "resolver_url",
+        Invalid = "invalid",
+    }
+}
+
+code_enum! {
+    /// Why a value is invalid (SPEC §4). A value carries at most one.
+    ErrorCode {
+        Empty = "empty",
+        TooLong = "too_long",
+        BadUtf8 = "bad_utf8",
+        ControlChar = "control_char",
+        NoSlash = "no_slash",
+        EmptyPrefix = "empty_prefix",
+        EmptySuffix = "empty_suffix",
+        BadPrefix = "bad_prefix",
+        BadDoiPrefix = "bad_doi_prefix",
+        BadPercentEscape = "bad_percent_escape",
+        BadUri = "bad_uri",
+        BadInfoNamespace = "bad_info_namespace",
+        BadInfoIdentifier = "bad_info_identifier",
+        UnsupportedScheme = "unsupported_scheme",
+        NotAResolverUrl = "not_a_resolver_url",
+    }
+}
+
+code_enum! {
+    /// Something worth telling about a value (SPEC §3, §4). A value may carry
+    /// any number; at most 32 exist so a set fits in a `u32`.
+    Warning {
+        Trimmed = "trimmed",
+        ShortDoi = "short_doi",
+        NonnumericPrefix = "nonnumeric_prefix",
+        AmbiguousHdlHost = "ambiguous_hdl_host",
+        UnknownInfoNamespace = "unknown_info_namespace",
+        ApiUrl = "api_url",
+        LocalResolver = "local_resolver",
+        TestResolver = "test_resolver",
+        EncodedSeparator = "encoded_separator",
+        HttpResolver = "http_resolver",
+        LegacyResolver = "legacy_resolver",
+        MissingUrlScheme = "missing_url_scheme",
+        DoubledLabel = "doubled_label",
+        UnencodedChars = "unencoded_chars",
+        TrailingPunct = "trailing_punct",
+        UnicodeDash = "unicode_dash",
+        InvisibleChar = "invisible_char",
+        HtmlEntity = "html_entity",
+        PublisherSuffix = "publisher_suffix",
+        DoubleEncoded = "double_encoded",
+        EmbeddedDoi = "embedded_doi",
+        InternalWhitespace = "internal_whitespace",
+        TestPrefix = "test_prefix",
+    }
+}
+
+const _: () = assert!(Warning::ALL.len() <= 32);
+
+/// A set of warnings: a bit per code, so building, testing and merging are
+/// single instructions and iteration is in declaration order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Warnings(u32);
+
+impl Warnings {
+    pub const EMPTY: Warnings = Warnings(0);
+
+    #[inline]
+    pub fn add(&mut self, w: Warning) {
+        self.0 |= 1 << w as u32;
+    }
+
+    #[inline]
+    pub fn contains(self, w: Warning) -> bool {
+        self.0 & (1 << w as u32) != 0
+    }
+
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The raw bits, for compact storage; `from_bits` is its inverse.
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+
+    pub fn from_bits(bits: u32) -> Warnings {
+        Warnings(bits & ((1u64 << Warning::ALL.len()) - 1) as u32)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Warning> {
+        Warning::ALL.iter().copied().filter(move |w| self.contains(*w))
+    }
+
+    /// Writes the codes joined by `sep` (for CSV and TSV output).
+    pub fn join_into(self, sep: &str, out: &mut String) {
+        for (i, w) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            out.push_str(w.as_str());
+        }
+    }
+}
+
+impl FromIterator<Warning> for Warnings {
+    fn from_iter<I: IntoIterator<Item = Warning>>(iter: I) -> Self {
+        let mut ws = Warnings::EMPTY;
+        for w in iter {
+            ws.add(w);
+        }
+        ws
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for k in Kind::ALL {
+            assert_eq!(Kind::from_name(k.as_str()), Some(*k));
+        }
+        for e in ErrorCode::ALL {
+            assert_eq!(ErrorCode::from_name(e.as_str()), Some(*e));
+        }
+        for w in Warning::ALL {
+            assert_eq!(Warning::from_name(w.as_str()), Some(*w));
+        }
+    }
+
+    #[test]
+    fn warnings_set_iterates_in_declaration_order() {
+        let ws: Warnings = [Warning::TestPrefix, Warning::Trimmed].into_iter().collect();
+        assert_eq!(ws.iter().collect::<Vec<_>>(), vec![Warning::Trimmed, Warning::TestPrefix]);
+        let mut s = String::new();
+        ws.join_into(";", &mut s);
+        assert_eq!(s, "trimmed;test_prefix");
+        assert_eq!(Warnings::from_bits(ws.bits()), ws);
+    }
+}
