@@ -5,51 +5,37 @@
 
 use super::chars::{self, is_invisible, is_unicode_dash};
 use super::codes::{Warning, Warnings};
+use super::handle::{self, Rule};
 use super::percent;
 
 const PUBLISHER_SUFFIXES: [&str; 4] = ["/abstract", "/full", "/pdf", "/epdf"];
 const TEST_PREFIXES: [&str; 3] = ["123456789", "10.5072", "10.2999"];
 const ENTITIES: [(&str, char); 3] = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&')];
 
-/// Raises the §3 warnings that apply to a handle's decoded parts.
-pub fn flag(prefix: &str, suffix: &str, is_doi: bool, decoded: bool, ws: &mut Warnings) {
-    if trailing_punct_len(suffix) > 0 {
-        ws.add(Warning::TrailingPunct);
-    }
+/// Raises the §3 warnings that apply to a handle's decoded parts. The
+/// repairable ones are found by running the repair chain itself, so a dirt
+/// that only shows once another is repaired (`x.]/pdf`) is flagged too.
+pub fn flag(prefix: &str, suffix: &str, is_doi: bool, decoded: bool, ws: &mut Warnings, bufs: &mut RepairBufs) {
     let scan = chars::scan(suffix);
-    if scan.non_ascii || !prefix.is_ascii() {
-        for c in prefix.chars().chain(suffix.chars()) {
-            if is_invisible(c) {
-                ws.add(Warning::InvisibleChar);
-            }
-        }
-        for c in suffix.chars() {
-            if is_doi && is_unicode_dash(c) {
-                ws.add(Warning::UnicodeDash);
-            }
-            if chars::is_inner_space(c) {
-                ws.add(Warning::InternalWhitespace);
-            }
-        }
-    }
-    if scan.space {
+    let inner_space = scan.space || (scan.non_ascii && suffix.chars().any(chars::is_inner_space));
+    if inner_space {
         ws.add(Warning::InternalWhitespace);
-    }
-    if scan.amp && ENTITIES.iter().any(|(e, _)| suffix.contains(e)) {
-        ws.add(Warning::HtmlEntity);
-    }
-    if is_doi && publisher_suffix_len(suffix) > 0 {
-        ws.add(Warning::PublisherSuffix);
-    }
-    if decoded && (scan.percent || prefix.contains('%')) && (percent::has_escape(suffix) || percent::has_escape(prefix))
-    {
-        ws.add(Warning::DoubleEncoded);
     }
     if is_doi && has_embedded_doi(suffix) {
         ws.add(Warning::EmbeddedDoi);
     }
     if TEST_PREFIXES.contains(&prefix) {
         ws.add(Warning::TestPrefix);
+    }
+    // Cheap pre-check: most values have no repairable dirt at all.
+    let maybe = trailing_punct_len(suffix) > 0
+        || scan.non_ascii
+        || !prefix.is_ascii()
+        || scan.amp
+        || (decoded && (scan.percent || prefix.contains('%')))
+        || (is_doi && publisher_suffix_len(suffix) > 0);
+    if maybe {
+        *ws = Warnings::from_bits(ws.bits() | chain(prefix, suffix, is_doi, decoded, bufs).bits());
     }
 }
 
@@ -115,7 +101,101 @@ pub struct RepairBufs {
     bytes: Vec<u8>,
 }
 
-/// The warnings whose repairs change something.
+/// The repairs of §3, each found on the text the previous ones left, run
+/// until none applies; returns the warnings raised. The repaired parts are
+/// left in `bufs` (see `repaired`). `decode_again` allows the
+/// `double_encoded` step (URI and URL forms only).
+fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mut RepairBufs) -> Warnings {
+    let RepairBufs {
+        prefix: p,
+        suffix: s,
+        tmp,
+        bytes,
+    } = bufs;
+    p.clear();
+    p.push_str(prefix);
+    s.clear();
+    s.push_str(suffix);
+    let mut ws = Warnings::EMPTY;
+    // Each step shrinks the text or maps characters once, so a few rounds
+    // reach the fixed point; the bound only guards against a mistake here.
+    for _ in 0..8 {
+        let mut changed = false;
+        if decode_again {
+            // Kept only where it leaves a readable handle: UTF-8, no control
+            // characters, no `/` inside the prefix.
+            for (part, is_prefix) in [(&mut *p, true), (&mut *s, false)] {
+                if !percent::has_escape(part) {
+                    continue;
+                }
+                ws.add(Warning::DoubleEncoded);
+                percent::decode_lenient_into(part, bytes);
+                if let Ok(d) = std::str::from_utf8(bytes) {
+                    if !chars::scan(d).control && !(is_prefix && d.contains('/')) {
+                        part.clear();
+                        part.push_str(d);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if s.contains('&') && ENTITIES.iter().any(|(e, _)| s.contains(e)) {
+            ws.add(Warning::HtmlEntity);
+            decode_entities(s, tmp);
+            std::mem::swap(s, tmp);
+            changed = true;
+        }
+        if p.chars().chain(s.chars()).any(is_invisible) {
+            ws.add(Warning::InvisibleChar);
+            p.retain(|c| !is_invisible(c));
+            s.retain(|c| !is_invisible(c));
+            changed = true;
+        }
+        if is_doi && s.chars().any(is_unicode_dash) {
+            ws.add(Warning::UnicodeDash);
+            tmp.clear();
+            tmp.extend(s.chars().map(|c| if is_unicode_dash(c) { '-' } else { c }));
+            std::mem::swap(s, tmp);
+            changed = true;
+        }
+        if is_doi && publisher_suffix_len(s) > 0 {
+            ws.add(Warning::PublisherSuffix);
+            s.truncate(s.len() - publisher_suffix_len(s));
+            changed = true;
+        }
+        if trailing_punct_len(s) > 0 {
+            ws.add(Warning::TrailingPunct);
+            s.truncate(s.len() - trailing_punct_len(s));
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    ws
+}
+
+fn decode_entities(s: &str, out: &mut String) {
+    out.clear();
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        match ENTITIES.iter().find(|(e, _)| rest.starts_with(e)) {
+            Some((e, c)) => {
+                out.push(*c);
+                rest = &rest[e.len()..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+}
+
+/// True when `ws` holds a warning whose repair changes the text.
 pub fn any_repairable(ws: Warnings) -> bool {
     [
         Warning::TrailingPunct,
@@ -129,9 +209,9 @@ pub fn any_repairable(ws: Warnings) -> bool {
     .any(|w| ws.contains(*w))
 }
 
-/// Applies the §3 repairs flagged in `ws`, in an order where each one sees
-/// the text the previous left: decode, entities, invisibles, dashes,
-/// publisher suffix, trailing punctuation.
+/// The parts with every §3 repair applied. A repair never makes a valid
+/// value invalid or changes whether it is a DOI (an emptied suffix, say):
+/// then the value is left as read.
 pub fn repair<'b>(
     prefix: &str,
     suffix: &str,
@@ -139,63 +219,14 @@ pub fn repair<'b>(
     is_doi: bool,
     bufs: &'b mut RepairBufs,
 ) -> (&'b str, &'b str) {
-    let RepairBufs {
-        prefix: p,
-        suffix: s,
-        tmp,
-        bytes,
-    } = bufs;
-    p.clear();
-    p.push_str(prefix);
-    s.clear();
-    s.push_str(suffix);
-    if ws.contains(Warning::DoubleEncoded) {
-        for part in [&mut *p, &mut *s] {
-            percent::decode_lenient_into(part, bytes);
-            if let Ok(d) = std::str::from_utf8(bytes) {
-                part.clear();
-                part.push_str(d);
-            }
-        }
+    chain(prefix, suffix, is_doi, ws.contains(Warning::DoubleEncoded), bufs);
+    if handle::check(&bufs.prefix, &bufs.suffix, Rule::Any, &mut Warnings::default()) != Ok(is_doi) {
+        bufs.prefix.clear();
+        bufs.prefix.push_str(prefix);
+        bufs.suffix.clear();
+        bufs.suffix.push_str(suffix);
     }
-    if ws.contains(Warning::HtmlEntity) {
-        tmp.clear();
-        let mut rest = s.as_str();
-        while let Some(i) = rest.find('&') {
-            tmp.push_str(&rest[..i]);
-            rest = &rest[i..];
-            match ENTITIES.iter().find(|(e, _)| rest.starts_with(e)) {
-                Some((e, c)) => {
-                    tmp.push(*c);
-                    rest = &rest[e.len()..];
-                }
-                None => {
-                    tmp.push('&');
-                    rest = &rest[1..];
-                }
-            }
-        }
-        tmp.push_str(rest);
-        std::mem::swap(s, tmp);
-    }
-    if ws.contains(Warning::InvisibleChar) {
-        p.retain(|c| !is_invisible(c));
-        s.retain(|c| !is_invisible(c));
-    }
-    if ws.contains(Warning::UnicodeDash) && is_doi {
-        tmp.clear();
-        tmp.extend(s.chars().map(|c| if is_unicode_dash(c) { '-' } else { c }));
-        std::mem::swap(s, tmp);
-    }
-    if ws.contains(Warning::PublisherSuffix) && is_doi {
-        let n = publisher_suffix_len(s);
-        s.truncate(s.len() - n);
-    }
-    if ws.contains(Warning::TrailingPunct) {
-        let n = trailing_punct_len(s);
-        s.truncate(s.len() - n);
-    }
-    (p.as_str(), s.as_str())
+    (bufs.prefix.as_str(), bufs.suffix.as_str())
 }
 
 #[cfg(test)]
@@ -204,7 +235,14 @@ mod tests {
 
     fn flags(prefix: &str, suffix: &str, decoded: bool) -> Vec<&'static str> {
         let mut ws = Warnings::EMPTY;
-        flag(prefix, suffix, prefix.starts_with("10."), decoded, &mut ws);
+        flag(
+            prefix,
+            suffix,
+            prefix.starts_with("10."),
+            decoded,
+            &mut ws,
+            &mut RepairBufs::default(),
+        );
         ws.iter().map(|w| w.as_str()).collect()
     }
 
@@ -250,5 +288,23 @@ mod tests {
         assert_eq!(repair("10.1", "x/PDF", ws, true, &mut b), ("10.1", "x"));
         let ws: Warnings = [Warning::DoubleEncoded].into_iter().collect();
         assert_eq!(repair("10.1", "a%2Fb", ws, true, &mut b), ("10.1", "a/b"));
+    }
+
+    #[test]
+    fn dirt_exposed_by_another_repair_is_flagged_and_repaired() {
+        assert_eq!(
+            flags("10.1000", "A]/pdf", false),
+            ["trailing_punct", "publisher_suffix"]
+        );
+        let mut b = RepairBufs::default();
+        let ws: Warnings = [Warning::PublisherSuffix, Warning::TrailingPunct].into_iter().collect();
+        assert_eq!(repair("10.1000", "x/pdf.", ws, true, &mut b), ("10.1000", "x"));
+    }
+
+    #[test]
+    fn repair_never_empties_a_suffix() {
+        let mut b = RepairBufs::default();
+        let ws: Warnings = [Warning::InvisibleChar].into_iter().collect();
+        assert_eq!(repair("1", "\u{AD}", ws, false, &mut b), ("1", "\u{AD}"));
     }
 }

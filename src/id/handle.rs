@@ -105,9 +105,13 @@ pub fn read<'a>(
     let p = cx.part(prefix_raw, decode)?;
     let s = cx.part(suffix_raw, decode)?;
     let mut ws = cx.d.warnings;
-    let (prefix, suffix) = (cx.text(p), cx.text(s));
+    // Field-level borrows: the texts live in input/buf, repair buffers apart.
+    let (prefix, suffix) = (
+        p.get(cx.input, cx.buf).unwrap_or(""),
+        s.get(cx.input, cx.buf).unwrap_or(""),
+    );
     let is_doi = check(prefix, suffix, rule, &mut ws)?;
-    dirt::flag(prefix, suffix, is_doi, decode, &mut ws);
+    dirt::flag(prefix, suffix, is_doi, decode, &mut ws, cx.repair);
     cx.d.warnings = ws;
     cx.d.prefix = p;
     cx.d.suffix = s;
@@ -120,7 +124,7 @@ mod tests {
     use super::*;
 
     fn c(p: &str, rule: Rule) -> Result<bool, ErrorCode> {
-        check(p, "x", rule, &mut Warnings::EMPTY)
+        check(p, "x", rule, &mut Warnings::default())
     }
 
     #[test]
@@ -139,11 +143,11 @@ mod tests {
         assert_eq!(c("12..3", Rule::Any), Err(ErrorCode::BadPrefix));
         assert_eq!(c("12.", Rule::Any), Err(ErrorCode::BadPrefix));
         assert_eq!(
-            check("", "x", Rule::Any, &mut Warnings::EMPTY),
+            check("", "x", Rule::Any, &mut Warnings::default()),
             Err(ErrorCode::EmptyPrefix)
         );
         assert_eq!(
-            check("1", "", Rule::Any, &mut Warnings::EMPTY),
+            check("1", "", Rule::Any, &mut Warnings::default()),
             Err(ErrorCode::EmptySuffix)
         );
     }

@@ -109,6 +109,7 @@ pub struct Parser {
 pub struct Scratch {
     buf: String,
     bytes: Vec<u8>,
+    repair: dirt::RepairBufs,
 }
 
 /// What a value is. Every field but `kind`, `error` and `warnings` is `None`
@@ -181,6 +182,7 @@ impl Parser {
             input,
             buf: &mut scratch.buf,
             bytes: &mut scratch.bytes,
+            repair: &mut scratch.repair,
             opts: &self.opts,
             d: Draft::default(),
         };
@@ -280,6 +282,7 @@ struct Cx<'a> {
     input: &'a str,
     buf: &'a mut String,
     bytes: &'a mut Vec<u8>,
+    repair: &'a mut dirt::RepairBufs,
     opts: &'a Options,
     d: Draft,
 }
