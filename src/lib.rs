@@ -2,5 +2,8 @@
 //! `hdl:` and `info:` URIs, resolver URLs) in bulk.
 //!
 //! - [`id`]: the pure parser of one value (SPEC.md).
+//! - [`cli`]: the command line.
 
+pub mod cli;
 pub mod id;
+pub mod report;
