@@ -184,6 +184,14 @@ fn actual(parser: &Parser, input: &[u8]) -> BTreeMap<&'static str, Value> {
     m
 }
 
+/// At most 200 characters of `s`, for readable reports.
+fn short(s: &str) -> String {
+    match s.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…({} chars)", &s[..i], s.chars().count()),
+        None => s.to_string(),
+    }
+}
+
 fn warning_set(v: &Value) -> BTreeSet<String> {
     v.as_array().into_iter().flatten().filter_map(|w| w.as_str().map(str::to_string)).collect()
 }
@@ -280,11 +288,13 @@ fn conformance_corpus() {
             (false, true) => xfailed += 1,
             (false, false) => {
                 failed += 1;
-                let input = case.get("input").map_or_else(|| format!("hex {}", case["input_hex"]), |v| v.to_string());
+                let input = short(
+                    &case.get("input").map_or_else(|| format!("hex {}", case["input_hex"]), |v| v.to_string()),
+                );
                 let opts = case.get("options").map_or(String::new(), |o| format!(" options {o}"));
                 let _ = writeln!(report, "{id}: input {input}{opts}");
                 for (field, want, have) in bad {
-                    let _ = writeln!(report, "    {field}: expected {want}, got {have}");
+                    let _ = writeln!(report, "    {field}: expected {}, got {}", short(&want), short(&have));
                 }
             }
         }
@@ -324,6 +334,10 @@ fn conformance_laws() {
         opts.remove("repair");
         opts.remove("max_len");
         let Ok(parser) = build_parser(Some(&opts)) else { continue };
+        // The re-parse has no length limit: a value at the limit renders a
+        // longer uri/url, which the law cannot be about.
+        opts.insert("max_len".into(), Value::from(u64::MAX));
+        let Ok(reparser) = build_parser(Some(&opts)) else { continue };
         QUIET_PANICS.with(|q| q.set(true));
         let r = catch_unwind(AssertUnwindSafe(|| {
             let first = actual(&parser, &input);
@@ -346,11 +360,15 @@ fn conformance_laws() {
             }
             let mut bad = Vec::new();
             for (col, v) in again {
-                let second = actual(&parser, v.as_bytes());
+                let second = actual(&reparser, v.as_bytes());
                 if second["canonical"].as_str() != Some(canonical.as_str()) {
                     bad.push(format!(
-                        "    parse({col} {v:?}) gives canonical {} ({} {}), expected {canonical:?}",
-                        second["canonical"], second["kind"], second["error"]
+                        "    parse({col} {}) gives canonical {} ({} {}), expected {}",
+                        short(&format!("{v:?}")),
+                        short(&second["canonical"].to_string()),
+                        second["kind"],
+                        second["error"],
+                        short(&format!("{canonical:?}"))
                     ));
                 }
             }
@@ -362,7 +380,8 @@ fn conformance_laws() {
             Ok(Some(bad)) => {
                 checked += 1;
                 if !bad.is_empty() {
-                    let _ = writeln!(report, "{id}: input {:?}\n{}", String::from_utf8_lossy(&input), bad.join("\n"));
+                    let input = short(&format!("{:?}", String::from_utf8_lossy(&input)));
+                    let _ = writeln!(report, "{id}: input {input}\n{}", bad.join("\n"));
                 }
             }
             Err(_) => {
