@@ -5,5 +5,6 @@
 //! - [`cli`]: the command line.
 
 pub mod cli;
+pub mod columns;
 pub mod id;
 pub mod report;
