@@ -628,8 +628,7 @@ mod tests {
                 all.iter()
                     .filter(|b| b.offset <= pos)
                     .filter(|b| !(b.offset == pos && data[pos as usize - 1] == b'\r'))
-                    .filter(|b| !(b.offset == len && data[len as usize - 1] != b'\n'))
-                    .last()
+                    .rfind(|b| !(b.offset == len && data[len as usize - 1] != b'\n'))
                     .copied()
             };
             let mut sp = Splitter::new(b',');
