@@ -1224,6 +1224,77 @@ mod tests {
         )
     }
 
+    /// Throughput on a real file (release build):
+    /// `HDLSCAN_BENCH_CSV=big.csv cargo test --release --lib io::csv_in::tests::throughput -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn throughput() {
+        use rayon::prelude::*;
+        use std::time::Instant;
+        let path = std::env::var("HDLSCAN_BENCH_CSV").expect("set HDLSCAN_BENCH_CSV");
+        let data = std::fs::read(&path).unwrap();
+        let mb = data.len() as f64 / 1e6;
+        let rate = |t: Instant| mb / t.elapsed().as_secs_f64();
+
+        let t = Instant::now();
+        let mut sp = crate::io::split::Splitter::new(b',');
+        for c in data.chunks(8 << 20) {
+            sp.scan(c);
+        }
+        sp.finish().unwrap();
+        println!(
+            "split (in memory):        {:7.0} MB/s, {} records",
+            rate(t),
+            sp.records()
+        );
+
+        let t = Instant::now();
+        let mut rdr = csv_reader(&data, b',');
+        let mut rec = csv::ByteRecord::new();
+        let mut n = 0u64;
+        while rdr.read_byte_record(&mut rec).unwrap() {
+            n += 1;
+        }
+        println!(
+            "csv sequential baseline:  {:7.0} MB/s, {n} records",
+            rate(t)
+        );
+
+        let t = Instant::now();
+        let mut rdr = CsvBlockReader::open(&InputSpec::parse(&path), opts()).unwrap();
+        let mut raws = Vec::new();
+        while let Some(r) = rdr.next_block().unwrap() {
+            raws.push(r);
+        }
+        println!(
+            "block reader (file):      {:7.0} MB/s, {} blocks",
+            rate(t),
+            raws.len()
+        );
+
+        let (ncols, po) = (rdr.ncols(), rdr.parse_options());
+        let t = Instant::now();
+        let rows: usize = raws
+            .iter()
+            .map(|r| parse_block(r, ncols, po).unwrap().nrows())
+            .sum();
+        println!(
+            "parse_block (1 thread):   {:7.0} MB/s, {rows} rows",
+            rate(t)
+        );
+
+        let t = Instant::now();
+        let rows: usize = raws
+            .par_iter()
+            .map(|r| parse_block(r, ncols, po).unwrap().nrows())
+            .sum();
+        println!(
+            "parse_block (rayon, {}):   {:7.0} MB/s, {rows} rows",
+            rayon::current_num_threads(),
+            rate(t)
+        );
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
