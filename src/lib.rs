@@ -2,5 +2,7 @@
 //! `hdl:` and `info:` URIs, resolver URLs) in bulk.
 //!
 //! - [`id`]: the pure parser of one value (SPEC.md).
+//! - [`io`]: Parquet input, atomic output files, output sinks.
 
 pub mod id;
+pub mod io;

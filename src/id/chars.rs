@@ -5,23 +5,44 @@
 /// Removed from both ends of every value (§2): ASCII and Unicode White_Space,
 /// plus U+200B ZERO WIDTH SPACE and U+FEFF BYTE ORDER MARK.
 pub fn is_trim_char(c: char) -> bool {
-    matches!(c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{85}' | '\u{A0}' | '\u{1680}'
-        | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}'
-        | '\u{3000}' | '\u{200B}' | '\u{FEFF}')
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{0B}'
+            | '\u{0C}'
+            | '\r'
+            | ' '
+            | '\u{85}'
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'
+            ..='\u{200A}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202F}'
+                | '\u{205F}'
+                | '\u{3000}'
+                | '\u{200B}'
+                | '\u{FEFF}'
+    )
 }
 
 /// Unicode White_Space that may stand inside a value without being a control
 /// character: what `internal_whitespace` looks for (§3).
 pub fn is_inner_space(c: char) -> bool {
-    matches!(c,
-        ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}'
-        | '\u{202F}' | '\u{205F}' | '\u{3000}')
+    matches!(
+        c,
+        ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
 }
 
 /// `invisible_char` (§3): soft hyphen, zero-width space/joiners, word joiner, BOM.
 pub fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+    matches!(
+        c,
+        '\u{AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}'
+    )
 }
 
 /// `unicode_dash` (§3): U+2010–U+2015 and U+2212 MINUS SIGN.
@@ -92,7 +113,9 @@ pub fn scan(s: &str) -> Scan {
     let mut control = acc & F_CTRL != 0;
     // C1 controls are U+0080–U+009F, encoded C2 80 – C2 9F.
     if !control && acc & F_C2 != 0 {
-        control = b.windows(2).any(|w| w[0] == 0xC2 && (0x80..=0x9F).contains(&w[1]));
+        control = b
+            .windows(2)
+            .any(|w| w[0] == 0xC2 && (0x80..=0x9F).contains(&w[1]));
     }
     Scan {
         control,

@@ -135,7 +135,10 @@ impl Warnings {
     }
 
     pub fn iter(self) -> impl Iterator<Item = Warning> {
-        Warning::ALL.iter().copied().filter(move |w| self.contains(*w))
+        Warning::ALL
+            .iter()
+            .copied()
+            .filter(move |w| self.contains(*w))
     }
 
     /// Writes the codes joined by `sep` (for CSV and TSV output).
@@ -178,8 +181,13 @@ mod tests {
 
     #[test]
     fn warnings_set_iterates_in_declaration_order() {
-        let ws: Warnings = [Warning::TestPrefix, Warning::Trimmed].into_iter().collect();
-        assert_eq!(ws.iter().collect::<Vec<_>>(), vec![Warning::Trimmed, Warning::TestPrefix]);
+        let ws: Warnings = [Warning::TestPrefix, Warning::Trimmed]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            ws.iter().collect::<Vec<_>>(),
+            vec![Warning::Trimmed, Warning::TestPrefix]
+        );
         let mut s = String::new();
         ws.join_into(";", &mut s);
         assert_eq!(s, "trimmed;test_prefix");

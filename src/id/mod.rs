@@ -46,7 +46,11 @@ pub struct UserResolver {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { repair: false, max_len: 2048, resolvers: Vec::new() }
+        Options {
+            repair: false,
+            max_len: 2048,
+            resolvers: Vec::new(),
+        }
     }
 }
 
@@ -64,11 +68,18 @@ impl Options {
             None => (s, ""),
         };
         if host.is_empty()
-            || !host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]_".contains(&b))
+            || !host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-.:[]_".contains(&b))
         {
-            return Err(format!("--resolver {spec:?}: expected HOST[:PORT][/PATH], e.g. repository.example.edu/handle"));
+            return Err(format!(
+                "--resolver {spec:?}: expected HOST[:PORT][/PATH], e.g. repository.example.edu/handle"
+            ));
         }
-        self.resolvers.push(UserResolver { host: host.to_ascii_lowercase(), path: path.to_string() });
+        self.resolvers.push(UserResolver {
+            host: host.to_ascii_lowercase(),
+            path: path.to_string(),
+        });
         Ok(())
     }
 
@@ -135,7 +146,9 @@ impl Rendered {
 
 impl Parser {
     pub fn new(opts: Options) -> Parser {
-        Parser { opts: Arc::new(opts) }
+        Parser {
+            opts: Arc::new(opts),
+        }
     }
 
     pub fn options(&self) -> &Options {
@@ -150,7 +163,14 @@ impl Parser {
 
     /// Renders `canonical`, `uri` and `url` of `p` into `out`.
     pub fn render(&self, p: &Parsed<'_>, out: &mut Rendered) {
-        let _ = (p, &out.canonical, &out.uri, &out.url, out.has_url, out.valid);
+        let _ = (
+            p,
+            &out.canonical,
+            &out.uri,
+            &out.url,
+            out.has_url,
+            out.valid,
+        );
         todo!("renderer")
     }
 }

@@ -41,7 +41,10 @@ impl AsciiSet {
     }
 
     const fn alnum() -> AsciiSet {
-        AsciiSet::empty().add_range(b'0', b'9').add_range(b'A', b'Z').add_range(b'a', b'z')
+        AsciiSet::empty()
+            .add_range(b'0', b'9')
+            .add_range(b'A', b'Z')
+            .add_range(b'a', b'z')
     }
 
     #[inline]
@@ -192,7 +195,10 @@ mod tests {
         decode_into("a%20b%2fc", &mut v).unwrap();
         assert_eq!(v, b"a b/c");
         assert_eq!(decode_into("a%2", &mut v), Err(ErrorCode::BadPercentEscape));
-        assert_eq!(decode_into("a%G7", &mut v), Err(ErrorCode::BadPercentEscape));
+        assert_eq!(
+            decode_into("a%G7", &mut v),
+            Err(ErrorCode::BadPercentEscape)
+        );
         decode_lenient_into("a%41%", &mut v);
         assert_eq!(v, b"aA%");
     }
