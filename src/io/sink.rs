@@ -560,3 +560,428 @@ impl<W: Write> Delimited<W> {
         self.w.into_inner().map_err(|e| anyhow!("{}", e.error()))
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::io::parquet_in::ParquetInput;
+    use arrow_array::builder::{ListBuilder, StringBuilder};
+    use arrow_array::{DictionaryArray, StringArray, UInt64Array};
+    use std::fs;
+
+    /// The schema the pipeline produces, with `n_inputs` input columns.
+    pub(crate) fn pipeline_schema(n_inputs: usize) -> SchemaRef {
+        let dict = |k: DataType| DataType::Dictionary(Box::new(k), Box::new(DataType::Utf8));
+        let mut fields: Vec<Field> = (0..n_inputs)
+            .map(|i| Field::new(format!("in{i}"), DataType::Utf8, true))
+            .collect();
+        fields.push(Field::new("record", DataType::UInt64, false));
+        fields.push(Field::new("kind", dict(DataType::Int8), false));
+        fields.push(Field::new("namespace", dict(DataType::Int32), true));
+        for name in [
+            "prefix",
+            "suffix",
+            "canonical",
+            "uri",
+            "url",
+            "resolver",
+            "query",
+            "fragment",
+        ] {
+            fields.push(Field::new(name, DataType::Utf8, true));
+        }
+        fields.push(Field::new("error", dict(DataType::Int8), true));
+        fields.push(Field::new(
+            "warnings",
+            DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, true))),
+            false,
+        ));
+        Arc::new(Schema::new(fields))
+    }
+
+    /// Rows `start..start+n` of a synthetic enriched table. Each batch gets
+    /// its own dictionaries (as the pipeline's would).
+    pub(crate) fn pipeline_batch(schema: &SchemaRef, start: u64, n: usize) -> RecordBatch {
+        let n_inputs = schema.fields().len() - 13;
+        let mut cols: Vec<ArrayRef> = Vec::new();
+        for c in 0..n_inputs {
+            let a: StringArray = (0..n as u64)
+                .map(|i| {
+                    let r = start + i;
+                    match (r + c as u64) % 11 {
+                        0 => None,
+                        1 => Some(format!("has,comma \"quoted\" {r}")),
+                        2 => Some(String::new()),
+                        _ => Some(format!("10.{}/abc.{r}.{c}", 1000 + r % 97)),
+                    }
+                })
+                .collect();
+            cols.push(Arc::new(a));
+        }
+        cols.push(Arc::new(UInt64Array::from_iter_values(
+            start..start + n as u64,
+        )));
+        // Per-batch dictionaries: the value order depends on `start`.
+        let kinds = ["doi", "handle", "url", "invalid"];
+        let kind: DictionaryArray<Int8Type> = (0..n as u64)
+            .map(|i| Some(kinds[((start + i) * 7 % 4 + start % 3) as usize % 4]))
+            .collect();
+        cols.push(Arc::new(kind));
+        let ns: Vec<Option<String>> = (0..n as u64)
+            .map(|i| {
+                let r = start + i;
+                (r % 5 != 0).then(|| format!("{}", 10 + r % 13))
+            })
+            .collect();
+        let ns: DictionaryArray<Int32Type> = ns.iter().map(|s| s.as_deref()).collect();
+        cols.push(Arc::new(ns));
+        for k in 0..8u64 {
+            let a: StringArray = (0..n as u64)
+                .map(|i| {
+                    let r = start + i;
+                    ((r + k) % 3 != 0).then(|| format!("v{k}-{r}"))
+                })
+                .collect();
+            cols.push(Arc::new(a));
+        }
+        let err: DictionaryArray<Int8Type> = (0..n as u64)
+            .map(|i| ((start + i) % 4 == 0).then_some("bad-prefix"))
+            .collect();
+        cols.push(Arc::new(err));
+        let mut lb = ListBuilder::new(StringBuilder::new());
+        for i in 0..n as u64 {
+            let r = start + i;
+            for w in 0..(r % 3) {
+                lb.values().append_value(format!("w{w}"));
+            }
+            lb.append(true);
+        }
+        cols.push(Arc::new(lb.finish()));
+        RecordBatch::try_new(Arc::clone(schema), cols).unwrap()
+    }
+
+    #[test]
+    fn format_from_path() {
+        let f = |p: &str| OutputFormat::from_path(Path::new(p));
+        assert_eq!(f("a/b.parquet"), Some(OutputFormat::Parquet));
+        assert_eq!(f("x.CSV"), Some(OutputFormat::Csv));
+        assert_eq!(f("x.tsv"), Some(OutputFormat::Tsv));
+        assert_eq!(f("x.arrow"), Some(OutputFormat::Arrow));
+        assert_eq!(f("x.ipc"), Some(OutputFormat::Arrow));
+        assert_eq!(f("x.feather"), Some(OutputFormat::Arrow));
+        assert_eq!(f("x.json"), None);
+        assert_eq!(f("parquet"), None);
+    }
+
+    #[test]
+    fn parquet_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.parquet");
+        let schema = pipeline_schema(2);
+        let b1 = pipeline_batch(&schema, 0, 1000);
+        let b2 = pipeline_batch(&schema, 1000, 500);
+        let mut sink = Sink::create(&path, OutputFormat::Parquet, Arc::clone(&schema)).unwrap();
+        sink.write(&b1).unwrap();
+        assert!(!path.exists());
+        sink.write(&b2).unwrap();
+        assert_eq!(sink.finish().unwrap(), 1500);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+
+        let input = ParquetInput::open(&path).unwrap().with_batch_size(1000);
+        assert_eq!(input.num_rows(), 1500);
+        assert_eq!(input.num_row_groups(), 1);
+        assert_eq!(input.schema().fields(), schema.fields());
+        let got: Vec<RecordBatch> = input
+            .read_row_group(0)
+            .unwrap()
+            .map(|b| b.unwrap())
+            .collect();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0], b1);
+        assert_eq!(got[1], b2);
+    }
+
+    #[test]
+    fn arrow_ipc_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.arrow");
+        let schema = pipeline_schema(1);
+        let batches = [
+            pipeline_batch(&schema, 0, 300),
+            pipeline_batch(&schema, 301, 200),
+        ];
+        let mut sink = Sink::create(&path, OutputFormat::Arrow, Arc::clone(&schema)).unwrap();
+        for b in &batches {
+            sink.write(b).unwrap();
+        }
+        let out_schema = Arc::clone(sink.output_schema());
+        assert_eq!(
+            out_schema.field_with_name("kind").unwrap().data_type(),
+            &DataType::Utf8
+        );
+        assert_eq!(sink.finish().unwrap(), 500);
+
+        let reader =
+            arrow_ipc::reader::FileReader::try_new(fs::File::open(&path).unwrap(), None).unwrap();
+        assert_eq!(reader.schema(), out_schema);
+        let got: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
+        assert_eq!(got.len(), 2);
+        for (g, b) in got.iter().zip(&batches) {
+            for (i, (gc, bc)) in g.columns().iter().zip(b.columns()).enumerate() {
+                if matches!(bc.data_type(), DataType::Dictionary(..)) {
+                    assert_eq!(gc, &to_utf8(bc).unwrap(), "column {i}");
+                } else {
+                    assert_eq!(gc, bc, "column {i}");
+                }
+            }
+        }
+    }
+
+    fn small_batch() -> RecordBatch {
+        let schema = pipeline_schema(1);
+        let mut b = pipeline_batch(&schema, 0, 4);
+        // Make row 3's list null-free but with an empty element, and give
+        // the input a line break.
+        let input: StringArray = vec![Some("a\nb"), None, Some("x\ty"), Some("plain")]
+            .into_iter()
+            .collect();
+        let mut cols = b.columns().to_vec();
+        cols[0] = Arc::new(input);
+        let mut lb = ListBuilder::new(StringBuilder::new());
+        lb.append(true); // empty
+        lb.values().append_value("w0");
+        lb.append(true);
+        lb.values().append_value("w0");
+        lb.values().append_null();
+        lb.values().append_value("w;2");
+        lb.append(true);
+        lb.append(true);
+        cols[schema.fields().len() - 1] = Arc::new(lb.finish());
+        b = RecordBatch::try_new(schema, cols).unwrap();
+        b
+    }
+
+    #[test]
+    fn csv_and_tsv_text() {
+        let b = small_batch();
+        let mut sink =
+            Sink::from_writer(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv").unwrap();
+        sink.write(&b).unwrap();
+        let (out, rows) = sink.finish_writer().unwrap();
+        assert_eq!(rows, 4);
+        let text = String::from_utf8(out).unwrap();
+        let expected = "\
+in0,record,kind,namespace,prefix,suffix,canonical,uri,url,resolver,query,fragment,error,warnings
+\"a\nb\",0,doi,,,v1-0,v2-0,,v4-0,v5-0,,v7-0,bad-prefix,
+,1,invalid,11,v0-1,v1-1,,v3-1,v4-1,,v6-1,v7-1,,w0
+x\ty,2,url,12,v0-2,,v2-2,v3-2,,v5-2,v6-2,,,w0;;w;2
+plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
+";
+        assert_eq!(text, expected);
+
+        let mut sink =
+            Sink::from_writer(Vec::new(), OutputFormat::Tsv, b.schema(), "mem.tsv").unwrap();
+        sink.write(&b).unwrap();
+        let text = String::from_utf8(sink.finish_writer().unwrap().0).unwrap();
+        let lines: Vec<&str> = text.split('\n').collect();
+        assert!(lines[0].starts_with("in0\trecord\tkind\t"));
+        assert!(text.contains("\"x\ty\"\t2\turl\t12\t"), "{text}");
+
+        // Parse back with the csv crate: same cells.
+        let mut rdr = csv::ReaderBuilder::new().from_reader(expected.as_bytes());
+        let recs: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+        assert_eq!(recs.len(), 4);
+        assert_eq!(&recs[0][0], "a\nb");
+        assert_eq!(&recs[2][13], "w0;;w;2");
+    }
+
+    #[test]
+    fn empty_outputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = pipeline_schema(1);
+        for (name, fmt) in [
+            ("e.parquet", OutputFormat::Parquet),
+            ("e.csv", OutputFormat::Csv),
+            ("e.arrow", OutputFormat::Arrow),
+        ] {
+            let path = dir.path().join(name);
+            let mut sink = Sink::create(&path, fmt, Arc::clone(&schema)).unwrap();
+            sink.write(&RecordBatch::new_empty(Arc::clone(&schema)))
+                .unwrap();
+            assert_eq!(sink.finish().unwrap(), 0);
+            assert!(path.exists());
+        }
+        let input = ParquetInput::open(&dir.path().join("e.parquet")).unwrap();
+        assert_eq!(input.num_rows(), 0);
+        let text = fs::read_to_string(dir.path().join("e.csv")).unwrap();
+        assert_eq!(text.lines().count(), 1);
+    }
+
+    #[test]
+    fn wrong_batch_schema_and_unsupported_csv_type() {
+        let schema = pipeline_schema(1);
+        let mut sink = Sink::from_writer(
+            Vec::new(),
+            OutputFormat::Parquet,
+            Arc::clone(&schema),
+            "x.parquet",
+        )
+        .unwrap();
+        let other = pipeline_batch(&pipeline_schema(2), 0, 3);
+        let err = sink.write(&other).unwrap_err().to_string();
+        assert!(err.starts_with("writing x.parquet: batch schema"), "{err}");
+
+        let s = Arc::new(Schema::new(vec![Field::new(
+            "when",
+            DataType::Date32,
+            true,
+        )]));
+        let dir = tempfile::tempdir().unwrap();
+        let err = Sink::create(&dir.path().join("o.csv"), OutputFormat::Csv, s)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("column 'when'") && err.contains("Date32"),
+            "{err}"
+        );
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Accepts `room` bytes, then fails like a full disk.
+    struct FullAfter {
+        room: usize,
+    }
+
+    impl Write for FullAfter {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::Error::from_raw_os_error(28)); // ENOSPC
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn write_errors_name_the_output_and_reason() {
+        let schema = pipeline_schema(1);
+        for fmt in [
+            OutputFormat::Parquet,
+            OutputFormat::Csv,
+            OutputFormat::Tsv,
+            OutputFormat::Arrow,
+        ] {
+            for room in [0, 10, 5000] {
+                let res = (|| -> Result<u64> {
+                    let w = FullAfter { room };
+                    let mut sink = Sink::from_writer(w, fmt, Arc::clone(&schema), "out.csv")?;
+                    for k in 0..4 {
+                        sink.write(&pipeline_batch(&schema, k * 2000, 2000))?;
+                    }
+                    Ok(sink.finish_writer()?.1)
+                })();
+                let err = res.unwrap_err().to_string();
+                assert_eq!(
+                    err, "writing out.csv: no space left on device",
+                    "{fmt:?} {room}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn dropped_sink_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = pipeline_schema(1);
+        for fmt in [
+            OutputFormat::Parquet,
+            OutputFormat::Csv,
+            OutputFormat::Arrow,
+        ] {
+            let path = dir.path().join(format!("out.{}", fmt.name()));
+            let mut sink = Sink::create(&path, fmt, Arc::clone(&schema)).unwrap();
+            sink.write(&pipeline_batch(&schema, 0, 5000)).unwrap();
+            drop(sink);
+            assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "{fmt:?}");
+        }
+        // An existing output is kept until the new one is complete.
+        let path = dir.path().join("keep.csv");
+        fs::write(&path, "old").unwrap();
+        let mut sink = Sink::create(&path, OutputFormat::Csv, Arc::clone(&schema)).unwrap();
+        sink.write(&pipeline_batch(&schema, 0, 10)).unwrap();
+        drop(sink);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        // And refusal to overwrite an input.
+        let err = Sink::create_checked(&path, OutputFormat::Csv, schema, &[&path])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("same file as input"), "{err}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn unwritable_directory_error() {
+        let schema = pipeline_schema(1);
+        // Not writable even for root.
+        let err = Sink::create(Path::new("/sys/out.csv"), OutputFormat::Csv, schema)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.starts_with("cannot create output in /sys: "), "{err}");
+    }
+
+    /// A real full file system: a 256 KiB tmpfs. Needs mount privileges;
+    /// skipped (with a message) without them.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn full_device() {
+        struct Mount(std::path::PathBuf);
+        impl Drop for Mount {
+            fn drop(&mut self) {
+                let _ = std::process::Command::new("umount").arg(&self.0).status();
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mnt = dir.path().join("small");
+        fs::create_dir(&mnt).unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs"])
+            .arg(&mnt)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("skipping full_device: cannot mount a tmpfs here");
+            return;
+        }
+        let _guard = Mount(mnt.clone());
+        let schema = pipeline_schema(2);
+        for fmt in [
+            OutputFormat::Csv,
+            OutputFormat::Parquet,
+            OutputFormat::Arrow,
+        ] {
+            let path = mnt.join(format!("out.{}", fmt.name()));
+            let res = (|| -> Result<u64> {
+                let mut sink = Sink::create(&path, fmt, Arc::clone(&schema))?;
+                for k in 0..20 {
+                    sink.write(&pipeline_batch(&schema, k * 5000, 5000))?;
+                }
+                sink.finish()
+            })();
+            let err = res.unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("writing {}: no space left on device", path.display()),
+                "{fmt:?}"
+            );
+            assert_eq!(fs::read_dir(&mnt).unwrap().count(), 0, "{fmt:?}");
+        }
+    }
+}
