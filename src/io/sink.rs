@@ -39,7 +39,7 @@ use arrow_ipc::writer::FileWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::{WriterProperties, WriterVersion};
+use parquet::file::properties::{WriterProperties, WriterPropertiesBuilder, WriterVersion};
 
 use super::atomic::{AtomicFile, os_reason};
 use super::parquet_in::{StrColumn, is_string_type, to_utf8};
@@ -86,18 +86,38 @@ impl OutputFormat {
     }
 }
 
-/// The Parquet writer properties hdlscan uses.
+/// The Parquet writer properties hdlscan uses, with zstd at `zstd_level`
+/// (clamped to zstd's range).
 pub fn parquet_properties(zstd_level: i32) -> WriterProperties {
+    let level = ZstdLevel::try_new(zstd_level.clamp(1, 22)).expect("valid zstd level");
+    parquet_properties_builder(Compression::ZSTD(level)).build()
+}
+
+/// hdlscan's Parquet settings with another codec, to adjust further.
+pub fn parquet_properties_builder(compression: Compression) -> WriterPropertiesBuilder {
     WriterProperties::builder()
         .set_writer_version(WriterVersion::PARQUET_1_0)
-        .set_compression(Compression::ZSTD(
-            ZstdLevel::try_new(zstd_level).expect("valid zstd level"),
-        ))
+        .set_compression(compression)
         .set_dictionary_enabled(true)
         .set_max_row_group_row_count(Some(PARQUET_MAX_ROW_GROUP_ROWS))
         .set_max_row_group_bytes(Some(PARQUET_MAX_ROW_GROUP_BYTES))
         .set_created_by(format!("hdlscan {}", env!("CARGO_PKG_VERSION")))
-        .build()
+}
+
+/// Tuning knobs; the defaults are what hdlscan uses.
+#[derive(Debug, Clone)]
+pub struct SinkOptions {
+    /// Parquet writer properties (default: [`parquet_properties`] at
+    /// [`PARQUET_ZSTD_LEVEL`]).
+    pub parquet: WriterProperties,
+}
+
+impl Default for SinkOptions {
+    fn default() -> Self {
+        SinkOptions {
+            parquet: parquet_properties(PARQUET_ZSTD_LEVEL),
+        }
+    }
 }
 
 /// Remembers the first I/O error of the wrapped writer, so errors that come
@@ -168,12 +188,23 @@ impl Sink<AtomicFile> {
         schema: SchemaRef,
         inputs: &[&Path],
     ) -> Result<Sink> {
+        Self::create_with(path, format, schema, inputs, SinkOptions::default())
+    }
+
+    /// Like [`create_checked`](Self::create_checked), with options.
+    pub fn create_with(
+        path: &Path,
+        format: OutputFormat,
+        schema: SchemaRef,
+        inputs: &[&Path],
+        options: SinkOptions,
+    ) -> Result<Sink> {
         // Check the schema before creating anything.
         if format == OutputFormat::Csv || format == OutputFormat::Tsv {
             check_delimited_schema(&schema, &path.display().to_string())?;
         }
         let file = AtomicFile::create(path, inputs)?;
-        Sink::from_writer(file, format, schema, &path.display().to_string())
+        Sink::from_writer_with(file, format, schema, &path.display().to_string(), options)
     }
 
     /// Writes the end of the file, syncs it and renames it onto the target.
@@ -193,6 +224,17 @@ impl<W: Write + Send> Sink<W> {
         schema: SchemaRef,
         label: &str,
     ) -> Result<Sink<W>> {
+        Self::from_writer_with(w, format, schema, label, SinkOptions::default())
+    }
+
+    /// Like [`from_writer`](Self::from_writer), with options.
+    pub fn from_writer_with(
+        w: W,
+        format: OutputFormat,
+        schema: SchemaRef,
+        label: &str,
+        options: SinkOptions,
+    ) -> Result<Sink<W>> {
         let err = Arc::new(Mutex::new(None));
         let cw = Capture {
             inner: w,
@@ -207,12 +249,8 @@ impl<W: Write + Send> Sink<W> {
         };
         let (enc, output_schema) = match format {
             OutputFormat::Parquet => {
-                let w = ArrowWriter::try_new(
-                    cw,
-                    Arc::clone(&schema),
-                    Some(parquet_properties(PARQUET_ZSTD_LEVEL)),
-                )
-                .map_err(|e| fail(&e))?;
+                let w = ArrowWriter::try_new(cw, Arc::clone(&schema), Some(options.parquet))
+                    .map_err(|e| fail(&e))?;
                 (Encoder::Parquet(w), Arc::clone(&schema))
             }
             OutputFormat::Arrow => {
@@ -982,6 +1020,136 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
                 "{fmt:?}"
             );
             assert_eq!(fs::read_dir(&mnt).unwrap().count(), 0, "{fmt:?}");
+        }
+    }
+
+    /// Runs scripts/check_parquet.py on `path`. Without python3 + pyarrow:
+    /// fails when `CI` is set, else prints a skip message and returns.
+    pub(crate) fn run_check_parquet(path: &Path, rows: u64) {
+        let has_pyarrow = std::process::Command::new("python3")
+            .args(["-c", "import pyarrow"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !has_pyarrow {
+            if std::env::var_os("CI").is_some() {
+                panic!(
+                    "python3 with pyarrow is required in CI (pip install pyarrow duckdb polars)"
+                );
+            }
+            eprintln!("skipping check_parquet.py: python3 with pyarrow not available");
+            return;
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check_parquet.py");
+        let out = std::process::Command::new("python3")
+            .arg(&script)
+            .arg(path)
+            .args(["--expect-rows", &rows.to_string()])
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "check_parquet.py failed:\n{text}");
+        eprintln!("{text}");
+    }
+
+    #[test]
+    fn parquet_readable_by_other_tools() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("check.parquet");
+        let schema = pipeline_schema(2);
+        // Small row groups, so several of them (and dictionaries that differ
+        // per row group) are exercised.
+        let opts = SinkOptions {
+            parquet: parquet_properties_builder(Compression::ZSTD(ZstdLevel::try_new(1).unwrap()))
+                .set_max_row_group_row_count(Some(1500))
+                .build(),
+        };
+        let mut sink =
+            Sink::create_with(&path, OutputFormat::Parquet, Arc::clone(&schema), &[], opts)
+                .unwrap();
+        for k in 0..4 {
+            sink.write(&pipeline_batch(&schema, k * 1000, 1000))
+                .unwrap();
+        }
+        assert_eq!(sink.finish().unwrap(), 4000);
+        assert_eq!(ParquetInput::open(&path).unwrap().num_row_groups(), 3);
+        run_check_parquet(&path, 4000);
+    }
+
+    /// Speed and size of the output formats for 1M rows x 20 columns.
+    /// `cargo test --release --lib measure_sinks -- --ignored --nocapture`
+    #[test]
+    #[ignore = "measurement, run by hand in release mode"]
+    fn measure_sinks() {
+        let dir = tempfile::tempdir_in(std::env::var("MEASURE_DIR").unwrap_or(".".into())).unwrap();
+        let schema = pipeline_schema(7);
+        assert_eq!(schema.fields().len(), 20);
+        let batches: Vec<RecordBatch> = (0..16)
+            .map(|k| pipeline_batch(&schema, k * 65536, 65536))
+            .collect();
+        let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+        let mem: usize = batches.iter().map(|b| b.get_array_memory_size()).sum();
+        eprintln!(
+            "{rows} rows x 20 columns, {:.1} MB in Arrow memory",
+            mem as f64 / 1e6
+        );
+        let mut cases: Vec<(String, OutputFormat, SinkOptions)> = Vec::new();
+        for (name, c) in [
+            ("parquet uncompressed", Compression::UNCOMPRESSED),
+            ("parquet snappy", Compression::SNAPPY),
+            (
+                "parquet zstd(1)",
+                Compression::ZSTD(ZstdLevel::try_new(1).unwrap()),
+            ),
+            (
+                "parquet zstd(3)",
+                Compression::ZSTD(ZstdLevel::try_new(3).unwrap()),
+            ),
+            (
+                "parquet zstd(6)",
+                Compression::ZSTD(ZstdLevel::try_new(6).unwrap()),
+            ),
+        ] {
+            let opts = SinkOptions {
+                parquet: parquet_properties_builder(c).build(),
+            };
+            cases.push((name.into(), OutputFormat::Parquet, opts));
+        }
+        let opts = SinkOptions {
+            parquet: parquet_properties_builder(Compression::ZSTD(ZstdLevel::try_new(1).unwrap()))
+                .set_dictionary_enabled(false)
+                .build(),
+        };
+        cases.push((
+            "parquet zstd(1) no dict".into(),
+            OutputFormat::Parquet,
+            opts,
+        ));
+        cases.push(("csv".into(), OutputFormat::Csv, SinkOptions::default()));
+        cases.push((
+            "arrow ipc".into(),
+            OutputFormat::Arrow,
+            SinkOptions::default(),
+        ));
+        for (name, fmt, opts) in cases {
+            let path = dir.path().join(format!("m.{}", fmt.name()));
+            let t = std::time::Instant::now();
+            let mut sink = Sink::create_with(&path, fmt, Arc::clone(&schema), &[], opts).unwrap();
+            for b in &batches {
+                sink.write(b).unwrap();
+            }
+            sink.finish().unwrap();
+            let secs = t.elapsed().as_secs_f64();
+            let size = fs::metadata(&path).unwrap().len();
+            eprintln!(
+                "{name:>24}: {secs:6.2} s, {:7.1} MB/s of Arrow data, {:7.2} M rows/s, file {:7.1} MB",
+                mem as f64 / 1e6 / secs,
+                rows as f64 / 1e6 / secs,
+                size as f64 / 1e6
+            );
         }
     }
 }
