@@ -12,4 +12,5 @@ pub mod cli;
 pub mod columns;
 pub mod id;
 pub mod io;
+pub mod pipeline;
 pub mod report;

@@ -174,11 +174,7 @@ impl AtomicFile {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {
                     attempt += 1;
                 }
-                Err(e) => bail!(
-                    "cannot create output in {}: {}",
-                    dir.display(),
-                    os_reason(&e)
-                ),
+                Err(e) => bail!("cannot create output in {}: {}", dir.display(), os_reason(&e)),
             }
         }
     }
@@ -204,9 +200,8 @@ impl AtomicFile {
         file.sync_all()
             .map_err(|e| anyhow::anyhow!("writing {target}: {}", os_reason(&e)))?;
         drop(file);
-        fs::rename(&self.tmp, &self.target).map_err(|e| {
-            anyhow::anyhow!("cannot rename output onto {target}: {}", os_reason(&e))
-        })?;
+        fs::rename(&self.tmp, &self.target)
+            .map_err(|e| anyhow::anyhow!("cannot rename output onto {target}: {}", os_reason(&e)))?;
         unregister(&self.tmp);
         // Make the rename itself durable (best effort; not possible everywhere).
         #[cfg(unix)]
@@ -227,24 +222,15 @@ impl AtomicFile {
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out
-            .as_mut()
-            .expect("AtomicFile used after commit")
-            .write(buf)
+        self.out.as_mut().expect("AtomicFile used after commit").write(buf)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.out
-            .as_mut()
-            .expect("AtomicFile used after commit")
-            .write_all(buf)
+        self.out.as_mut().expect("AtomicFile used after commit").write_all(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.out
-            .as_mut()
-            .expect("AtomicFile used after commit")
-            .flush()
+        self.out.as_mut().expect("AtomicFile used after commit").flush()
     }
 }
 
@@ -346,11 +332,7 @@ mod tests {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
         assert!(stdout.contains("1 passed"), "{stdout}");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
@@ -381,15 +363,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("in.csv");
         fs::write(&input, "a\n1\n").unwrap();
-        let err = AtomicFile::create(&input, &[&input])
-            .unwrap_err()
-            .to_string();
+        let err = AtomicFile::create(&input, &[&input]).unwrap_err().to_string();
         assert!(err.contains("same file as input"), "{err}");
         // Through another spelling of the path.
         let other = dir.path().join(".").join("in.csv");
-        let err = AtomicFile::create(&other, &[&input])
-            .unwrap_err()
-            .to_string();
+        let err = AtomicFile::create(&other, &[&input]).unwrap_err().to_string();
         assert!(err.contains("same file as input"), "{err}");
         // Through a hard link.
         let link = dir.path().join("link.csv");
@@ -420,10 +398,7 @@ mod tests {
         );
         let dir = tempfile::tempdir().unwrap();
         let err = AtomicFile::create(dir.path(), &[]).unwrap_err().to_string();
-        assert!(
-            err.contains("is a directory") || err.contains("does not name"),
-            "{err}"
-        );
+        assert!(err.contains("is a directory") || err.contains("does not name"), "{err}");
     }
 
     #[cfg(unix)]
@@ -445,10 +420,7 @@ mod tests {
             let err = res.unwrap_err().to_string();
             assert_eq!(
                 err,
-                format!(
-                    "cannot create output in {}: permission denied",
-                    ro.display()
-                )
+                format!("cannot create output in {}: permission denied", ro.display())
             );
             assert_eq!(fs::read_dir(&ro).unwrap().count(), 0);
         }

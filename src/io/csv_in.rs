@@ -507,10 +507,7 @@ impl CsvBlockReader {
             .map_err(|e| self.err(Position::default(), ErrorKind::Csv(e.to_string())))?;
         self.ncols = fields.len();
         if self.opts.has_headers {
-            self.headers = fields
-                .iter()
-                .map(|f| String::from_utf8_lossy(f).into_owned())
-                .collect();
+            self.headers = fields.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
             self.header_bytes = fields;
             self.buf.drain(..end);
             self.scanned -= end;
@@ -695,11 +692,7 @@ impl RowBlock {
 
 /// Parse a block into a [`RowBlock`] of `ncols` fields per row. Pure and
 /// thread-safe: blocks can be parsed in parallel, in any order.
-pub fn parse_block(
-    raw: &RawBlock,
-    ncols: usize,
-    opts: ParseOptions,
-) -> Result<RowBlock, PositionedError> {
+pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<RowBlock, PositionedError> {
     let data = &raw.data;
     assert!(data.len() <= u32::MAX as usize, "block larger than 4 GiB");
     let mut out = RowBlock {
@@ -722,13 +715,9 @@ pub fn parse_block(
     // Where the previous record ended, and the (csv-core) line there.
     let (mut prev_end, mut prev_line) = (0usize, 1u64);
     loop {
-        let more = rdr.read_byte_record(&mut rec).map_err(|e| {
-            PositionedError::new(
-                &raw.file,
-                Position::default(),
-                ErrorKind::Csv(e.to_string()),
-            )
-        })?;
+        let more = rdr
+            .read_byte_record(&mut rec)
+            .map_err(|e| PositionedError::new(&raw.file, Position::default(), ErrorKind::Csv(e.to_string())))?;
         if !more {
             break;
         }
@@ -750,10 +739,7 @@ pub fn parse_block(
                     line: Some(raw.first_line + line_delta as u64),
                     byte: Some(raw.byte_offset + start as u64),
                 },
-                ErrorKind::FieldCount {
-                    expected: ncols,
-                    found,
-                },
+                ErrorKind::FieldCount { expected: ncols, found },
             ));
         }
         let base = out.data.len() as u32;
@@ -799,9 +785,7 @@ mod tests {
 
     /// All rows as (record, line, byte, fields), plus padded count.
     #[allow(clippy::type_complexity)]
-    fn read_all(
-        rdr: &mut CsvBlockReader,
-    ) -> Result<(Vec<(u64, u64, u64, Vec<Vec<u8>>)>, u64), PositionedError> {
+    fn read_all(rdr: &mut CsvBlockReader) -> Result<(Vec<(u64, u64, u64, Vec<Vec<u8>>)>, u64), PositionedError> {
         let (mut rows, mut padded) = (Vec::new(), 0);
         let mut next_record = 1;
         while let Some(raw) = rdr.next_block()? {
@@ -820,11 +804,7 @@ mod tests {
 
     fn fields(rows: &[(u64, u64, u64, Vec<Vec<u8>>)]) -> Vec<Vec<String>> {
         rows.iter()
-            .map(|r| {
-                r.3.iter()
-                    .map(|f| String::from_utf8_lossy(f).into_owned())
-                    .collect()
-            })
+            .map(|r| r.3.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect())
             .collect()
     }
 
@@ -839,11 +819,7 @@ mod tests {
             assert_eq!(padded, 0);
             assert_eq!(
                 fields(&rows),
-                [
-                    vec!["1", "10.1000/a"],
-                    vec!["2", "10.1000/b,\"x\"\ny"],
-                    vec!["3", ""]
-                ]
+                [vec!["1", "10.1000/a"], vec!["2", "10.1000/b,\"x\"\ny"], vec!["3", ""]]
             );
             let pos: Vec<_> = rows.iter().map(|r| (r.0, r.1, r.2)).collect();
             assert_eq!(pos, [(1, 2, 7), (2, 4, 21), (3, 6, 43)], "block {block}");
@@ -891,18 +867,12 @@ mod tests {
         let data = b"a,b\n1,2\n3,4,5\n";
         let mut rdr = reader(data, opts()).unwrap();
         let e = read_all(&mut rdr).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "data.csv: record 2 (line 3): expected 2 fields, found 3"
-        );
+        assert_eq!(e.to_string(), "data.csv: record 2 (line 3): expected 2 fields, found 3");
         assert_eq!(e.pos.byte, Some(8));
 
         let data = b"a,b,c\n1,2,3\n4\n\n5,6\n";
         let e = read_all(&mut reader(data, opts()).unwrap()).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "data.csv: record 2 (line 3): expected 3 fields, found 1"
-        );
+        assert_eq!(e.to_string(), "data.csv: record 2 (line 3): expected 3 fields, found 1");
         let o = CsvOptions {
             allow_short_rows: true,
             ..opts()
@@ -916,23 +886,14 @@ mod tests {
         assert_eq!(rows[2].1, 5);
         // Long rows stay errors even then.
         let e = read_all(&mut reader(b"a\n1,2\n", o).unwrap()).unwrap_err();
-        assert!(matches!(
-            e.kind,
-            ErrorKind::FieldCount {
-                expected: 1,
-                found: 2
-            }
-        ));
+        assert!(matches!(e.kind, ErrorKind::FieldCount { expected: 1, found: 2 }));
     }
 
     #[test]
     fn empty_and_header_only() {
         let e = reader(b"", opts()).err().unwrap();
         assert!(matches!(e.kind, ErrorKind::NoHeader));
-        assert_eq!(
-            e.to_string(),
-            "data.csv: no header: the input holds no record"
-        );
+        assert_eq!(e.to_string(), "data.csv: no header: the input holds no record");
         assert!(matches!(
             reader(b"\r\n\n", opts()).err().unwrap().kind,
             ErrorKind::NoHeader
@@ -994,13 +955,8 @@ mod tests {
             ..opts()
         };
         let mut rdr = reader(data.as_bytes(), o).unwrap();
-        let e = read_all(&mut rdr)
-            .map(|_| ())
-            .expect_err("record over the cap");
-        assert!(
-            matches!(e.kind, ErrorKind::RecordTooLarge { limit: 1000 }),
-            "{e}"
-        );
+        let e = read_all(&mut rdr).map(|_| ()).expect_err("record over the cap");
+        assert!(matches!(e.kind, ErrorKind::RecordTooLarge { limit: 1000 }), "{e}");
         assert_eq!(
             e.to_string(),
             "data.csv: record 2 (line 3): record longer than the 1000-byte limit"
@@ -1028,10 +984,7 @@ mod tests {
                 ..opts()
             },
         ] {
-            assert!(matches!(
-                reader(b"a\n", o).err().unwrap().kind,
-                ErrorKind::BadOption(_)
-            ));
+            assert!(matches!(reader(b"a\n", o).err().unwrap().kind, ErrorKind::BadOption(_)));
         }
     }
 
@@ -1064,10 +1017,7 @@ mod tests {
             Ok(mut r) => read_all(&mut r).unwrap_err(),
         };
         assert!(matches!(e.kind, ErrorKind::Read(_)));
-        assert_eq!(
-            e.to_string(),
-            "in.csv: read error in record 3 (byte 7): disk on fire"
-        );
+        assert_eq!(e.to_string(), "in.csv: read error in record 3 (byte 7): disk on fire");
         assert!(std::error::Error::source(&e).is_some());
     }
 
@@ -1094,11 +1044,7 @@ mod tests {
         // Two gzip members: MultiGzDecoder reads both.
         let (a, b) = data.split_at(data.len() / 2);
         let gzf = write_file(dir.path(), "d.csv.gz", &[gz(a), gz(b)].concat());
-        let zst = write_file(
-            dir.path(),
-            "d.csv.zst",
-            &zstd::encode_all(&data[..], 3).unwrap(),
-        );
+        let zst = write_file(dir.path(), "d.csv.zst", &zstd::encode_all(&data[..], 3).unwrap());
         let mut expect = None;
         for spec in [plain, gzf, zst] {
             let mut rdr = CsvBlockReader::open(&spec, small(50_000)).unwrap();
@@ -1125,16 +1071,10 @@ mod tests {
             assert!(msg.starts_with(&format!("{name}: ")), "{msg}");
             assert!(msg.contains(want), "{msg}");
         };
-        check(
-            write_file(d, "plain.csv.gz", b"a,b\n1,2\n"),
-            "not a gzip file",
-        );
+        check(write_file(d, "plain.csv.gz", b"a,b\n1,2\n"), "not a gzip file");
         check(write_file(d, "empty.csv.gz", b""), "not a gzip file");
         check(write_file(d, "empty.csv.zst", b""), "not a zstd file");
-        check(
-            write_file(d, "plain.csv.zst", b"a,b\n1,2\n"),
-            "not a zstd file",
-        );
+        check(write_file(d, "plain.csv.zst", b"a,b\n1,2\n"), "not a zstd file");
         check(
             InputSpec::parse(&d.join("missing.csv").display().to_string()),
             "cannot open",
@@ -1145,10 +1085,7 @@ mod tests {
             writeln!(data, "{i},{}", i * 7).unwrap();
         }
         let z = gz(&data);
-        check(
-            write_file(d, "trunc.csv.gz", &z[..z.len() / 2]),
-            "read error in record",
-        );
+        check(write_file(d, "trunc.csv.gz", &z[..z.len() / 2]), "read error in record");
         let z = zstd::encode_all(&data[..], 3).unwrap();
         check(
             write_file(d, "trunc.csv.zst", &z[..z.len() / 2]),
@@ -1164,20 +1101,11 @@ mod tests {
     fn input_spec() {
         assert_eq!(InputSpec::parse("-"), InputSpec::Stdin);
         assert_eq!(InputSpec::Stdin.display_name(), "<stdin>");
-        assert_eq!(
-            InputSpec::parse("x.CSV.GZ").compression(),
-            Compression::Gzip
-        );
-        assert_eq!(
-            InputSpec::parse("x.tsv.zst").compression(),
-            Compression::Zstd
-        );
+        assert_eq!(InputSpec::parse("x.CSV.GZ").compression(), Compression::Gzip);
+        assert_eq!(InputSpec::parse("x.tsv.zst").compression(), Compression::Zstd);
         assert_eq!(InputSpec::parse("x.csv").compression(), Compression::None);
         assert_eq!(Compression::sniff(&[0x1f, 0x8b, 8]), Compression::Gzip);
-        assert_eq!(
-            Compression::sniff(&[0x28, 0xb5, 0x2f, 0xfd]),
-            Compression::Zstd
-        );
+        assert_eq!(Compression::sniff(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);
         assert_eq!(Compression::sniff(b"id,doi"), Compression::None);
     }
 
@@ -1196,12 +1124,7 @@ mod tests {
             }
             let line = 1 + memchr::memchr_iter(b'\n', &data[..start]).count() as u64;
             let n = out.len() as u64;
-            out.push((
-                n,
-                line,
-                start as u64,
-                rec.iter().map(|f| f.to_vec()).collect(),
-            ));
+            out.push((n, line, start as u64, rec.iter().map(|f| f.to_vec()).collect()));
             prev = rdr.position().byte() as usize;
         }
         out.remove(0);
@@ -1255,10 +1178,7 @@ mod tests {
         while rdr.read_byte_record(&mut rec).unwrap() {
             n += 1;
         }
-        println!(
-            "csv sequential baseline:  {:7.0} MB/s, {n} records",
-            rate(t)
-        );
+        println!("csv sequential baseline:  {:7.0} MB/s, {n} records", rate(t));
 
         let t = Instant::now();
         let mut rdr = CsvBlockReader::open(&InputSpec::parse(&path), opts()).unwrap();
@@ -1266,22 +1186,12 @@ mod tests {
         while let Some(r) = rdr.next_block().unwrap() {
             raws.push(r);
         }
-        println!(
-            "block reader (file):      {:7.0} MB/s, {} blocks",
-            rate(t),
-            raws.len()
-        );
+        println!("block reader (file):      {:7.0} MB/s, {} blocks", rate(t), raws.len());
 
         let (ncols, po) = (rdr.ncols(), rdr.parse_options());
         let t = Instant::now();
-        let rows: usize = raws
-            .iter()
-            .map(|r| parse_block(r, ncols, po).unwrap().nrows())
-            .sum();
-        println!(
-            "parse_block (1 thread):   {:7.0} MB/s, {rows} rows",
-            rate(t)
-        );
+        let rows: usize = raws.iter().map(|r| parse_block(r, ncols, po).unwrap().nrows()).sum();
+        println!("parse_block (1 thread):   {:7.0} MB/s, {rows} rows", rate(t));
 
         let t = Instant::now();
         let rows: usize = raws

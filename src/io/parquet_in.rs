@@ -48,8 +48,7 @@ use arrow_array::{Array, ArrayRef, LargeStringArray, RecordBatch, StringArray, S
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, SchemaRef};
 use parquet::arrow::arrow_reader::{
-    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
-    ParquetRecordBatchReaderBuilder,
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
 };
 
 use super::atomic::os_reason;
@@ -93,8 +92,7 @@ impl ParquetInput {
     /// corrupt footer).
     pub fn open(path: &Path) -> Result<ParquetInput> {
         let shown = path.display();
-        let file =
-            File::open(path).map_err(|e| anyhow!("cannot open {shown}: {}", os_reason(&e)))?;
+        let file = File::open(path).map_err(|e| anyhow!("cannot open {shown}: {}", os_reason(&e)))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
             bail!("cannot open {shown}: is a directory");
         }
@@ -133,11 +131,7 @@ impl ParquetInput {
     }
 
     pub fn column_names(&self) -> Vec<&str> {
-        self.schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().as_str())
-            .collect()
+        self.schema().fields().iter().map(|f| f.name().as_str()).collect()
     }
 
     pub fn num_row_groups(&self) -> usize {
@@ -231,20 +225,12 @@ impl Iterator for RowGroupBatches {
 
 /// Resolves a column spec against `schema`: exact name first, then a 1-based
 /// index. `source` names the input in errors.
-pub fn resolve_column_spec(
-    schema: &arrow_schema::Schema,
-    spec: &str,
-    source: &str,
-) -> Result<usize> {
+pub fn resolve_column_spec(schema: &arrow_schema::Schema, spec: &str, source: &str) -> Result<usize> {
     let fields = schema.fields();
     if let Some(i) = fields.iter().position(|f| f.name() == spec) {
         return Ok(i);
     }
-    let list = fields
-        .iter()
-        .map(|f| f.name().as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let list = fields.iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(", ");
     if let Ok(n) = spec.trim().parse::<usize>() {
         if (1..=fields.len()).contains(&n) {
             return Ok(n - 1);
@@ -263,10 +249,7 @@ pub fn is_string_type(dt: &DataType) -> bool {
     match dt {
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => true,
         DataType::Dictionary(_, v) => {
-            matches!(
-                **v,
-                DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-            )
+            matches!(**v, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
         }
         _ => false,
     }
@@ -481,10 +464,7 @@ mod tests {
         assert!(err.contains("columns are: id, n, big, dict, view"), "{err}");
         assert!(err.contains("in.parquet"), "{err}");
         let err = input.resolve_column("9").unwrap_err().to_string();
-        assert!(
-            err.contains("out of range") && err.contains("5 columns"),
-            "{err}"
-        );
+        assert!(err.contains("out of range") && err.contains("5 columns"), "{err}");
         let err = input.resolve_column("n").unwrap_err().to_string();
         assert!(err.contains("column 'n'") && err.contains("Int64"), "{err}");
         assert!(input.resolve_column("2").is_err()); // "n" again, by index
@@ -575,17 +555,11 @@ mod tests {
         let err = ParquetInput::open(&dir.path().join("missing.parquet"))
             .unwrap_err()
             .to_string();
-        assert!(
-            err.ends_with("missing.parquet: no such file or directory"),
-            "{err}"
-        );
+        assert!(err.ends_with("missing.parquet: no such file or directory"), "{err}");
 
         // Footer intact, data pages damaged: must error (or, at worst,
         // decode garbage) but never panic out of the iterator.
-        for (k, offset) in [8usize, 100, 400, 1000, bytes.len() / 3]
-            .into_iter()
-            .enumerate()
-        {
+        for (k, offset) in [8usize, 100, 400, 1000, bytes.len() / 3].into_iter().enumerate() {
             let mut damaged = bytes.clone();
             for b in &mut damaged[offset..offset + 64] {
                 *b ^= 0x5a;

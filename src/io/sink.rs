@@ -182,12 +182,7 @@ impl Sink<AtomicFile> {
 
     /// Like [`create`](Self::create), refusing when `path` is the same file
     /// as one of `inputs`.
-    pub fn create_checked(
-        path: &Path,
-        format: OutputFormat,
-        schema: SchemaRef,
-        inputs: &[&Path],
-    ) -> Result<Sink> {
+    pub fn create_checked(path: &Path, format: OutputFormat, schema: SchemaRef, inputs: &[&Path]) -> Result<Sink> {
         Self::create_with(path, format, schema, inputs, SinkOptions::default())
     }
 
@@ -218,12 +213,7 @@ impl Sink<AtomicFile> {
 
 impl<W: Write + Send> Sink<W> {
     /// A sink writing to `w`; `label` names it in errors (e.g. the path).
-    pub fn from_writer(
-        w: W,
-        format: OutputFormat,
-        schema: SchemaRef,
-        label: &str,
-    ) -> Result<Sink<W>> {
+    pub fn from_writer(w: W, format: OutputFormat, schema: SchemaRef, label: &str) -> Result<Sink<W>> {
         Self::from_writer_with(w, format, schema, label, SinkOptions::default())
     }
 
@@ -249,18 +239,14 @@ impl<W: Write + Send> Sink<W> {
         };
         let (enc, output_schema) = match format {
             OutputFormat::Parquet => {
-                let w = ArrowWriter::try_new(cw, Arc::clone(&schema), Some(options.parquet))
-                    .map_err(|e| fail(&e))?;
+                let w = ArrowWriter::try_new(cw, Arc::clone(&schema), Some(options.parquet)).map_err(|e| fail(&e))?;
                 (Encoder::Parquet(w), Arc::clone(&schema))
             }
             OutputFormat::Arrow => {
                 let decode: Vec<bool> = schema
                     .fields()
                     .iter()
-                    .map(|f| {
-                        matches!(f.data_type(), DataType::Dictionary(..))
-                            && is_string_type(f.data_type())
-                    })
+                    .map(|f| matches!(f.data_type(), DataType::Dictionary(..)) && is_string_type(f.data_type()))
                     .collect();
                 let fields: Vec<Field> = schema
                     .fields()
@@ -287,11 +273,7 @@ impl<W: Write + Send> Sink<W> {
             }
             OutputFormat::Csv | OutputFormat::Tsv => {
                 check_delimited_schema(&schema, &label)?;
-                let delim = if format == OutputFormat::Tsv {
-                    b'\t'
-                } else {
-                    b','
-                };
+                let delim = if format == OutputFormat::Tsv { b'\t' } else { b',' };
                 let d = Delimited::new(cw, delim, &schema).map_err(|e| fail(&e))?;
                 (Encoder::Delimited(d), Arc::clone(&schema))
             }
@@ -350,11 +332,7 @@ impl<W: Write + Send> Sink<W> {
         if batch.num_rows() == 0 {
             return Ok(());
         }
-        let res = match self
-            .enc
-            .as_mut()
-            .expect("sink used after an error in finish")
-        {
+        let res = match self.enc.as_mut().expect("sink used after an error in finish") {
             Encoder::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
             Encoder::Arrow { w, schema, decode } => {
                 let cols: Result<Vec<ArrayRef>> = batch
@@ -411,8 +389,7 @@ fn check_delimited_schema(schema: &Schema, label: &str) -> Result<()> {
 fn delimited_type_ok(dt: &DataType) -> bool {
     use DataType::*;
     match dt {
-        Null | Boolean | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64
-        | Float32 | Float64 => true,
+        Null | Boolean | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 | Float32 | Float64 => true,
         List(f) | LargeList(f) => is_string_type(f.data_type()),
         dt => is_string_type(dt),
     }
@@ -553,11 +530,7 @@ impl<W: Write> Delimited<W> {
     }
 
     fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        let cols: Vec<Col<'_>> = batch
-            .columns()
-            .iter()
-            .map(Col::new)
-            .collect::<Result<_>>()?;
+        let cols: Vec<Col<'_>> = batch.columns().iter().map(Col::new).collect::<Result<_>>()?;
         for i in 0..batch.num_rows() {
             self.rec.clear();
             for c in &cols {
@@ -569,20 +542,12 @@ impl<W: Write> Delimited<W> {
                         f.fmt_cell(i, &mut self.scratch);
                         self.rec.push_field(&self.scratch);
                     }
-                    Col::List {
-                        offsets,
-                        nulls,
-                        values,
-                    } => {
+                    Col::List { offsets, nulls, values } => {
                         self.scratch.clear();
                         join_list(offsets, *nulls, values, i, &mut self.scratch);
                         self.rec.push_field(&self.scratch);
                     }
-                    Col::LargeList {
-                        offsets,
-                        nulls,
-                        values,
-                    } => {
+                    Col::LargeList { offsets, nulls, values } => {
                         self.scratch.clear();
                         join_list(offsets, *nulls, values, i, &mut self.scratch);
                         self.rec.push_field(&self.scratch);
@@ -656,9 +621,7 @@ pub(crate) mod tests {
                 .collect();
             cols.push(Arc::new(a));
         }
-        cols.push(Arc::new(UInt64Array::from_iter_values(
-            start..start + n as u64,
-        )));
+        cols.push(Arc::new(UInt64Array::from_iter_values(start..start + n as u64)));
         // Per-batch dictionaries: the value order depends on `start`.
         let kinds = ["doi", "handle", "url", "invalid"];
         let kind: DictionaryArray<Int8Type> = (0..n as u64)
@@ -729,11 +692,7 @@ pub(crate) mod tests {
         assert_eq!(input.num_rows(), 1500);
         assert_eq!(input.num_row_groups(), 1);
         assert_eq!(input.schema().fields(), schema.fields());
-        let got: Vec<RecordBatch> = input
-            .read_row_group(0)
-            .unwrap()
-            .map(|b| b.unwrap())
-            .collect();
+        let got: Vec<RecordBatch> = input.read_row_group(0).unwrap().map(|b| b.unwrap()).collect();
         assert_eq!(got.len(), 2);
         assert_eq!(got[0], b1);
         assert_eq!(got[1], b2);
@@ -744,23 +703,16 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.arrow");
         let schema = pipeline_schema(1);
-        let batches = [
-            pipeline_batch(&schema, 0, 300),
-            pipeline_batch(&schema, 301, 200),
-        ];
+        let batches = [pipeline_batch(&schema, 0, 300), pipeline_batch(&schema, 301, 200)];
         let mut sink = Sink::create(&path, OutputFormat::Arrow, Arc::clone(&schema)).unwrap();
         for b in &batches {
             sink.write(b).unwrap();
         }
         let out_schema = Arc::clone(sink.output_schema());
-        assert_eq!(
-            out_schema.field_with_name("kind").unwrap().data_type(),
-            &DataType::Utf8
-        );
+        assert_eq!(out_schema.field_with_name("kind").unwrap().data_type(), &DataType::Utf8);
         assert_eq!(sink.finish().unwrap(), 500);
 
-        let reader =
-            arrow_ipc::reader::FileReader::try_new(fs::File::open(&path).unwrap(), None).unwrap();
+        let reader = arrow_ipc::reader::FileReader::try_new(fs::File::open(&path).unwrap(), None).unwrap();
         assert_eq!(reader.schema(), out_schema);
         let got: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
         assert_eq!(got.len(), 2);
@@ -802,8 +754,7 @@ pub(crate) mod tests {
     #[test]
     fn csv_and_tsv_text() {
         let b = small_batch();
-        let mut sink =
-            Sink::from_writer(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv").unwrap();
+        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv").unwrap();
         sink.write(&b).unwrap();
         let (out, rows) = sink.finish_writer().unwrap();
         assert_eq!(rows, 4);
@@ -817,8 +768,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
 ";
         assert_eq!(text, expected);
 
-        let mut sink =
-            Sink::from_writer(Vec::new(), OutputFormat::Tsv, b.schema(), "mem.tsv").unwrap();
+        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Tsv, b.schema(), "mem.tsv").unwrap();
         sink.write(&b).unwrap();
         let text = String::from_utf8(sink.finish_writer().unwrap().0).unwrap();
         let lines: Vec<&str> = text.split('\n').collect();
@@ -844,8 +794,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
         ] {
             let path = dir.path().join(name);
             let mut sink = Sink::create(&path, fmt, Arc::clone(&schema)).unwrap();
-            sink.write(&RecordBatch::new_empty(Arc::clone(&schema)))
-                .unwrap();
+            sink.write(&RecordBatch::new_empty(Arc::clone(&schema))).unwrap();
             assert_eq!(sink.finish().unwrap(), 0);
             assert!(path.exists());
         }
@@ -858,31 +807,18 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
     #[test]
     fn wrong_batch_schema_and_unsupported_csv_type() {
         let schema = pipeline_schema(1);
-        let mut sink = Sink::from_writer(
-            Vec::new(),
-            OutputFormat::Parquet,
-            Arc::clone(&schema),
-            "x.parquet",
-        )
-        .unwrap();
+        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Parquet, Arc::clone(&schema), "x.parquet").unwrap();
         let other = pipeline_batch(&pipeline_schema(2), 0, 3);
         let err = sink.write(&other).unwrap_err().to_string();
         assert!(err.starts_with("writing x.parquet: batch schema"), "{err}");
 
-        let s = Arc::new(Schema::new(vec![Field::new(
-            "when",
-            DataType::Date32,
-            true,
-        )]));
+        let s = Arc::new(Schema::new(vec![Field::new("when", DataType::Date32, true)]));
         let dir = tempfile::tempdir().unwrap();
         let err = Sink::create(&dir.path().join("o.csv"), OutputFormat::Csv, s)
             .err()
             .unwrap()
             .to_string();
-        assert!(
-            err.contains("column 'when'") && err.contains("Date32"),
-            "{err}"
-        );
+        assert!(err.contains("column 'when'") && err.contains("Date32"), "{err}");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
@@ -924,10 +860,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
                     Ok(sink.finish_writer()?.1)
                 })();
                 let err = res.unwrap_err().to_string();
-                assert_eq!(
-                    err, "writing out.csv: no space left on device",
-                    "{fmt:?} {room}"
-                );
+                assert_eq!(err, "writing out.csv: no space left on device", "{fmt:?} {room}");
             }
         }
     }
@@ -936,11 +869,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
     fn dropped_sink_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let schema = pipeline_schema(1);
-        for fmt in [
-            OutputFormat::Parquet,
-            OutputFormat::Csv,
-            OutputFormat::Arrow,
-        ] {
+        for fmt in [OutputFormat::Parquet, OutputFormat::Csv, OutputFormat::Arrow] {
             let path = dir.path().join(format!("out.{}", fmt.name()));
             let mut sink = Sink::create(&path, fmt, Arc::clone(&schema)).unwrap();
             sink.write(&pipeline_batch(&schema, 0, 5000)).unwrap();
@@ -1000,11 +929,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
         }
         let _guard = Mount(mnt.clone());
         let schema = pipeline_schema(2);
-        for fmt in [
-            OutputFormat::Csv,
-            OutputFormat::Parquet,
-            OutputFormat::Arrow,
-        ] {
+        for fmt in [OutputFormat::Csv, OutputFormat::Parquet, OutputFormat::Arrow] {
             let path = mnt.join(format!("out.{}", fmt.name()));
             let res = (|| -> Result<u64> {
                 let mut sink = Sink::create(&path, fmt, Arc::clone(&schema))?;
@@ -1032,9 +957,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
             .is_ok_and(|o| o.status.success());
         if !has_pyarrow {
             if std::env::var_os("CI").is_some() {
-                panic!(
-                    "python3 with pyarrow is required in CI (pip install pyarrow duckdb polars)"
-                );
+                panic!("python3 with pyarrow is required in CI (pip install pyarrow duckdb polars)");
             }
             eprintln!("skipping check_parquet.py: python3 with pyarrow not available");
             return;
@@ -1067,12 +990,9 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
                 .set_max_row_group_row_count(Some(1500))
                 .build(),
         };
-        let mut sink =
-            Sink::create_with(&path, OutputFormat::Parquet, Arc::clone(&schema), &[], opts)
-                .unwrap();
+        let mut sink = Sink::create_with(&path, OutputFormat::Parquet, Arc::clone(&schema), &[], opts).unwrap();
         for k in 0..4 {
-            sink.write(&pipeline_batch(&schema, k * 1000, 1000))
-                .unwrap();
+            sink.write(&pipeline_batch(&schema, k * 1000, 1000)).unwrap();
         }
         assert_eq!(sink.finish().unwrap(), 4000);
         assert_eq!(ParquetInput::open(&path).unwrap().num_row_groups(), 3);
@@ -1087,31 +1007,17 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
         let dir = tempfile::tempdir_in(std::env::var("MEASURE_DIR").unwrap_or(".".into())).unwrap();
         let schema = pipeline_schema(7);
         assert_eq!(schema.fields().len(), 20);
-        let batches: Vec<RecordBatch> = (0..16)
-            .map(|k| pipeline_batch(&schema, k * 65536, 65536))
-            .collect();
+        let batches: Vec<RecordBatch> = (0..16).map(|k| pipeline_batch(&schema, k * 65536, 65536)).collect();
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         let mem: usize = batches.iter().map(|b| b.get_array_memory_size()).sum();
-        eprintln!(
-            "{rows} rows x 20 columns, {:.1} MB in Arrow memory",
-            mem as f64 / 1e6
-        );
+        eprintln!("{rows} rows x 20 columns, {:.1} MB in Arrow memory", mem as f64 / 1e6);
         let mut cases: Vec<(String, OutputFormat, SinkOptions)> = Vec::new();
         for (name, c) in [
             ("parquet uncompressed", Compression::UNCOMPRESSED),
             ("parquet snappy", Compression::SNAPPY),
-            (
-                "parquet zstd(1)",
-                Compression::ZSTD(ZstdLevel::try_new(1).unwrap()),
-            ),
-            (
-                "parquet zstd(3)",
-                Compression::ZSTD(ZstdLevel::try_new(3).unwrap()),
-            ),
-            (
-                "parquet zstd(6)",
-                Compression::ZSTD(ZstdLevel::try_new(6).unwrap()),
-            ),
+            ("parquet zstd(1)", Compression::ZSTD(ZstdLevel::try_new(1).unwrap())),
+            ("parquet zstd(3)", Compression::ZSTD(ZstdLevel::try_new(3).unwrap())),
+            ("parquet zstd(6)", Compression::ZSTD(ZstdLevel::try_new(6).unwrap())),
         ] {
             let opts = SinkOptions {
                 parquet: parquet_properties_builder(c).build(),
@@ -1123,17 +1029,9 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
                 .set_dictionary_enabled(false)
                 .build(),
         };
-        cases.push((
-            "parquet zstd(1) no dict".into(),
-            OutputFormat::Parquet,
-            opts,
-        ));
+        cases.push(("parquet zstd(1) no dict".into(), OutputFormat::Parquet, opts));
         cases.push(("csv".into(), OutputFormat::Csv, SinkOptions::default()));
-        cases.push((
-            "arrow ipc".into(),
-            OutputFormat::Arrow,
-            SinkOptions::default(),
-        ));
+        cases.push(("arrow ipc".into(), OutputFormat::Arrow, SinkOptions::default()));
         for (name, fmt, opts) in cases {
             let path = dir.path().join(format!("m.{}", fmt.name()));
             let t = std::time::Instant::now();

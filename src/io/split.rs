@@ -490,15 +490,9 @@ mod tests {
         let data = b"a,b\nc,d\r\ne,f\rg,h";
         let bs = all_fast(data, b',', 1000).0;
         assert_eq!(offsets(&bs), vec![4, 9, 13, 16]);
-        assert_eq!(
-            bs.iter().map(|b| b.records).collect::<Vec<_>>(),
-            vec![1, 2, 3, 4]
-        );
+        assert_eq!(bs.iter().map(|b| b.records).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
         // lone CR does not count as a line, like csv::Position::line.
-        assert_eq!(
-            bs.iter().map(|b| b.lines).collect::<Vec<_>>(),
-            vec![1, 2, 2, 2]
-        );
+        assert_eq!(bs.iter().map(|b| b.lines).collect::<Vec<_>>(), vec![1, 2, 2, 2]);
     }
 
     #[test]
