@@ -4,3 +4,4 @@
 //! - [`id`]: the pure parser of one value (SPEC.md).
 
 pub mod id;
+pub mod synth;
