@@ -5,18 +5,21 @@
 /// Removed from both ends of every value (§2): ASCII and Unicode White_Space,
 /// plus U+200B ZERO WIDTH SPACE and U+FEFF BYTE ORDER MARK.
 pub fn is_trim_char(c: char) -> bool {
-    matches!(c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{85}' | '\u{A0}' | '\u{1680}'
-        | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}'
-        | '\u{3000}' | '\u{200B}' | '\u{FEFF}')
+    matches!(
+        c,
+        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{85}' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{200B}' | '\u{FEFF}'
+    )
 }
 
 /// Unicode White_Space that may stand inside a value without being a control
 /// character: what `internal_whitespace` looks for (§3).
 pub fn is_inner_space(c: char) -> bool {
-    matches!(c,
-        ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}'
-        | '\u{202F}' | '\u{205F}' | '\u{3000}')
+    matches!(
+        c,
+        ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
 }
 
 /// `invisible_char` (§3): soft hyphen, zero-width space/joiners, word joiner, BOM.

@@ -179,7 +179,10 @@ mod tests {
     #[test]
     fn warnings_set_iterates_in_declaration_order() {
         let ws: Warnings = [Warning::TestPrefix, Warning::Trimmed].into_iter().collect();
-        assert_eq!(ws.iter().collect::<Vec<_>>(), vec![Warning::Trimmed, Warning::TestPrefix]);
+        assert_eq!(
+            ws.iter().collect::<Vec<_>>(),
+            vec![Warning::Trimmed, Warning::TestPrefix]
+        );
         let mut s = String::new();
         ws.join_into(";", &mut s);
         assert_eq!(s, "trimmed;test_prefix");

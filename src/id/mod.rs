@@ -17,9 +17,19 @@
 //! `Rendered`. Reusing both across values means a batch allocates per batch,
 //! not per value.
 
+mod authority;
 pub mod chars;
 pub mod codes;
+mod dirt;
+mod handle;
+mod hdl_uri;
+mod info_uri;
+mod label;
 pub mod percent;
+#[cfg(test)]
+mod reference;
+mod render;
+mod resolver;
 
 pub use codes::{ErrorCode, Kind, Warning, Warnings};
 
@@ -46,7 +56,11 @@ pub struct UserResolver {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { repair: false, max_len: 2048, resolvers: Vec::new() }
+        Options {
+            repair: false,
+            max_len: 2048,
+            resolvers: Vec::new(),
+        }
     }
 }
 
@@ -64,11 +78,18 @@ impl Options {
             None => (s, ""),
         };
         if host.is_empty()
-            || !host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]_".contains(&b))
+            || !host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-.:[]_".contains(&b))
         {
-            return Err(format!("--resolver {spec:?}: expected HOST[:PORT][/PATH], e.g. repository.example.edu/handle"));
+            return Err(format!(
+                "--resolver {spec:?}: expected HOST[:PORT][/PATH], e.g. repository.example.edu/handle"
+            ));
         }
-        self.resolvers.push(UserResolver { host: host.to_ascii_lowercase(), path: path.to_string() });
+        self.resolvers.push(UserResolver {
+            host: host.to_ascii_lowercase(),
+            path: path.to_string(),
+        });
         Ok(())
     }
 
@@ -88,6 +109,7 @@ pub struct Parser {
 pub struct Scratch {
     buf: String,
     bytes: Vec<u8>,
+    repair: dirt::RepairBufs,
 }
 
 /// What a value is. Every field but `kind`, `error` and `warnings` is `None`
@@ -119,6 +141,7 @@ pub struct Rendered {
     url: String,
     has_url: bool,
     valid: bool,
+    repair: dirt::RepairBufs,
 }
 
 impl Rendered {
@@ -142,15 +165,223 @@ impl Parser {
         &self.opts
     }
 
-    /// Parses one raw value.
+    /// Parses one raw value (SPEC §1, §2): classifies it, splits and decodes
+    /// it, and collects its error or warnings. Allocates nothing once
+    /// `scratch` has grown to the size of the values seen.
     pub fn parse<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        let _ = (raw, &scratch.buf, &scratch.bytes);
-        todo!("parser body")
+        scratch.buf.clear();
+        // §4 too_long: checked on the raw bytes first, so an oversized value
+        // costs nothing more than its length test.
+        if raw.len() > self.opts.max_len {
+            return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
+        }
+        let Ok(input) = std::str::from_utf8(raw) else {
+            return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
+        };
+        let mut cx = Cx {
+            input,
+            buf: &mut scratch.buf,
+            bytes: &mut scratch.bytes,
+            repair: &mut scratch.repair,
+            opts: &self.opts,
+            d: Draft::default(),
+        };
+        let result = dispatch(&mut cx);
+        let d = cx.d;
+        let scratch: &'a Scratch = scratch;
+        match result {
+            Err(e) => Parsed::invalid(e, d.warnings),
+            Ok(()) => d.finish(input, &scratch.buf),
+        }
     }
 
-    /// Renders `canonical`, `uri` and `url` of `p` into `out`.
+    /// Renders `canonical`, `uri` and `url` of `p` into `out` (SPEC §3),
+    /// applying repairs when the options say so.
     pub fn render(&self, p: &Parsed<'_>, out: &mut Rendered) {
-        let _ = (p, &out.canonical, &out.uri, &out.url, out.has_url, out.valid);
-        todo!("renderer")
+        render::render(p, self.opts.repair, out);
     }
+}
+
+impl<'a> Parsed<'a> {
+    fn invalid(error: ErrorCode, warnings: Warnings) -> Parsed<'a> {
+        Parsed {
+            kind: Kind::Invalid,
+            error: Some(error),
+            warnings,
+            namespace: None,
+            prefix: None,
+            suffix: None,
+            resolver: None,
+            query: None,
+            fragment: None,
+            info_identifier: None,
+        }
+    }
+
+    /// True for DOIs in any form (SPEC §3 `namespace`).
+    pub fn is_doi(&self) -> bool {
+        self.namespace == Some("doi")
+    }
+}
+
+/// Where a piece of the result lives: in the input (nothing changed), in
+/// the scratch buffer (decoded or normalized), or a literal.
+#[derive(Debug, Clone, Copy, Default)]
+enum Span {
+    #[default]
+    None,
+    In(u32, u32),
+    Buf(u32, u32),
+    Lit(&'static str),
+}
+
+impl Span {
+    fn get<'a>(self, input: &'a str, buf: &'a str) -> Option<&'a str> {
+        match self {
+            Span::None => None,
+            Span::In(a, b) => Some(&input[a as usize..b as usize]),
+            Span::Buf(a, b) => Some(&buf[a as usize..b as usize]),
+            Span::Lit(s) => Some(s),
+        }
+    }
+}
+
+/// The result under construction.
+#[derive(Debug, Default)]
+struct Draft {
+    kind: Option<Kind>,
+    warnings: Warnings,
+    namespace: Span,
+    prefix: Span,
+    suffix: Span,
+    resolver: Span,
+    query: Span,
+    fragment: Span,
+    info_id: Span,
+}
+
+impl Draft {
+    fn finish<'a>(self, input: &'a str, buf: &'a str) -> Parsed<'a> {
+        Parsed {
+            kind: self.kind.unwrap_or(Kind::Invalid),
+            error: None,
+            warnings: self.warnings,
+            namespace: self.namespace.get(input, buf),
+            prefix: self.prefix.get(input, buf),
+            suffix: self.suffix.get(input, buf),
+            resolver: self.resolver.get(input, buf),
+            query: self.query.get(input, buf),
+            fragment: self.fragment.get(input, buf),
+            info_identifier: self.info_id.get(input, buf),
+        }
+    }
+}
+
+/// Parsing context: the whole (UTF-8) input, the scratch buffers, the draft.
+struct Cx<'a> {
+    input: &'a str,
+    buf: &'a mut String,
+    bytes: &'a mut Vec<u8>,
+    repair: &'a mut dirt::RepairBufs,
+    opts: &'a Options,
+    d: Draft,
+}
+
+impl<'a> Cx<'a> {
+    fn warn(&mut self, w: Warning) {
+        self.d.warnings.add(w);
+    }
+
+    /// The span of `sub`, which must be a sub-slice of the input.
+    fn span_of(&self, sub: &str) -> Span {
+        let start = sub.as_ptr() as usize - self.input.as_ptr() as usize;
+        debug_assert!(start + sub.len() <= self.input.len());
+        Span::In(start as u32, (start + sub.len()) as u32)
+    }
+
+    fn text(&self, sp: Span) -> &str {
+        sp.get(self.input, self.buf).unwrap_or("")
+    }
+
+    /// The span of `sub` lowercased (ASCII): the input itself when already
+    /// lowercase, else a lowercase copy in the scratch buffer.
+    fn lowercase(&mut self, sub: &'a str) -> Span {
+        if !sub.bytes().any(|b| b.is_ascii_uppercase()) {
+            return self.span_of(sub);
+        }
+        let start = self.buf.len();
+        self.buf.push_str(sub);
+        self.buf[start..].make_ascii_lowercase();
+        Span::Buf(start as u32, self.buf.len() as u32)
+    }
+
+    /// A handle part: as it is for bare values, percent-decoded once for URI
+    /// and URL forms (SPEC §2 "Splitting URIs and URLs").
+    fn part(&mut self, raw: &'a str, decode: bool) -> Result<Span, ErrorCode> {
+        if !decode || memchr::memchr(b'%', raw.as_bytes()).is_none() {
+            return Ok(self.span_of(raw));
+        }
+        percent::decode_into(raw, self.bytes)?;
+        let s = std::str::from_utf8(self.bytes).map_err(|_| ErrorCode::BadUtf8)?;
+        if chars::scan(s).control {
+            return Err(ErrorCode::ControlChar);
+        }
+        let start = self.buf.len();
+        self.buf.push_str(s);
+        Ok(Span::Buf(start as u32, self.buf.len() as u32))
+    }
+
+    /// Flags `unencoded_chars` when a URI component holds a byte it should
+    /// have percent-encoded.
+    fn check_encoded(&mut self, parts: &[Option<&str>]) {
+        if parts.iter().flatten().any(|p| percent::has_unencoded(p)) {
+            self.warn(Warning::UnencodedChars);
+        }
+    }
+}
+
+/// Trims, rejects what no form accepts, and hands the value to the one form
+/// that applies (SPEC §2).
+fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
+    let input = cx.input;
+    let t = chars::trim(input);
+    if t.len() != input.len() {
+        cx.warn(Warning::Trimmed);
+    }
+    if t.is_empty() {
+        return Err(ErrorCode::Empty);
+    }
+    if chars::scan(t).control {
+        return Err(ErrorCode::ControlChar);
+    }
+    let first = t.as_bytes()[0];
+    if first.is_ascii_digit() {
+        // Most values are bare handles and DOIs; no scheme starts with a digit.
+        return label::bare(cx, t);
+    }
+    if chars::starts_with_ci(t, "hdl:") {
+        return hdl_uri::parse(cx, &t[4..]);
+    }
+    if chars::starts_with_ci(t, "info:") {
+        return info_uri::parse(cx, &t[5..]);
+    }
+    if let Some(url) = resolver::UrlStart::detect(t, cx.opts) {
+        return resolver::parse(cx, url);
+    }
+    if chars::starts_with_ci(t, "urn:doi:") {
+        return label::urn_doi(cx, &t[8..]);
+    }
+    if let Some(rest) = label::strip_doi_labels(cx, t) {
+        return label::labelled(cx, rest);
+    }
+    if let Some(scheme) = label::scheme_of(t) {
+        return Err(
+            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+                ErrorCode::BadUri
+            } else {
+                ErrorCode::UnsupportedScheme
+            },
+        );
+    }
+    label::bare(cx, t)
 }

@@ -41,7 +41,15 @@ impl AsciiSet {
     }
 
     const fn alnum() -> AsciiSet {
-        AsciiSet::empty().add_range(b'0', b'9').add_range(b'A', b'Z').add_range(b'a', b'z')
+        AsciiSet::empty()
+            .add_range(b'0', b'9')
+            .add_range(b'A', b'Z')
+            .add_range(b'a', b'z')
+    }
+
+    pub const fn without(mut self, b: u8) -> AsciiSet {
+        self.bits[(b / 64) as usize] &= !(1 << (b % 64));
+        self
     }
 
     #[inline]

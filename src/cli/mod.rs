@@ -1,0 +1,76 @@
+//! The command line: argument definitions, and the mapping of failures to
+//! exit codes (0 success, 1 error, 2 usage; a closed stdout is success, as
+//! for any Unix filter).
+
+mod parse;
+
+use clap::{Parser as ClapParser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(ClapParser, Debug)]
+#[command(
+    name = "hdlscan",
+    version,
+    about = "Audit Handle System handles, DOIs, hdl:/info: URIs and resolver URLs in bulk",
+    long_about = None,
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    Parse(parse::ParseArgs),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse(args) => parse::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hdlscan: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Options shared by every command that parses identifiers.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ParserArgs {
+    /// Apply SPEC's repairs (trailing punctuation, look-alike dashes, invisible
+    /// characters, HTML entities, publisher suffixes, double encoding) to
+    /// canonical, uri and url. Warnings stay, so reports show what was repaired.
+    #[arg(long)]
+    pub repair: bool,
+    /// Also accept resolver URLs on this host (HOST[:PORT][/PATH], e.g.
+    /// repository.example.edu/handle). Repeatable.
+    #[arg(long = "resolver", value_name = "HOST[/PATH]")]
+    pub resolvers: Vec<String>,
+    /// Values longer than this many bytes are invalid (too_long).
+    #[arg(long, value_name = "BYTES", default_value_t = 2048)]
+    pub max_len: usize,
+}
+
+impl ParserArgs {
+    pub fn build(&self) -> anyhow::Result<crate::id::Parser> {
+        let mut opts = crate::id::Options::default();
+        opts.repair = self.repair;
+        opts.max_len = self.max_len;
+        for r in &self.resolvers {
+            opts.add_resolver(r).map_err(anyhow::Error::msg)?;
+        }
+        Ok(crate::id::Parser::new(opts))
+    }
+}

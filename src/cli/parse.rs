@@ -1,0 +1,224 @@
+//! `hdlscan parse`: parse values from the command line or stdin and print
+//! every column of SPEC §3, as a table, JSON lines or TSV.
+
+use super::ParserArgs;
+use crate::id::{Parsed, Parser, Rendered, Scratch};
+use anyhow::Result;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  hdlscan parse '10.1045/April2006-Paskin' 'https://hdl.handle.net/1721.1/123?noredirect'
+  hdlscan parse --format jsonl < identifiers.txt
+  cut -d, -f6 export.csv | hdlscan parse --format tsv --repair > parsed.tsv";
+
+#[derive(clap::Args, Debug)]
+#[command(about = "Parse identifiers given as arguments, or one per line on stdin", after_help = EXAMPLES)]
+pub struct ParseArgs {
+    /// Values to parse. Without any, one value per line is read from stdin
+    /// (LF or CRLF; every line is a value, an empty one too).
+    pub values: Vec<String>,
+    /// Output format [default: table on a terminal, jsonl otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub parser: ParserArgs,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Jsonl,
+    Tsv,
+}
+
+/// The columns of SPEC §3, in output order.
+pub const COLUMNS: [&str; 13] = [
+    "input",
+    "kind",
+    "namespace",
+    "prefix",
+    "suffix",
+    "canonical",
+    "uri",
+    "url",
+    "resolver",
+    "query",
+    "fragment",
+    "error",
+    "warnings",
+];
+
+pub fn run(args: ParseArgs) -> Result<ExitCode> {
+    let parser = args.parser.build()?;
+    let stdout = io::stdout();
+    let format = args.format.unwrap_or(if stdout.is_terminal() {
+        Format::Table
+    } else {
+        Format::Jsonl
+    });
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut printer = Printer::new(format, parser);
+    if !args.values.is_empty() {
+        for v in &args.values {
+            printer.value(v.as_bytes(), &mut out)?;
+        }
+    } else {
+        let mut input = io::stdin().lock();
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                break;
+            }
+            if line.last() == Some(&b'\n') {
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+            }
+            printer.value(&line, &mut out)?;
+        }
+    }
+    printer.finish(&mut out)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes one value at a time (the table is the exception: it needs every
+/// row to size its columns).
+struct Printer {
+    format: Format,
+    parser: Parser,
+    scratch: Scratch,
+    rendered: Rendered,
+    rows: Vec<[String; 13]>,
+}
+
+impl Printer {
+    fn new(format: Format, parser: Parser) -> Printer {
+        Printer {
+            format,
+            parser,
+            scratch: Scratch::default(),
+            rendered: Rendered::default(),
+            rows: Vec::new(),
+        }
+    }
+
+    fn value(&mut self, raw: &[u8], out: &mut impl Write) -> Result<()> {
+        let p = self.parser.parse(raw, &mut self.scratch);
+        self.parser.render(&p, &mut self.rendered);
+        let input = String::from_utf8_lossy(raw);
+        let fields = fields(&input, &p, &self.rendered);
+        match self.format {
+            Format::Jsonl => write_json(&fields, &p, out)?,
+            Format::Tsv => {
+                if self.rows.is_empty() {
+                    writeln!(out, "{}", COLUMNS.join("\t"))?;
+                    self.rows.push(Default::default());
+                }
+                let line: Vec<String> = fields.iter().map(|f| tsv_escape(f.as_deref().unwrap_or(""))).collect();
+                writeln!(out, "{}", line.join("\t"))?;
+            }
+            Format::Table => self.rows.push(fields.map(|f| f.unwrap_or_default())),
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut impl Write) -> Result<()> {
+        if self.format == Format::Table {
+            write_table(&self.rows, out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The 13 columns as text; `None` where SPEC says absent. `warnings` is
+/// joined with `;` here (JSON writes it as an array).
+fn fields(input: &str, p: &Parsed<'_>, r: &Rendered) -> [Option<String>; 13] {
+    let warnings = if p.warnings.is_empty() {
+        None
+    } else {
+        let mut s = String::new();
+        p.warnings.join_into(";", &mut s);
+        Some(s)
+    };
+    let own = |s: Option<&str>| s.map(str::to_owned);
+    [
+        Some(input.to_owned()),
+        Some(p.kind.as_str().to_owned()),
+        own(p.namespace),
+        own(p.prefix),
+        own(p.suffix),
+        own(r.canonical()),
+        own(r.uri()),
+        own(r.url()),
+        own(p.resolver),
+        own(p.query),
+        own(p.fragment),
+        p.error.map(|e| e.as_str().to_owned()),
+        warnings,
+    ]
+}
+
+fn write_json(fields: &[Option<String>; 13], p: &Parsed<'_>, out: &mut impl Write) -> Result<()> {
+    let mut obj = serde_json::Map::new();
+    for (k, v) in COLUMNS.iter().zip(fields.iter()).take(12) {
+        obj.insert(
+            (*k).into(),
+            v.clone().map_or(serde_json::Value::Null, serde_json::Value::String),
+        );
+    }
+    obj.insert(
+        "warnings".into(),
+        p.warnings.iter().map(|w| serde_json::Value::from(w.as_str())).collect(),
+    );
+    serde_json::to_writer(&mut *out, &obj)?;
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
+fn tsv_escape(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('\t', "\\t")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
+
+fn write_table(rows: &[[String; 13]], out: &mut impl Write) -> Result<()> {
+    // A terminal is narrow: input, kind, canonical and error/warnings.
+    let pick = |r: &[String; 13]| -> [String; 4] {
+        let diag = if r[11].is_empty() {
+            r[12].clone()
+        } else {
+            format!("error: {}", r[11])
+        };
+        [format!("{:?}", r[0]), r[1].clone(), r[5].clone(), diag]
+    };
+    let head = [
+        "INPUT".to_string(),
+        "KIND".into(),
+        "CANONICAL".into(),
+        "ERROR / WARNINGS".into(),
+    ];
+    let body: Vec<[String; 4]> = rows.iter().map(pick).collect();
+    let mut width = [0usize; 4];
+    for r in std::iter::once(&head).chain(body.iter()) {
+        for (w, c) in width.iter_mut().zip(r.iter()) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    for r in std::iter::once(&head).chain(body.iter()) {
+        let mut line = String::new();
+        for (i, (c, w)) in r.iter().zip(width.iter()).enumerate() {
+            line.push_str(c);
+            if i < 3 {
+                line.extend(std::iter::repeat_n(' ', w - c.chars().count() + 2));
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,165 @@
+//! The enriched output columns (`record` and SPEC §3's columns) as Arrow
+//! arrays: their schema, the clash check against input column names, and
+//! a builder that appends one parsed value at a time.
+
+use crate::id::{Parsed, Rendered};
+use anyhow::{Result, bail};
+use arrow_array::ArrayRef;
+use arrow_array::builder::{ListBuilder, StringBuilder, StringDictionaryBuilder, UInt64Builder};
+use arrow_array::types::{Int8Type, Int32Type};
+use arrow_schema::{DataType, Field, Fields};
+use std::sync::Arc;
+
+/// Names of the enriched columns, in output order (before `--column-prefix`).
+pub const NAMES: [&str; 13] = [
+    "record",
+    "kind",
+    "namespace",
+    "prefix",
+    "suffix",
+    "canonical",
+    "uri",
+    "url",
+    "resolver",
+    "query",
+    "fragment",
+    "error",
+    "warnings",
+];
+
+fn dict(key: DataType) -> DataType {
+    DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8))
+}
+
+/// The fields of the enriched columns, names prefixed with `prefix`; errors
+/// when one clashes with an input column's name.
+pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
+    let types = [
+        (DataType::UInt64, false),
+        (dict(DataType::Int8), false),
+        (dict(DataType::Int32), true),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
+        (dict(DataType::Int8), true),
+        (
+            DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, true))),
+            false,
+        ),
+    ];
+    let mut out = Vec::with_capacity(NAMES.len());
+    for (name, (dt, nullable)) in NAMES.iter().zip(types) {
+        let full = format!("{prefix}{name}");
+        if input_names.iter().any(|n| *n == full) {
+            bail!(
+                "the input already has a column named {full:?}, which hdlscan adds to its output; \
+                 choose a prefix for the added columns with --column-prefix (e.g. --column-prefix hdl_)"
+            );
+        }
+        out.push(Field::new(full, dt, nullable));
+    }
+    Ok(Fields::from(out))
+}
+
+/// Appends enriched rows; `finish` yields one array per column of `fields`.
+pub struct Builder {
+    record: UInt64Builder,
+    kind: StringDictionaryBuilder<Int8Type>,
+    namespace: StringDictionaryBuilder<Int32Type>,
+    text: [StringBuilder; 8],
+    error: StringDictionaryBuilder<Int8Type>,
+    warnings: ListBuilder<StringBuilder>,
+}
+
+impl Builder {
+    pub fn with_capacity(rows: usize) -> Builder {
+        let text = std::array::from_fn(|_| StringBuilder::with_capacity(rows, rows * 24));
+        Builder {
+            record: UInt64Builder::with_capacity(rows),
+            kind: StringDictionaryBuilder::new(),
+            namespace: StringDictionaryBuilder::new(),
+            text,
+            error: StringDictionaryBuilder::new(),
+            warnings: ListBuilder::new(StringBuilder::new()),
+        }
+    }
+
+    pub fn push(&mut self, record: u64, p: &Parsed<'_>, r: &Rendered) {
+        self.record.append_value(record);
+        self.kind.append_value(p.kind.as_str());
+        self.namespace.append_option(p.namespace);
+        let values = [
+            p.prefix,
+            p.suffix,
+            r.canonical(),
+            r.uri(),
+            r.url(),
+            p.resolver,
+            p.query,
+            p.fragment,
+        ];
+        for (b, v) in self.text.iter_mut().zip(values) {
+            b.append_option(v);
+        }
+        self.error.append_option(p.error.map(|e| e.as_str()));
+        for w in p.warnings.iter() {
+            self.warnings.values().append_value(w.as_str());
+        }
+        self.warnings.append(true);
+    }
+
+    pub fn finish(mut self) -> Vec<ArrayRef> {
+        let mut out: Vec<ArrayRef> = Vec::with_capacity(NAMES.len());
+        out.push(Arc::new(self.record.finish()));
+        out.push(Arc::new(self.kind.finish()));
+        out.push(Arc::new(self.namespace.finish()));
+        for b in self.text.iter_mut() {
+            out.push(Arc::new(b.finish()));
+        }
+        out.push(Arc::new(self.error.finish()));
+        out.push(Arc::new(self.warnings.finish()));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::{Options, Parser, Scratch};
+    use arrow_array::{Array, RecordBatch};
+    use arrow_schema::Schema;
+
+    #[test]
+    fn builder_matches_schema_and_values() {
+        let fields = fields("", &["id".into()]).unwrap();
+        let parser = Parser::new(Options::default());
+        let (mut sc, mut r) = (Scratch::default(), Rendered::default());
+        let mut b = Builder::with_capacity(2);
+        for (i, v) in ["https://doi.org/10.1000/182", "N/A"].iter().enumerate() {
+            let p = parser.parse(v.as_bytes(), &mut sc);
+            parser.render(&p, &mut r);
+            b.push(i as u64 + 1, &p, &r);
+        }
+        let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), b.finish()).unwrap();
+        assert_eq!(batch.num_rows(), 2);
+        let canonical = batch
+            .column(5)
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .unwrap();
+        assert_eq!(canonical.value(0), "10.1000/182");
+        assert!(canonical.is_null(1));
+    }
+
+    #[test]
+    fn clash_points_to_column_prefix() {
+        let e = fields("", &["kind".into()]).unwrap_err().to_string();
+        assert!(e.contains("--column-prefix"), "{e}");
+        assert!(fields("hdl_", &["kind".into()]).is_ok());
+    }
+}

@@ -1,0 +1,102 @@
+//! The authority of `hdl://` URIs and resolver URLs (RFC 3986 §3.2):
+//! `host[:port]`, where host is a registered name, an IPv4 dotted quad or a
+//! bracketed IP literal.
+
+use super::codes::ErrorCode;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Authority<'a> {
+    /// As written; brackets kept for IP literals.
+    pub host: &'a str,
+    pub port: Option<&'a str>,
+    pub bracketed: bool,
+}
+
+/// Parses `host[:port]`; `bad_uri` for an empty host, a malformed literal,
+/// a non-numeric or empty port, or userinfo.
+pub fn parse(auth: &str) -> Result<Authority<'_>, ErrorCode> {
+    if auth.is_empty() || auth.contains('@') {
+        return Err(ErrorCode::BadUri);
+    }
+    let (host, port, bracketed) = if auth.starts_with('[') {
+        let close = auth.find(']').ok_or(ErrorCode::BadUri)?;
+        let lit = &auth[1..close];
+        if lit.is_empty() || !lit.bytes().all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.') || !lit.contains(':')
+        {
+            return Err(ErrorCode::BadUri);
+        }
+        let port = match &auth[close + 1..] {
+            "" => None,
+            rest => Some(rest.strip_prefix(':').ok_or(ErrorCode::BadUri)?),
+        };
+        (&auth[..=close], port, true)
+    } else {
+        match auth.rfind(':') {
+            Some(i) => (&auth[..i], Some(&auth[i + 1..]), false),
+            None => (auth, None, false),
+        }
+    };
+    if host.is_empty() {
+        return Err(ErrorCode::BadUri);
+    }
+    if let Some(p) = port {
+        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ErrorCode::BadUri);
+        }
+    }
+    Ok(Authority { host, port, bracketed })
+}
+
+/// Four decimal octets, each 0–255.
+pub fn is_ipv4(host: &str) -> bool {
+    let mut n = 0;
+    for seg in host.split('.') {
+        n += 1;
+        if seg.is_empty()
+            || seg.len() > 3
+            || !seg.bytes().all(|b| b.is_ascii_digit())
+            || seg.parse::<u16>().map_or(true, |v| v > 255)
+        {
+            return false;
+        }
+    }
+    n == 4
+}
+
+/// A DNS name with a letter in it: labels of letters, digits and `-`.
+pub fn is_dns_name_with_letter(host: &str) -> bool {
+    !host.is_empty()
+        && host.bytes().any(|b| b.is_ascii_alphabetic())
+        && host
+            .split('.')
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn authorities() {
+        assert_eq!(
+            parse("a.b:2641"),
+            Ok(Authority {
+                host: "a.b",
+                port: Some("2641"),
+                bracketed: false
+            })
+        );
+        assert_eq!(parse("[2001:db8::1]:2641").unwrap().host, "[2001:db8::1]");
+        assert_eq!(parse("[2001:db8::1]").unwrap().port, None);
+        assert_eq!(parse(""), Err(ErrorCode::BadUri));
+        assert_eq!(parse("a:"), Err(ErrorCode::BadUri));
+        assert_eq!(parse("a:x"), Err(ErrorCode::BadUri));
+        assert_eq!(parse("[zz]"), Err(ErrorCode::BadUri));
+        assert_eq!(parse("u@h"), Err(ErrorCode::BadUri));
+        assert!(is_ipv4("190.12.34.56"));
+        assert!(!is_ipv4("100.102"));
+        assert!(!is_ipv4("1.2.3.256"));
+        assert!(is_dns_name_with_letter("CNRI.TEST"));
+        assert!(!is_dns_name_with_letter("100.102"));
+    }
+}

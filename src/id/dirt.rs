@@ -1,0 +1,310 @@
+//! SPEC §3 "Dirt, and repair": the warnings that flag a dirty but readable
+//! handle, and the repairs that `--repair` applies to `canonical`, `uri`
+//! and `url`. Flagging looks at the parts as read; each repair runs only
+//! when its warning was raised, so the report shows every repair made.
+
+use super::chars::{self, is_invisible, is_unicode_dash};
+use super::codes::{Warning, Warnings};
+use super::handle::{self, Rule};
+use super::percent;
+
+const PUBLISHER_SUFFIXES: [&str; 4] = ["/abstract", "/full", "/pdf", "/epdf"];
+const TEST_PREFIXES: [&str; 3] = ["123456789", "10.5072", "10.2999"];
+const ENTITIES: [(&str, char); 3] = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&')];
+
+/// Raises the §3 warnings that apply to a handle's decoded parts. The
+/// repairable ones are found by running the repair chain itself, so a dirt
+/// that only shows once another is repaired (`x.]/pdf`) is flagged too.
+pub fn flag(prefix: &str, suffix: &str, is_doi: bool, decoded: bool, ws: &mut Warnings, bufs: &mut RepairBufs) {
+    let scan = chars::scan(suffix);
+    let inner_space = scan.space || (scan.non_ascii && suffix.chars().any(chars::is_inner_space));
+    if inner_space {
+        ws.add(Warning::InternalWhitespace);
+    }
+    if is_doi && has_embedded_doi(suffix) {
+        ws.add(Warning::EmbeddedDoi);
+    }
+    if TEST_PREFIXES.contains(&prefix) {
+        ws.add(Warning::TestPrefix);
+    }
+    // Cheap pre-check: most values have no repairable dirt at all.
+    let maybe = trailing_punct_len(suffix) > 0
+        || scan.non_ascii
+        || !prefix.is_ascii()
+        || scan.amp
+        || (decoded && (scan.percent || prefix.contains('%')))
+        || (is_doi && publisher_suffix_len(suffix) > 0);
+    if maybe {
+        *ws = Warnings::from_bits(ws.bits() | chain(prefix, suffix, is_doi, decoded, bufs).bits());
+    }
+}
+
+/// Length of the trailing punctuation a repair would drop: `.` `,` `;`, and
+/// closing brackets the suffix never opened, repeatedly. Never the whole
+/// suffix.
+fn trailing_punct_len(suffix: &str) -> usize {
+    let b = suffix.as_bytes();
+    let mut end = b.len();
+    while end > 1 {
+        let last = b[end - 1];
+        let drop = match last {
+            b'.' | b',' | b';' => true,
+            b')' => unopened(&b[..end], b'(', b')'),
+            b']' => unopened(&b[..end], b'[', b']'),
+            b'}' => unopened(&b[..end], b'{', b'}'),
+            _ => false,
+        };
+        if !drop {
+            break;
+        }
+        end -= 1;
+    }
+    b.len() - end
+}
+
+fn unopened(s: &[u8], open: u8, close: u8) -> bool {
+    memchr::memchr_iter(close, s).count() > memchr::memchr_iter(open, s).count()
+}
+
+fn publisher_suffix_len(suffix: &str) -> usize {
+    PUBLISHER_SUFFIXES
+        .iter()
+        .find(|p| suffix.len() > p.len() && chars::ends_with_ci(suffix, p))
+        .map_or(0, |p| p.len())
+}
+
+/// `10.` then four or more digits, optional `.digits` segments, then `/`.
+fn has_embedded_doi(suffix: &str) -> bool {
+    let b = suffix.as_bytes();
+    memchr::memmem::find_iter(b, b"10.").any(|i| {
+        let mut j = i + 3;
+        let start = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j - start < 4 {
+            return false;
+        }
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
+            j += 1;
+        }
+        j < b.len() && b[j] == b'/'
+    })
+}
+
+/// Buffers for repairs, reused across values.
+#[derive(Debug, Default, Clone)]
+pub struct RepairBufs {
+    prefix: String,
+    suffix: String,
+    tmp: String,
+    bytes: Vec<u8>,
+}
+
+/// The repairs of §3, each found on the text the previous ones left, run
+/// until none applies; returns the warnings raised. The repaired parts are
+/// left in `bufs` (see `repaired`). `decode_again` allows the
+/// `double_encoded` step (URI and URL forms only).
+fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mut RepairBufs) -> Warnings {
+    let RepairBufs {
+        prefix: p,
+        suffix: s,
+        tmp,
+        bytes,
+    } = bufs;
+    p.clear();
+    p.push_str(prefix);
+    s.clear();
+    s.push_str(suffix);
+    let mut ws = Warnings::EMPTY;
+    // Each step shrinks the text or maps characters once, so a few rounds
+    // reach the fixed point; the bound only guards against a mistake here.
+    for _ in 0..8 {
+        let mut changed = false;
+        if decode_again {
+            // Kept only where it leaves a readable handle: UTF-8, no control
+            // characters, no `/` inside the prefix.
+            for (part, is_prefix) in [(&mut *p, true), (&mut *s, false)] {
+                if !percent::has_escape(part) {
+                    continue;
+                }
+                ws.add(Warning::DoubleEncoded);
+                percent::decode_lenient_into(part, bytes);
+                if let Ok(d) = std::str::from_utf8(bytes) {
+                    if !chars::scan(d).control && !(is_prefix && d.contains('/')) {
+                        part.clear();
+                        part.push_str(d);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if s.contains('&') && ENTITIES.iter().any(|(e, _)| s.contains(e)) {
+            ws.add(Warning::HtmlEntity);
+            decode_entities(s, tmp);
+            std::mem::swap(s, tmp);
+            changed = true;
+        }
+        if p.chars().chain(s.chars()).any(is_invisible) {
+            ws.add(Warning::InvisibleChar);
+            p.retain(|c| !is_invisible(c));
+            s.retain(|c| !is_invisible(c));
+            changed = true;
+        }
+        if is_doi && s.chars().any(is_unicode_dash) {
+            ws.add(Warning::UnicodeDash);
+            tmp.clear();
+            tmp.extend(s.chars().map(|c| if is_unicode_dash(c) { '-' } else { c }));
+            std::mem::swap(s, tmp);
+            changed = true;
+        }
+        if is_doi && publisher_suffix_len(s) > 0 {
+            ws.add(Warning::PublisherSuffix);
+            s.truncate(s.len() - publisher_suffix_len(s));
+            changed = true;
+        }
+        if trailing_punct_len(s) > 0 {
+            ws.add(Warning::TrailingPunct);
+            s.truncate(s.len() - trailing_punct_len(s));
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    ws
+}
+
+fn decode_entities(s: &str, out: &mut String) {
+    out.clear();
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        match ENTITIES.iter().find(|(e, _)| rest.starts_with(e)) {
+            Some((e, c)) => {
+                out.push(*c);
+                rest = &rest[e.len()..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+}
+
+/// True when `ws` holds a warning whose repair changes the text.
+pub fn any_repairable(ws: Warnings) -> bool {
+    [
+        Warning::TrailingPunct,
+        Warning::UnicodeDash,
+        Warning::InvisibleChar,
+        Warning::HtmlEntity,
+        Warning::PublisherSuffix,
+        Warning::DoubleEncoded,
+    ]
+    .iter()
+    .any(|w| ws.contains(*w))
+}
+
+/// The parts with every §3 repair applied. A repair never makes a valid
+/// value invalid or changes whether it is a DOI (an emptied suffix, say):
+/// then the value is left as read.
+pub fn repair<'b>(
+    prefix: &str,
+    suffix: &str,
+    ws: Warnings,
+    is_doi: bool,
+    bufs: &'b mut RepairBufs,
+) -> (&'b str, &'b str) {
+    chain(prefix, suffix, is_doi, ws.contains(Warning::DoubleEncoded), bufs);
+    if handle::check(&bufs.prefix, &bufs.suffix, Rule::Any, &mut Warnings::default()) != Ok(is_doi) {
+        bufs.prefix.clear();
+        bufs.prefix.push_str(prefix);
+        bufs.suffix.clear();
+        bufs.suffix.push_str(suffix);
+    }
+    (bufs.prefix.as_str(), bufs.suffix.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(prefix: &str, suffix: &str, decoded: bool) -> Vec<&'static str> {
+        let mut ws = Warnings::EMPTY;
+        flag(
+            prefix,
+            suffix,
+            prefix.starts_with("10."),
+            decoded,
+            &mut ws,
+            &mut RepairBufs::default(),
+        );
+        ws.iter().map(|w| w.as_str()).collect()
+    }
+
+    #[test]
+    fn trailing_punct_respects_brackets_it_opened() {
+        assert_eq!(trailing_punct_len("TAO.2009.05.25.02(IWNOP)"), 0);
+        assert_eq!(trailing_punct_len("182)."), 2);
+        assert_eq!(trailing_punct_len("a]"), 1);
+        assert_eq!(trailing_punct_len("."), 0);
+        assert_eq!(flags("10.1000", "182.", false), ["trailing_punct"]);
+    }
+
+    #[test]
+    fn each_dirt_is_flagged() {
+        assert_eq!(flags("10.1000", "a\u{2013}b", false), ["unicode_dash"]);
+        assert_eq!(flags("1234", "a\u{2013}b", false), Vec::<&str>::new());
+        assert_eq!(flags("10.1000", "a\u{200B}b", false), ["invisible_char"]);
+        assert_eq!(flags("10.1000", "a&lt;b", false), ["html_entity"]);
+        assert_eq!(flags("10.1000", "x/abstract", false), ["publisher_suffix"]);
+        assert_eq!(flags("10.1000", "x%41", true), ["double_encoded"]);
+        assert_eq!(flags("10.1000", "x%41", false), Vec::<&str>::new());
+        assert_eq!(flags("10.1000", "x10.1234/y", false), ["embedded_doi"]);
+        assert_eq!(flags("10.1000", "x10.12/y", false), Vec::<&str>::new());
+        assert_eq!(flags("10.1000", "a b", false), ["internal_whitespace"]);
+        assert_eq!(flags("10.1000", "a\u{A0}b", false), ["internal_whitespace"]);
+        assert_eq!(flags("10.5072", "x", false), ["test_prefix"]);
+    }
+
+    #[test]
+    fn repairs_chain_in_order() {
+        let mut b = RepairBufs::default();
+        let ws: Warnings = [
+            Warning::HtmlEntity,
+            Warning::InvisibleChar,
+            Warning::UnicodeDash,
+            Warning::TrailingPunct,
+        ]
+        .into_iter()
+        .collect();
+        let (p, s) = repair("10.1\u{AD}000", "a&lt;b\u{2010}c\u{200B}.", ws, true, &mut b);
+        assert_eq!((p, s), ("10.1000", "a<b-c"));
+        let ws: Warnings = [Warning::PublisherSuffix].into_iter().collect();
+        assert_eq!(repair("10.1", "x/PDF", ws, true, &mut b), ("10.1", "x"));
+        let ws: Warnings = [Warning::DoubleEncoded].into_iter().collect();
+        assert_eq!(repair("10.1", "a%2Fb", ws, true, &mut b), ("10.1", "a/b"));
+    }
+
+    #[test]
+    fn dirt_exposed_by_another_repair_is_flagged_and_repaired() {
+        assert_eq!(
+            flags("10.1000", "A]/pdf", false),
+            ["trailing_punct", "publisher_suffix"]
+        );
+        let mut b = RepairBufs::default();
+        let ws: Warnings = [Warning::PublisherSuffix, Warning::TrailingPunct].into_iter().collect();
+        assert_eq!(repair("10.1000", "x/pdf.", ws, true, &mut b), ("10.1000", "x"));
+    }
+
+    #[test]
+    fn repair_never_empties_a_suffix() {
+        let mut b = RepairBufs::default();
+        let ws: Warnings = [Warning::InvisibleChar].into_iter().collect();
+        assert_eq!(repair("1", "\u{AD}", ws, false, &mut b), ("1", "\u{AD}"));
+    }
+}

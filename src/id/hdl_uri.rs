@@ -1,0 +1,64 @@
+//! `hdl:` URIs (SPEC §2): the path form `hdl:PREFIX/SUFFIX` of seeds 000
+//! and 002, and the authority forms `hdl://NA/local` (seed 002: the host
+//! names the prefix) and `hdl://SERVER/prefix/suffix` (seed 000: the host is
+//! a handle server), with optional `?query` and `#fragment`.
+
+use super::authority;
+use super::codes::{ErrorCode, Kind, Warning};
+use super::handle::{self, Rule};
+use super::{Cx, Span};
+
+/// Parses what follows `hdl:`.
+pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
+    let (rest, fragment) = split_off(rest, b'#');
+    let (rest, query) = split_off(rest, b'?');
+    cx.check_encoded(&[Some(rest), query, fragment]);
+    match rest.strip_prefix("//") {
+        Some(auth_rest) => authority_form(cx, auth_rest)?,
+        None if rest.is_empty() => return Err(ErrorCode::BadUri),
+        None => {
+            let (p, s) = handle::split_uri_part(rest, &mut cx.d.warnings)?;
+            handle::read(cx, p, s, true, Rule::Any)?;
+        }
+    }
+    cx.d.kind = Some(Kind::HdlUri);
+    cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
+    Ok(())
+}
+
+/// `hdl://HOST/PATH`. HOST is a server when it is an IPv4 dotted quad, a
+/// bracketed IP literal, carries a port, or is a DNS name with a letter
+/// while PATH holds a `/`; otherwise HOST is the prefix and PATH the suffix.
+fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
+    let (auth, path) = match memchr::memchr(b'/', s.as_bytes()) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let a = authority::parse(auth)?;
+    let dns = authority::is_dns_name_with_letter(a.host);
+    let path_has_slash = path.is_some_and(handle::has_separator);
+    let server = a.bracketed || a.port.is_some() || authority::is_ipv4(a.host) || (dns && path_has_slash);
+    if !server {
+        let path = path.ok_or(ErrorCode::NoSlash)?;
+        return handle::read(cx, a.host, path, true, Rule::Any);
+    }
+    let (p, suffix) = handle::split_uri_part(path.unwrap_or(""), &mut cx.d.warnings)?;
+    // A DNS name with a letter could also be a prefix (`hdl://CNRI.TEST/a/b`):
+    // read as a server, but say so when the path does not look like a handle
+    // with an assigned (numeric) prefix.
+    if dns && a.port.is_none() && !handle::first_segment_numeric(p) {
+        cx.warn(Warning::AmbiguousHdlHost);
+    }
+    handle::read(cx, p, suffix, true, Rule::Any)?;
+    cx.d.resolver = cx.lowercase(auth);
+    Ok(())
+}
+
+/// Splits `s` at the first `sep` into what precedes and what follows.
+pub fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
+    match memchr::memchr(sep, s.as_bytes()) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    }
+}

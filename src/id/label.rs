@@ -1,0 +1,86 @@
+//! Values without a URI scheme (SPEC §2): bare handles and DOIs, the `doi:`
+//! label and `urn:doi:`. Bare and labelled values are taken literally (no
+//! percent-decoding); `urn:doi:` is a URI, so its parts are decoded.
+
+use super::chars::{self, starts_with_ci};
+use super::codes::{ErrorCode, Kind, Warning};
+use super::handle::{self, Rule};
+use super::{Cx, resolver};
+
+/// A bare handle or DOI: split at the first `/`, numeric prefix required.
+pub fn bare<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
+    let i = memchr::memchr(b'/', t.as_bytes()).ok_or(ErrorCode::NoSlash)?;
+    handle::read(cx, &t[..i], &t[i + 1..], false, Rule::Numeric)?;
+    cx.d.kind = Some(if cx.d.namespace.get("", "") == Some("doi") {
+        Kind::Doi
+    } else {
+        Kind::Handle
+    });
+    Ok(())
+}
+
+/// Strips `doi:` / `DOI ` labels (any case, white space after them);
+/// `None` when `t` has no label. Two or more labels raise `doubled_label`.
+pub fn strip_doi_labels<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<&'a str> {
+    let mut rest = t;
+    let mut labels = 0;
+    loop {
+        let after = if starts_with_ci(rest, "doi:") {
+            &rest[4..]
+        } else if starts_with_ci(rest, "doi") && rest[3..].starts_with(chars::is_trim_char) {
+            &rest[3..]
+        } else {
+            break;
+        };
+        labels += 1;
+        rest = after.trim_start_matches(chars::is_trim_char);
+    }
+    if labels == 0 {
+        return None;
+    }
+    if labels > 1 {
+        cx.warn(Warning::DoubledLabel);
+    }
+    Some(rest)
+}
+
+/// What follows `doi:` labels: a bare DOI, or a resolver URL someone
+/// labelled again (`doi: https://doi.org/…`, flagged `doubled_label`).
+pub fn labelled<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
+    if rest.is_empty() {
+        return Err(ErrorCode::Empty);
+    }
+    if let Some(url) = resolver::UrlStart::detect(rest, cx.opts) {
+        cx.warn(Warning::DoubledLabel);
+        return resolver::parse(cx, url);
+    }
+    let i = memchr::memchr(b'/', rest.as_bytes()).ok_or(ErrorCode::NoSlash)?;
+    handle::read(cx, &rest[..i], &rest[i + 1..], false, Rule::Doi)?;
+    cx.d.kind = Some(Kind::Doi);
+    Ok(())
+}
+
+/// `urn:doi:` (after the scheme and NID): a `:` may stand for the first `/`.
+pub fn urn_doi<'a>(cx: &mut Cx<'a>, nss: &'a str) -> Result<(), ErrorCode> {
+    cx.check_encoded(&[Some(nss)]);
+    let b = nss.as_bytes();
+    let (p, s) = match (memchr::memchr(b':', b), memchr::memchr(b'/', b)) {
+        (Some(c), slash) if slash.is_none_or(|s| c < s) => (&nss[..c], &nss[c + 1..]),
+        _ => handle::split_uri_part(nss, &mut cx.d.warnings)?,
+    };
+    handle::read(cx, p, s, true, Rule::Doi)?;
+    cx.d.kind = Some(Kind::Doi);
+    Ok(())
+}
+
+/// The URI scheme `t` starts with (RFC 3986 `scheme ":"`), if any.
+pub fn scheme_of(t: &str) -> Option<&str> {
+    let b = t.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let end = b
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.'))?;
+    (b[end] == b':').then(|| &t[..end])
+}

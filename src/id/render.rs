@@ -1,0 +1,90 @@
+//! SPEC §3 rendering: `canonical` (the key two values share exactly when
+//! they name the same thing), `uri` (`hdl:` with seed 000's native
+//! characters) and `url` (the global resolver's URL).
+
+use super::chars::is_visibly;
+use super::dirt;
+use super::percent::{self, AsciiSet, HDL_PREFIX, HDL_SUFFIX, URL_PATH};
+use super::{Kind, Parsed, Rendered};
+
+/// The `url` prefix keeps what a path keeps except `:`, so a prefix such
+/// as `doi:x` is not read back as a `doi:` label.
+const URL_PREFIX: AsciiSet = URL_PATH.without(b':');
+
+pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
+    out.canonical.clear();
+    out.uri.clear();
+    out.url.clear();
+    out.valid = p.kind != Kind::Invalid;
+    out.has_url = false;
+    if !out.valid {
+        return;
+    }
+    if let (Some(prefix), Some(suffix)) = (p.prefix, p.suffix) {
+        let is_doi = p.is_doi();
+        let (prefix, suffix) = if repair && dirt::any_repairable(p.warnings) {
+            dirt::repair(prefix, suffix, p.warnings, is_doi, &mut out.repair)
+        } else {
+            (prefix, suffix)
+        };
+        handle_columns(prefix, suffix, is_doi, &mut out.canonical, &mut out.uri, &mut out.url);
+        out.has_url = true;
+    } else if let (Some(ns), Some(id)) = (p.namespace, p.info_identifier) {
+        for s in [&mut out.canonical, &mut out.uri] {
+            s.push_str("info:");
+            s.push_str(ns);
+            s.push('/');
+            s.push_str(id);
+        }
+    }
+}
+
+fn handle_columns(
+    prefix: &str,
+    suffix: &str,
+    is_doi: bool,
+    canonical: &mut String,
+    uri: &mut String,
+    url: &mut String,
+) {
+    canonical.push_str(prefix);
+    if is_doi {
+        // DOIs are case-insensitive as a whole (ASCII only).
+        canonical.push('/');
+        canonical.push_str(suffix);
+        canonical.make_ascii_lowercase();
+    } else if is_visibly(prefix.split('.').next().unwrap_or(""), "0") {
+        // The global service's own prefixes are case-insensitive as a whole.
+        canonical.push('/');
+        canonical.push_str(suffix);
+        canonical.make_ascii_uppercase();
+    } else {
+        canonical.make_ascii_uppercase();
+        canonical.push('/');
+        canonical.push_str(suffix);
+    }
+
+    uri.push_str("hdl:");
+    percent::encode_into(prefix, &HDL_PREFIX, uri);
+    uri.push('/');
+    percent::encode_into(suffix, &HDL_SUFFIX, uri);
+
+    url.push_str(if is_doi {
+        "https://doi.org/"
+    } else {
+        "https://hdl.handle.net/"
+    });
+    let at = url.len();
+    percent::encode_into(prefix, &URL_PREFIX, url);
+    // `https://hdl.handle.net/api/handles/…` is the REST API: escape a
+    // letter so the handle `api/handles/…` is not read back as an API URL.
+    if prefix.eq_ignore_ascii_case("api") && suffix.starts_with("handles/") {
+        let first = url.as_bytes()[at];
+        url.replace_range(at..at + 1, "");
+        let mut esc = String::with_capacity(3);
+        percent::push_escape(first, &mut esc);
+        url.insert_str(at, &esc);
+    }
+    url.push('/');
+    percent::encode_into(suffix, &URL_PATH, url);
+}

@@ -1,0 +1,135 @@
+//! HTTP(S) resolver URLs (SPEC §2 "Resolver URLs", seed 002): the global
+//! resolvers, DataCite's test resolvers, their `/api/handles/` REST path,
+//! the `/hdl/` and `/handle/` paths of any host, and hosts the user adds.
+
+use super::authority;
+use super::chars::starts_with_ci;
+use super::codes::{ErrorCode, Kind, Warning};
+use super::handle::{self, Rule};
+use super::hdl_uri::split_off;
+use super::{Cx, Options, Span};
+
+/// The global resolvers: host, and the warning it carries.
+const GLOBAL: [(&str, Option<Warning>); 6] = [
+    ("hdl.handle.net", None),
+    ("doi.org", None),
+    ("dx.doi.org", Some(Warning::LegacyResolver)),
+    ("www.doi.org", Some(Warning::LegacyResolver)),
+    ("handle.stage.datacite.org", Some(Warning::TestResolver)),
+    ("handle.test.datacite.org", Some(Warning::TestResolver)),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    Http,
+    Https,
+    /// `doi.org/10.1/x`: no scheme written (`missing_url_scheme`).
+    Missing,
+}
+
+/// A value that is a URL: its scheme and what follows `scheme://`.
+#[derive(Debug, Clone, Copy)]
+pub struct UrlStart<'a> {
+    scheme: Scheme,
+    rest: &'a str,
+}
+
+impl<'a> UrlStart<'a> {
+    /// Recognizes `http://…`, `https://…`, and a scheme-less URL whose host
+    /// is a known or user resolver, or any DNS name followed by `/hdl/` or
+    /// `/handle/`.
+    pub fn detect(t: &'a str, opts: &Options) -> Option<UrlStart<'a>> {
+        if starts_with_ci(t, "https://") {
+            return Some(UrlStart {
+                scheme: Scheme::Https,
+                rest: &t[8..],
+            });
+        }
+        if starts_with_ci(t, "http://") {
+            return Some(UrlStart {
+                scheme: Scheme::Http,
+                rest: &t[7..],
+            });
+        }
+        let slash = memchr::memchr(b'/', t.as_bytes())?;
+        let (auth, path) = (&t[..slash], &t[slash..]);
+        let host = authority::parse(auth).ok()?.host;
+        let known = GLOBAL.iter().any(|(h, _)| host.eq_ignore_ascii_case(h))
+            || opts
+                .resolvers
+                .iter()
+                .any(|r| r.host.eq_ignore_ascii_case(auth) || r.host.eq_ignore_ascii_case(host));
+        let local = host.contains('.')
+            && authority::is_dns_name_with_letter(host)
+            && (path.starts_with("/hdl/") || path.starts_with("/handle/"));
+        (known || local).then_some(UrlStart {
+            scheme: Scheme::Missing,
+            rest: t,
+        })
+    }
+}
+
+/// Parses a resolver URL.
+pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
+    let (rest, fragment) = split_off(url.rest, b'#');
+    let (rest, query) = split_off(rest, b'?');
+    let (auth, path) = match memchr::memchr(b'/', rest.as_bytes()) {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let a = authority::parse(auth).map_err(|_| ErrorCode::NotAResolverUrl)?;
+    // Default ports drop (§2).
+    let port = match (url.scheme, a.port) {
+        (Scheme::Http | Scheme::Missing, Some("80")) | (Scheme::Https | Scheme::Missing, Some("443")) => None,
+        (_, p) => p,
+    };
+    let host_and_port = match port {
+        Some(_) => auth,
+        None => a.host,
+    };
+    let resolver = cx.lowercase(host_and_port);
+    let host_lc = &cx.text(resolver)[..a.host.len()];
+
+    let user = cx.opts.resolvers.iter().find(|r| {
+        r.host == cx.text(resolver) && path.starts_with(r.path.as_str()) && path[r.path.len()..].starts_with('/')
+    });
+    let (handle_part, rule) = if let Some(r) = user {
+        (&path[r.path.len() + 1..], Rule::Any)
+    } else if let Some((_, w)) = GLOBAL.iter().find(|(h, _)| *h == host_lc) {
+        if let Some(w) = w {
+            cx.warn(*w);
+        }
+        let p = path.strip_prefix('/').unwrap_or(path);
+        match p.strip_prefix("api/handles/") {
+            Some(api) => {
+                cx.warn(Warning::ApiUrl);
+                (api, Rule::Any)
+            }
+            None => (p, Rule::Any),
+        }
+    } else if let Some(p) = path.strip_prefix("/hdl/").or_else(|| path.strip_prefix("/handle/")) {
+        cx.warn(Warning::LocalResolver);
+        (p, Rule::Numeric)
+    } else {
+        return Err(ErrorCode::NotAResolverUrl);
+    };
+
+    match url.scheme {
+        Scheme::Http => cx.warn(Warning::HttpResolver),
+        Scheme::Missing => cx.warn(Warning::MissingUrlScheme),
+        Scheme::Https => {}
+    }
+    let mut handle_part = handle_part;
+    while starts_with_ci(handle_part, "doi:") {
+        cx.warn(Warning::DoubledLabel);
+        handle_part = &handle_part[4..];
+    }
+    cx.check_encoded(&[Some(handle_part), query, fragment]);
+    let (p, s) = handle::split_uri_part(handle_part, &mut cx.d.warnings)?;
+    handle::read(cx, p, s, true, rule)?;
+    cx.d.kind = Some(Kind::ResolverUrl);
+    cx.d.resolver = resolver;
+    cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
+    Ok(())
+}

@@ -1,0 +1,5 @@
+//! The one integration-test binary (as in ripgrep): each module tests one
+//! area through the public API or the built `hdlscan` binary.
+
+mod conformance;
+mod laws;
