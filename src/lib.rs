@@ -14,3 +14,4 @@ pub mod id;
 pub mod io;
 pub mod pipeline;
 pub mod report;
+pub mod synth;

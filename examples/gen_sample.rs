@@ -1,0 +1,62 @@
+//! Regenerates the committed test data from `hdlscan::synth`:
+//!
+//! ```text
+//! cargo run --release --example gen_sample                 # testdata/sample_export.csv, testdata/bench_values.txt
+//! cargo run --release --example gen_sample -- csv N [SEED] # N generated rows to stdout, timing on stderr
+//! cargo run --release --example gen_sample -- values N [SEED] # N values, one per line, to stdout
+//! ```
+
+use hdlscan::synth;
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::Path;
+use std::time::Instant;
+
+fn main() -> io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, default: u64| -> u64 {
+        args.get(i).map_or(default, |s| {
+            let s = s.trim_start_matches("0x");
+            u64::from_str_radix(s, if args[i].starts_with("0x") { 16 } else { 10 })
+                .expect("a number")
+        })
+    };
+    match args.first().map(String::as_str) {
+        None => {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+            std::fs::create_dir_all(&dir)?;
+            synth::write_sample_csv(BufWriter::new(File::create(dir.join("sample_export.csv"))?))?;
+            synth::write_bench_values(
+                BufWriter::new(File::create(dir.join("bench_values.txt"))?),
+                synth::BENCH_VALUES,
+                synth::BENCH_SEED,
+            )?;
+            eprintln!(
+                "wrote {}/sample_export.csv and bench_values.txt",
+                dir.display()
+            );
+        }
+        Some("csv") => {
+            let (n, seed) = (num(1, 1_000_000), num(2, 1));
+            let t = Instant::now();
+            synth::write_csv(
+                BufWriter::with_capacity(1 << 20, io::stdout().lock()),
+                n,
+                seed,
+            )?;
+            let s = t.elapsed().as_secs_f64();
+            eprintln!("{n} rows in {s:.2} s ({:.0} rows/s)", n as f64 / s);
+        }
+        Some("values") => {
+            let (n, seed) = (num(1, 50_000), num(2, 1));
+            synth::write_bench_values(BufWriter::new(io::stdout().lock()), n as usize, seed)?;
+        }
+        Some(other) => {
+            eprintln!(
+                "unknown mode {other:?}: expected no argument, `csv N [SEED]` or `values N [SEED]`"
+            );
+            std::process::exit(2);
+        }
+    }
+    Ok(())
+}
