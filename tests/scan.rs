@@ -901,6 +901,50 @@ fn parquet_to_parquet_with_column_prefix() {
     check_sample_output(&view, "p_", 0);
 }
 
+#[test]
+fn several_parquet_inputs_continue_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    scan_sample(d, "a.parquet", &[]);
+    fs::copy(d.join("a.parquet"), d.join("b.parquet")).unwrap();
+    scan(
+        d,
+        &[
+            "a.parquet",
+            "b.parquet",
+            "-c",
+            SAMPLE_ID,
+            "-o",
+            "out.csv",
+            "--column-prefix",
+            "p_",
+            "--report",
+            "r.json",
+            "-q",
+        ],
+    )
+    .ok();
+    let n = sample_rows();
+    let r = read_json(&d.join("r.json"));
+    check_report_totals(&r, 2 * n);
+    assert_eq!(r["inputs"][1]["rows"], n);
+    assert_eq!(
+        r["unique_canonical"],
+        read_json(&d.join("report.json"))["unique_canonical"]
+    );
+    let t = Table::from_csv(&d.join("out.csv"), b',');
+    assert_eq!(t.rows.len() as u64, 2 * n);
+    for i in [0, n as usize - 1, n as usize, 2 * n as usize - 1] {
+        assert_eq!(t.get(i, "p_record"), (i + 1).to_string(), "p_record of row {i}");
+        assert_eq!(
+            t.get(i, "record"),
+            (i % n as usize + 1).to_string(),
+            "the input's record"
+        );
+    }
+    assert_eq!(t.get(n as usize + 63, "p_canonical"), "10.1000/182.");
+}
+
 // ---------------------------------------------------------------------------
 // Input forms.
 
