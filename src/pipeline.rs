@@ -109,6 +109,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     if cfg.inputs.is_empty() {
         bail!("no input given");
     }
+    let mut first_csv = None;
     let (input_schema, first_name) = match cfg.input_format {
         InputFormat::Parquet => {
             let InputSpec::Path(p) = &cfg.inputs[0] else {
@@ -118,8 +119,12 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             (pq.schema().clone(), p.display().to_string())
         }
         _ => {
+            // This reader stays open and goes to the reader thread: stdin can
+            // be read only once.
             let r = CsvBlockReader::open(&cfg.inputs[0], cfg.csv)?;
-            (utf8_schema(r.headers()), cfg.inputs[0].display_name())
+            let schema = utf8_schema(r.headers());
+            first_csv = Some(r);
+            (schema, cfg.inputs[0].display_name())
         }
     };
     let col = resolve_column(&input_schema, &cfg.column, &first_name)?;
@@ -153,7 +158,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         let (inputs, format, csv, schema) = (cfg.inputs.clone(), cfg.input_format, cfg.csv, input_schema.clone());
         thread::Builder::new()
             .name("hdlscan-reader".into())
-            .spawn(move || produce(inputs, format, csv, schema, work_tx))?
+            .spawn(move || produce(inputs, first_csv, format, csv, schema, work_tx))?
     };
     let writer = match (&cfg.output, &out_schema) {
         (Some((path, format)), Some(schema)) => {
@@ -177,24 +182,32 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     };
 
     let result = drive(&cfg, &shape, &pool, threads, work_rx, writer.as_ref().map(|(tx, _)| tx));
-    // On error the writer's channel closes without `Finish`, so it drops the
-    // sink, which removes the temporary file.
-    let (stats, writer_tx) = match result {
-        Ok(stats) => (stats, writer.as_ref().map(|(tx, _)| tx.clone())),
+    let stats = match result {
+        Ok(stats) => stats,
         Err(e) => {
-            drop(writer);
+            // Closing the writer's channel without `Finish` makes it drop the
+            // sink, which removes the temporary file; wait for that before
+            // returning, since the process exits right after. A writer that
+            // failed first (disk full) has the better message.
+            let writer_err = writer.and_then(|(tx, handle)| {
+                drop(tx);
+                handle.join().ok().and_then(|r| r.err())
+            });
             let _ = reader.join();
-            return Err(e);
+            return Err(match writer_err {
+                Some(w) if e.to_string().contains("writer stopped early") => w,
+                _ => e,
+            });
         }
     };
     let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
     let rows_written = match writer {
         Some((tx, handle)) => {
-            drop(writer_tx);
-            tx.send(WriterMsg::Finish(stats.rows))
-                .map_err(|_| anyhow!("the writer stopped early"))?;
+            let sent = tx.send(WriterMsg::Finish(stats.rows));
             drop(tx);
-            Some(handle.join().map_err(|_| anyhow!("the writer thread panicked"))??)
+            let written = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
+            sent.map_err(|_| anyhow!("the writer stopped early"))?;
+            Some(written)
         }
         None => None,
     };
@@ -284,6 +297,7 @@ fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>) -> Result<u64> {
 /// the per-input facts for the report.
 fn produce(
     inputs: Vec<InputSpec>,
+    mut first_csv: Option<CsvBlockReader>,
     format: InputFormat,
     csv: CsvOptions,
     schema: SchemaRef,
@@ -294,7 +308,10 @@ fn produce(
     for spec in &inputs {
         let r = match format {
             InputFormat::Parquet => produce_parquet(spec, &schema, record_base, &tx),
-            _ => produce_csv(spec, csv, &schema, record_base, &tx),
+            _ => match first_csv.take() {
+                Some(r) => produce_csv(Ok(r), spec, csv, &schema, record_base, &tx),
+                None => produce_csv(CsvBlockReader::open(spec, csv), spec, csv, &schema, record_base, &tx),
+            },
         };
         match r {
             Ok(Some(info)) => {
@@ -313,13 +330,14 @@ fn produce(
 }
 
 fn produce_csv(
+    reader: Result<CsvBlockReader, csv_in::PositionedError>,
     spec: &InputSpec,
     csv: CsvOptions,
     schema: &SchemaRef,
     record_base: u64,
     tx: &SyncSender<Result<Work>>,
 ) -> Result<Option<InputInfo>> {
-    let mut reader = CsvBlockReader::open(spec, csv)?;
+    let mut reader = reader?;
     same_columns(
         schema,
         reader.headers().iter().map(String::as_str),
@@ -411,7 +429,9 @@ fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
                 stats.record(record, v, &p, rendered.canonical());
                 if let Some((inputs, enriched)) = &mut out {
                     for (c, b) in inputs.iter_mut().enumerate() {
-                        append_text(b, rows.field(row, c), &mut stats.lossy_cells);
+                        // The identifier column's own bad bytes are `bad_utf8`.
+                        let lossy = if c == shape.col { &mut 0 } else { &mut stats.lossy_cells };
+                        append_text(b, rows.field(row, c), lossy);
                     }
                     enriched.push(record, &p, &rendered);
                 }

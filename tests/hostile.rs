@@ -82,7 +82,6 @@ fn missing_file() {
 }
 
 #[test]
-#[ignore = "BUG: missing-file message repeats the OS error: 'cannot open: No such file … (os error 2): No such file … (os error 2)'"]
 fn missing_file_message_says_it_once() {
     let c = Case::new(&[]);
     let msg = c.run(&["nope.csv", "-c", "id"]).fails_with(&["nope.csv"]);
@@ -148,7 +147,6 @@ fn invalid_utf8_in_cells() {
 }
 
 #[test]
-#[ignore = "BUG: lossy_cells also counts the identifier column's bad cell (documented as other columns only; it is already bad_utf8)"]
 fn invalid_utf8_lossy_cells_counts_other_columns_only() {
     let c = Case::new(&[("in.csv", b"a,id\n\xff\xfe,10.1/\xffx\nok\xc3,10.1/y\nclean,10.1/z\n")]);
     c.run(&["in.csv", "-c", "id", "--report", "out/r.json"]).ok();
@@ -418,7 +416,6 @@ fn is_char_device(path: &Path) -> bool {
 }
 
 #[test]
-#[ignore = "BUG: as root, -o /dev/full --output-format csv succeeds: the temp file in /dev is renamed over the /dev/full device node"]
 fn output_to_dev_full() {
     let full = Path::new("/dev/full");
     if !is_char_device(full) {
@@ -501,7 +498,6 @@ fn stdin_empty() {
 /// input) must remove the temporary file too. Run each several times: the
 /// writer thread races the process exit.
 #[test]
-#[ignore = "BUG: failures after the output is opened leave .NAME.hdlscan-tmp.PID behind (pipeline drops the writer thread without joining it)"]
 fn late_failures_leave_no_temp_file() {
     let cases: &[(&[(&str, &[u8])], &[&str])] = &[
         (

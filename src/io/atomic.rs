@@ -141,8 +141,17 @@ impl AtomicFile {
         let Some(name) = target.file_name() else {
             bail!("output path {} does not name a file", target.display());
         };
-        if fs::metadata(target).is_ok_and(|m| m.is_dir()) {
-            bail!("output path {} is a directory", target.display());
+        match fs::metadata(target) {
+            Ok(m) if m.is_dir() => bail!("output path {} is a directory", target.display()),
+            // Renaming onto a device (`/dev/full`, `/dev/stdout`) or a FIFO
+            // would replace the node itself, not write into it.
+            Ok(m) if !m.is_file() => {
+                bail!(
+                    "output path {} exists and is not a regular file; refusing to replace it",
+                    target.display()
+                )
+            }
+            _ => {}
         }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
