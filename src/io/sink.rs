@@ -336,7 +336,9 @@ impl<W: Write + Send> Sink<W> {
     }
 
     /// Appends `batch`, whose columns must have the types of
-    /// [`schema`](Self::schema) (names are not checked).
+    /// [`schema`](Self::schema) (names are not checked). After a write
+    /// error (other than a schema mismatch) the sink is dead: later writes
+    /// and `finish` fail, and a file sink's temporary file is already gone.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         let expected = self.input_schema.fields();
         if batch.num_columns() != expected.len()
@@ -356,11 +358,10 @@ impl<W: Write + Send> Sink<W> {
         if batch.num_rows() == 0 {
             return Ok(());
         }
-        let res = match self
-            .enc
-            .as_mut()
-            .expect("sink used after an error in finish")
-        {
+        let Some(enc) = self.enc.as_mut() else {
+            bail!("writing {}: an earlier write failed", self.label);
+        };
+        let res = match enc {
             Encoder::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
             Encoder::Arrow { w, schema, decode } => {
                 let cols: Result<Vec<ArrayRef>> = batch
@@ -376,7 +377,12 @@ impl<W: Write + Send> Sink<W> {
             }
             Encoder::Delimited(d) => d.write(batch).map_err(|e| e.to_string()),
         };
-        res.map_err(|e| self.error(&e))?;
+        if let Err(e) = res {
+            // The encoder's state is unknown now: drop it (and with it the
+            // temporary file) so the sink can never be finished.
+            self.enc = None;
+            return Err(self.error(&e));
+        }
         self.rows += batch.num_rows() as u64;
         Ok(())
     }
@@ -385,7 +391,9 @@ impl<W: Write + Send> Sink<W> {
     /// of rows written (for [`Sink::from_writer`]; a file sink uses
     /// [`Sink::finish`]).
     pub fn finish_writer(mut self) -> Result<(W, u64)> {
-        let enc = self.enc.take().expect("finish called twice");
+        let Some(enc) = self.enc.take() else {
+            bail!("writing {}: an earlier write failed", self.label);
+        };
         let res = match enc {
             Encoder::Parquet(w) => w.into_inner().map_err(|e| e.to_string()),
             Encoder::Arrow { w, .. } => w.into_inner().map_err(|e| e.to_string()),
@@ -1068,6 +1076,26 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
                 );
             }
         }
+    }
+
+    #[test]
+    fn failed_sink_cannot_be_finished() {
+        let schema = pipeline_schema(1);
+        let w = FullAfter { room: 100 };
+        let mut sink = Sink::from_writer(w, OutputFormat::Csv, Arc::clone(&schema), "o").unwrap();
+        let b = pipeline_batch(&schema, 0, 100_000);
+        assert!(sink.write(&b).is_err());
+        let err = sink.write(&b).unwrap_err().to_string();
+        assert_eq!(err, "writing o: an earlier write failed");
+        assert!(sink.finish_writer().is_err());
+    }
+
+    #[test]
+    fn send_bounds() {
+        fn is_send<T: Send>() {}
+        is_send::<Sink>();
+        is_send::<crate::io::parquet_in::ParquetInput>();
+        is_send::<crate::io::parquet_in::RowGroupBatches>();
     }
 
     #[test]
