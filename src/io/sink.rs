@@ -910,6 +910,22 @@ pub(crate) mod tests {
         assert_eq!(reader.schema(), out_schema);
         let got: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
         assert_eq!(got.len(), 2);
+        if have_pyarrow("pyarrow check of the Arrow IPC file") {
+            let out = std::process::Command::new("python3")
+                .args([
+                    "-c",
+                    "import sys, pyarrow as pa; t = pa.ipc.open_file(sys.argv[1]).read_all(); \
+                     assert t.num_rows == 500, t.num_rows; print(t.schema)",
+                ])
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
         for (g, b) in got.iter().zip(&batches) {
             for (i, (gc, bc)) in g.columns().iter().zip(b.columns()).enumerate() {
                 if matches!(bc.data_type(), DataType::Dictionary(..)) {
@@ -1189,20 +1205,28 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
         }
     }
 
-    /// Runs scripts/check_parquet.py on `path`. Without python3 + pyarrow:
-    /// fails when `CI` is set, else prints a skip message and returns.
-    pub(crate) fn run_check_parquet(path: &Path, rows: u64) {
-        let has_pyarrow = std::process::Command::new("python3")
+    /// Whether python3 with pyarrow is there; without it, panics when `CI`
+    /// is set and prints a skip message for `what` otherwise.
+    pub(crate) fn have_pyarrow(what: &str) -> bool {
+        let ok = std::process::Command::new("python3")
             .args(["-c", "import pyarrow"])
             .output()
             .is_ok_and(|o| o.status.success());
-        if !has_pyarrow {
+        if !ok {
             if std::env::var_os("CI").is_some() {
                 panic!(
                     "python3 with pyarrow is required in CI (pip install pyarrow duckdb polars)"
                 );
             }
-            eprintln!("skipping check_parquet.py: python3 with pyarrow not available");
+            eprintln!("skipping {what}: python3 with pyarrow not available");
+        }
+        ok
+    }
+
+    /// Runs scripts/check_parquet.py on `path`. Without python3 + pyarrow:
+    /// fails when `CI` is set, else prints a skip message and returns.
+    pub(crate) fn run_check_parquet(path: &Path, rows: u64) {
+        if !have_pyarrow("check_parquet.py") {
             return;
         }
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check_parquet.py");
@@ -1300,6 +1324,26 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
             OutputFormat::Arrow,
             SinkOptions::default(),
         ));
+        {
+            // The serial ArrowWriter, for comparison with the parallel encoder.
+            let path = dir.path().join("serial.parquet");
+            let t = std::time::Instant::now();
+            let f = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+            let mut w =
+                ArrowWriter::try_new(f, Arc::clone(&schema), Some(parquet_properties(1))).unwrap();
+            for b in &batches {
+                w.write(b).unwrap();
+            }
+            w.close().unwrap();
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{:>24}: {secs:6.2} s, {:7.1} MB/s of Arrow data, {:7.2} M rows/s, file {:7.1} MB",
+                "serial ArrowWriter zstd1",
+                mem as f64 / 1e6 / secs,
+                rows as f64 / 1e6 / secs,
+                fs::metadata(&path).unwrap().len() as f64 / 1e6
+            );
+        }
         for (name, fmt, opts) in cases {
             let path = dir.path().join(format!("m.{}", fmt.name()));
             let t = std::time::Instant::now();
