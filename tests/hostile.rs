@@ -528,3 +528,313 @@ fn late_failures_leave_no_temp_file() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Hostile sizes. The inputs are made in tempdirs at run time (never
+// committed). Each case asserts which outcome it gets (a correct result
+// here: none of these sizes is over a limit), and where measured, peak RSS.
+
+const MB100: usize = 100 << 20;
+
+/// Writes a file through a buffer, so a 100 MB input never sits in a Vec.
+fn write_with(path: &Path, f: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
+    let mut w = std::io::BufWriter::new(fs::File::create(path).unwrap());
+    f(&mut w).unwrap();
+    std::io::Write::flush(&mut w).unwrap();
+}
+
+/// Writes `n` copies of `byte`.
+fn repeat(w: &mut dyn std::io::Write, byte: u8, n: usize) -> std::io::Result<()> {
+    let chunk = [byte; 1 << 16];
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(chunk.len());
+        w.write_all(&chunk[..k])?;
+        left -= k;
+    }
+    Ok(())
+}
+
+/// GNU time, to measure a child's peak RSS (`%M`, KiB).
+const GNU_TIME: &str = "/usr/bin/time";
+
+/// Runs `hdlscan scan ARGS -q` in `dir` under GNU time: the run and its
+/// peak RSS in KiB. Without GNU time the RSS is `None` (and a note says the
+/// assertion is skipped).
+fn scan_measured(dir: &Path, args: &[&str]) -> (crate::scan::Run, Option<u64>) {
+    if !Path::new(GNU_TIME).exists() {
+        eprintln!("note: {GNU_TIME} missing (apt-get install time): peak RSS not checked");
+        let mut a = args.to_vec();
+        a.push("-q");
+        return (scan(dir, &a), None);
+    }
+    let rss_file = tempfile::NamedTempFile::new().unwrap();
+    let out = std::process::Command::new(GNU_TIME)
+        .arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(rss_file.path())
+        .arg(env!("CARGO_BIN_EXE_hdlscan"))
+        .arg("scan")
+        .args(args)
+        .arg("-q")
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = fs::read_to_string(rss_file.path()).unwrap();
+    // GNU time writes "Command exited with non-zero status N" first then.
+    let rss = text.lines().last().and_then(|l| l.trim().parse().ok());
+    assert!(rss.is_some(), "no RSS from {GNU_TIME}: {text:?}");
+    let run = crate::scan::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (run, rss)
+}
+
+/// Asserts a peak RSS (KiB) under `limit` bytes, and prints it either way.
+#[track_caller]
+fn assert_rss(what: &str, rss_kib: Option<u64>, limit: u64) {
+    let Some(kib) = rss_kib else { return };
+    let bytes = kib * 1024;
+    eprintln!("{what}: peak RSS {} MB (limit {} MB)", bytes >> 20, limit >> 20);
+    assert!(
+        bytes < limit,
+        "{what}: peak RSS {} MB over {} MB",
+        bytes >> 20,
+        limit >> 20
+    );
+}
+
+/// Memory bound for an input whose largest record is `record` bytes: a
+/// small factor of it (the reader's block, the parsed block, the Arrow
+/// column and the output each hold one copy), and never a gigabyte.
+fn rss_limit(record: usize) -> u64 {
+    (8 * record as u64).min(1 << 30)
+}
+
+/// Streams the CSV output: one `Vec<Vec<u8>>` per row, header first.
+fn csv_rows(path: &Path) -> Vec<Vec<Vec<u8>>> {
+    let mut r = csv::ReaderBuilder::new().has_headers(false).from_path(path).unwrap();
+    r.byte_records()
+        .map(|rec| rec.unwrap().iter().map(<[u8]>::to_vec).collect())
+        .collect()
+}
+
+fn field<'a>(rows: &'a [Vec<Vec<u8>>], row: usize, name: &str) -> &'a [u8] {
+    let col = rows[0].iter().position(|n| n == name.as_bytes()).unwrap();
+    &rows[row + 1][col]
+}
+
+/// One record whose identifier is 100 MB: a correct result, `too_long`
+/// found cheaply (the parser checks the length first), the cell passed
+/// through unchanged, the next record fine. Memory: a few copies of the
+/// record, not more.
+#[test]
+fn identifier_cell_of_100_mb() {
+    let c = Case::new(&[]);
+    write_with(&c.path().join("in.csv"), |w| {
+        w.write_all(b"a,id\n1,10.1/")?;
+        repeat(w, b'x', MB100)?;
+        w.write_all(b"\n2,10.1/y\n")
+    });
+    let (run, rss) = scan_measured(
+        c.path(),
+        &["in.csv", "-c", "id", "-o", "out/o.csv", "--report", "out/r.json"],
+    );
+    run.ok();
+    assert_rss("100 MB identifier, CSV out", rss, rss_limit(MB100));
+    let r = c.report();
+    check_report_totals(&r, 2);
+    assert_eq!(r["errors"]["too_long"]["count"], 1);
+    assert_eq!(r["errors"]["too_long"]["examples"][0]["record"], 1);
+    assert_eq!(r["valid"], 1);
+    let rows = csv_rows(&c.out().join("o.csv"));
+    assert_eq!(rows.len(), 3);
+    let id = field(&rows, 0, "id");
+    assert_eq!(id.len(), 5 + MB100, "the cell is passed through whole");
+    assert!(id.starts_with(b"10.1/") && id[5..].iter().all(|&b| b == b'x'));
+    assert_eq!(field(&rows, 0, "error"), b"too_long");
+    assert_eq!(field(&rows, 0, "kind"), b"invalid");
+    assert_eq!(field(&rows, 1, "canonical"), b"10.1/y");
+}
+
+/// A file that is one 100 MB line without a line end. As data (`-n`): one
+/// record, `too_long`. As a header: one 100 MB column name and zero rows
+/// (correct, if useless).
+#[test]
+fn one_line_of_100_mb_without_newline() {
+    let c = Case::new(&[]);
+    write_with(&c.path().join("in.csv"), |w| {
+        w.write_all(b"10.1/")?;
+        repeat(w, b'y', MB100)
+    });
+    let (run, rss) = scan_measured(c.path(), &["in.csv", "-n", "-c", "1", "--report", "out/r.json"]);
+    run.ok();
+    assert_rss("one 100 MB line, audit", rss, rss_limit(MB100));
+    let r = c.report();
+    check_report_totals(&r, 1);
+    assert_eq!(r["errors"]["too_long"]["count"], 1);
+    assert_eq!(r["column"], "column_1");
+
+    let (run, rss) = scan_measured(c.path(), &["in.csv", "-c", "1", "-o", "out/h.csv"]);
+    run.ok();
+    assert_rss("one 100 MB line as the header, CSV out", rss, rss_limit(MB100));
+    let rows = csv_rows(&c.out().join("h.csv"));
+    assert_eq!(rows.len(), 1, "a header and no rows");
+    assert_eq!(rows[0][0].len(), 5 + MB100);
+}
+
+/// A column name that is 100 MB, and a `--column` that names no column:
+/// the error must still be a readable line, not the 100 MB name.
+#[test]
+#[ignore = "BUG: the 'no column named' error lists every column name in full: 100 MB of stderr"]
+fn missing_column_error_with_a_100_mb_column_name_stays_short() {
+    let c = Case::new(&[]);
+    write_with(&c.path().join("in.csv"), |w| {
+        w.write_all(b"id,")?;
+        repeat(w, b'n', MB100)?;
+        w.write_all(b"\n10.1/x,1\n")
+    });
+    let run = c.run(&["in.csv", "-c", "nope"]);
+    assert!(run.stderr.len() < 4096, "{} bytes of error message", run.stderr.len());
+    run.fails_with(&["in.csv", "nope"]);
+    c.nothing_written(true);
+}
+
+/// Pseudo-random text with everything CSV must quote: `,` `"` CR LF, and
+/// multi-byte UTF-8.
+fn nasty_text(len: usize) -> Vec<u8> {
+    let pieces: [&[u8]; 8] = [b"abc", b",", b"\"", b"\r\n", b"\n", "é中🙂".as_bytes(), b" ", b"10.1/x"];
+    let mut out = Vec::with_capacity(len + 16);
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    while out.len() < len {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        out.extend_from_slice(pieces[(s % 8) as usize]);
+    }
+    out
+}
+
+/// A 10 MB cell (full of quotes, commas, line breaks) in a non-identifier
+/// column passes through to the CSV output byte for byte.
+#[test]
+fn ten_mb_cell_in_another_column_passes_through() {
+    let big = nasty_text(10 << 20);
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([&b"a"[..], b"id"]).unwrap();
+    w.write_record([&big[..], b"10.1/x"]).unwrap();
+    w.write_record([&b"small"[..], b"10.1/y"]).unwrap();
+    let data = w.into_inner().unwrap();
+    let c = Case::new(&[("in.csv", &data)]);
+    c.run(&["in.csv", "-c", "id", "--report", "out/r.json"]).ok();
+    check_report_totals(&c.report(), 2);
+    let rows = csv_rows(&c.out().join("o.csv"));
+    assert_eq!(rows.len(), 3);
+    assert!(field(&rows, 0, "a") == &big[..], "the 10 MB cell changed");
+    assert_eq!(field(&rows, 0, "canonical"), b"10.1/x");
+    assert_eq!(field(&rows, 1, "a"), b"small");
+    assert_eq!(field(&rows, 1, "canonical"), b"10.1/y");
+}
+
+const WIDE: usize = 100_000;
+
+/// A 100,000-column CSV: header `col1..col100000`, three rows, identifiers
+/// in column 99,999 (`col99999`), `r{row}c{col}` elsewhere.
+fn wide_csv() -> Vec<u8> {
+    let mut data = Vec::with_capacity(4 << 20);
+    let names: Vec<String> = (1..=WIDE).map(|i| format!("col{i}")).collect();
+    data.extend_from_slice(names.join(",").as_bytes());
+    data.push(b'\n');
+    for row in 1..=3 {
+        let cells: Vec<String> = (1..=WIDE)
+            .map(|col| {
+                if col == WIDE - 1 {
+                    format!("10.{}/wide-{row}", 1000 + row)
+                } else {
+                    format!("r{row}c{col}")
+                }
+            })
+            .collect();
+        data.extend_from_slice(cells.join(",").as_bytes());
+        data.push(b'\n');
+    }
+    data
+}
+
+/// Column 99,999 of 100,000, by number and by name: a correct result (the
+/// same output both ways), every other column passed through.
+#[test]
+fn hundred_thousand_columns() {
+    let c = Case::new(&[("in.csv", &wide_csv())]);
+    let mut outputs = Vec::new();
+    for (spec, out) in [("99999", "out/n.csv"), ("col99999", "out/name.csv")] {
+        let (run, rss) = scan_measured(c.path(), &["in.csv", "-c", spec, "-o", out, "--report", "out/r.json"]);
+        run.ok();
+        // The input is 3 MB; the baseline RSS of a run is ~15 MB.
+        assert_rss(&format!("100,000 columns, -c {spec}, CSV out"), rss, 256 << 20);
+        let r = c.report();
+        check_report_totals(&r, 3);
+        assert_eq!(r["column"], "col99999");
+        assert_eq!(r["by_kind"]["doi"], 3);
+        outputs.push(fs::read(c.path().join(out)).unwrap());
+    }
+    assert!(outputs[0] == outputs[1], "by number and by name differ");
+    let rows = csv_rows(&c.out().join("n.csv"));
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0].len(), WIDE + ENRICHED.len());
+    assert_eq!(rows[0][WIDE - 2], b"col99999");
+    assert_eq!(rows[0][WIDE], b"record");
+    for row in 1..=3 {
+        assert_eq!(
+            field(&rows, row - 1, "canonical"),
+            format!("10.{}/wide-{row}", 1000 + row).as_bytes()
+        );
+        assert_eq!(rows[row][0], format!("r{row}c1").as_bytes());
+        assert_eq!(rows[row][WIDE - 2], format!("10.{}/wide-{row}", 1000 + row).as_bytes());
+        assert_eq!(rows[row][WIDE - 3], format!("r{row}c{}", WIDE - 2).as_bytes());
+        assert_eq!(rows[row][WIDE - 1], format!("r{row}c{WIDE}").as_bytes());
+    }
+    // Out of range: a clear error, nothing written.
+    for f in entries(&c.out()) {
+        fs::remove_file(c.out().join(f)).unwrap();
+    }
+    let run = c.run(&["in.csv", "-c", "100001"]);
+    run.fails_with(&["in.csv", "out of range", "100000 columns"]);
+    c.nothing_written(true);
+}
+
+/// 100,000 columns into Parquet: the memory a run needs must not grow with
+/// the column count times a large per-column buffer.
+#[test]
+#[ignore = "BUG: 100,000 columns x 3 rows (3 MB) to Parquet peaks at ~2 GB RSS (~20 KB per column)"]
+fn hundred_thousand_columns_to_parquet_memory() {
+    let c = Case::new(&[("in.csv", &wide_csv())]);
+    let (run, rss) = scan_measured(c.path(), &["in.csv", "-c", "99999", "-o", "out/o.parquet"]);
+    run.ok();
+    assert_rss("100,000 columns, Parquet out", rss, 1 << 30);
+    let (schema, batches) = crate::scan::read_parquet(&c.out().join("o.parquet"));
+    assert_eq!(schema.fields().len(), WIDE + ENRICHED.len());
+    assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 3);
+}
+
+/// Errors with 100,000 columns must stay readable: the list of columns in
+/// "no column named" is cut short.
+#[test]
+#[ignore = "BUG: 'no column named X' / 'out of range' lists all 100,000 column names (~800 KB on stderr)"]
+fn hundred_thousand_columns_error_stays_short() {
+    let c = Case::new(&[("in.csv", &wide_csv())]);
+    for spec in ["nope", "100001"] {
+        let run = c.run(&["in.csv", "-c", spec]);
+        assert!(
+            run.stderr.len() < 4096,
+            "-c {spec}: {} bytes of error message",
+            run.stderr.len()
+        );
+        run.fails_with(&["in.csv", spec]);
+        c.nothing_written(true);
+    }
+}
