@@ -1,0 +1,318 @@
+//! `hdlscan scan` when the world fails under it: SIGINT/SIGTERM in the
+//! middle of a run, an input that breaks off half-way, an output file system
+//! that fills up or is read-only. Every case must end with a clear message
+//! and exit status, and leave neither the output nor a temporary file.
+//!
+//! The file-system cases mount a tmpfs inside the test's tempdir, which
+//! needs root (CAP_SYS_ADMIN); without it they print a note and pass.
+//!
+//! Run: `cargo test --test tests faults`
+
+use crate::scan::{Run, SAMPLE_ID, entries, scan, write_synth_csv};
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A tempdir with an empty `out/`.
+fn tempdir_with_out() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("out")).unwrap();
+    dir
+}
+
+/// Names in `dir` that are hdlscan temporary files.
+fn temp_files(dir: &Path) -> Vec<String> {
+    entries(dir)
+        .into_iter()
+        .filter(|n| n.contains(".hdlscan-tmp"))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Signals
+
+/// Starts `scan big.csv -o out/OUTPUT`, waits until its temporary output
+/// file exists (the run is writing), sends `signal` with kill(1), and
+/// returns the finished run. Fails if the run ends before it could be
+/// interrupted, or does not end within 30 s of the signal (a hang).
+fn interrupt_mid_run(dir: &Path, output: &str, signal: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(dir)
+        .args(["scan", "big.csv", "-c", SAMPLE_ID, "-o"])
+        .arg(format!("out/{output}"))
+        .args(["--report", "out/r.json", "-q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let out = dir.join("out");
+    let tmp_prefix = format!(".{output}.hdlscan-tmp.");
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!(
+                "the run ended ({status}) before its temporary file was seen; stderr: {}",
+                reader.join().unwrap()
+            );
+        }
+        if entries(&out).iter().any(|n| n.starts_with(&tmp_prefix)) {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no temporary file after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Let it write for a moment: the signal lands mid-run, not at open.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before the signal; make the input bigger"
+    );
+    let sent = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal} failed");
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if signalled.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running 30 s after SIG{signal}: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Run {
+        // Killed by the signal itself (no handler): report as 128 + N.
+        code: status.code().unwrap_or_else(|| {
+            use std::os::unix::process::ExitStatusExt;
+            128 + status.signal().unwrap_or(0)
+        }),
+        stdout: Vec::new(),
+        stderr: reader.join().unwrap(),
+    }
+}
+
+/// A CSV big enough that a debug-build scan runs for several seconds.
+fn big_input(dir: &Path) {
+    write_synth_csv(&dir.join("big.csv"), 150_000, 11);
+}
+
+#[track_caller]
+fn check_interrupted(dir: &Path, run: &Run, signal: &str) {
+    assert!(!run.stderr.contains("panicked"), "panic:\n{}", run.stderr);
+    assert_eq!(run.code, 130, "SIG{signal}: exit status; stderr:\n{}", run.stderr);
+    assert!(run.stderr.contains("interrupted"), "SIG{signal}: {}", run.stderr);
+    let left = entries(&dir.join("out"));
+    assert!(left.is_empty(), "SIG{signal} left {left:?}");
+}
+
+#[test]
+fn sigint_mid_run_leaves_nothing() {
+    let dir = tempdir_with_out();
+    big_input(dir.path());
+    let run = interrupt_mid_run(dir.path(), "out.parquet", "INT");
+    check_interrupted(dir.path(), &run, "INT");
+}
+
+#[test]
+fn sigterm_mid_run_leaves_nothing() {
+    let dir = tempdir_with_out();
+    big_input(dir.path());
+    let run = interrupt_mid_run(dir.path(), "out.parquet", "TERM");
+    check_interrupted(dir.path(), &run, "TERM");
+    // The same with CSV output (another sink).
+    let run = interrupt_mid_run(dir.path(), "out.csv", "TERM");
+    check_interrupted(dir.path(), &run, "TERM");
+}
+
+/// An interrupted run must not touch an output that already exists.
+#[test]
+fn sigint_keeps_an_existing_output() {
+    let dir = tempdir_with_out();
+    big_input(dir.path());
+    fs::write(dir.path().join("out/out.csv"), "old,output\n").unwrap();
+    let run = interrupt_mid_run(dir.path(), "out.csv", "INT");
+    assert_eq!(run.code, 130, "{}", run.stderr);
+    assert_eq!(entries(&dir.path().join("out")), ["out.csv"]);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("out/out.csv")).unwrap(),
+        "old,output\n"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// An input that breaks off half-way
+
+/// `read error in record N (byte B)` → (N, B).
+fn record_and_byte(msg: &str) -> (u64, u64) {
+    let rest = msg
+        .split("read error in record ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no record in {msg:?}"));
+    let (rec, rest) = rest
+        .split_once(" (byte ")
+        .unwrap_or_else(|| panic!("no byte in {msg:?}"));
+    let byte = rest.split_once(')').unwrap().0;
+    (rec.parse().unwrap(), byte.parse().unwrap())
+}
+
+/// A gzip and a zstd stream cut in the middle: the error names the file,
+/// the record being read and the byte reached (in the decompressed data),
+/// and both are right.
+#[test]
+fn compressed_input_cut_short_names_file_record_and_byte() {
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    let mut data = b"n,id\n".to_vec();
+    for i in 0..200_000u64 {
+        data.extend_from_slice(format!("{i},10.{}/x{:x}\n", 1000 + i % 97, i.wrapping_mul(0x9e37_79b9)).as_bytes());
+    }
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut e, &data).unwrap();
+    let gz = e.finish().unwrap();
+    let zst = zstd::encode_all(&data[..], 3).unwrap();
+    fs::write(d.join("cut.csv.gz"), &gz[..gz.len() / 2]).unwrap();
+    fs::write(d.join("cut.csv.zst"), &zst[..zst.len() / 2]).unwrap();
+    for (name, out) in [("cut.csv.gz", "out/o.parquet"), ("cut.csv.zst", "out/o.csv")] {
+        let msg = scan(d, &[name, "-c", "id", "-o", out, "--report", "out/r.json", "-q"]).fails_with(&[
+            name,
+            "read error in record",
+            "byte",
+        ]);
+        let (record, byte) = record_and_byte(&msg);
+        assert!(byte > 0 && byte < data.len() as u64, "{msg}");
+        // The header is line 1: the record being read is the one after the
+        // last complete line.
+        let newlines = memchr::memchr_iter(b'\n', &data[..byte as usize]).count() as u64;
+        assert_eq!(record, newlines, "{msg}");
+        let left = entries(&d.join("out"));
+        assert!(left.is_empty(), "{name}: left {left:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Output file systems that fail
+
+/// A tmpfs mounted at `path` for the life of the value.
+struct Mount {
+    path: PathBuf,
+}
+
+impl Mount {
+    /// Mounts a tmpfs with `opts`, or prints a note and returns None when
+    /// mounting is not allowed here.
+    fn tmpfs(path: &Path, opts: &str, test: &str) -> Option<Mount> {
+        fs::create_dir_all(path).unwrap();
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+            .arg(path)
+            .stdin(Stdio::null())
+            .output();
+        match out {
+            Ok(o) if o.status.success() => Some(Mount {
+                path: path.to_path_buf(),
+            }),
+            Ok(o) => {
+                eprintln!(
+                    "note: skipping {test}: mount -t tmpfs failed (needs root): {}",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("note: skipping {test}: cannot run mount: {e}");
+                None
+            }
+        }
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let ok = Command::new("umount")
+            .arg(&self.path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            // Lazy, so the tempdir can still go.
+            let _ = Command::new("umount").arg("-l").arg(&self.path).status();
+        }
+    }
+}
+
+/// Output onto a 256 KiB file system, for every output format: a clear
+/// error naming the output and "no space left", exit 1, nothing left.
+#[test]
+fn output_onto_a_full_disk() {
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    let Some(_m) = Mount::tmpfs(&d.join("full"), "size=256k", "output_onto_a_full_disk") else {
+        return;
+    };
+    // ~6 MB of CSV: every format's output is well over 256 KiB.
+    write_synth_csv(&d.join("big.csv"), 50_000, 5);
+    for out in ["full/o.csv", "full/o.parquet", "full/o.arrow", "full/o.tsv"] {
+        scan(d, &["big.csv", "-c", SAMPLE_ID, "-o", out, "-q"]).fails_with(&[out, "no space left"]);
+        let left = entries(&d.join("full"));
+        assert!(left.is_empty(), "{out}: left {left:?}");
+    }
+}
+
+/// The report onto a full disk (filled up by a filler file first): a clear
+/// error, no report and no temporary file.
+#[test]
+fn report_onto_a_full_disk() {
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    let Some(_m) = Mount::tmpfs(&d.join("full"), "size=64k", "report_onto_a_full_disk") else {
+        return;
+    };
+    fs::write(d.join("in.csv"), "a,id\n1,10.1/x\n2,hdl:1/2\n").unwrap();
+    // Fill it up to the last byte.
+    {
+        let mut f = fs::File::create(d.join("full/filler")).unwrap();
+        let chunk = [0u8; 4096];
+        while std::io::Write::write_all(&mut f, &chunk).is_ok() {}
+        while std::io::Write::write_all(&mut f, &chunk[..1]).is_ok() {}
+    }
+    scan(d, &["in.csv", "-c", "id", "--report", "full/r.json", "-q"]).fails_with(&["full/r.json", "no space left"]);
+    assert_eq!(entries(&d.join("full")), ["filler"]);
+}
+
+/// Output (and report) into a read-only file system: a clear error naming
+/// the directory, exit 1, nothing left anywhere. (chmod does not stop root;
+/// a read-only mount does.)
+#[test]
+fn output_onto_a_read_only_file_system() {
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    let Some(_m) = Mount::tmpfs(&d.join("ro"), "ro", "output_onto_a_read_only_file_system") else {
+        return;
+    };
+    fs::write(d.join("in.csv"), "a,id\n1,10.1/x\n").unwrap();
+    scan(d, &["in.csv", "-c", "id", "-o", "ro/o.parquet", "-q"]).fails_with(&["ro", "read-only file system"]);
+    // Output fine, report refused: the run fails.
+    scan(
+        d,
+        &["in.csv", "-c", "id", "-o", "out/o.csv", "--report", "ro/r.json", "-q"],
+    )
+    .fails_with(&["ro", "read-only file system"]);
+    assert!(entries(&d.join("ro")).is_empty());
+    assert!(temp_files(&d.join("out")).is_empty());
+}
