@@ -838,3 +838,82 @@ fn hundred_thousand_columns_error_stays_short() {
         c.nothing_written(true);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Fuzz regressions
+
+/// The checks of `fuzz/fuzz_targets/parse.rs` for one input (keep the two in
+/// step): one kind, and SPEC §3's laws for a valid value.
+fn parse_laws(input: &[u8]) {
+    use hdlscan::id::{Kind, Options, Parser, Rendered, Scratch};
+    fn see(parser: &Parser, v: &[u8]) -> (Kind, Option<String>, Option<String>, Option<String>) {
+        let mut scratch = Scratch::default();
+        let mut out = Rendered::default();
+        let p = parser.parse(v, &mut scratch);
+        assert_eq!(p.kind == Kind::Invalid, p.error.is_some(), "one kind: {p:?}");
+        if p.kind != Kind::Invalid {
+            assert!(p.namespace.is_some(), "{p:?}");
+            assert_eq!(p.prefix.is_some(), p.suffix.is_some(), "{p:?}");
+            assert!(p.prefix.is_some() || p.info_identifier.is_some(), "{p:?}");
+        }
+        parser.render(&p, &mut out);
+        let seen = (
+            p.kind,
+            out.canonical().map(str::to_owned),
+            out.uri().map(str::to_owned),
+            out.url().map(str::to_owned),
+        );
+        assert_eq!(seen.0 != Kind::Invalid, seen.1.is_some(), "{p:?}: {seen:?}");
+        assert_eq!(seen.1.is_some(), seen.2.is_some(), "{p:?}: {seen:?}");
+        seen
+    }
+    let parser = Parser::new(Options::default());
+    let (_, canonical, uri, url) = see(&parser, input);
+    let Some(canonical) = canonical else { return };
+    let uri = uri.unwrap();
+    let again = see(&parser, uri.as_bytes());
+    assert_eq!(again.1.as_deref(), Some(canonical.as_str()), "uri {uri:?}");
+    assert_eq!(again.2.as_deref(), Some(uri.as_str()), "uri twice");
+    if let Some(url) = url {
+        let again = see(&parser, url.as_bytes());
+        assert_eq!(again.1.as_deref(), Some(canonical.as_str()), "url {url:?}");
+        assert_eq!(again.3.as_deref(), Some(url.as_str()), "url twice");
+    }
+    let trim = hdlscan::id::chars::is_trim_char;
+    let suffix = canonical.split_once('/').map_or("", |(_, s)| s);
+    let first_segment = canonical.split(['.', '/']).next().unwrap_or("");
+    let numeric = !first_segment.is_empty() && first_segment.bytes().all(|b| b.is_ascii_digit());
+    if (numeric && !suffix.starts_with(trim) && !suffix.ends_with(trim)) || canonical.starts_with("info:") {
+        let again = see(&parser, canonical.as_bytes());
+        assert_eq!(again.1.as_deref(), Some(canonical.as_str()), "canonical {canonical:?}");
+    }
+}
+
+/// Replays every input the parser fuzz target ever failed on
+/// (`testdata/fuzz/parse/`, see `fuzz/README.md`).
+#[test]
+fn fuzz_regressions_parse() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/fuzz/parse");
+    let mut n = 0;
+    for name in entries(&dir) {
+        if name.ends_with(".md") {
+            continue;
+        }
+        let input = fs::read(dir.join(&name)).unwrap();
+        let r = std::panic::catch_unwind(|| parse_laws(&input));
+        assert!(r.is_ok(), "testdata/fuzz/parse/{name} fails again: {input:?}");
+        n += 1;
+    }
+    eprintln!("replayed {n} fuzz inputs");
+    // The checks themselves, on values the laws cover.
+    for v in [
+        &b"10.1000/182"[..],
+        b" doi:10.1045/April2006-Paskin ",
+        b"info:pii/S0888%2D7543%2802%2996852%2D7",
+        b"hdl://190.12.34.56/1234/567",
+        b"\xff\xfe",
+        b"",
+    ] {
+        parse_laws(v);
+    }
+}
