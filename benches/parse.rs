@@ -15,14 +15,18 @@ use std::hint::black_box;
 fn load() -> Vec<Vec<u8>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/bench_values.txt");
     let text = std::fs::read(path).expect("testdata/bench_values.txt");
-    text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect::<Vec<_>>().split_last().map_or_else(Vec::new, |(last, rest)| {
-        // The file ends in LF: drop the empty piece after it.
-        let mut v = rest.to_vec();
-        if !last.is_empty() {
-            v.push(last.clone());
-        }
-        v
-    })
+    text.split(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect::<Vec<_>>()
+        .split_last()
+        .map_or_else(Vec::new, |(last, rest)| {
+            // The file ends in LF: drop the empty piece after it.
+            let mut v = rest.to_vec();
+            if !last.is_empty() {
+                v.push(last.clone());
+            }
+            v
+        })
 }
 
 fn classify(parser: &Parser, values: &[Vec<u8>], scratch: &mut Scratch) -> usize {
@@ -53,10 +57,15 @@ fn bench(c: &mut Criterion) {
     let parser = Parser::new(Options::default());
     let (mut scratch, mut out) = (Scratch::default(), Rendered::default());
 
-    for (group, throughput) in [("parse_values", Throughput::Elements(n)), ("parse_bytes", Throughput::Bytes(bytes))] {
+    for (group, throughput) in [
+        ("parse_values", Throughput::Elements(n)),
+        ("parse_bytes", Throughput::Bytes(bytes)),
+    ] {
         let mut g = c.benchmark_group(group);
         g.throughput(throughput);
-        g.bench_function("classify", |b| b.iter(|| black_box(classify(&parser, &values, &mut scratch))));
+        g.bench_function("classify", |b| {
+            b.iter(|| black_box(classify(&parser, &values, &mut scratch)))
+        });
         g.bench_function("classify_render", |b| {
             b.iter(|| black_box(classify_render(&parser, &values, &mut scratch, &mut out)))
         });

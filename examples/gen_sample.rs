@@ -17,8 +17,7 @@ fn main() -> io::Result<()> {
     let num = |i: usize, default: u64| -> u64 {
         args.get(i).map_or(default, |s| {
             let s = s.trim_start_matches("0x");
-            u64::from_str_radix(s, if args[i].starts_with("0x") { 16 } else { 10 })
-                .expect("a number")
+            u64::from_str_radix(s, if args[i].starts_with("0x") { 16 } else { 10 }).expect("a number")
         })
     };
     match args.first().map(String::as_str) {
@@ -31,19 +30,12 @@ fn main() -> io::Result<()> {
                 synth::BENCH_VALUES,
                 synth::BENCH_SEED,
             )?;
-            eprintln!(
-                "wrote {}/sample_export.csv and bench_values.txt",
-                dir.display()
-            );
+            eprintln!("wrote {}/sample_export.csv and bench_values.txt", dir.display());
         }
         Some("csv") => {
             let (n, seed) = (num(1, 1_000_000), num(2, 1));
             let t = Instant::now();
-            synth::write_csv(
-                BufWriter::with_capacity(1 << 20, io::stdout().lock()),
-                n,
-                seed,
-            )?;
+            synth::write_csv(BufWriter::with_capacity(1 << 20, io::stdout().lock()), n, seed)?;
             let s = t.elapsed().as_secs_f64();
             eprintln!("{n} rows in {s:.2} s ({:.0} rows/s)", n as f64 / s);
         }
@@ -52,9 +44,7 @@ fn main() -> io::Result<()> {
             synth::write_bench_values(BufWriter::new(io::stdout().lock()), n as usize, seed)?;
         }
         Some(other) => {
-            eprintln!(
-                "unknown mode {other:?}: expected no argument, `csv N [SEED]` or `values N [SEED]`"
-            );
+            eprintln!("unknown mode {other:?}: expected no argument, `csv N [SEED]` or `values N [SEED]`");
             std::process::exit(2);
         }
     }
