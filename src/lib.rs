@@ -1,11 +1,17 @@
 //! hdlscan: audit persistent identifiers (Handle System handles, DOIs,
 //! `hdl:` and `info:` URIs, resolver URLs) in bulk.
 //!
-//! - [`id`]: the pure parser of one value (SPEC.md).
+//! - [`id`]: the pure parser of one value (SPEC.md): no I/O, threads or arrow.
+//! - [`io`]: CSV and Parquet readers, output sinks, atomic output files.
+//! - [`columns`]: SPEC's output columns as Arrow arrays.
+//! - [`pipeline`]: blocks, rayon, ordered collection, the writer thread.
+//! - [`report`]: statistics that merge with `+=`, the JSON report, the summary.
 //! - [`cli`]: the command line.
 
 pub mod cli;
 pub mod columns;
 pub mod id;
+pub mod io;
+pub mod pipeline;
 pub mod report;
 pub mod synth;

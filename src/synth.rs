@@ -1739,12 +1739,12 @@ impl Synth {
         let quoted = r.chance(30);
         let n = r.range(3, 14);
         let comma_at = if r.chance(200) { r.range(1, n - 1) } else { u64::MAX };
-        let quote_at = if quoted { r.range(0, n - 2) } else { u64::MAX };
+        let quote_at = quoted.then(|| r.range(0, n - 2));
         for i in 0..n {
             if i > 0 {
                 t.push(' ');
             }
-            if i == quote_at {
+            if Some(i) == quote_at {
                 t.push('"');
             }
             let w = r.pick(TITLE_WORDS);
@@ -1757,7 +1757,7 @@ impl Synth {
             } else {
                 t.push_str(w);
             }
-            if i == quote_at + 1 {
+            if quote_at.is_some_and(|q| i == q + 1) {
                 t.push('"');
             }
             if i == comma_at {

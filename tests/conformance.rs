@@ -15,20 +15,31 @@
 
 use hdlscan::id::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning};
 use serde_json::{Map, Value};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Once;
 use std::path::PathBuf;
+use std::sync::Once;
 
 /// The corpus must not silently shrink: cases beyond the SPEC §5 table.
 const MIN_OWN_CASES: usize = 300;
 
 /// Every key `expect` may hold.
 const FIELDS: &[&str] = &[
-    "kind", "error", "warnings", "namespace", "prefix", "suffix", "resolver", "query", "fragment",
-    "info_identifier", "canonical", "uri", "url",
+    "kind",
+    "error",
+    "warnings",
+    "namespace",
+    "prefix",
+    "suffix",
+    "resolver",
+    "query",
+    "fragment",
+    "info_identifier",
+    "canonical",
+    "uri",
+    "url",
 ];
 
 fn testdata(name: &str) -> PathBuf {
@@ -169,7 +180,12 @@ fn actual(parser: &Parser, input: &[u8]) -> BTreeMap<&'static str, Value> {
     m.insert("error", s(p.error.map(|e| e.as_str())));
     m.insert(
         "warnings",
-        Value::Array(p.warnings.iter().map(|w| Value::String(w.as_str().to_string())).collect()),
+        Value::Array(
+            p.warnings
+                .iter()
+                .map(|w| Value::String(w.as_str().to_string()))
+                .collect(),
+        ),
     );
     m.insert("namespace", s(p.namespace));
     m.insert("prefix", s(p.prefix));
@@ -193,7 +209,11 @@ fn short(s: &str) -> String {
 }
 
 fn warning_set(v: &Value) -> BTreeSet<String> {
-    v.as_array().into_iter().flatten().filter_map(|w| w.as_str().map(str::to_string)).collect()
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| w.as_str().map(str::to_string))
+        .collect()
 }
 
 thread_local!(static QUIET_PANICS: Cell<bool> = const { Cell::new(false) });
@@ -214,7 +234,10 @@ fn quiet_panics_on_this_thread() {
 
 /// The mismatches of one case: `(field, expected, got)`.
 fn run_case(case: &Value) -> Vec<(String, String, String)> {
-    let input = match (case.get("input").and_then(Value::as_str), case.get("input_hex").and_then(Value::as_str)) {
+    let input = match (
+        case.get("input").and_then(Value::as_str),
+        case.get("input_hex").and_then(Value::as_str),
+    ) {
         (Some(s), _) => s.as_bytes().to_vec(),
         (None, Some(h)) => hex_decode(h),
         _ => unreachable!("linted"),
@@ -240,7 +263,11 @@ fn run_case(case: &Value) -> Vec<(String, String, String)> {
     let mut bad = Vec::new();
     for (k, want) in case["expect"].as_object().expect("linted") {
         let have = &got[k.as_str()];
-        let same = if k == "warnings" { warning_set(want) == warning_set(have) } else { want == have };
+        let same = if k == "warnings" {
+            warning_set(want) == warning_set(have)
+        } else {
+            want == have
+        };
         if !same {
             bad.push((k.clone(), want.to_string(), have.to_string()));
         }
@@ -271,7 +298,9 @@ fn conformance_corpus() {
     }
     let own = ids.iter().filter(|id| !id.starts_with("spec-5-")).count();
     if own < MIN_OWN_CASES {
-        problems.push(format!("only {own} cases beyond spec-5-*; the corpus must keep at least {MIN_OWN_CASES}"));
+        problems.push(format!(
+            "only {own} cases beyond spec-5-*; the corpus must keep at least {MIN_OWN_CASES}"
+        ));
     }
     assert!(problems.is_empty(), "corpus problems:\n  {}", problems.join("\n  "));
 
@@ -289,7 +318,9 @@ fn conformance_corpus() {
             (false, false) => {
                 failed += 1;
                 let input = short(
-                    &case.get("input").map_or_else(|| format!("hex {}", case["input_hex"]), |v| v.to_string()),
+                    &case
+                        .get("input")
+                        .map_or_else(|| format!("hex {}", case["input_hex"]), |v| v.to_string()),
                 );
                 let opts = case.get("options").map_or(String::new(), |o| format!(" options {o}"));
                 let _ = writeln!(report, "{id}: input {input}{opts}");
@@ -300,7 +331,10 @@ fn conformance_corpus() {
         }
     }
     for id in &unexpected_passes {
-        let _ = writeln!(report, "{id}: passes but is listed in conformance_xfail.txt; remove it from the list");
+        let _ = writeln!(
+            report,
+            "{id}: passes but is listed in conformance_xfail.txt; remove it from the list"
+        );
     }
     eprintln!(
         "conformance: {} cases, {passed} pass, {failed} fail, {xfailed} expected failures, {} unexpected passes",
@@ -331,14 +365,22 @@ fn conformance_laws() {
             Some(s) => s.as_bytes().to_vec(),
             None => continue,
         };
-        let mut opts = case.get("options").and_then(Value::as_object).cloned().unwrap_or_default();
+        let mut opts = case
+            .get("options")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
         opts.remove("repair");
         opts.remove("max_len");
-        let Ok(parser) = build_parser(Some(&opts)) else { continue };
+        let Ok(parser) = build_parser(Some(&opts)) else {
+            continue;
+        };
         // The re-parse has no length limit: a value at the limit renders a
         // longer uri/url, which the law cannot be about.
         opts.insert("max_len".into(), Value::from(u64::MAX));
-        let Ok(reparser) = build_parser(Some(&opts)) else { continue };
+        let Ok(reparser) = build_parser(Some(&opts)) else {
+            continue;
+        };
         QUIET_PANICS.with(|q| q.set(true));
         let r = catch_unwind(AssertUnwindSafe(|| {
             let first = actual(&parser, &input);

@@ -2,4 +2,6 @@
 //! area through the public API or the built `hdlscan` binary.
 
 mod conformance;
+mod hostile;
 mod laws;
+mod scan;

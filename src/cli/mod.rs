@@ -3,6 +3,7 @@
 //! for any Unix filter).
 
 mod parse;
+mod scan;
 
 use clap::{Parser as ClapParser, Subcommand};
 use std::process::ExitCode;
@@ -21,12 +22,14 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    Scan(scan::ScanArgs),
     Parse(parse::ParseArgs),
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Scan(args) => scan::run(args),
         Command::Parse(args) => parse::run(args),
     };
     match result {

@@ -12,7 +12,11 @@ use super::{Cx, Span};
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     let (rest, fragment) = split_off(rest, b'#');
     let (rest, query) = split_off(rest, b'?');
-    cx.check_encoded(&[Some(rest), query, fragment]);
+    // The authority (an IP literal's brackets) is checked by its own grammar.
+    let path = rest
+        .strip_prefix("//")
+        .map_or(rest, |a| a.find('/').map_or("", |i| &a[i..]));
+    cx.check_encoded(&[Some(path), query, fragment]);
     match rest.strip_prefix("//") {
         Some(auth_rest) => authority_form(cx, auth_rest)?,
         None if rest.is_empty() => return Err(ErrorCode::BadUri),

@@ -38,7 +38,9 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     }
     cx.d.kind = Some(Kind::InfoUri);
     if ns.eq_ignore_ascii_case("hdl") || ns.eq_ignore_ascii_case("doi") {
-        cx.check_encoded(&[Some(ident)]);
+        if percent::has_outside(ident, &percent::INFO_RAW) {
+            cx.warn(Warning::UnencodedChars);
+        }
         let rule = if ns.eq_ignore_ascii_case("doi") {
             Rule::Doi
         } else {
@@ -85,6 +87,10 @@ fn normalize<'a>(cx: &mut Cx<'a>, ident: &'a str) -> Result<Span, ErrorCode> {
         let c = b[i];
         if c == b'%' {
             let v = percent::escape_at(b, i).ok_or(ErrorCode::BadPercentEscape)?;
+            // `%25` then two hex digits: an escape escaped again (§3).
+            if v == b'%' && percent::escape_at(b, i + 2).is_some() {
+                cx.d.warnings.add(Warning::DoubleEncoded);
+            }
             if INFO_UNRESERVED.contains(v) {
                 cx.buf.push(v as char);
             } else {

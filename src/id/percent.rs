@@ -97,9 +97,18 @@ pub const INFO_IDENTIFIER: AsciiSet = INFO_UNRESERVED.add_all(b";:@&=+$,/");
 /// `unencoded_chars`.
 pub const URI_RAW: AsciiSet = AsciiSet::alnum().add_all(b"-._~!$&'()*+,;=:@/?%");
 
+/// What an `info:` identifier may hold raw: seed 004's `pchar`, `/`, and
+/// the `%` of an escape (no `?`: an `info:` URI has no query).
+pub const INFO_RAW: AsciiSet = INFO_IDENTIFIER.add(b'%');
+
 /// True when `s` holds a byte a URI should have percent-encoded.
 pub fn has_unencoded(s: &str) -> bool {
-    s.bytes().any(|b| !URI_RAW.contains(b))
+    has_outside(s, &URI_RAW)
+}
+
+/// True when `s` holds a byte outside `set`.
+pub fn has_outside(s: &str, set: &AsciiSet) -> bool {
+    s.bytes().any(|b| !set.contains(b))
 }
 
 #[inline]

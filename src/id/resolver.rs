@@ -120,9 +120,17 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
         Scheme::Https => {}
     }
     let mut handle_part = handle_part;
-    while starts_with_ci(handle_part, "doi:") {
+    // A `doi:` label inside the path, written raw or escaped.
+    loop {
+        let n = if starts_with_ci(handle_part, "doi:") {
+            4
+        } else if starts_with_ci(handle_part, "doi%3a") {
+            6
+        } else {
+            break;
+        };
         cx.warn(Warning::DoubledLabel);
-        handle_part = &handle_part[4..];
+        handle_part = &handle_part[n..];
     }
     cx.check_encoded(&[Some(handle_part), query, fragment]);
     let (p, s) = handle::split_uri_part(handle_part, &mut cx.d.warnings)?;

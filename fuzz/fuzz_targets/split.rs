@@ -1,0 +1,91 @@
+//! Fuzz the CSV record-boundary splitter against the `csv` crate.
+//!
+//! Input: byte 0 selects the delimiter (bit 0: `,` or `\t`), byte 1 the
+//! chunk size the reader feeds; the rest is the CSV. Checks:
+//! 1. every boundary found incrementally equals the byte-by-byte oracle;
+//! 2. cutting at every boundary and parsing each piece with `csv` gives
+//!    exactly the records of one sequential parse;
+//! 3. the same for block-reader style cuts (last boundary per chunk).
+//!
+//! The splitter source is included directly (it only needs `memchr`), so
+//! this crate does not build the whole of hdlscan.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../src/io/split.rs"]
+#[allow(dead_code)]
+mod split;
+
+use split::{Splitter, oracle_boundaries};
+
+fn records(data: &[u8], delim: u8) -> Vec<Vec<Vec<u8>>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delim)
+        .from_reader(data);
+    rdr.byte_records()
+        .map(|r| r.unwrap().iter().map(|f| f.to_vec()).collect())
+        .collect()
+}
+
+fuzz_target!(|input: &[u8]| {
+    if input.len() < 2 {
+        return;
+    }
+    let delim = if input[0] & 1 == 0 { b',' } else { b'\t' };
+    let piece = input[1] as usize + 1;
+    let data = &input[2..];
+    let whole = records(data, delim);
+
+    // 1 + 2: all boundaries, fed in `piece`-byte chunks.
+    let mut sp = Splitter::new(delim);
+    let mut bounds = Vec::new();
+    for chunk in data.chunks(piece) {
+        let mut rest = chunk;
+        loop {
+            let (used, b) = sp.next_boundary(rest);
+            rest = &rest[used..];
+            match b {
+                Some(b) => bounds.push(b),
+                None => break,
+            }
+        }
+        assert!(rest.is_empty());
+    }
+    let end = sp.finish();
+    let unclosed = end.as_ref().err().copied();
+    if let Ok(b) = end {
+        bounds.extend(b);
+        assert_eq!(sp.records() as usize, whole.len());
+    }
+    assert_eq!((bounds.clone(), unclosed), oracle_boundaries(data, delim));
+
+    let mut joined = Vec::new();
+    let mut start = 0;
+    for b in &bounds {
+        let recs = records(&data[start..b.offset as usize], delim);
+        assert_eq!(recs.len(), 1);
+        joined.extend(recs);
+        start = b.offset as usize;
+    }
+    joined.extend(records(&data[start..], delim));
+    assert_eq!(joined, whole);
+
+    // 3: block-reader style.
+    let mut sp = Splitter::new(delim);
+    let mut joined = Vec::new();
+    let mut start = 0;
+    let mut fed = 0;
+    for chunk in data.chunks(piece) {
+        if let Some(b) = sp.scan(chunk) {
+            joined.extend(records(&data[start..b.offset as usize], delim));
+            start = b.offset as usize;
+        }
+        fed += chunk.len();
+    }
+    assert_eq!(fed, data.len());
+    joined.extend(records(&data[start..], delim));
+    assert_eq!(joined, whole);
+});

@@ -1,0 +1,259 @@
+//! `hdlscan scan`: the batch audit. Reads CSV/TSV/Parquet inputs, classifies
+//! one column, optionally writes the input back enriched, and reports.
+
+use super::ParserArgs;
+use crate::io::atomic::{self, AtomicFile};
+use crate::io::csv_in::{CsvOptions, InputSpec};
+use crate::io::sink::OutputFormat;
+use crate::pipeline::{self, InputFormat, ScanConfig};
+use crate::report::Report;
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const EXAMPLES: &str = "\
+Examples:
+  # Audit a DSpace export: summary on stderr, full report as JSON
+  hdlscan scan export.csv --column dc.identifier.uri --report audit.json
+
+  # Write the export back enriched with SPEC's columns, as Parquet
+  hdlscan scan export.csv -c dc.identifier.uri -o enriched.parquet --report audit.json
+
+  # Several gzipped TSV dumps, column by number, repairs on, CSV out
+  hdlscan scan part-*.tsv.gz -c 3 --repair -o clean.csv
+
+  # From a pipe (no header line)
+  zcat dump.csv.gz | hdlscan scan - -n -c 1 --report -
+
+Output columns: every input column unchanged, then record (1-based data
+record number across all inputs, header not counted), kind, namespace,
+prefix, suffix, canonical, uri, url, resolver, query, fragment, error,
+warnings. Output is written to a temporary file beside the target and
+renamed at the end: a failed or interrupted run leaves nothing behind.
+
+Exit status: 0 success, 1 error (bad input, I/O), 2 usage error.";
+
+#[derive(clap::Args, Debug)]
+#[command(about = "Scan a column of CSV, TSV or Parquet files: classify, normalize, report", after_help = EXAMPLES)]
+pub struct ScanArgs {
+    /// Input files (.csv, .tsv, .parquet; .gz and .zst CSV/TSV decompress).
+    /// `-` reads CSV from stdin. Several inputs must have the same columns.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<String>,
+    /// The identifier column: a header name, or a 1-based column number
+    /// (used when no column has that name).
+    #[arg(short = 'c', long, value_name = "NAME|INDEX")]
+    pub column: String,
+    /// Write the input enriched with SPEC's columns (.parquet, .csv, .tsv,
+    /// .arrow). Without it the run is an audit: the report alone.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Output format, overriding the output file's extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutFormatArg>,
+    /// Input format, overriding the input files' extensions.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub input_format: Option<InputFormat>,
+    /// Write the JSON report here (`-` for stdout).
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<String>,
+    /// Field delimiter of CSV input (default `,`; tab for .tsv).
+    #[arg(short = 'd', long, value_name = "CHAR")]
+    pub delimiter: Option<String>,
+    /// The first CSV line is data, not a header; columns are named
+    /// column_1, column_2, …
+    #[arg(short = 'n', long)]
+    pub no_headers: bool,
+    /// Pad CSV rows with fewer fields than the header with empty fields
+    /// (counted in the report) instead of failing. Rows with more fields
+    /// always fail: their data would be lost.
+    #[arg(long)]
+    pub allow_short_rows: bool,
+    /// Prefix for the added column names, for inputs that already have a
+    /// column named like one of them.
+    #[arg(long, value_name = "PREFIX", default_value = "")]
+    pub column_prefix: String,
+    /// Worker threads [default: all cores]
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// CSV block size in MiB: the unit of parallel work.
+    #[arg(long, value_name = "MIB", default_value_t = 4, hide = true)]
+    pub block_mib: usize,
+    /// No progress bar and no summary on stderr.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub parser: ParserArgs,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+pub enum OutFormatArg {
+    Parquet,
+    Csv,
+    Tsv,
+    Arrow,
+}
+
+impl From<OutFormatArg> for OutputFormat {
+    fn from(f: OutFormatArg) -> OutputFormat {
+        match f {
+            OutFormatArg::Parquet => OutputFormat::Parquet,
+            OutFormatArg::Csv => OutputFormat::Csv,
+            OutFormatArg::Tsv => OutputFormat::Tsv,
+            OutFormatArg::Arrow => OutputFormat::Arrow,
+        }
+    }
+}
+
+pub fn run(args: ScanArgs) -> Result<ExitCode> {
+    install_signal_handler();
+    let started = Instant::now();
+    let parser = args.parser.build()?;
+    let inputs: Vec<InputSpec> = args.inputs.iter().map(|s| InputSpec::parse(s)).collect();
+    let formats: Vec<InputFormat> = inputs.iter().map(InputFormat::detect).collect();
+    let input_format = match args.input_format {
+        Some(f) => f,
+        None => {
+            if formats.iter().any(|f| *f != formats[0]) {
+                bail!(
+                    "inputs of one run must share a format (found {}); use --input-format to override",
+                    formats.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+                );
+            }
+            formats[0]
+        }
+    };
+    let delimiter = match (&args.delimiter, input_format) {
+        (Some(d), _) => parse_delimiter(d)?,
+        (None, InputFormat::Tsv) => b'\t',
+        (None, _) => b',',
+    };
+    let output = match &args.output {
+        Some(path) => {
+            let format = match args.output_format {
+                Some(f) => f.into(),
+                None => OutputFormat::from_path(path).with_context(|| {
+                    format!(
+                        "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
+                        path.display()
+                    )
+                })?,
+            };
+            Some((path.clone(), format))
+        }
+        None => None,
+    };
+    let csv = CsvOptions {
+        delimiter,
+        has_headers: !args.no_headers,
+        allow_short_rows: args.allow_short_rows,
+        block_size: args.block_mib.max(1) << 20,
+        ..CsvOptions::default()
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bar = progress_bar(&args, &inputs, input_format);
+    let progress = bar
+        .clone()
+        .map(|b| Box::new(move |n: u64| b.inc(n)) as Box<dyn Fn(u64) + Send + Sync>);
+    let options = serde_json::json!({
+        "repair": args.parser.repair,
+        "max_len": args.parser.max_len,
+        "resolvers": args.parser.resolvers,
+        "threads": threads,
+    });
+    let result = pipeline::run(ScanConfig {
+        inputs,
+        input_format,
+        column: args.column.clone(),
+        csv,
+        output: output.clone(),
+        column_prefix: args.column_prefix.clone(),
+        parser,
+        threads,
+        progress,
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let result = result?;
+    let report = Report::new(
+        result.inputs,
+        result.column_name,
+        output.map(|(p, _)| p.display().to_string()),
+        options,
+        result.stats,
+        started.elapsed().as_secs_f64(),
+    );
+    if let Some(path) = &args.report {
+        write_report(path, &report)?;
+    }
+    if !args.quiet {
+        eprint!("{}", report.summary());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_report(path: &str, report: &Report) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(&report.to_json())?;
+    text.push('\n');
+    if path == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        return Ok(out.flush()?);
+    }
+    let mut f = AtomicFile::create(std::path::Path::new(path), &[])?;
+    f.write_all(text.as_bytes())
+        .with_context(|| format!("writing {path}"))?;
+    f.commit()
+}
+
+fn parse_delimiter(d: &str) -> Result<u8> {
+    match d {
+        "\\t" | "tab" => Ok(b'\t'),
+        _ if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" && d != "\r" => Ok(d.as_bytes()[0]),
+        _ => bail!("--delimiter {d:?}: expected one ASCII character other than a quote or newline (or \\t)"),
+    }
+}
+
+/// A bar on a terminal, for files whose size tells the work ahead: bytes
+/// for CSV, rows for Parquet. None on stdin, compressed input or -q.
+fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: InputFormat) -> Option<ProgressBar> {
+    if args.quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let mut total = 0u64;
+    for i in inputs {
+        let InputSpec::Path(p) = i else { return None };
+        if format == InputFormat::Parquet {
+            total += crate::io::parquet_in::ParquetInput::open(p).ok()?.num_rows();
+        } else {
+            let name = p.to_string_lossy();
+            if name.ends_with(".gz") || name.ends_with(".zst") {
+                return None;
+            }
+            total += std::fs::metadata(p).ok()?.len();
+        }
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let template = if format == InputFormat::Parquet {
+        "{bar:40} {human_pos}/{human_len} rows  {per_sec}  ETA {eta}"
+    } else {
+        "{bar:40} {bytes}/{total_bytes}  {bytes_per_sec}  ETA {eta}"
+    };
+    bar.set_style(ProgressStyle::with_template(template).ok()?);
+    Some(bar)
+}
+
+/// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.
+fn install_signal_handler() {
+    let _ = ctrlc::set_handler(|| {
+        atomic::remove_all_temp_files();
+        eprintln!("hdlscan: interrupted; no output written");
+        std::process::exit(130);
+    });
+}

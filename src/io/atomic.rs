@@ -1,0 +1,446 @@
+//! Atomic output files.
+//!
+//! [`AtomicFile::create`] opens a hidden temporary file *beside* the target
+//! (same directory, so the final `rename` never crosses a file system):
+//! `.NAME.hdlscan-tmp.PID` (with a `.N` counter appended if that name is
+//! taken). Everything is written there; [`AtomicFile::commit`] flushes,
+//! `fsync`s the file, renames it onto the target and (best effort) `fsync`s
+//! the directory. Until then the target is untouched: a reader never sees a
+//! half-written output, and an existing file is only replaced by a complete
+//! one.
+//!
+//! Dropping an `AtomicFile` without committing (an error, a panic unwinding)
+//! removes the temporary file. Every live temporary path is also kept in a
+//! process-wide registry so that an interrupt handler can call
+//! [`remove_all_temp_files`] before exiting (the drop code never runs then).
+//!
+//! A symlink at the target path is replaced by the new regular file (the
+//! link's destination is not written through), like `mv` would do.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Result, bail};
+
+/// Live temporary files of this process (created, neither committed nor
+/// removed yet).
+static TEMP_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // A panic while holding the lock cannot leave the Vec inconsistent.
+    TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn register(path: &Path) {
+    registry().push(path.to_path_buf());
+}
+
+fn unregister(path: &Path) {
+    let mut reg = registry();
+    if let Some(i) = reg.iter().rposition(|p| p == path) {
+        reg.swap_remove(i);
+    }
+}
+
+/// Removes every temporary output file this process still has open or
+/// unfinished, and forgets them. Returns how many files were removed.
+///
+/// Meant for an interrupt (SIGINT/SIGTERM) handler that runs on an ordinary
+/// thread (as `ctrlc` and `signal-hook`'s iterator do) right before
+/// `process::exit`: it takes a mutex, so it must not be called from an
+/// async-signal context. Later drops of the corresponding [`AtomicFile`]s
+/// are harmless.
+pub fn remove_all_temp_files() -> usize {
+    let paths: Vec<PathBuf> = std::mem::take(&mut *registry());
+    paths.iter().filter(|p| fs::remove_file(p).is_ok()).count()
+}
+
+/// Snapshot of the registry (for tests and diagnostics).
+pub fn live_temp_files() -> Vec<PathBuf> {
+    registry().clone()
+}
+
+/// The OS reason of an I/O error, as in "permission denied" (no
+/// "(os error 13)" suffix, lower-case first letter).
+pub fn os_reason(e: &io::Error) -> String {
+    let s = e.to_string();
+    let s = match s.find(" (os error ") {
+        Some(i) => &s[..i],
+        None => &s[..],
+    };
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Fails when `target` is the same file as one of `inputs` (same device and
+/// inode, so hard links and symlinks are caught too). Inputs that don't
+/// exist (e.g. `-` for stdin) are skipped, as is a target that doesn't exist
+/// yet.
+pub fn check_not_an_input(target: &Path, inputs: &[&Path]) -> Result<()> {
+    let Ok(tmeta) = fs::metadata(target) else {
+        return Ok(());
+    };
+    for input in inputs {
+        let Ok(imeta) = fs::metadata(input) else {
+            continue;
+        };
+        if same_file(&tmeta, &imeta)
+            || matches!(
+                (fs::canonicalize(target), fs::canonicalize(input)),
+                (Ok(a), Ok(b)) if a == b
+            )
+        {
+            bail!(
+                "refusing to write output {}: it is the same file as input {}",
+                target.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_a: &fs::Metadata, _b: &fs::Metadata) -> bool {
+    false // canonicalized paths are compared instead
+}
+
+/// An output file written under a temporary name and renamed onto its
+/// target by [`commit`](Self::commit). See the module doc.
+///
+/// Implements [`Write`] (buffered); write errors are plain `io::Error`s,
+/// callers add the target's name (see [`AtomicFile::target`]).
+#[derive(Debug)]
+pub struct AtomicFile {
+    out: Option<BufWriter<File>>,
+    tmp: PathBuf,
+    target: PathBuf,
+}
+
+const BUF_CAPACITY: usize = 1 << 20;
+
+impl AtomicFile {
+    /// Creates the temporary file beside `target`, after checking that
+    /// `target` is not one of `inputs`.
+    ///
+    /// Errors: "refusing to write output X: it is the same file as input Y",
+    /// "cannot create output in DIR: permission denied" and the like.
+    pub fn create(target: &Path, inputs: &[&Path]) -> Result<AtomicFile> {
+        check_not_an_input(target, inputs)?;
+        let Some(name) = target.file_name() else {
+            bail!("output path {} does not name a file", target.display());
+        };
+        match fs::metadata(target) {
+            Ok(m) if m.is_dir() => bail!("output path {} is a directory", target.display()),
+            // Renaming onto a device (`/dev/full`, `/dev/stdout`) or a FIFO
+            // would replace the node itself, not write into it.
+            Ok(m) if !m.is_file() => {
+                bail!(
+                    "output path {} exists and is not a regular file; refusing to replace it",
+                    target.display()
+                )
+            }
+            _ => {}
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let pid = std::process::id();
+        let mut attempt = 0u32;
+        loop {
+            let mut tmp_name = std::ffi::OsString::from(".");
+            tmp_name.push(name);
+            tmp_name.push(format!(".hdlscan-tmp.{pid}"));
+            if attempt > 0 {
+                tmp_name.push(format!(".{attempt}"));
+            }
+            let tmp = dir.join(&tmp_name);
+            match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(file) => {
+                    register(&tmp);
+                    // Keep the mode of a file being replaced (best effort).
+                    if let Ok(m) = fs::metadata(target) {
+                        let _ = fs::set_permissions(&tmp, m.permissions());
+                    }
+                    return Ok(AtomicFile {
+                        out: Some(BufWriter::with_capacity(BUF_CAPACITY, file)),
+                        tmp,
+                        target: target.to_path_buf(),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {
+                    attempt += 1;
+                }
+                Err(e) => bail!("cannot create output in {}: {}", dir.display(), os_reason(&e)),
+            }
+        }
+    }
+
+    /// The final path.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// The temporary path being written.
+    pub fn temp_path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Flushes, syncs and renames the temporary file onto the target.
+    /// On error the temporary file is removed and the target is untouched.
+    pub fn commit(mut self) -> Result<()> {
+        let out = self.out.take().expect("AtomicFile used after commit");
+        let target = self.target.display().to_string();
+        let file = out
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("writing {target}: {}", os_reason(e.error())))?;
+        file.sync_all()
+            .map_err(|e| anyhow::anyhow!("writing {target}: {}", os_reason(&e)))?;
+        drop(file);
+        fs::rename(&self.tmp, &self.target)
+            .map_err(|e| anyhow::anyhow!("cannot rename output onto {target}: {}", os_reason(&e)))?;
+        unregister(&self.tmp);
+        // Make the rename itself durable (best effort; not possible everywhere).
+        #[cfg(unix)]
+        if let Some(dir) = self.target.parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        self.tmp = PathBuf::new(); // nothing left for Drop to remove
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.as_mut().expect("AtomicFile used after commit").write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.as_mut().expect("AtomicFile used after commit").write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.as_mut().expect("AtomicFile used after commit").flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.tmp.as_os_str().is_empty() {
+            return;
+        }
+        // Don't flush a BufWriter into a file we are about to delete.
+        if let Some(out) = self.out.take() {
+            let (file, _unflushed) = out.into_parts();
+            drop(file);
+        }
+        let _ = fs::remove_file(&self.tmp);
+        unregister(&self.tmp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commit_renames_and_drop_removes() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.csv");
+        let mut f = AtomicFile::create(&target, &[]).unwrap();
+        let tmp = f.temp_path().to_path_buf();
+        assert!(
+            tmp.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with(".out.csv.hdlscan-tmp.")
+        );
+        assert_eq!(tmp.parent(), target.parent());
+        f.write_all(b"hello").unwrap();
+        assert!(tmp.exists());
+        assert!(!target.exists());
+        assert!(live_temp_files().contains(&tmp));
+        f.commit().unwrap();
+        assert!(!tmp.exists());
+        assert_eq!(fs::read(&target).unwrap(), b"hello");
+        assert!(!live_temp_files().contains(&tmp));
+
+        // Replace an existing file; drop without commit keeps the old one.
+        let mut g = AtomicFile::create(&target, &[]).unwrap();
+        g.write_all(b"partial").unwrap();
+        let tmp = g.temp_path().to_path_buf();
+        drop(g);
+        assert!(!tmp.exists());
+        assert!(!live_temp_files().contains(&tmp));
+        assert_eq!(fs::read(&target).unwrap(), b"hello");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn removed_on_panic_unwind() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("x.parquet");
+        let t2 = target.clone();
+        let r = std::panic::catch_unwind(move || {
+            let mut f = AtomicFile::create(&t2, &[]).unwrap();
+            f.write_all(b"data").unwrap();
+            f.flush().unwrap();
+            panic!("boom");
+        });
+        assert!(r.is_err());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn two_temp_files_for_one_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("o.csv");
+        let a = AtomicFile::create(&target, &[]).unwrap();
+        let b = AtomicFile::create(&target, &[]).unwrap();
+        assert_ne!(a.temp_path(), b.temp_path());
+        b.commit().unwrap();
+        drop(a);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// `remove_all_temp_files` removes the temp files of every test running
+    /// concurrently, so it runs in a child process (this test binary again,
+    /// filtered to the ignored test below).
+    #[test]
+    fn registry_cleanup() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "io::atomic::tests::registry_cleanup_child",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("HDLSCAN_REGISTRY_CHILD_DIR", dir.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("1 passed"), "{stdout}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    #[ignore = "run by registry_cleanup in a child process"]
+    fn registry_cleanup_child() {
+        let Some(dir) = std::env::var_os("HDLSCAN_REGISTRY_CHILD_DIR") else {
+            return;
+        };
+        let dir = PathBuf::from(dir);
+        let mut f = AtomicFile::create(&dir.join("r.csv"), &[]).unwrap();
+        f.write_all(b"x").unwrap();
+        let g = AtomicFile::create(&dir.join("s.csv"), &[]).unwrap();
+        let (tf, tg) = (f.temp_path().to_path_buf(), g.temp_path().to_path_buf());
+        assert!(tf.exists() && tg.exists());
+        assert_eq!(live_temp_files().len(), 2);
+        assert_eq!(remove_all_temp_files(), 2);
+        assert!(!tf.exists() && !tg.exists());
+        assert!(live_temp_files().is_empty());
+        drop(f); // harmless after the registry removed it
+        assert!(g.commit().is_err()); // its file is gone
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn refuses_to_overwrite_an_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.csv");
+        fs::write(&input, "a\n1\n").unwrap();
+        let err = AtomicFile::create(&input, &[&input]).unwrap_err().to_string();
+        assert!(err.contains("same file as input"), "{err}");
+        // Through another spelling of the path.
+        let other = dir.path().join(".").join("in.csv");
+        let err = AtomicFile::create(&other, &[&input]).unwrap_err().to_string();
+        assert!(err.contains("same file as input"), "{err}");
+        // Through a hard link.
+        let link = dir.path().join("link.csv");
+        fs::hard_link(&input, &link).unwrap();
+        assert!(AtomicFile::create(&link, &[&input]).is_err());
+        #[cfg(unix)]
+        {
+            let sym = dir.path().join("sym.csv");
+            std::os::unix::fs::symlink(&input, &sym).unwrap();
+            assert!(AtomicFile::create(&sym, &[&input]).is_err());
+        }
+        // A different file is fine; a missing input is skipped.
+        let out = dir.path().join("out.csv");
+        fs::write(&out, "old").unwrap();
+        let f = AtomicFile::create(&out, &[&input, Path::new("-")]).unwrap();
+        drop(f);
+        assert_eq!(fs::read_to_string(&input).unwrap(), "a\n1\n");
+    }
+
+    #[test]
+    fn unwritable_directory() {
+        let err = AtomicFile::create(Path::new("/nonexistent-dir-hdlscan/out.csv"), &[])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "cannot create output in /nonexistent-dir-hdlscan: no such file or directory"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let err = AtomicFile::create(dir.path(), &[]).unwrap_err().to_string();
+        assert!(err.contains("is a directory") || err.contains("does not name"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_only_directory() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let ro = dir.path().join("ro");
+        fs::create_dir(&ro).unwrap();
+        fs::set_permissions(&ro, fs::Permissions::from_mode(0o555)).unwrap();
+        let target = ro.join("out.csv");
+        let res = AtomicFile::create(&target, &[]);
+        // root ignores directory permissions; only check when they apply.
+        let probe = fs::write(ro.join("probe"), "x");
+        if probe.is_ok() {
+            eprintln!("skipping read-only check: running with CAP_DAC_OVERRIDE (root)");
+            let _ = fs::remove_file(ro.join("probe"));
+        } else {
+            let err = res.unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("cannot create output in {}: permission denied", ro.display())
+            );
+            assert_eq!(fs::read_dir(&ro).unwrap().count(), 0);
+        }
+        fs::set_permissions(&ro, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn os_reason_format() {
+        let e = io::Error::from_raw_os_error(28);
+        assert_eq!(os_reason(&e), "no space left on device");
+        let e = io::Error::new(io::ErrorKind::Other, "Custom thing");
+        assert_eq!(os_reason(&e), "custom thing");
+    }
+}

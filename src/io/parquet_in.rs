@@ -1,0 +1,586 @@
+//! Parquet input: open a file, pick the identifier column, read one row group
+//! at a time.
+//!
+//! # Choosing the column
+//! [`resolve_column_spec`] (used by [`ParquetInput::resolve_column`]) takes
+//! the user's `--column` value and applies one rule, name first:
+//! 1. a column whose name is exactly `spec` (the first, if several are);
+//! 2. otherwise, if `spec` is a decimal integer `1..=n`, the column at that
+//!    1-based position;
+//! 3. otherwise an error listing the columns there are.
+//!
+//! So a column literally named `2` wins over "the second column".
+//!
+//! # Accepted types
+//! The chosen column must hold strings: `Utf8`, `LargeUtf8`, `Utf8View`, or a
+//! `Dictionary` of one of those (any key type). Anything else is an error
+//! naming the column and its type. [`StrColumn`] reads any of them as
+//! `Option<&str>` and [`to_utf8`] converts any of them to a plain `Utf8`
+//! array.
+//!
+//! # Pass-through
+//! Batches carry *all* columns of the file, with the Arrow types the Parquet
+//! reader yields (the file's embedded Arrow schema if it has one). The
+//! pipeline passes them through unchanged: the output schema starts with the
+//! input schema's fields as they are. The Parquet and Arrow sinks write any
+//! type; the CSV/TSV sink writes strings, integers, floats, booleans and
+//! `List<Utf8>` and rejects other types with a clear error.
+//!
+//! # Memory
+//! One row group is decoded at a time, in batches of at most
+//! [`DEFAULT_BATCH_SIZE`] rows.
+//!
+//! # Damaged files
+//! A file that is not Parquet, is truncated or has a corrupt footer fails in
+//! [`ParquetInput::open`]; damaged pages fail while reading batches. Every
+//! error names the file. Decoding runs under `catch_unwind`, so a decoder
+//! panic on malformed data also becomes an error (the panic message may
+//! still be printed by the default panic hook).
+
+use std::fs::File;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Result, anyhow, bail};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, LargeStringArray, RecordBatch, StringArray, StringViewArray};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, SchemaRef};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+};
+
+use super::atomic::os_reason;
+
+/// Rows per decoded batch.
+pub const DEFAULT_BATCH_SIZE: usize = 64 * 1024;
+
+/// An open Parquet file (footer parsed, nothing else read yet).
+pub struct ParquetInput {
+    path: PathBuf,
+    file: File,
+    meta: ArrowReaderMetadata,
+    batch_size: usize,
+}
+
+impl std::fmt::Debug for ParquetInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetInput")
+            .field("path", &self.path)
+            .field("num_rows", &self.num_rows())
+            .field("num_row_groups", &self.num_row_groups())
+            .finish()
+    }
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+impl ParquetInput {
+    /// Opens `path` and reads its footer.
+    ///
+    /// Errors: "cannot open F: no such file or directory",
+    /// "F is not a readable Parquet file: ..." (not Parquet, truncated,
+    /// corrupt footer).
+    pub fn open(path: &Path) -> Result<ParquetInput> {
+        let shown = path.display();
+        let file = File::open(path).map_err(|e| anyhow!("cannot open {shown}: {}", os_reason(&e)))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            bail!("cannot open {shown}: is a directory");
+        }
+        let loaded = catch_unwind(AssertUnwindSafe(|| {
+            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())
+        }));
+        let meta = match loaded {
+            Ok(Ok(m)) => m,
+            Ok(Err(e)) => bail!("{shown} is not a readable Parquet file: {e}"),
+            Err(p) => bail!(
+                "{shown} is not a readable Parquet file: decoder panicked: {}",
+                panic_message(&*p)
+            ),
+        };
+        Ok(ParquetInput {
+            path: path.to_path_buf(),
+            file,
+            meta,
+            batch_size: DEFAULT_BATCH_SIZE,
+        })
+    }
+
+    /// Sets the number of rows per batch (default [`DEFAULT_BATCH_SIZE`]).
+    pub fn with_batch_size(mut self, rows: usize) -> Self {
+        self.batch_size = rows.max(1);
+        self
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The Arrow schema of the batches this input yields.
+    pub fn schema(&self) -> &SchemaRef {
+        self.meta.schema()
+    }
+
+    pub fn column_names(&self) -> Vec<&str> {
+        self.schema().fields().iter().map(|f| f.name().as_str()).collect()
+    }
+
+    pub fn num_row_groups(&self) -> usize {
+        self.meta.metadata().num_row_groups()
+    }
+
+    /// Total rows, from the footer.
+    pub fn num_rows(&self) -> u64 {
+        self.meta.metadata().file_metadata().num_rows().max(0) as u64
+    }
+
+    /// Rows in row group `i`, from the footer.
+    pub fn row_group_num_rows(&self, i: usize) -> u64 {
+        self.meta.metadata().row_group(i).num_rows().max(0) as u64
+    }
+
+    /// Resolves `spec` (name first, then 1-based index; see the module doc)
+    /// and checks that the column holds strings. Returns the 0-based index.
+    pub fn resolve_column(&self, spec: &str) -> Result<usize> {
+        let label = self.path.display().to_string();
+        let i = resolve_column_spec(self.schema(), spec, &label)?;
+        check_string_column(self.schema(), i, &label)?;
+        Ok(i)
+    }
+
+    /// Reads row group `i` (all columns) as an iterator of batches of at most
+    /// the batch size. Only that row group is read.
+    pub fn read_row_group(&self, i: usize) -> Result<RowGroupBatches> {
+        let shown = self.path.display();
+        if i >= self.num_row_groups() {
+            bail!(
+                "{shown}: row group {i} out of range ({} row groups)",
+                self.num_row_groups()
+            );
+        }
+        let file = self
+            .file
+            .try_clone()
+            .map_err(|e| anyhow!("cannot read {shown}: {}", os_reason(&e)))?;
+        let built = catch_unwind(AssertUnwindSafe(|| {
+            ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
+                .with_row_groups(vec![i])
+                .with_batch_size(self.batch_size)
+                .build()
+        }));
+        let reader = match built {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => bail!("reading {shown}, row group {i}: {e}"),
+            Err(p) => bail!(
+                "reading {shown}, row group {i}: decoder panicked: {}",
+                panic_message(&*p)
+            ),
+        };
+        Ok(RowGroupBatches {
+            reader: Some(reader),
+            label: format!("{shown}, row group {i}"),
+        })
+    }
+}
+
+/// Batches of one row group; see [`ParquetInput::read_row_group`]. After an
+/// error the iterator ends.
+pub struct RowGroupBatches {
+    reader: Option<ParquetRecordBatchReader>,
+    label: String,
+}
+
+impl Iterator for RowGroupBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let reader = self.reader.as_mut()?;
+        let res = catch_unwind(AssertUnwindSafe(|| reader.next()));
+        let err = match res {
+            Ok(None) => {
+                self.reader = None;
+                return None;
+            }
+            Ok(Some(Ok(b))) => return Some(Ok(b)),
+            Ok(Some(Err(e))) => anyhow!("reading {}: {e}", self.label),
+            Err(p) => anyhow!(
+                "reading {}: corrupt data, decoder panicked: {}",
+                self.label,
+                panic_message(&*p)
+            ),
+        };
+        self.reader = None;
+        Some(Err(err))
+    }
+}
+
+/// Resolves a column spec against `schema`: exact name first, then a 1-based
+/// index. `source` names the input in errors.
+pub fn resolve_column_spec(schema: &arrow_schema::Schema, spec: &str, source: &str) -> Result<usize> {
+    let fields = schema.fields();
+    if let Some(i) = fields.iter().position(|f| f.name() == spec) {
+        return Ok(i);
+    }
+    let list = fields.iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(", ");
+    if let Ok(n) = spec.trim().parse::<usize>() {
+        if (1..=fields.len()).contains(&n) {
+            return Ok(n - 1);
+        }
+        bail!(
+            "no column named '{spec}' and column number {n} is out of range: {source} has {} columns: {list}",
+            fields.len()
+        );
+    }
+    bail!("no column named '{spec}' in {source}; columns are: {list}")
+}
+
+/// Whether `dt` is a string type the pipeline accepts as the identifier
+/// column.
+pub fn is_string_type(dt: &DataType) -> bool {
+    match dt {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => true,
+        DataType::Dictionary(_, v) => {
+            matches!(**v, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+        }
+        _ => false,
+    }
+}
+
+/// Fails unless column `i` of `schema` has a string type.
+pub fn check_string_column(schema: &arrow_schema::Schema, i: usize, source: &str) -> Result<()> {
+    let f = schema.field(i);
+    if !is_string_type(f.data_type()) {
+        bail!(
+            "column '{}' of {source} has type {}, not a string type (Utf8, LargeUtf8, Utf8View or a dictionary of strings)",
+            f.name(),
+            f.data_type()
+        );
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy)]
+enum StrValues<'a> {
+    Utf8(&'a StringArray),
+    Large(&'a LargeStringArray),
+    View(&'a StringViewArray),
+}
+
+impl<'a> StrValues<'a> {
+    fn new(a: &'a dyn Array) -> Option<Self> {
+        Some(match a.data_type() {
+            DataType::Utf8 => StrValues::Utf8(a.as_string::<i32>()),
+            DataType::LargeUtf8 => StrValues::Large(a.as_string::<i64>()),
+            DataType::Utf8View => StrValues::View(a.as_string_view()),
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    fn nulls(&self) -> Option<&'a NullBuffer> {
+        match *self {
+            StrValues::Utf8(a) => a.nulls(),
+            StrValues::Large(a) => a.nulls(),
+            StrValues::View(a) => a.nulls(),
+        }
+    }
+
+    #[inline]
+    fn value(&self, i: usize) -> &'a str {
+        match *self {
+            StrValues::Utf8(a) => a.value(i),
+            StrValues::Large(a) => a.value(i),
+            StrValues::View(a) => a.value(i),
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<&'a str> {
+        match self.nulls() {
+            Some(n) if n.is_null(i) => None,
+            _ => Some(self.value(i)),
+        }
+    }
+}
+
+/// Read access to any accepted string column (see the module doc), without
+/// copying: downcast once per batch, then `get(i)` per row.
+#[derive(Clone)]
+pub struct StrColumn<'a> {
+    values: StrValues<'a>,
+    /// For dictionaries: keys as indexes into `values`, and the key nulls.
+    /// `None` keys with `Some` dict means "all rows null" (empty values).
+    dict: Option<(Option<Vec<usize>>, Option<&'a NullBuffer>)>,
+    len: usize,
+}
+
+impl<'a> StrColumn<'a> {
+    /// Errors if `array` is not of an accepted string type.
+    pub fn new(array: &'a dyn Array) -> Result<StrColumn<'a>> {
+        if let Some(values) = StrValues::new(array) {
+            return Ok(StrColumn {
+                values,
+                dict: None,
+                len: array.len(),
+            });
+        }
+        if let Some(d) = array.as_any_dictionary_opt()
+            && let Some(values) = StrValues::new(d.values().as_ref())
+        {
+            let keys = (!d.values().is_empty()).then(|| d.normalized_keys());
+            return Ok(StrColumn {
+                values,
+                dict: Some((keys, d.keys().nulls())),
+                len: array.len(),
+            });
+        }
+        bail!("expected a string column, found {}", array.data_type())
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Value of row `i`; `None` for null.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        match &self.dict {
+            None => self.values.get(i),
+            Some((keys, nulls)) => {
+                if nulls.is_some_and(|n| n.is_null(i)) {
+                    return None;
+                }
+                self.values.get(keys.as_ref()?[i])
+            }
+        }
+    }
+
+    /// Value of row `i` as bytes; `None` for null.
+    #[inline]
+    pub fn get_bytes(&self, i: usize) -> Option<&'a [u8]> {
+        self.get(i).map(str::as_bytes)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Option<&'a str>> + '_ {
+        (0..self.len).map(move |i| self.get(i))
+    }
+}
+
+/// Converts any accepted string array to a plain `Utf8` array (returned as
+/// is when it already is one).
+pub fn to_utf8(array: &ArrayRef) -> Result<ArrayRef> {
+    if array.data_type() == &DataType::Utf8 {
+        return Ok(Arc::clone(array));
+    }
+    let col = StrColumn::new(array.as_ref())?;
+    Ok(Arc::new(col.iter().collect::<StringArray>()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::types::{Int8Type, UInt16Type};
+    use arrow_array::{DictionaryArray, Int8Array, Int64Array};
+    use arrow_schema::{Field, Schema};
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+
+    fn write_test_file(path: &Path, rows: usize, row_group: usize) -> SchemaRef {
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Utf8, true),
+            Field::new("n", DataType::Int64, false),
+            Field::new("big", DataType::LargeUtf8, true),
+            Field::new(
+                "dict",
+                DataType::Dictionary(Box::new(DataType::UInt16), Box::new(DataType::Utf8)),
+                true,
+            ),
+            Field::new("view", DataType::Utf8View, true),
+        ]));
+        let props = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(row_group))
+            .build();
+        let f = File::create(path).unwrap();
+        let mut w = ArrowWriter::try_new(f, schema.clone(), Some(props)).unwrap();
+        let ids: StringArray = (0..rows)
+            .map(|i| (i % 7 != 3).then(|| format!("10.{}/x{i}", 1000 + i % 5)))
+            .collect();
+        let ns = Int64Array::from_iter_values(0..rows as i64);
+        let big: LargeStringArray = (0..rows).map(|i| Some(format!("L{i}"))).collect();
+        let dict: DictionaryArray<UInt16Type> = (0..rows)
+            .map(|i| (i % 4 != 0).then_some(["a", "b", "c"][i % 3]))
+            .collect();
+        let view: StringViewArray = (0..rows)
+            .map(|i| (i % 2 == 0).then(|| format!("a somewhat longer view string {i}")))
+            .collect();
+        let batch = RecordBatch::try_new(
+            schema.clone(),
+            vec![
+                Arc::new(ids),
+                Arc::new(ns),
+                Arc::new(big),
+                Arc::new(dict),
+                Arc::new(view),
+            ],
+        )
+        .unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+        schema
+    }
+
+    #[test]
+    fn open_resolve_and_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("in.parquet");
+        let schema = write_test_file(&p, 1000, 300);
+        let input = ParquetInput::open(&p).unwrap().with_batch_size(128);
+        assert_eq!(input.column_names(), ["id", "n", "big", "dict", "view"]);
+        assert_eq!(input.num_rows(), 1000);
+        assert_eq!(input.num_row_groups(), 4);
+        assert_eq!(input.row_group_num_rows(3), 100);
+        // The embedded Arrow schema brings the original types back.
+        assert_eq!(input.schema().fields(), schema.fields());
+
+        assert_eq!(input.resolve_column("id").unwrap(), 0);
+        assert_eq!(input.resolve_column("3").unwrap(), 2);
+        assert_eq!(input.resolve_column("dict").unwrap(), 3);
+        assert_eq!(input.resolve_column("5").unwrap(), 4);
+        let err = input.resolve_column("nope").unwrap_err().to_string();
+        assert!(err.contains("no column named 'nope'"), "{err}");
+        assert!(err.contains("columns are: id, n, big, dict, view"), "{err}");
+        assert!(err.contains("in.parquet"), "{err}");
+        let err = input.resolve_column("9").unwrap_err().to_string();
+        assert!(err.contains("out of range") && err.contains("5 columns"), "{err}");
+        let err = input.resolve_column("n").unwrap_err().to_string();
+        assert!(err.contains("column 'n'") && err.contains("Int64"), "{err}");
+        assert!(input.resolve_column("2").is_err()); // "n" again, by index
+
+        let mut total = 0;
+        let mut seen = Vec::new();
+        for rg in 0..input.num_row_groups() {
+            for b in input.read_row_group(rg).unwrap() {
+                let b = b.unwrap();
+                assert!(b.num_rows() <= 128);
+                assert_eq!(b.num_columns(), 5);
+                for c in [0, 2, 3, 4] {
+                    let col = StrColumn::new(b.column(c).as_ref()).unwrap();
+                    assert_eq!(col.len(), b.num_rows());
+                    let conv = to_utf8(b.column(c)).unwrap();
+                    assert_eq!(conv.data_type(), &DataType::Utf8);
+                    let conv = conv.as_string::<i32>();
+                    for (i, v) in col.iter().enumerate() {
+                        assert_eq!(v, conv.is_valid(i).then(|| conv.value(i)));
+                    }
+                }
+                let col = StrColumn::new(b.column(0).as_ref()).unwrap();
+                seen.extend(col.iter().map(|v| v.map(str::to_owned)));
+                let d = StrColumn::new(b.column(3).as_ref()).unwrap();
+                let n = b.column(1).as_primitive::<arrow_array::types::Int64Type>();
+                for i in 0..b.num_rows() {
+                    let r = n.value(i) as usize;
+                    assert_eq!(d.get(i), (r % 4 != 0).then_some(["a", "b", "c"][r % 3]));
+                }
+                total += b.num_rows();
+            }
+        }
+        assert_eq!(total, 1000);
+        assert_eq!(seen[3], None);
+        assert_eq!(seen[8].as_deref(), Some("10.1003/x8"));
+        assert!(input.read_row_group(4).is_err());
+        assert!(StrColumn::new(&Int8Array::from(vec![1])).is_err());
+    }
+
+    #[test]
+    fn name_wins_over_index() {
+        let schema = Schema::new(vec![
+            Field::new("2", DataType::Utf8, true),
+            Field::new("b", DataType::Utf8, true),
+        ]);
+        assert_eq!(resolve_column_spec(&schema, "2", "x").unwrap(), 0);
+        assert_eq!(resolve_column_spec(&schema, "1", "x").unwrap(), 0);
+        assert_eq!(resolve_column_spec(&schema, "b", "x").unwrap(), 1);
+        assert!(resolve_column_spec(&schema, "0", "x").is_err());
+        assert!(resolve_column_spec(&schema, "-1", "x").is_err());
+    }
+
+    #[test]
+    fn dictionary_with_empty_values_is_all_null() {
+        let d = DictionaryArray::<Int8Type>::new(
+            Int8Array::from(vec![None, None]),
+            Arc::new(StringArray::from(Vec::<&str>::new())),
+        );
+        let c = StrColumn::new(&d).unwrap();
+        assert_eq!(c.iter().collect::<Vec<_>>(), [None, None]);
+    }
+
+    #[test]
+    fn truncated_and_corrupt_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("good.parquet");
+        write_test_file(&p, 5000, 2000);
+        let bytes = std::fs::read(&p).unwrap();
+
+        // Cut in half: the footer is gone.
+        let half = dir.path().join("half.parquet");
+        std::fs::write(&half, &bytes[..bytes.len() / 2]).unwrap();
+        let err = ParquetInput::open(&half).unwrap_err().to_string();
+        assert!(
+            err.contains("half.parquet") && err.contains("not a readable Parquet"),
+            "{err}"
+        );
+
+        // Empty file, and not Parquet at all.
+        let empty = dir.path().join("empty.parquet");
+        std::fs::write(&empty, b"").unwrap();
+        let err = ParquetInput::open(&empty).unwrap_err().to_string();
+        assert!(err.contains("empty.parquet"), "{err}");
+        let csv = dir.path().join("data.csv");
+        std::fs::write(&csv, b"a,b\n1,2\n").unwrap();
+        let err = ParquetInput::open(&csv).unwrap_err().to_string();
+        assert!(err.contains("data.csv"), "{err}");
+        let err = ParquetInput::open(&dir.path().join("missing.parquet"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.ends_with("missing.parquet: no such file or directory"), "{err}");
+
+        // Footer intact, data pages damaged: must error (or, at worst,
+        // decode garbage) but never panic out of the iterator.
+        for (k, offset) in [8usize, 100, 400, 1000, bytes.len() / 3].into_iter().enumerate() {
+            let mut damaged = bytes.clone();
+            for b in &mut damaged[offset..offset + 64] {
+                *b ^= 0x5a;
+            }
+            let dp = dir.path().join(format!("damaged{k}.parquet"));
+            std::fs::write(&dp, &damaged).unwrap();
+            let Ok(input) = ParquetInput::open(&dp) else {
+                continue;
+            };
+            for rg in 0..input.num_row_groups() {
+                match input.read_row_group(rg) {
+                    Err(e) => assert!(e.to_string().contains(&format!("damaged{k}")), "{e}"),
+                    Ok(batches) => {
+                        for b in batches {
+                            if let Err(e) = b {
+                                assert!(e.to_string().contains(&format!("damaged{k}")), "{e}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,540 @@
+//! The batch pipeline of `hdlscan scan` (the qsv/xsv pattern): a reader
+//! thread cuts the inputs into blocks (CSV blocks at record boundaries,
+//! Parquet record batches), the main thread maps a batch of blocks on
+//! rayon's pool and collects the results in input order, and a writer
+//! thread writes them sequentially. Every channel is bounded, so memory
+//! stays bounded whatever the input size.
+
+use crate::columns;
+use crate::id::{Parser, Rendered, Scratch};
+use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
+use crate::io::parquet_in::{self, ParquetInput, StrColumn};
+use crate::io::sink::{OutputFormat, Sink};
+use crate::report::{InputInfo, Stats};
+use anyhow::{Context, Result, anyhow, bail};
+use arrow_array::builder::StringBuilder;
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread;
+
+/// The input formats `scan` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    Csv,
+    Tsv,
+    Parquet,
+}
+
+impl InputFormat {
+    /// By extension, looking through `.gz` / `.zst`; stdin is CSV.
+    pub fn detect(spec: &InputSpec) -> InputFormat {
+        let InputSpec::Path(p) = spec else {
+            return InputFormat::Csv;
+        };
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        let name = name
+            .strip_suffix(".gz")
+            .or_else(|| name.strip_suffix(".zst"))
+            .unwrap_or(&name);
+        if name.ends_with(".parquet") || name.ends_with(".pq") {
+            InputFormat::Parquet
+        } else if name.ends_with(".tsv") || name.ends_with(".tab") {
+            InputFormat::Tsv
+        } else {
+            InputFormat::Csv
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Csv => "csv",
+            InputFormat::Tsv => "tsv",
+            InputFormat::Parquet => "parquet",
+        }
+    }
+}
+
+/// What to scan and how.
+pub struct ScanConfig {
+    pub inputs: Vec<InputSpec>,
+    pub input_format: InputFormat,
+    /// Column name, or 1-based number when no column has that name.
+    pub column: String,
+    pub csv: CsvOptions,
+    pub output: Option<(PathBuf, OutputFormat)>,
+    pub column_prefix: String,
+    pub parser: Parser,
+    pub threads: usize,
+    /// Called with the number of input bytes (CSV) or rows (Parquet) done.
+    pub progress: Option<Box<dyn Fn(u64) + Send + Sync>>,
+}
+
+/// What a run produced, for the report.
+pub struct ScanResult {
+    pub inputs: Vec<InputInfo>,
+    pub column_name: String,
+    pub stats: Stats,
+    pub rows_written: Option<u64>,
+}
+
+/// One unit of parallel work.
+enum Work {
+    Csv { raw: RawBlock, record_base: u64 },
+    Parquet { batch: RecordBatch, first_record: u64 },
+}
+
+/// The result of one unit, in input order.
+struct Done {
+    batch: Option<RecordBatch>,
+    stats: Stats,
+    progress: u64,
+}
+
+/// Facts every worker needs, fixed once the first input is open.
+struct Shape {
+    col: usize,
+    ncols: usize,
+    schema: Option<SchemaRef>,
+    parse: ParseOptions,
+}
+
+pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
+    if cfg.inputs.is_empty() {
+        bail!("no input given");
+    }
+    let mut first_csv = None;
+    let (input_schema, first_name) = match cfg.input_format {
+        InputFormat::Parquet => {
+            let InputSpec::Path(p) = &cfg.inputs[0] else {
+                bail!("Parquet cannot be read from stdin; give a file")
+            };
+            let pq = ParquetInput::open(p)?;
+            (pq.schema().clone(), p.display().to_string())
+        }
+        _ => {
+            // This reader stays open and goes to the reader thread: stdin can
+            // be read only once.
+            let r = CsvBlockReader::open(&cfg.inputs[0], cfg.csv)?;
+            let schema = utf8_schema(r.headers());
+            first_csv = Some(r);
+            (schema, cfg.inputs[0].display_name())
+        }
+    };
+    let col = resolve_column(&input_schema, &cfg.column, &first_name)?;
+    if cfg.input_format == InputFormat::Parquet {
+        parquet_in::check_string_column(&input_schema, col, &first_name)?;
+    }
+    let column_name = input_schema.field(col).name().clone();
+    let names: Vec<String> = input_schema.fields().iter().map(|f| f.name().clone()).collect();
+    let out_schema = match &cfg.output {
+        Some(_) => {
+            let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().cloned().collect();
+            fields.extend(columns::fields(&cfg.column_prefix, &names)?.iter().cloned());
+            Some(Arc::new(Schema::new(fields)))
+        }
+        None => None,
+    };
+    let shape = Arc::new(Shape {
+        col,
+        ncols: names.len(),
+        schema: out_schema.clone(),
+        parse: ParseOptions {
+            delimiter: cfg.csv.delimiter,
+            allow_short_rows: cfg.csv.allow_short_rows,
+        },
+    });
+
+    let threads = cfg.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let (work_tx, work_rx) = sync_channel::<Result<Work>>(threads * 2);
+    let reader = {
+        let (inputs, format, csv, schema) = (cfg.inputs.clone(), cfg.input_format, cfg.csv, input_schema.clone());
+        thread::Builder::new()
+            .name("hdlscan-reader".into())
+            .spawn(move || produce(inputs, first_csv, format, csv, schema, work_tx))?
+    };
+    let writer = match (&cfg.output, &out_schema) {
+        (Some((path, format)), Some(schema)) => {
+            let inputs: Vec<PathBuf> = cfg
+                .inputs
+                .iter()
+                .filter_map(|i| match i {
+                    InputSpec::Path(p) => Some(p.clone()),
+                    InputSpec::Stdin => None,
+                })
+                .collect();
+            let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+            let sink = Sink::create_checked(path, *format, schema.clone(), &refs)?;
+            let (tx, rx) = sync_channel::<WriterMsg>(2);
+            let handle = thread::Builder::new()
+                .name("hdlscan-writer".into())
+                .spawn(move || write_all(sink, rx))?;
+            Some((tx, handle))
+        }
+        _ => None,
+    };
+
+    let result = drive(&cfg, &shape, &pool, threads, work_rx, writer.as_ref().map(|(tx, _)| tx));
+    let stats = match result {
+        Ok(stats) => stats,
+        Err(e) => {
+            // Closing the writer's channel without `Finish` makes it drop the
+            // sink, which removes the temporary file; wait for that before
+            // returning, since the process exits right after. A writer that
+            // failed first (disk full) has the better message.
+            let writer_err = writer.and_then(|(tx, handle)| {
+                drop(tx);
+                handle.join().ok().and_then(|r| r.err())
+            });
+            let _ = reader.join();
+            return Err(match writer_err {
+                Some(w) if e.to_string().contains("writer stopped early") => w,
+                _ => e,
+            });
+        }
+    };
+    let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
+    let rows_written = match writer {
+        Some((tx, handle)) => {
+            let sent = tx.send(WriterMsg::Finish(stats.rows));
+            drop(tx);
+            let written = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
+            sent.map_err(|_| anyhow!("the writer stopped early"))?;
+            Some(written)
+        }
+        None => None,
+    };
+    let read: u64 = infos.iter().map(|i| i.rows).sum();
+    if read != stats.rows || rows_written.is_some_and(|w| w != read) {
+        bail!(
+            "row accounting failed: {read} records read, {} classified, {} written; no output was kept",
+            stats.rows,
+            rows_written.map_or("none".to_string(), |w| w.to_string())
+        );
+    }
+    Ok(ScanResult {
+        inputs: infos,
+        column_name,
+        stats,
+        rows_written,
+    })
+}
+
+/// The main loop: gather up to `threads` units, map them in parallel,
+/// hand the results to the writer in order.
+fn drive(
+    cfg: &ScanConfig,
+    shape: &Arc<Shape>,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    work_rx: Receiver<Result<Work>>,
+    writer: Option<&SyncSender<WriterMsg>>,
+) -> Result<Stats> {
+    let mut stats = Stats::new();
+    let mut works = Vec::with_capacity(threads);
+    loop {
+        works.clear();
+        for w in work_rx.iter().take(threads) {
+            works.push(w?);
+        }
+        if works.is_empty() {
+            break;
+        }
+        let done: Vec<Result<Done>> =
+            pool.install(|| works.par_drain(..).map(|w| process(w, shape, &cfg.parser)).collect());
+        let mut progress = 0;
+        for d in done {
+            let d = d?;
+            if let (Some(batch), Some(tx)) = (d.batch, writer) {
+                tx.send(WriterMsg::Batch(batch))
+                    .map_err(|_| anyhow!("the writer stopped early"))?;
+            }
+            stats += d.stats;
+            progress += d.progress;
+        }
+        if let Some(p) = &cfg.progress {
+            p(progress);
+        }
+    }
+    Ok(stats)
+}
+
+enum WriterMsg {
+    Batch(RecordBatch),
+    /// All batches were sent; commit if exactly this many rows were.
+    Finish(u64),
+}
+
+fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>) -> Result<u64> {
+    let mut rows = 0u64;
+    for msg in rx {
+        match msg {
+            WriterMsg::Batch(b) => {
+                rows += b.num_rows() as u64;
+                sink.write(&b)?;
+            }
+            WriterMsg::Finish(expected) => {
+                if expected != rows {
+                    bail!("row accounting failed: {expected} rows classified but {rows} sent to the writer");
+                }
+                return sink.finish();
+            }
+        }
+    }
+    // Channel closed without Finish: the run failed; dropping the sink
+    // removes the temporary file.
+    bail!("run aborted; no output written")
+}
+
+/// The reader thread: every input in turn, cut into units of work. Returns
+/// the per-input facts for the report.
+fn produce(
+    inputs: Vec<InputSpec>,
+    mut first_csv: Option<CsvBlockReader>,
+    format: InputFormat,
+    csv: CsvOptions,
+    schema: SchemaRef,
+    tx: SyncSender<Result<Work>>,
+) -> Result<Vec<InputInfo>> {
+    let mut infos = Vec::with_capacity(inputs.len());
+    let mut record_base = 0u64;
+    for spec in &inputs {
+        let r = match format {
+            InputFormat::Parquet => produce_parquet(spec, &schema, record_base, &tx),
+            _ => match first_csv.take() {
+                Some(r) => produce_csv(Ok(r), spec, csv, &schema, record_base, &tx),
+                None => produce_csv(CsvBlockReader::open(spec, csv), spec, csv, &schema, record_base, &tx),
+            },
+        };
+        match r {
+            Ok(Some(info)) => {
+                record_base += info.rows;
+                infos.push(info);
+            }
+            // The main thread stopped listening: it has an error of its own.
+            Ok(None) => return Ok(infos),
+            Err(e) => {
+                let _ = tx.send(Err(anyhow!("{e:#}")));
+                return Err(e);
+            }
+        }
+    }
+    Ok(infos)
+}
+
+fn produce_csv(
+    reader: Result<CsvBlockReader, csv_in::PositionedError>,
+    spec: &InputSpec,
+    csv: CsvOptions,
+    schema: &SchemaRef,
+    record_base: u64,
+    tx: &SyncSender<Result<Work>>,
+) -> Result<Option<InputInfo>> {
+    let mut reader = reader?;
+    same_columns(
+        schema,
+        reader.headers().iter().map(String::as_str),
+        &spec.display_name(),
+    )?;
+    let (mut rows, mut bytes) = (0u64, 0u64);
+    while let Some(raw) = reader.next_block()? {
+        rows += raw.nrecords;
+        bytes = bytes.max(raw.byte_offset + raw.data.len() as u64);
+        if tx.send(Ok(Work::Csv { raw, record_base })).is_err() {
+            return Ok(None);
+        }
+    }
+    if bytes == 0 {
+        if let InputSpec::Path(p) = spec {
+            bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+        }
+    }
+    let format = if csv.delimiter == b'\t' { "tsv" } else { "csv" };
+    Ok(Some(InputInfo {
+        path: spec.display_name(),
+        format: format.into(),
+        bytes,
+        rows,
+    }))
+}
+
+fn produce_parquet(
+    spec: &InputSpec,
+    schema: &SchemaRef,
+    record_base: u64,
+    tx: &SyncSender<Result<Work>>,
+) -> Result<Option<InputInfo>> {
+    let InputSpec::Path(path) = spec else {
+        bail!("Parquet cannot be read from stdin; give a file")
+    };
+    let pq = ParquetInput::open(path)?;
+    let shown = path.display().to_string();
+    if pq.schema().fields() != schema.fields() {
+        bail!(
+            "{shown}: its columns ({}) differ from the first input's ({}); inputs of one run must have the same columns",
+            field_list(pq.schema()),
+            field_list(schema)
+        );
+    }
+    let mut rows = 0u64;
+    for rg in 0..pq.num_row_groups() {
+        for batch in pq.read_row_group(rg)? {
+            let batch = batch?;
+            let first_record = record_base + rows + 1;
+            rows += batch.num_rows() as u64;
+            if tx.send(Ok(Work::Parquet { batch, first_record })).is_err() {
+                return Ok(None);
+            }
+        }
+    }
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    Ok(Some(InputInfo {
+        path: shown,
+        format: "parquet".into(),
+        bytes,
+        rows,
+    }))
+}
+
+/// Classifies one unit of work.
+fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
+    let mut scratch = Scratch::default();
+    let mut rendered = Rendered::default();
+    let mut stats = Stats::new();
+    match w {
+        Work::Csv { raw, record_base } => {
+            let rows = csv_in::parse_block(&raw, shape.ncols, shape.parse)?;
+            let n = rows.nrows();
+            stats.rows = n as u64;
+            stats.padded_rows = rows.padded_rows();
+            let mut out = shape.schema.as_ref().map(|_| {
+                let per_col = raw.data.len() / shape.ncols.max(1);
+                let inputs: Vec<StringBuilder> = (0..shape.ncols)
+                    .map(|_| StringBuilder::with_capacity(n, per_col))
+                    .collect();
+                (inputs, columns::Builder::with_capacity(n))
+            });
+            for row in 0..n {
+                let v = rows.field(row, shape.col);
+                let record = record_base + rows.record_number(row);
+                let p = parser.parse(v, &mut scratch);
+                parser.render(&p, &mut rendered);
+                stats.record(record, v, &p, rendered.canonical());
+                if let Some((inputs, enriched)) = &mut out {
+                    for (c, b) in inputs.iter_mut().enumerate() {
+                        // The identifier column's own bad bytes are `bad_utf8`.
+                        let lossy = if c == shape.col { &mut 0 } else { &mut stats.lossy_cells };
+                        append_text(b, rows.field(row, c), lossy);
+                    }
+                    enriched.push(record, &p, &rendered);
+                }
+            }
+            let batch = match (out, &shape.schema) {
+                (Some((inputs, enriched)), Some(schema)) => {
+                    let mut arrays: Vec<ArrayRef> = inputs
+                        .into_iter()
+                        .map(|mut b| Arc::new(b.finish()) as ArrayRef)
+                        .collect();
+                    arrays.extend(enriched.finish());
+                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
+                }
+                _ => None,
+            };
+            Ok(Done {
+                batch,
+                stats,
+                progress: raw.data.len() as u64,
+            })
+        }
+        Work::Parquet { batch, first_record } => {
+            let n = batch.num_rows();
+            stats.rows = n as u64;
+            let column = StrColumn::new(batch.column(shape.col).as_ref())?;
+            let mut enriched = shape.schema.as_ref().map(|_| columns::Builder::with_capacity(n));
+            for i in 0..n {
+                // A null cell is classified as an empty value.
+                let v = column.get_bytes(i).unwrap_or(b"");
+                let record = first_record + i as u64;
+                let p = parser.parse(v, &mut scratch);
+                parser.render(&p, &mut rendered);
+                stats.record(record, v, &p, rendered.canonical());
+                if let Some(b) = &mut enriched {
+                    b.push(record, &p, &rendered);
+                }
+            }
+            let out = match (enriched, &shape.schema) {
+                (Some(b), Some(schema)) => {
+                    let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
+                    arrays.extend(b.finish());
+                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
+                }
+                _ => None,
+            };
+            Ok(Done {
+                batch: out,
+                stats,
+                progress: n as u64,
+            })
+        }
+    }
+}
+
+/// Appends a CSV field as UTF-8; invalid UTF-8 is replaced (U+FFFD) and
+/// counted, since Arrow and Parquet strings must be UTF-8.
+fn append_text(b: &mut StringBuilder, field: &[u8], lossy: &mut u64) {
+    match std::str::from_utf8(field) {
+        Ok(s) => b.append_value(s),
+        Err(_) => {
+            *lossy += 1;
+            b.append_value(String::from_utf8_lossy(field));
+        }
+    }
+}
+
+fn utf8_schema(headers: &[String]) -> SchemaRef {
+    Arc::new(Schema::new(
+        headers
+            .iter()
+            .map(|h| Field::new(h, DataType::Utf8, true))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+fn field_list(schema: &Schema) -> String {
+    schema
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn same_columns<'a>(schema: &Schema, headers: impl Iterator<Item = &'a str>, shown: &str) -> Result<()> {
+    let got: Vec<&str> = headers.collect();
+    let want: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    if got != want {
+        bail!(
+            "{shown}: its columns ({}) differ from the first input's ({}); inputs of one run must have the same columns",
+            got.join(", "),
+            want.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// `--column`: a header name first; a number is a 1-based column index when
+/// no column has that name. A name that several columns share is refused.
+fn resolve_column(schema: &Schema, spec: &str, shown: &str) -> Result<usize> {
+    let same = schema.fields().iter().filter(|f| f.name() == spec).count();
+    if same > 1 {
+        bail!("{shown}: {same} columns are named {spec:?}; choose one by its number (1-based) with --column");
+    }
+    parquet_in::resolve_column_spec(schema, spec, shown).with_context(|| "--column".to_string())
+}
