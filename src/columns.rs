@@ -27,6 +27,11 @@ pub const NAMES: [&str; 13] = [
     "warnings",
 ];
 
+/// Added columns whose values are (nearly) all distinct: a Parquet
+/// dictionary would only cost time (interning every value) before the
+/// writer falls back to plain encoding.
+pub const DISTINCT: [&str; 5] = ["record", "suffix", "canonical", "uri", "url"];
+
 fn dict(key: DataType) -> DataType {
     DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8))
 }

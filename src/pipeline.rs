@@ -9,12 +9,14 @@ use crate::columns;
 use crate::id::{Parser, Rendered, Scratch};
 use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
 use crate::io::parquet_in::{self, ParquetInput, StrColumn};
-use crate::io::sink::{OutputFormat, Sink};
+use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
 use crate::report::{InputInfo, Stats};
 use anyhow::{Context, Result, anyhow, bail};
 use arrow_array::builder::StringBuilder;
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -171,7 +173,13 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 })
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let sink = Sink::create_checked(path, *format, schema.clone(), &refs)?;
+            let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
+            for name in columns::DISTINCT {
+                let full = format!("{}{name}", cfg.column_prefix);
+                props = props.set_column_dictionary_enabled(ColumnPath::from(full), false);
+            }
+            let options = SinkOptions { parquet: props.build() };
+            let sink = Sink::create_with(path, *format, schema.clone(), &refs, options)?;
             let (tx, rx) = sync_channel::<WriterMsg>(2);
             let handle = thread::Builder::new()
                 .name("hdlscan-writer".into())
@@ -416,8 +424,8 @@ fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
             stats.padded_rows = rows.padded_rows();
             let mut out = shape.schema.as_ref().map(|_| {
                 let per_col = raw.data.len() / shape.ncols.max(1);
-                let inputs: Vec<StringBuilder> = (0..shape.ncols)
-                    .map(|_| StringBuilder::with_capacity(n, per_col))
+                let inputs: Vec<TextColumn> = (0..shape.ncols)
+                    .map(|_| TextColumn::with_capacity(n, per_col))
                     .collect();
                 (inputs, columns::Builder::with_capacity(n))
             });
@@ -429,19 +437,19 @@ fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
                 stats.record(record, v, &p, rendered.canonical());
                 if let Some((inputs, enriched)) = &mut out {
                     for (c, b) in inputs.iter_mut().enumerate() {
-                        // The identifier column's own bad bytes are `bad_utf8`.
-                        let lossy = if c == shape.col { &mut 0 } else { &mut stats.lossy_cells };
-                        append_text(b, rows.field(row, c), lossy);
+                        b.push(rows.field(row, c));
                     }
                     enriched.push(record, &p, &rendered);
                 }
             }
             let batch = match (out, &shape.schema) {
                 (Some((inputs, enriched)), Some(schema)) => {
-                    let mut arrays: Vec<ArrayRef> = inputs
-                        .into_iter()
-                        .map(|mut b| Arc::new(b.finish()) as ArrayRef)
-                        .collect();
+                    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(schema.fields().len());
+                    for (c, col) in inputs.into_iter().enumerate() {
+                        // The identifier column's own bad bytes are `bad_utf8`.
+                        let lossy = if c == shape.col { &mut 0 } else { &mut stats.lossy_cells };
+                        arrays.push(Arc::new(col.finish(lossy)?));
+                    }
                     arrays.extend(enriched.finish());
                     Some(RecordBatch::try_new(schema.clone(), arrays)?)
                 }
@@ -486,15 +494,53 @@ fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
     }
 }
 
-/// Appends a CSV field as UTF-8; invalid UTF-8 is replaced (U+FFFD) and
-/// counted, since Arrow and Parquet strings must be UTF-8.
-fn append_text(b: &mut StringBuilder, field: &[u8], lossy: &mut u64) {
-    match std::str::from_utf8(field) {
-        Ok(s) => b.append_value(s),
-        Err(_) => {
-            *lossy += 1;
-            b.append_value(String::from_utf8_lossy(field));
+/// One CSV column of a block as an Arrow string array: the fields'
+/// bytes end to end plus offsets, validated as UTF-8 once for the whole
+/// column instead of once per cell.
+struct TextColumn {
+    values: Vec<u8>,
+    offsets: Vec<i32>,
+}
+
+impl TextColumn {
+    fn with_capacity(rows: usize, bytes: usize) -> TextColumn {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        TextColumn {
+            values: Vec::with_capacity(bytes),
+            offsets,
         }
+    }
+
+    fn push(&mut self, field: &[u8]) {
+        self.values.extend_from_slice(field);
+        // Blocks are capped far below 2 GiB, so offsets fit in i32.
+        self.offsets.push(self.values.len() as i32);
+    }
+
+    /// The column; invalid UTF-8 in a field is replaced (U+FFFD) and
+    /// counted in `lossy`, since Arrow and Parquet strings are UTF-8.
+    fn finish(self, lossy: &mut u64) -> Result<StringArray> {
+        // Valid as a whole and cut only at char boundaries: every field is
+        // valid (the common case, one pass).
+        let whole_ok = std::str::from_utf8(&self.values)
+            .is_ok_and(|s| self.offsets.iter().all(|&o| s.is_char_boundary(o as usize)));
+        if whole_ok {
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+            return Ok(StringArray::try_new(offsets, Buffer::from_vec(self.values), None)?);
+        }
+        let mut b = StringBuilder::with_capacity(self.offsets.len() - 1, self.values.len());
+        for w in self.offsets.windows(2) {
+            let field = &self.values[w[0] as usize..w[1] as usize];
+            match std::str::from_utf8(field) {
+                Ok(s) => b.append_value(s),
+                Err(_) => {
+                    *lossy += 1;
+                    b.append_value(String::from_utf8_lossy(field));
+                }
+            }
+        }
+        Ok(b.finish())
     }
 }
 

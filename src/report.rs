@@ -51,14 +51,39 @@ impl AddAssign<&CodeStats> for CodeStats {
     }
 }
 
-/// Hashes of canonical forms, kept in fixed-size chunks so growth never
-/// copies (and never doubles) what is already held: 8 bytes per valid value.
-#[derive(Debug, Default, Clone)]
+/// Hashes of canonical forms, for exact duplicate counting in bounded
+/// memory. Hashes are kept in fixed-size chunks (growth never copies what is
+/// held); past [`SPILL_AT`] hashes they move to [`PARTITIONS`] anonymous temp
+/// files by their top bits, and counting sorts one partition at a time.
+/// 8 bytes per valid value, on disk beyond the first 32 MB.
+#[derive(Debug, Default)]
 pub struct CanonicalSet {
     chunks: Vec<Vec<u64>>,
+    spill: Option<Spill>,
+    spilled: u64,
+}
+
+#[derive(Debug)]
+struct Spill {
+    parts: Vec<std::io::BufWriter<std::fs::File>>,
+    error: Option<String>,
 }
 
 const CHUNK: usize = 1 << 20;
+/// Hashes held in memory before spilling (32 MB).
+pub const SPILL_AT: usize = 4 << 20;
+const PARTITIONS: usize = 256;
+
+impl Clone for CanonicalSet {
+    /// Clones what is in memory only (a spilled set is a run's single total).
+    fn clone(&self) -> Self {
+        CanonicalSet {
+            chunks: self.chunks.clone(),
+            spill: None,
+            spilled: 0,
+        }
+    }
+}
 
 impl CanonicalSet {
     pub fn push(&mut self, canonical: &str) {
@@ -75,39 +100,83 @@ impl CanonicalSet {
         }
     }
 
-    pub fn len(&self) -> u64 {
+    fn in_memory(&self) -> u64 {
         self.chunks.iter().map(|c| c.len() as u64).sum()
+    }
+
+    pub fn len(&self) -> u64 {
+        self.in_memory() + self.spilled
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// The number of distinct hashes: each chunk is sorted in place and the
-    /// sorted chunks are merged, so no second copy of the set is made.
-    pub fn count_unique(&mut self) -> u64 {
-        use rayon::prelude::*;
-        self.chunks.par_iter_mut().for_each(|c| c.sort_unstable());
-        let mut heads: Vec<usize> = vec![0; self.chunks.len()];
-        let mut unique = 0u64;
-        let mut last: Option<u64> = None;
-        loop {
-            let mut best: Option<(u64, usize)> = None;
-            for (i, c) in self.chunks.iter().enumerate() {
-                if let Some(&v) = c.get(heads[i]) {
-                    if best.is_none_or(|(b, _)| v < b) {
-                        best = Some((v, i));
-                    }
-                }
-            }
-            let Some((v, i)) = best else { break };
-            heads[i] += 1;
-            if last != Some(v) {
-                unique += 1;
-                last = Some(v);
+    /// Moves the in-memory hashes to the partition files. On an I/O error
+    /// the hashes stay in memory (and the error is kept for the report).
+    fn spill_now(&mut self) {
+        use std::io::Write;
+        if self.spill.is_none() {
+            let parts: std::io::Result<Vec<_>> = (0..PARTITIONS)
+                .map(|_| tempfile::tempfile().map(|f| std::io::BufWriter::with_capacity(8192, f)))
+                .collect();
+            match parts {
+                Ok(parts) => self.spill = Some(Spill { parts, error: None }),
+                Err(_) => return,
             }
         }
-        unique
+        let Some(spill) = self.spill.as_mut() else { return };
+        if spill.error.is_some() {
+            return;
+        }
+        for c in &self.chunks {
+            for &h in c {
+                if let Err(e) = spill.parts[(h >> 56) as usize].write_all(&h.to_le_bytes()) {
+                    spill.error = Some(e.to_string());
+                    return;
+                }
+            }
+        }
+        self.spilled += self.in_memory();
+        self.chunks.clear();
+    }
+
+    /// The number of distinct hashes.
+    pub fn count_unique(&mut self) -> anyhow::Result<u64> {
+        use rayon::prelude::*;
+        use std::io::{Read, Seek, Write};
+        if self.spill.is_some() {
+            self.spill_now();
+        }
+        let Some(spill) = self.spill.take() else {
+            // All in memory: sort each chunk, then merge them.
+            self.chunks.par_iter_mut().for_each(|c| c.sort_unstable());
+            return Ok(merge_count(&self.chunks));
+        };
+        if let Some(e) = spill.error {
+            anyhow::bail!("counting duplicates: writing temporary files failed: {e}");
+        }
+        let mut unique = 0;
+        let mut buf = Vec::new();
+        let mut hashes: Vec<u64> = Vec::new();
+        for part in spill.parts {
+            let mut f = part
+                .into_inner()
+                .map_err(|e| anyhow::anyhow!("counting duplicates: {}", e.error()))?;
+            f.flush()?;
+            f.seek(std::io::SeekFrom::Start(0))?;
+            buf.clear();
+            f.read_to_end(&mut buf)?;
+            hashes.clear();
+            hashes.extend(
+                buf.chunks_exact(8)
+                    .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))),
+            );
+            hashes.sort_unstable();
+            hashes.dedup();
+            unique += hashes.len() as u64;
+        }
+        Ok(unique)
     }
 
     fn append(&mut self, o: &mut CanonicalSet) {
@@ -124,7 +193,34 @@ impl CanonicalSet {
                 self.chunks.push(c);
             }
         }
+        if self.in_memory() > SPILL_AT as u64 {
+            self.spill_now();
+        }
     }
+}
+
+/// Distinct values across sorted chunks, merged without a second copy.
+fn merge_count(chunks: &[Vec<u64>]) -> u64 {
+    let mut heads: Vec<usize> = vec![0; chunks.len()];
+    let mut unique = 0u64;
+    let mut last: Option<u64> = None;
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        for (i, c) in chunks.iter().enumerate() {
+            if let Some(&v) = c.get(heads[i]) {
+                if best.is_none_or(|(b, _)| v < b) {
+                    best = Some((v, i));
+                }
+            }
+        }
+        let Some((v, i)) = best else { break };
+        heads[i] += 1;
+        if last != Some(v) {
+            unique += 1;
+            last = Some(v);
+        }
+    }
+    unique
 }
 
 /// Everything counted about a set of values.
@@ -251,9 +347,9 @@ impl Report {
         options: Value,
         mut stats: Stats,
         elapsed_seconds: f64,
-    ) -> Report {
-        let unique_canonical = stats.canonicals.count_unique();
-        Report {
+    ) -> anyhow::Result<Report> {
+        let unique_canonical = stats.canonicals.count_unique()?;
+        Ok(Report {
             inputs,
             column,
             output,
@@ -261,7 +357,7 @@ impl Report {
             stats,
             unique_canonical,
             elapsed_seconds,
-        }
+        })
     }
 
     pub fn input_bytes(&self) -> u64 {
@@ -442,10 +538,10 @@ mod tests {
             "x",
             "N/A",
         ];
-        let whole = Report::new(vec![], "c".into(), None, json!({}), stats_of(&vals, 1), 1.0);
+        let whole = Report::new(vec![], "c".into(), None, json!({}), stats_of(&vals, 1), 1.0).unwrap();
         let mut merged = stats_of(&vals[..3], 1);
         merged += stats_of(&vals[3..], 4);
-        let merged = Report::new(vec![], "c".into(), None, json!({}), merged, 1.0);
+        let merged = Report::new(vec![], "c".into(), None, json!({}), merged, 1.0).unwrap();
         let (mut a, mut b) = (whole.to_json(), merged.to_json());
         for j in [&mut a, &mut b] {
             j.as_object_mut().unwrap().remove("elapsed_seconds");
@@ -479,6 +575,24 @@ mod tests {
         for i in 0..(CHUNK + 10) {
             set.push(&format!("10.1/{}", i % (CHUNK / 2)));
         }
-        assert_eq!(set.count_unique(), (CHUNK / 2) as u64);
+        assert_eq!(set.count_unique().unwrap(), (CHUNK / 2) as u64);
+    }
+
+    #[test]
+    fn unique_count_after_spilling_to_disk() {
+        // Blocks merged with += spill once the total passes SPILL_AT.
+        let mut total = CanonicalSet::default();
+        let distinct = SPILL_AT / 2 + 12345;
+        for block in 0..12 {
+            let mut b = CanonicalSet::default();
+            for i in 0..(SPILL_AT / 6) {
+                b.push(&format!("{}", (block * (SPILL_AT / 6) + i) % distinct));
+            }
+            total.append(&mut b);
+        }
+        assert!(total.spilled > 0, "the set should have spilled");
+        assert_eq!(total.len(), 12 * (SPILL_AT / 6) as u64);
+        assert!(total.in_memory() <= SPILL_AT as u64 + CHUNK as u64);
+        assert_eq!(total.count_unique().unwrap(), distinct as u64);
     }
 }

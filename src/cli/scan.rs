@@ -188,7 +188,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         options,
         result.stats,
         started.elapsed().as_secs_f64(),
-    );
+    )?;
     if let Some(path) = &args.report {
         write_report(path, &report)?;
     }
