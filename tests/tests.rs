@@ -2,6 +2,7 @@
 //! area through the public API or the built `hdlscan` binary.
 
 mod conformance;
+mod gen_bench;
 mod hostile;
 mod laws;
 mod scan;
