@@ -3,6 +3,7 @@
 
 mod conformance;
 mod faults;
+mod gen_bench;
 mod hostile;
 mod laws;
 mod scan;

@@ -2,6 +2,8 @@
 //! exit codes (0 success, 1 error, 2 usage; a closed stdout is success, as
 //! for any Unix filter).
 
+mod bench;
+mod r#gen;
 mod parse;
 mod scan;
 
@@ -24,6 +26,8 @@ pub struct Cli {
 pub enum Command {
     Scan(scan::ScanArgs),
     Parse(parse::ParseArgs),
+    Gen(r#gen::GenArgs),
+    Bench(bench::BenchArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -31,6 +35,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Scan(args) => scan::run(args),
         Command::Parse(args) => parse::run(args),
+        Command::Gen(args) => r#gen::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(code) => code,
