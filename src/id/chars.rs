@@ -134,6 +134,17 @@ pub fn is_visibly(seg: &str, lit: &str) -> bool {
     seg == lit || (!seg.is_ascii() && seg.chars().filter(|c| !is_invisible(*c)).eq(lit.chars()))
 }
 
+/// Position of `needle` in `hay`. Identifier parts are tens of bytes, where
+/// a plain loop beats memchr's vector set-up; long haystacks go to memchr.
+#[inline]
+pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < 64 {
+        hay.iter().position(|&b| b == needle)
+    } else {
+        memchr::memchr(needle, hay)
+    }
+}
+
 pub fn starts_with_ci(s: &str, lit: &str) -> bool {
     s.len() >= lit.len() && s.as_bytes()[..lit.len()].eq_ignore_ascii_case(lit.as_bytes())
 }

@@ -15,8 +15,24 @@ const ENTITIES: [(&str, char); 3] = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&'
 /// Raises the §3 warnings that apply to a handle's decoded parts. The
 /// repairable ones are found by running the repair chain itself, so a dirt
 /// that only shows once another is repaired (`x.]/pdf`) is flagged too.
-pub fn flag(prefix: &str, suffix: &str, is_doi: bool, decoded: bool, ws: &mut Warnings, bufs: &mut RepairBufs) {
-    let scan = chars::scan(suffix);
+pub fn flag(
+    prefix: &str,
+    suffix: &str,
+    is_doi: bool,
+    decoded: bool,
+    value: chars::Scan,
+    ws: &mut Warnings,
+    bufs: &mut RepairBufs,
+) {
+    // The suffix holds no class of byte the whole value lacks (decoding
+    // aside), so a clean value skips the second scan.
+    let decoded = decoded && value.percent;
+    let scan = if decoded || value.non_ascii || value.amp || value.space {
+        chars::scan(suffix)
+    } else {
+        chars::Scan::default()
+    };
+    let prefix_ascii = !(decoded || value.non_ascii) || prefix.is_ascii();
     let inner_space = scan.space || (scan.non_ascii && suffix.chars().any(chars::is_inner_space));
     if inner_space {
         ws.add(Warning::InternalWhitespace);
@@ -30,7 +46,7 @@ pub fn flag(prefix: &str, suffix: &str, is_doi: bool, decoded: bool, ws: &mut Wa
     // Cheap pre-check: most values have no repairable dirt at all.
     let maybe = trailing_punct_len(suffix) > 0
         || scan.non_ascii
-        || !prefix.is_ascii()
+        || !prefix_ascii
         || scan.amp
         || (decoded && (scan.percent || prefix.contains('%')))
         || (is_doi && publisher_suffix_len(suffix) > 0);
@@ -63,7 +79,8 @@ fn trailing_punct_len(suffix: &str) -> usize {
 }
 
 fn unopened(s: &[u8], open: u8, close: u8) -> bool {
-    memchr::memchr_iter(close, s).count() > memchr::memchr_iter(open, s).count()
+    let count = |c: u8| s.iter().filter(|&&b| b == c).count();
+    count(close) > count(open)
 }
 
 fn publisher_suffix_len(suffix: &str) -> usize {
@@ -76,9 +93,12 @@ fn publisher_suffix_len(suffix: &str) -> usize {
 /// `10.` then four or more digits, optional `.digits` segments, then `/`.
 fn has_embedded_doi(suffix: &str) -> bool {
     let b = suffix.as_bytes();
-    memchr::memmem::find_iter(b, b"10.").any(|i| {
-        let mut j = i + 3;
-        let start = j;
+    (2..b.len()).filter(|&i| b[i] == b'.').any(|dot| {
+        if &b[dot - 2..dot] != b"10" {
+            return false;
+        }
+        let start = dot + 1;
+        let mut j = start;
         while j < b.len() && b[j].is_ascii_digit() {
             j += 1;
         }
@@ -235,11 +255,13 @@ mod tests {
 
     fn flags(prefix: &str, suffix: &str, decoded: bool) -> Vec<&'static str> {
         let mut ws = Warnings::EMPTY;
+        let value = chars::scan(&format!("{prefix}/{suffix}"));
         flag(
             prefix,
             suffix,
             prefix.starts_with("10."),
             decoded,
+            value,
             &mut ws,
             &mut RepairBufs::default(),
         );

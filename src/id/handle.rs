@@ -2,7 +2,7 @@
 //! split of a URI's handle part into prefix and suffix (§2 "Splitting URIs
 //! and URLs"). Every form ends here once it has found its handle.
 
-use super::chars::{is_digits, is_visibly};
+use super::chars::{self, is_digits, is_visibly};
 use super::codes::{ErrorCode, Warning, Warnings};
 use super::{Cx, Span, dirt};
 
@@ -28,20 +28,22 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
     if suffix.is_empty() {
         return Err(ErrorCode::EmptySuffix);
     }
+    let shape = if prefix.is_ascii() {
+        PrefixShape::of_ascii(prefix.as_bytes())
+    } else {
+        PrefixShape::of(prefix)
+    };
     // One or more non-empty segments joined by `.`.
-    if prefix.split('.').any(str::is_empty) {
+    if shape.empty_segment {
         return Err(ErrorCode::BadPrefix);
     }
-    let mut segments = prefix.split('.');
-    let first = segments.next().unwrap_or("");
-    if is_visibly(first, "10") {
+    if shape.first_is_ten {
         // `10.` followed by all-digit segments; exactly `10` is a shortDOI.
-        let mut rest = segments.peekable();
-        if rest.peek().is_none() {
+        if shape.segments == 1 {
             ws.add(Warning::ShortDoi);
             return Ok(true);
         }
-        return if rest.all(is_digits) {
+        return if shape.rest_digits {
             Ok(true)
         } else {
             Err(ErrorCode::BadDoiPrefix)
@@ -49,7 +51,7 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
     }
     match rule {
         Rule::Doi => Err(ErrorCode::BadDoiPrefix),
-        _ if is_digits(first) => Ok(false),
+        _ if shape.first_digits => Ok(false),
         Rule::Numeric => Err(ErrorCode::BadPrefix),
         Rule::Any => {
             ws.add(Warning::NonnumericPrefix);
@@ -58,15 +60,84 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
     }
 }
 
+/// What §1 asks of a prefix, gathered in one pass.
+struct PrefixShape {
+    segments: usize,
+    empty_segment: bool,
+    /// The first segment is `10` (looking through invisible characters).
+    first_is_ten: bool,
+    /// The first segment is all digits.
+    first_digits: bool,
+    /// Every later segment is all digits.
+    rest_digits: bool,
+}
+
+impl PrefixShape {
+    /// The fast path: one pass over ASCII bytes.
+    fn of_ascii(b: &[u8]) -> PrefixShape {
+        let mut shape = PrefixShape {
+            segments: 1,
+            empty_segment: false,
+            first_is_ten: false,
+            first_digits: true,
+            rest_digits: true,
+        };
+        let mut seg_start = 0;
+        let mut first_end = b.len();
+        for (i, &c) in b.iter().enumerate() {
+            if c == b'.' {
+                shape.empty_segment |= i == seg_start;
+                if shape.segments == 1 {
+                    first_end = i;
+                }
+                shape.segments += 1;
+                seg_start = i + 1;
+            } else if !c.is_ascii_digit() {
+                if shape.segments == 1 {
+                    shape.first_digits = false;
+                } else {
+                    shape.rest_digits = false;
+                }
+            }
+        }
+        shape.empty_segment |= seg_start == b.len();
+        shape.first_is_ten = &b[..first_end] == b"10";
+        shape
+    }
+
+    /// Any prefix: segment by segment, invisible characters looked through.
+    fn of(prefix: &str) -> PrefixShape {
+        let mut segs = prefix.split('.');
+        let first = segs.next().unwrap_or("");
+        let mut shape = PrefixShape {
+            segments: 1,
+            empty_segment: first.is_empty(),
+            first_is_ten: is_visibly(first, "10"),
+            first_digits: is_digits(first),
+            rest_digits: true,
+        };
+        for seg in segs {
+            shape.segments += 1;
+            shape.empty_segment |= seg.is_empty();
+            shape.rest_digits &= is_digits(seg);
+        }
+        shape
+    }
+}
+
 /// True when the first segment of `prefix` is all digits.
 pub fn first_segment_numeric(prefix: &str) -> bool {
+    let first = prefix.as_bytes().split(|&b| b == b'.').next().unwrap_or(b"");
+    if first.is_ascii() {
+        return !first.is_empty() && first.iter().all(u8::is_ascii_digit);
+    }
     is_digits(prefix.split('.').next().unwrap_or(""))
 }
 
 /// Splits a URI's handle part at its first literal `/`, or, when it has
 /// none, at its first `%2F` (either case) with `encoded_separator`.
 pub fn split_uri_part<'s>(part: &'s str, ws: &mut Warnings) -> Result<(&'s str, &'s str), ErrorCode> {
-    if let Some(i) = memchr::memchr(b'/', part.as_bytes()) {
+    if let Some(i) = chars::find_byte(b'/', part.as_bytes()) {
         return Ok((&part[..i], &part[i + 1..]));
     }
     if let Some(i) = find_encoded_slash(part) {
@@ -78,12 +149,12 @@ pub fn split_uri_part<'s>(part: &'s str, ws: &mut Warnings) -> Result<(&'s str, 
 
 fn find_encoded_slash(s: &str) -> Option<usize> {
     let b = s.as_bytes();
-    memchr::memchr_iter(b'%', b).find(|&i| b.get(i + 1) == Some(&b'2') && matches!(b.get(i + 2), Some(b'f' | b'F')))
+    (0..b.len()).find(|&i| b[i] == b'%' && b.get(i + 1) == Some(&b'2') && matches!(b.get(i + 2), Some(b'f' | b'F')))
 }
 
 /// True when `s` holds a `/` or a `%2F`.
 pub fn has_separator(s: &str) -> bool {
-    memchr::memchr(b'/', s.as_bytes()).is_some() || find_encoded_slash(s).is_some()
+    chars::find_byte(b'/', s.as_bytes()).is_some() || find_encoded_slash(s).is_some()
 }
 
 /// Reads the handle `prefix_raw "/" suffix_raw` (sub-slices of the input):
@@ -111,7 +182,7 @@ pub fn read<'a>(
         s.get(cx.input, cx.buf).unwrap_or(""),
     );
     let is_doi = check(prefix, suffix, rule, &mut ws)?;
-    dirt::flag(prefix, suffix, is_doi, decode, &mut ws, cx.repair);
+    dirt::flag(prefix, suffix, is_doi, decode, cx.scan, &mut ws, cx.repair);
     cx.d.warnings = ws;
     cx.d.prefix = p;
     cx.d.suffix = s;

@@ -4,6 +4,7 @@
 //! a handle server), with optional `?query` and `#fragment`.
 
 use super::authority;
+use super::chars;
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
 use super::{Cx, Span};
@@ -35,7 +36,7 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
 /// bracketed IP literal, carries a port, or is a DNS name with a letter
 /// while PATH holds a `/`; otherwise HOST is the prefix and PATH the suffix.
 fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
-    let (auth, path) = match memchr::memchr(b'/', s.as_bytes()) {
+    let (auth, path) = match chars::find_byte(b'/', s.as_bytes()) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
@@ -61,7 +62,7 @@ fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
 
 /// Splits `s` at the first `sep` into what precedes and what follows.
 pub fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
-    match memchr::memchr(sep, s.as_bytes()) {
+    match chars::find_byte(sep, s.as_bytes()) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     }

@@ -2,6 +2,7 @@
 //! `hdl` and `doi` identifiers are handles (§1); other namespaces are
 //! normalized per seed 004 §6 steps a–d.
 
+use super::chars;
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
 use super::hdl_uri::split_off;
@@ -16,7 +17,7 @@ const KNOWN: [&str; 10] = [
 /// Parses what follows `info:`.
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     let (rest, fragment) = split_off(rest, b'#');
-    let Some(slash) = memchr::memchr(b'/', rest.as_bytes()) else {
+    let Some(slash) = chars::find_byte(b'/', rest.as_bytes()) else {
         return Err(if is_scheme(rest) {
             ErrorCode::BadInfoIdentifier
         } else {

@@ -9,7 +9,7 @@ use super::{Cx, resolver};
 
 /// A bare handle or DOI: split at the first `/`, numeric prefix required.
 pub fn bare<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
-    let i = memchr::memchr(b'/', t.as_bytes()).ok_or(ErrorCode::NoSlash)?;
+    let i = chars::find_byte(b'/', t.as_bytes()).ok_or(ErrorCode::NoSlash)?;
     handle::read(cx, &t[..i], &t[i + 1..], false, Rule::Numeric)?;
     cx.d.kind = Some(if cx.d.namespace.get("", "") == Some("doi") {
         Kind::Doi
@@ -54,7 +54,7 @@ pub fn labelled<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
         cx.warn(Warning::DoubledLabel);
         return resolver::parse(cx, url);
     }
-    let i = memchr::memchr(b'/', rest.as_bytes()).ok_or(ErrorCode::NoSlash)?;
+    let i = chars::find_byte(b'/', rest.as_bytes()).ok_or(ErrorCode::NoSlash)?;
     handle::read(cx, &rest[..i], &rest[i + 1..], false, Rule::Doi)?;
     cx.d.kind = Some(Kind::Doi);
     Ok(())
@@ -64,7 +64,7 @@ pub fn labelled<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
 pub fn urn_doi<'a>(cx: &mut Cx<'a>, nss: &'a str) -> Result<(), ErrorCode> {
     cx.check_encoded(&[Some(nss)]);
     let b = nss.as_bytes();
-    let (p, s) = match (memchr::memchr(b':', b), memchr::memchr(b'/', b)) {
+    let (p, s) = match (chars::find_byte(b':', b), chars::find_byte(b'/', b)) {
         (Some(c), slash) if slash.is_none_or(|s| c < s) => (&nss[..c], &nss[c + 1..]),
         _ => handle::split_uri_part(nss, &mut cx.d.warnings)?,
     };

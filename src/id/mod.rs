@@ -184,6 +184,7 @@ impl Parser {
             bytes: &mut scratch.bytes,
             repair: &mut scratch.repair,
             opts: &self.opts,
+            scan: chars::Scan::default(),
             d: Draft::default(),
         };
         let result = dispatch(&mut cx);
@@ -284,6 +285,9 @@ struct Cx<'a> {
     bytes: &'a mut Vec<u8>,
     repair: &'a mut dirt::RepairBufs,
     opts: &'a Options,
+    /// Byte classes of the whole trimmed value: what no part of it holds
+    /// need not be looked for again.
+    scan: chars::Scan,
     d: Draft,
 }
 
@@ -318,7 +322,7 @@ impl<'a> Cx<'a> {
     /// A handle part: as it is for bare values, percent-decoded once for URI
     /// and URL forms (SPEC §2 "Splitting URIs and URLs").
     fn part(&mut self, raw: &'a str, decode: bool) -> Result<Span, ErrorCode> {
-        if !decode || memchr::memchr(b'%', raw.as_bytes()).is_none() {
+        if !decode || !self.scan.percent || chars::find_byte(b'%', raw.as_bytes()).is_none() {
             return Ok(self.span_of(raw));
         }
         percent::decode_into(raw, self.bytes)?;
@@ -351,7 +355,8 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     if t.is_empty() {
         return Err(ErrorCode::Empty);
     }
-    if chars::scan(t).control {
+    cx.scan = chars::scan(t);
+    if cx.scan.control {
         return Err(ErrorCode::ControlChar);
     }
     let first = t.as_bytes()[0];

@@ -167,7 +167,7 @@ pub fn decode_lenient_into(s: &str, out: &mut Vec<u8>) {
 /// True when `s` holds `%` followed by two hex digits.
 pub fn has_escape(s: &str) -> bool {
     let b = s.as_bytes();
-    memchr::memchr_iter(b'%', b).any(|i| escape_at(b, i).is_some())
+    (0..b.len()).any(|i| b[i] == b'%' && escape_at(b, i).is_some())
 }
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";

@@ -53,7 +53,7 @@ fn handle_columns(
         canonical.push('/');
         canonical.push_str(suffix);
         canonical.make_ascii_lowercase();
-    } else if is_visibly(prefix.split('.').next().unwrap_or(""), "0") {
+    } else if is_global_service_prefix(prefix) {
         // The global service's own prefixes are case-insensitive as a whole.
         canonical.push('/');
         canonical.push_str(suffix);
@@ -87,4 +87,13 @@ fn handle_columns(
     }
     url.push('/');
     percent::encode_into(suffix, &URL_PATH, url);
+}
+
+/// The global service's own prefixes: first segment `0` (`0.NA`).
+fn is_global_service_prefix(prefix: &str) -> bool {
+    let b = prefix.as_bytes();
+    if b.first() == Some(&b'0') && (b.len() == 1 || b[1] == b'.') {
+        return true;
+    }
+    !prefix.is_ascii() && is_visibly(prefix.split('.').next().unwrap_or(""), "0")
 }

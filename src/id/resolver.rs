@@ -3,7 +3,7 @@
 //! the `/hdl/` and `/handle/` paths of any host, and hosts the user adds.
 
 use super::authority;
-use super::chars::starts_with_ci;
+use super::chars::{self, starts_with_ci};
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
 use super::hdl_uri::split_off;
@@ -51,7 +51,7 @@ impl<'a> UrlStart<'a> {
                 rest: &t[7..],
             });
         }
-        let slash = memchr::memchr(b'/', t.as_bytes())?;
+        let slash = chars::find_byte(b'/', t.as_bytes())?;
         let (auth, path) = (&t[..slash], &t[slash..]);
         let host = authority::parse(auth).ok()?.host;
         let known = GLOBAL.iter().any(|(h, _)| host.eq_ignore_ascii_case(h))
@@ -73,7 +73,7 @@ impl<'a> UrlStart<'a> {
 pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
     let (rest, fragment) = split_off(url.rest, b'#');
     let (rest, query) = split_off(rest, b'?');
-    let (auth, path) = match memchr::memchr(b'/', rest.as_bytes()) {
+    let (auth, path) = match chars::find_byte(b'/', rest.as_bytes()) {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, ""),
     };
