@@ -70,8 +70,8 @@ struct Spill {
 }
 
 const CHUNK: usize = 1 << 20;
-/// Hashes held in memory before spilling (32 MB).
-pub const SPILL_AT: usize = 4 << 20;
+/// Hashes held in memory before spilling (8 MB).
+pub const SPILL_AT: usize = 1 << 20;
 const PARTITIONS: usize = 256;
 
 impl Clone for CanonicalSet {
