@@ -63,6 +63,10 @@ impl InputFormat {
     }
 }
 
+/// Widest input written to Parquet or Arrow: each Parquet column writer
+/// holds ~20 KB of buffers, so 100,000 columns would take 2 GB.
+pub const MAX_COLUMNAR_COLUMNS: usize = 10_000;
+
 /// What to scan and how.
 pub struct ScanConfig {
     pub inputs: Vec<InputSpec>,
@@ -135,6 +139,17 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     }
     let column_name = input_schema.field(col).name().clone();
     let names: Vec<String> = input_schema.fields().iter().map(|f| f.name().clone()).collect();
+    if let Some((path, format)) = &cfg.output {
+        if *format != OutputFormat::Csv && *format != OutputFormat::Tsv && names.len() > MAX_COLUMNAR_COLUMNS {
+            bail!(
+                "{first_name} has {} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
+                 each Parquet column writer holds its own buffers; write CSV or TSV output instead (-o out.csv)",
+                names.len(),
+                format.name(),
+                path.display()
+            );
+        }
+    }
     let out_schema = match &cfg.output {
         Some(_) => {
             let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().cloned().collect();
@@ -554,12 +569,7 @@ fn utf8_schema(headers: &[String]) -> SchemaRef {
 }
 
 fn field_list(schema: &Schema) -> String {
-    schema
-        .fields()
-        .iter()
-        .map(|f| f.name().as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::io::describe_columns(schema.fields().iter().map(|f| f.name().as_str()))
 }
 
 fn same_columns<'a>(schema: &Schema, headers: impl Iterator<Item = &'a str>, shown: &str) -> Result<()> {
@@ -568,8 +578,8 @@ fn same_columns<'a>(schema: &Schema, headers: impl Iterator<Item = &'a str>, sho
     if got != want {
         bail!(
             "{shown}: its columns ({}) differ from the first input's ({}); inputs of one run must have the same columns",
-            got.join(", "),
-            want.join(", ")
+            crate::io::describe_columns(got.iter().copied()),
+            crate::io::describe_columns(want.iter().copied())
         );
     }
     Ok(())

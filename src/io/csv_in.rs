@@ -233,7 +233,10 @@ impl fmt::Display for PositionedError {
             }
             ErrorKind::UnclosedQuote => write!(f, "quote opened here never closes"),
             ErrorKind::RecordTooLarge { limit } => {
-                write!(f, "record longer than the {limit}-byte limit")
+                write!(
+                    f,
+                    "record longer than the {limit}-byte limit (raise it with --max-record-mib)"
+                )
             }
             ErrorKind::BadOption(m) => write!(f, "invalid option: {m}"),
             ErrorKind::Csv(m) => write!(f, "CSV error: {m}"),
@@ -958,7 +961,7 @@ mod tests {
         assert!(matches!(e.kind, ErrorKind::RecordTooLarge { limit: 1000 }), "{e}");
         assert_eq!(
             e.to_string(),
-            "data.csv: record 2 (line 3): record longer than the 1000-byte limit"
+            "data.csv: record 2 (line 3): record longer than the 1000-byte limit (raise it with --max-record-mib)"
         );
         // The header too.
         let data = format!("{big}\n1\n");

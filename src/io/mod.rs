@@ -16,3 +16,44 @@ pub mod csv_in;
 pub mod parquet_in;
 pub mod sink;
 pub mod split;
+
+/// Column names for an error message: at most 20, each cut to 60
+/// characters, so a 100,000-column header or a 100 MB name cannot flood
+/// stderr.
+pub fn describe_columns<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    const SHOWN: usize = 20;
+    const WIDTH: usize = 60;
+    let total = names.len();
+    let mut out = String::new();
+    for (i, name) in names.take(SHOWN).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match name.char_indices().nth(WIDTH) {
+            Some((cut, _)) => {
+                out.push_str(&name[..cut]);
+                out.push('…');
+            }
+            None => out.push_str(name),
+        }
+    }
+    if total > SHOWN {
+        out.push_str(&format!(", … and {} more", total - SHOWN));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn describe_columns_is_short() {
+        let names: Vec<String> = (0..100_000).map(|i| format!("col{i}")).collect();
+        let s = super::describe_columns(names.iter().map(String::as_str));
+        assert!(s.ends_with(", … and 99980 more"), "{s}");
+        let long = "x".repeat(1000);
+        assert_eq!(
+            super::describe_columns([long.as_str()].into_iter()),
+            format!("{}…", "x".repeat(60))
+        );
+    }
+}

@@ -230,7 +230,7 @@ pub fn resolve_column_spec(schema: &arrow_schema::Schema, spec: &str, source: &s
     if let Some(i) = fields.iter().position(|f| f.name() == spec) {
         return Ok(i);
     }
-    let list = fields.iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(", ");
+    let list = super::describe_columns(fields.iter().map(|f| f.name().as_str()));
     if let Ok(n) = spec.trim().parse::<usize>() {
         if (1..=fields.len()).contains(&n) {
             return Ok(n - 1);
