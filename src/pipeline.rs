@@ -169,7 +169,9 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     });
 
     let threads = cfg.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    // One pool for classification and for the writer's parallel column
+    // encoding, so --threads bounds both.
+    let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?);
     let (work_tx, work_rx) = sync_channel::<Result<Work>>(threads * 2);
     let reader = {
         let (inputs, format, csv, schema) = (cfg.inputs.clone(), cfg.input_format, cfg.csv, input_schema.clone());
@@ -196,9 +198,10 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             let options = SinkOptions { parquet: props.build() };
             let sink = Sink::create_with(path, *format, schema.clone(), &refs, options)?;
             let (tx, rx) = sync_channel::<WriterMsg>(2);
-            let handle = thread::Builder::new()
-                .name("hdlscan-writer".into())
-                .spawn(move || write_all(sink, rx))?;
+            let handle = thread::Builder::new().name("hdlscan-writer".into()).spawn({
+                let pool = Arc::clone(&pool);
+                move || write_all(sink, rx, &pool)
+            })?;
             Some((tx, handle))
         }
         _ => None,
@@ -295,19 +298,19 @@ enum WriterMsg {
     Finish(u64),
 }
 
-fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>) -> Result<u64> {
+fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<u64> {
     let mut rows = 0u64;
     for msg in rx {
         match msg {
             WriterMsg::Batch(b) => {
                 rows += b.num_rows() as u64;
-                sink.write(&b)?;
+                pool.install(|| sink.write(&b))?;
             }
             WriterMsg::Finish(expected) => {
                 if expected != rows {
                     bail!("row accounting failed: {expected} rows classified but {rows} sent to the writer");
                 }
-                return sink.finish();
+                return pool.install(|| sink.finish());
             }
         }
     }
