@@ -10,9 +10,8 @@ use arrow_array::types::{Int8Type, Int32Type};
 use arrow_schema::{DataType, Field, Fields};
 use std::sync::Arc;
 
-/// Names of the enriched columns, in output order (before `--column-prefix`).
-pub const NAMES: [&str; 13] = [
-    "record",
+/// SPEC §3's columns, in output order: what every parsed value yields.
+pub const SPEC: [&str; 12] = [
     "kind",
     "namespace",
     "prefix",
@@ -26,6 +25,12 @@ pub const NAMES: [&str; 13] = [
     "error",
     "warnings",
 ];
+
+/// Names of the enriched columns of `scan`, in output order (before
+/// `--column-prefix`): the record number, then SPEC's columns.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    std::iter::once("record").chain(SPEC)
+}
 
 /// Added columns whose values are (nearly) all distinct: a Parquet
 /// dictionary would only cost time (interning every value) before the
@@ -57,8 +62,8 @@ pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
             false,
         ),
     ];
-    let mut out = Vec::with_capacity(NAMES.len());
-    for (name, (dt, nullable)) in NAMES.iter().zip(types) {
+    let mut out = Vec::with_capacity(types.len());
+    for (name, (dt, nullable)) in names().zip(types) {
         let full = format!("{prefix}{name}");
         if input_names.iter().any(|n| *n == full) {
             bail!(
@@ -119,7 +124,7 @@ impl Builder {
     }
 
     pub fn finish(mut self) -> Vec<ArrayRef> {
-        let mut out: Vec<ArrayRef> = Vec::with_capacity(NAMES.len());
+        let mut out: Vec<ArrayRef> = Vec::with_capacity(SPEC.len() + 1);
         out.push(Arc::new(self.record.finish()));
         out.push(Arc::new(self.kind.finish()));
         out.push(Arc::new(self.namespace.finish()));

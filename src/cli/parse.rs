@@ -33,22 +33,10 @@ pub enum Format {
     Tsv,
 }
 
-/// The columns of SPEC §3, in output order.
-pub const COLUMNS: [&str; 13] = [
-    "input",
-    "kind",
-    "namespace",
-    "prefix",
-    "suffix",
-    "canonical",
-    "uri",
-    "url",
-    "resolver",
-    "query",
-    "fragment",
-    "error",
-    "warnings",
-];
+/// The output columns: the value read, then SPEC §3's columns.
+fn columns() -> impl Iterator<Item = &'static str> {
+    std::iter::once("input").chain(crate::columns::SPEC)
+}
 
 pub fn run(args: ParseArgs) -> Result<ExitCode> {
     let parser = args.parser.build()?;
@@ -116,7 +104,7 @@ impl Printer {
             Format::Jsonl => write_json(&fields, &p, out)?,
             Format::Tsv => {
                 if self.rows.is_empty() {
-                    writeln!(out, "{}", COLUMNS.join("\t"))?;
+                    writeln!(out, "{}", columns().collect::<Vec<_>>().join("\t"))?;
                     self.rows.push(Default::default());
                 }
                 let line: Vec<String> = fields.iter().map(|f| tsv_escape(f.as_deref().unwrap_or(""))).collect();
@@ -165,9 +153,9 @@ fn fields(input: &str, p: &Parsed<'_>, r: &Rendered) -> [Option<String>; 13] {
 
 fn write_json(fields: &[Option<String>; 13], p: &Parsed<'_>, out: &mut impl Write) -> Result<()> {
     let mut obj = serde_json::Map::new();
-    for (k, v) in COLUMNS.iter().zip(fields.iter()).take(12) {
+    for (k, v) in columns().zip(fields.iter()).take(12) {
         obj.insert(
-            (*k).into(),
+            k.into(),
             v.clone().map_or(serde_json::Value::Null, serde_json::Value::String),
         );
     }

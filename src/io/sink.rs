@@ -688,31 +688,10 @@ pub(crate) mod tests {
 
     /// The schema the pipeline produces, with `n_inputs` input columns.
     pub(crate) fn pipeline_schema(n_inputs: usize) -> SchemaRef {
-        let dict = |k: DataType| DataType::Dictionary(Box::new(k), Box::new(DataType::Utf8));
-        let mut fields: Vec<Field> = (0..n_inputs)
-            .map(|i| Field::new(format!("in{i}"), DataType::Utf8, true))
-            .collect();
-        fields.push(Field::new("record", DataType::UInt64, false));
-        fields.push(Field::new("kind", dict(DataType::Int8), false));
-        fields.push(Field::new("namespace", dict(DataType::Int32), true));
-        for name in [
-            "prefix",
-            "suffix",
-            "canonical",
-            "uri",
-            "url",
-            "resolver",
-            "query",
-            "fragment",
-        ] {
-            fields.push(Field::new(name, DataType::Utf8, true));
-        }
-        fields.push(Field::new("error", dict(DataType::Int8), true));
-        fields.push(Field::new(
-            "warnings",
-            DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, true))),
-            false,
-        ));
+        let inputs: Vec<String> = (0..n_inputs).map(|i| format!("in{i}")).collect();
+        let mut fields: Vec<Field> = inputs.iter().map(|n| Field::new(n, DataType::Utf8, true)).collect();
+        let added = crate::columns::fields("", &inputs).expect("no clash");
+        fields.extend(added.iter().map(|f| f.as_ref().clone()));
         Arc::new(Schema::new(fields))
     }
 
