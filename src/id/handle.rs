@@ -33,8 +33,9 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
     } else {
         PrefixShape::of(prefix)
     };
-    // One or more non-empty segments joined by `.`.
-    if shape.empty_segment {
+    // One or more non-empty segments joined by `.`; no segment holds `/`
+    // (seed 000's na-segment), which a URI prefix can only get from `%2F`.
+    if shape.empty_segment || shape.slash {
         return Err(ErrorCode::BadPrefix);
     }
     if shape.first_is_ten {
@@ -64,6 +65,7 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
 struct PrefixShape {
     segments: usize,
     empty_segment: bool,
+    slash: bool,
     /// The first segment is `10` (looking through invisible characters).
     first_is_ten: bool,
     /// The first segment is all digits.
@@ -78,6 +80,7 @@ impl PrefixShape {
         let mut shape = PrefixShape {
             segments: 1,
             empty_segment: false,
+            slash: false,
             first_is_ten: false,
             first_digits: true,
             rest_digits: true,
@@ -93,6 +96,7 @@ impl PrefixShape {
                 shape.segments += 1;
                 seg_start = i + 1;
             } else if !c.is_ascii_digit() {
+                shape.slash |= c == b'/';
                 if shape.segments == 1 {
                     shape.first_digits = false;
                 } else {
@@ -112,6 +116,7 @@ impl PrefixShape {
         let mut shape = PrefixShape {
             segments: 1,
             empty_segment: first.is_empty(),
+            slash: prefix.contains('/'),
             first_is_ten: is_visibly(first, "10"),
             first_digits: is_digits(first),
             rest_digits: true,
@@ -213,6 +218,9 @@ mod tests {
         assert_eq!(c("1234", Rule::Doi), Err(ErrorCode::BadDoiPrefix));
         assert_eq!(c("12..3", Rule::Any), Err(ErrorCode::BadPrefix));
         assert_eq!(c("12.", Rule::Any), Err(ErrorCode::BadPrefix));
+        // Only a decoded URI prefix can hold `/` (from %2F).
+        assert_eq!(c("ab/c", Rule::Any), Err(ErrorCode::BadPrefix));
+        assert_eq!(c("1é/2", Rule::Any), Err(ErrorCode::BadPrefix));
         assert_eq!(
             check("", "x", Rule::Any, &mut Warnings::default()),
             Err(ErrorCode::EmptyPrefix)
