@@ -2,7 +2,7 @@
 //! they name the same thing), `uri` (`hdl:` with seed 000's native
 //! characters) and `url` (the global resolver's URL).
 
-use super::chars::is_visibly;
+use super::chars::{self, is_visibly};
 use super::dirt;
 use super::percent::{self, AsciiSet, HDL_PREFIX, HDL_SUFFIX, URL_PATH};
 use super::{Kind, Parsed, Rendered};
@@ -76,9 +76,12 @@ fn handle_columns(
     });
     let at = url.len();
     percent::encode_into(prefix, &URL_PREFIX, url);
-    // `https://hdl.handle.net/api/handles/…` is the REST API: escape a
-    // letter so the handle `api/handles/…` is not read back as an API URL.
-    if prefix.eq_ignore_ascii_case("api") && suffix.starts_with("handles/") {
+    // Escape the prefix's first letter where the path would otherwise be
+    // read back as something else: `api/handles/…` is the REST API path, and
+    // `doi%3A…` an (escaped) `doi:` label.
+    let misread = (prefix.eq_ignore_ascii_case("api") && suffix.starts_with("handles/"))
+        || chars::starts_with_ci(&url[at..], "doi%3a");
+    if misread {
         let first = url.as_bytes()[at];
         url.replace_range(at..at + 1, "");
         let mut esc = String::with_capacity(3);
