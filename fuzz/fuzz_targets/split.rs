@@ -9,6 +9,8 @@
 //!
 //! The splitter source is included directly (it only needs `memchr`), so
 //! this crate does not build the whole of hdlscan.
+//!
+//! Run: `cd fuzz && cargo +nightly fuzz run split -- -max_len=512`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
