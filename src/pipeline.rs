@@ -532,7 +532,8 @@ impl TextColumn {
 
     fn push(&mut self, field: &[u8]) {
         self.values.extend_from_slice(field);
-        // Blocks are capped far below 2 GiB, so offsets fit in i32.
+        // Blocks are capped below 2 GiB (--max-record-mib ≤ 2047), so
+        // offsets fit in i32.
         self.offsets.push(self.values.len() as i32);
     }
 

@@ -79,8 +79,8 @@ pub struct ScanArgs {
     /// Worker threads [default: all cores]
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Longest CSV record accepted, in MiB: a longer one stops the run with
-    /// an error rather than holding several copies of it in memory.
+    /// Longest CSV record accepted, in MiB (at most 2047): a longer one stops
+    /// the run with an error rather than holding several copies of it in memory.
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_record_mib: usize,
     /// CSV block size in MiB: the unit of parallel work.
@@ -155,7 +155,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         has_headers: !args.no_headers,
         allow_short_rows: args.allow_short_rows,
         block_size: args.block_mib.max(1) << 20,
-        max_block_size: args.max_record_mib.max(args.block_mib).clamp(1, 4095) << 20,
+        max_block_size: args.max_record_mib.max(args.block_mib).clamp(1, 2047) << 20,
         ..CsvOptions::default()
     };
     let threads = args
