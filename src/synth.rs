@@ -1822,32 +1822,39 @@ pub fn push_csv_field(out: &mut Vec<u8>, s: &str) {
 }
 
 impl Row {
-    /// Appends the row as one CSV record, LF-terminated.
+    /// Appends the row as one CSV record in [`CSV_HEADER`] order, LF-terminated.
     pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        let mut n = self.id;
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&buf[i..]);
-        out.push(b',');
-        push_csv_field(out, &self.collection);
-        out.push(b',');
-        push_csv_field(out, &self.title);
-        out.push(b',');
-        push_csv_field(out, &self.date_issued);
-        out.push(b',');
-        push_csv_field(out, self.dc_type);
-        out.push(b',');
-        push_csv_field(out, &self.identifier);
-        out.push(b'\n');
+        let fields = [
+            self.collection.as_str(),
+            &self.title,
+            &self.date_issued,
+            self.dc_type,
+            &self.identifier,
+        ];
+        push_csv_record(out, self.id, &fields);
     }
+}
+
+/// Appends one CSV record: `id` in decimal, then `fields` (quoted as
+/// needed), LF-terminated. No allocation.
+pub fn push_csv_record(out: &mut Vec<u8>, id: u64, fields: &[&str]) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = id;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+    for field in fields {
+        out.push(b',');
+        push_csv_field(out, field);
+    }
+    out.push(b'\n');
 }
 
 /// Writes the header and `n_rows` generated rows (ids `first_id..`) to `w`.

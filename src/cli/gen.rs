@@ -11,7 +11,7 @@
 
 use crate::io::atomic::AtomicFile;
 use crate::io::sink::{OutputFormat, Sink};
-use crate::synth::{Row, Synth, push_csv_field};
+use crate::synth::{Row, Synth, push_csv_record};
 use anyhow::{Result, bail};
 use arrow_array::builder::{Int64Builder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
@@ -118,29 +118,14 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
 
 /// Appends `row` as one CSV record in [`COLUMNS`] order, LF-terminated.
 fn push_csv_row(out: &mut Vec<u8>, row: &Row) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = row.id;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-    for field in [
+    let fields = [
         row.identifier.as_str(),
-        row.title.as_str(),
-        row.date_issued.as_str(),
+        &row.title,
+        &row.date_issued,
         row.dc_type,
-        row.collection.as_str(),
-    ] {
-        out.push(b',');
-        push_csv_field(out, field);
-    }
-    out.push(b'\n');
+        &row.collection,
+    ];
+    push_csv_record(out, row.id, &fields);
 }
 
 /// Streams `rows` rows to `path` as CSV (header first).
