@@ -21,6 +21,7 @@ mod authority;
 pub mod chars;
 pub mod codes;
 mod dirt;
+mod fast;
 mod handle;
 mod hdl_uri;
 mod info_uri;
@@ -178,6 +179,15 @@ impl Parser {
         let Ok(input) = std::str::from_utf8(raw) else {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
+        if let Some(p) = fast::parse(input, &self.opts, &mut scratch.repair) {
+            return p;
+        }
+        self.parse_full(input, scratch)
+    }
+
+    /// The full parser, every form of SPEC §2; `parse` comes here when the
+    /// fast path gives up.
+    fn parse_full<'a>(&self, input: &'a str, scratch: &'a mut Scratch) -> Parsed<'a> {
         let mut cx = Cx {
             input,
             buf: &mut scratch.buf,

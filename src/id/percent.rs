@@ -53,7 +53,7 @@ impl AsciiSet {
     }
 
     #[inline]
-    pub fn contains(&self, b: u8) -> bool {
+    pub const fn contains(&self, b: u8) -> bool {
         b < 128 && self.bits[(b / 64) as usize] & (1 << (b % 64)) != 0
     }
 }
