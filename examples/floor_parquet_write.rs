@@ -1,6 +1,7 @@
 //! Floor of `hdlscan scan`'s Parquet side: write ROWS rows of exactly what
 //! `scan FILE.csv -c identifier -o out.parquet` writes (the CSV's columns as
-//! strings, then the 13 enriched columns) through the same [`Sink`], and
+//! strings, then the 13 enriched columns) through the same [`Sink`], with
+//! `scan`'s writer settings ([`hdlscan::pipeline::sink_options`]), and
 //! time only the writing.
 //!
 //! ```text
@@ -102,7 +103,13 @@ fn main() -> Result<()> {
     // Timed: the writing alone.
     let record_col = ncols; // `record` is the first enriched column
     let started = Instant::now();
-    let mut sink = Sink::create(Path::new(output), OutputFormat::Parquet, schema.clone())?;
+    let mut sink = Sink::create_with(
+        Path::new(output),
+        OutputFormat::Parquet,
+        schema.clone(),
+        &[Path::new(input)],
+        hdlscan::pipeline::sink_options(""),
+    )?;
     let mut written = 0u64;
     'outer: loop {
         for batch in &pool {

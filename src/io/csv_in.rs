@@ -37,6 +37,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::record;
 use super::split::{Boundary, Splitter, UnclosedQuote};
 
 /// Where the input comes from.
@@ -709,30 +710,24 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
         row_byte: Vec::with_capacity(raw.nrecords as usize),
         padded_rows: 0,
     };
-    let mut rdr = csv_reader(data, opts.delimiter);
-    let mut rec = csv::ByteRecord::new();
-    // Line number of data[0], relative to `first_line`, may be negative
-    // by the blank lines before the first record; keep it in i64.
-    let line0 = -(leading_newlines(data) as i64);
-    // Where the previous record ended, and the (csv-core) line there.
-    let (mut prev_end, mut prev_line) = (0usize, 1u64);
+    // Line of the current position, relative to `first_line` (which is
+    // the line of the first record, after any blank lines).
+    let mut line = -(leading_newlines(data) as i64);
+    let mut pos = 0;
     loop {
-        let more = rdr
-            .read_byte_record(&mut rec)
-            .map_err(|e| PositionedError::new(&raw.file, Position::default(), ErrorKind::Csv(e.to_string())))?;
-        if !more {
+        // Blank lines between records are skipped, as csv-core does.
+        while pos < data.len() && (data[pos] == b'\n' || data[pos] == b'\r') {
+            line += (data[pos] == b'\n') as i64;
+            pos += 1;
+        }
+        if pos == data.len() {
             break;
         }
-        // Skip the blank lines csv-core skipped before this record.
-        let mut start = prev_end;
-        let mut line = prev_line;
-        while start < data.len() && (data[start] == b'\n' || data[start] == b'\r') {
-            line += (data[start] == b'\n') as u64;
-            start += 1;
-        }
+        let start = pos;
         let row = out.line_delta.len();
-        let line_delta = (line0 + line as i64 - 1) as u32;
-        let found = rec.len();
+        let line_delta = line as u32;
+        let rec = record::read(data, start, opts.delimiter, &mut out.data, &mut out.ends);
+        let found = rec.fields;
         if found != ncols && !(found < ncols && opts.allow_short_rows) {
             return Err(PositionedError::new(
                 &raw.file,
@@ -744,11 +739,6 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
                 ErrorKind::FieldCount { expected: ncols, found },
             ));
         }
-        let base = out.data.len() as u32;
-        out.data.extend_from_slice(rec.as_slice());
-        for i in 0..found {
-            out.ends.push(base + rec.range(i).unwrap().end as u32);
-        }
         if found < ncols {
             let end = out.data.len() as u32;
             out.ends.extend(std::iter::repeat_n(end, ncols - found));
@@ -756,9 +746,8 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
         }
         out.line_delta.push(line_delta);
         out.row_byte.push(start as u32);
-        let p = rdr.position();
-        prev_end = p.byte() as usize;
-        prev_line = p.line();
+        line += rec.newlines as i64;
+        pos = rec.end;
     }
     debug_assert_eq!(out.nrows() as u64, raw.nrecords);
     Ok(out)

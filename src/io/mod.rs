@@ -14,6 +14,7 @@
 pub mod atomic;
 pub mod csv_in;
 pub mod parquet_in;
+mod record;
 pub mod sink;
 pub mod split;
 
