@@ -16,6 +16,7 @@ use arrow_array::builder::StringBuilder;
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::file::properties::EnabledStatistics;
 use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -190,12 +191,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 })
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
-            for name in columns::DISTINCT {
-                let full = format!("{}{name}", cfg.column_prefix);
-                props = props.set_column_dictionary_enabled(ColumnPath::from(full), false);
-            }
-            let options = SinkOptions { parquet: props.build() };
+            let options = sink_options(&cfg.column_prefix);
             let sink = Sink::create_with(path, *format, schema.clone(), &refs, options)?;
             let (tx, rx) = sync_channel::<WriterMsg>(2);
             let handle = thread::Builder::new().name("hdlscan-writer".into()).spawn({
@@ -296,6 +292,21 @@ enum WriterMsg {
     Batch(RecordBatch),
     /// All batches were sent; commit if exactly this many rows were.
     Finish(u64),
+}
+
+/// The writer settings of `scan`'s output: hdlscan's Parquet defaults,
+/// without dictionaries on the always-distinct added columns and without
+/// statistics where they prune nothing (see `columns`).
+pub fn sink_options(column_prefix: &str) -> SinkOptions {
+    let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
+    for name in columns::DISTINCT {
+        props = props.set_column_dictionary_enabled(ColumnPath::from(format!("{column_prefix}{name}")), false);
+    }
+    for name in columns::NO_STATISTICS {
+        let path = ColumnPath::from(format!("{column_prefix}{name}"));
+        props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
+    }
+    SinkOptions { parquet: props.build() }
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<u64> {
