@@ -53,7 +53,8 @@ fn main() -> Result<()> {
         .into_iter()
         .par_bridge()
         .map(|raw| -> Result<(u64, u64)> {
-            let block = parse_block(&raw?, ncols, popts)?;
+            let raw = raw?;
+            let block = parse_block(&raw, ncols, popts)?;
             let bytes: u64 = block.column(col).map(|f| f.len() as u64).sum();
             Ok((block.nrows() as u64, bytes))
         })

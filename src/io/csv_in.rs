@@ -612,15 +612,16 @@ fn csv_reader(data: &[u8], delim: u8) -> csv::Reader<&[u8]> {
         .from_reader(data)
 }
 
-/// A parsed block, stored by columns-within-rows without per-record
-/// allocation: all field bytes in one buffer plus `ncols` end offsets per
-/// row.
-#[derive(Clone, Debug, Default)]
-pub struct RowBlock {
+/// A parsed block, without per-record allocation: `ncols` field spans per
+/// row, into the raw block it borrows (most fields are read in place) or
+/// into a buffer of the few fields unescaping changed.
+#[derive(Clone, Debug)]
+pub struct RowBlock<'a> {
     file: Arc<str>,
     ncols: usize,
-    data: Vec<u8>,
-    ends: Vec<u32>,
+    raw: &'a [u8],
+    copies: Vec<u8>,
+    spans: Vec<record::Span>,
     first_record: u64,
     first_line: u64,
     byte_offset: u64,
@@ -631,7 +632,7 @@ pub struct RowBlock {
     padded_rows: u64,
 }
 
-impl RowBlock {
+impl<'a> RowBlock<'a> {
     /// Number of records.
     pub fn nrows(&self) -> usize {
         self.line_delta.len()
@@ -646,10 +647,12 @@ impl RowBlock {
     #[inline]
     pub fn field(&self, row: usize, col: usize) -> &[u8] {
         assert!(col < self.ncols, "column {col} out of range");
-        let i = row * self.ncols + col;
-        let end = self.ends[i] as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.data[start..end]
+        let [start, end] = self.spans[row * self.ncols + col];
+        if start & record::COPIED == 0 {
+            &self.raw[start as usize..end as usize]
+        } else {
+            &self.copies[(start & !record::COPIED) as usize..end as usize]
+        }
     }
 
     /// Iterate one column's values in row order.
@@ -695,14 +698,15 @@ impl RowBlock {
 
 /// Parse a block into a [`RowBlock`] of `ncols` fields per row. Pure and
 /// thread-safe: blocks can be parsed in parallel, in any order.
-pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<RowBlock, PositionedError> {
+pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<RowBlock<'_>, PositionedError> {
     let data = &raw.data;
-    assert!(data.len() <= u32::MAX as usize, "block larger than 4 GiB");
+    assert!(data.len() < record::COPIED as usize, "block of 2 GiB or more");
     let mut out = RowBlock {
         file: raw.file.clone(),
         ncols,
-        data: Vec::with_capacity(data.len()),
-        ends: Vec::with_capacity(raw.nrecords as usize * ncols),
+        raw: data,
+        copies: Vec::new(),
+        spans: Vec::with_capacity(raw.nrecords as usize * ncols),
         first_record: raw.first_record,
         first_line: raw.first_line,
         byte_offset: raw.byte_offset,
@@ -726,7 +730,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
         let start = pos;
         let row = out.line_delta.len();
         let line_delta = line as u32;
-        let rec = record::read(data, start, opts.delimiter, &mut out.data, &mut out.ends);
+        let rec = record::read(data, start, opts.delimiter, &mut out.copies, &mut out.spans);
         let found = rec.fields;
         if found != ncols && !(found < ncols && opts.allow_short_rows) {
             return Err(PositionedError::new(
@@ -740,8 +744,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
             ));
         }
         if found < ncols {
-            let end = out.data.len() as u32;
-            out.ends.extend(std::iter::repeat_n(end, ncols - found));
+            out.spans.extend(std::iter::repeat_n([0, 0], ncols - found));
             out.padded_rows += 1;
         }
         out.line_delta.push(line_delta);

@@ -21,45 +21,65 @@ pub struct Record {
     pub newlines: u64,
 }
 
-/// Reads the record starting at `data[start]` (not a blank line): appends
-/// its unescaped field bytes to `out` and each field's end offset (into
-/// `out`) to `ends`.
-pub fn read(data: &[u8], start: usize, delim: u8, out: &mut Vec<u8>, ends: &mut Vec<u32>) -> Record {
-    let (out_len, ends_len) = (out.len(), ends.len());
-    if let Some(r) = read_plain(data, start, delim, out, ends) {
+/// Where a field's bytes are: `[start, end)` in the block, or, when
+/// `start` has [`COPIED`] set, in the buffer of unescaped copies.
+pub type Span = [u32; 2];
+
+/// Marks a [`Span`] into the copies. Blocks are under 2 GiB
+/// (`--max-record-mib` ≤ 2047), so offsets never reach this bit.
+pub const COPIED: u32 = 1 << 31;
+
+/// Reads the record starting at `data[start]` (not a blank line), pushing
+/// one [`Span`] per field. A field is read in place unless unescaping
+/// changes it (`""` inside quotes, csv-core's leniencies); those bytes are
+/// appended to `copies`.
+pub fn read(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Record {
+    let (copies_len, spans_len) = (copies.len(), spans.len());
+    if let Some(r) = read_plain(data, start, delim, copies, spans) {
         return r;
     }
-    out.truncate(out_len);
-    ends.truncate(ends_len);
-    read_csv(data, start, delim, out, ends)
+    copies.truncate(copies_len);
+    spans.truncate(spans_len);
+    read_csv(data, start, delim, copies, spans)
 }
 
 /// The memchr path; `None` when the record needs csv-core's leniencies.
-fn read_plain(data: &[u8], start: usize, delim: u8, out: &mut Vec<u8>, ends: &mut Vec<u32>) -> Option<Record> {
+fn read_plain(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Option<Record> {
     let mut pos = start;
     let (mut fields, mut newlines) = (0, 0);
     loop {
         fields += 1;
         if data.get(pos) == Some(&b'"') {
             pos += 1;
-            loop {
-                let q = pos + memchr(b'"', &data[pos..])?;
-                out.extend_from_slice(&data[pos..q]);
-                newlines += memchr_iter(b'\n', &data[pos..q]).count() as u64;
-                if data.get(q + 1) == Some(&b'"') {
-                    out.push(b'"');
-                    pos = q + 2;
-                } else {
-                    pos = q + 1;
-                    break;
+            let q = pos + memchr(b'"', &data[pos..])?;
+            newlines += memchr_iter(b'\n', &data[pos..q]).count() as u64;
+            if data.get(q + 1) != Some(&b'"') {
+                spans.push([pos as u32, q as u32]);
+                pos = q + 1;
+            } else {
+                // `""` stands for `"`: unescape into the copies.
+                let from = copies.len();
+                copies.extend_from_slice(&data[pos..=q]);
+                pos = q + 2;
+                loop {
+                    let q = pos + memchr(b'"', &data[pos..])?;
+                    newlines += memchr_iter(b'\n', &data[pos..q]).count() as u64;
+                    if data.get(q + 1) == Some(&b'"') {
+                        copies.extend_from_slice(&data[pos..=q]);
+                        pos = q + 2;
+                    } else {
+                        copies.extend_from_slice(&data[pos..q]);
+                        pos = q + 1;
+                        break;
+                    }
                 }
+                spans.push([from as u32 | COPIED, copies.len() as u32]);
             }
         } else {
             let end = memchr3(delim, b'\n', b'\r', &data[pos..]).map_or(data.len(), |i| pos + i);
-            out.extend_from_slice(&data[pos..end]);
+            spans.push([pos as u32, end as u32]);
             pos = end;
         }
-        ends.push(out.len() as u32);
         match data.get(pos) {
             None | Some(b'\n' | b'\r') => {
                 return Some(Record {
@@ -76,7 +96,7 @@ fn read_plain(data: &[u8], start: usize, delim: u8, out: &mut Vec<u8>, ends: &mu
 }
 
 /// The `csv` crate on the record alone.
-fn read_csv(data: &[u8], start: usize, delim: u8, out: &mut Vec<u8>, ends: &mut Vec<u32>) -> Record {
+fn read_csv(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Record {
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -91,12 +111,11 @@ fn read_csv(data: &[u8], start: usize, delim: u8, out: &mut Vec<u8>, ends: &mut 
             newlines: 0,
         };
     }
-    let base = out.len() as u32;
-    out.extend_from_slice(rec.as_slice());
-    ends.extend(rec.iter().scan(base, |end, f| {
-        *end += f.len() as u32;
-        Some(*end)
-    }));
+    for f in rec.iter() {
+        let from = copies.len() as u32;
+        copies.extend_from_slice(f);
+        spans.push([from | COPIED, copies.len() as u32]);
+    }
     // The csv position is past the terminator; step back onto it so the
     // caller skips it (and counts its line) as after any other record.
     let mut end = start + rdr.position().byte() as usize;
@@ -119,7 +138,7 @@ mod tests {
     /// `csv_in::parse_block` does: (line index, fields).
     fn ours(data: &[u8], delim: u8) -> Vec<(u64, Vec<Vec<u8>>)> {
         let (mut pos, mut line, mut rows) = (0, 0u64, Vec::new());
-        let (mut out, mut ends) = (Vec::new(), Vec::new());
+        let (mut copies, mut spans) = (Vec::new(), Vec::new());
         loop {
             while pos < data.len() && matches!(data[pos], b'\n' | b'\r') {
                 line += (data[pos] == b'\n') as u64;
@@ -128,16 +147,17 @@ mod tests {
             if pos == data.len() {
                 return rows;
             }
-            out.clear();
-            ends.clear();
-            let rec = read(data, pos, delim, &mut out, &mut ends);
-            assert_eq!(rec.fields, ends.len());
-            let mut fields = Vec::new();
-            let mut at = 0;
-            for &e in &ends {
-                fields.push(out[at..e as usize].to_vec());
-                at = e as usize;
-            }
+            copies.clear();
+            spans.clear();
+            let rec = read(data, pos, delim, &mut copies, &mut spans);
+            assert_eq!(rec.fields, spans.len());
+            let fields = spans
+                .iter()
+                .map(|&[s, e]| match s & COPIED {
+                    0 => data[s as usize..e as usize].to_vec(),
+                    _ => copies[(s & !COPIED) as usize..e as usize].to_vec(),
+                })
+                .collect();
             rows.push((line, fields));
             line += rec.newlines;
             assert!(rec.end > pos || data.is_empty(), "no progress at {pos}");
