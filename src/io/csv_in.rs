@@ -12,9 +12,11 @@
 //! while let Some(raw) = rdr.next_block()? {
 //!     raws.push(raw);
 //!     if raws.len() == 4 {
-//!         // parsed in parallel, collected in input order
-//!         let rows: Vec<_> = raws.par_drain(..).map(|r| parse_block(&r, ncols, popts)).collect();
+//!         // parsed in parallel, collected in input order; a RowBlock
+//!         // borrows its raw block
+//!         let rows: Vec<_> = raws.par_iter().map(|r| parse_block(r, ncols, popts)).collect();
 //!         for block in rows { let block = block?; /* ... */ }
+//!         raws.clear();
 //!     }
 //! }
 //! # Ok::<(), hdlscan::io::csv_in::PositionedError>(())
