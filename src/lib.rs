@@ -7,9 +7,11 @@
 //! - [`pipeline`]: blocks, rayon, ordered collection, the writer thread.
 //! - [`report`]: statistics that merge with `+=`, the JSON report, the summary.
 //! - [`cli`]: the command line.
+//! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
 
 pub mod cli;
 pub mod columns;
+pub mod heap;
 pub mod id;
 pub mod io;
 pub mod pipeline;

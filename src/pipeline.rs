@@ -6,6 +6,7 @@
 //! stays bounded whatever the input size.
 
 use crate::columns;
+use crate::heap;
 use crate::id::{Parser, Rendered, Scratch};
 use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
 use crate::io::parquet_in::{self, ParquetInput, StrColumn};
@@ -310,12 +311,17 @@ pub fn sink_options(column_prefix: &str) -> SinkOptions {
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<u64> {
-    let mut rows = 0u64;
+    let (mut rows, mut batches) = (0u64, 0u64);
     for msg in rx {
         match msg {
             WriterMsg::Batch(b) => {
                 rows += b.num_rows() as u64;
                 pool.install(|| sink.write(&b))?;
+                drop(b);
+                batches += 1;
+                if batches % heap::TRIM_EVERY_BATCHES == 0 {
+                    heap::trim();
+                }
             }
             WriterMsg::Finish(expected) => {
                 if expected != rows {
