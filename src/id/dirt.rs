@@ -165,13 +165,15 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
             std::mem::swap(s, tmp);
             changed = true;
         }
-        if p.chars().chain(s.chars()).any(is_invisible) {
+        // Invisible characters and Unicode dashes are not ASCII.
+        let ascii = p.is_ascii() && s.is_ascii();
+        if !ascii && p.chars().chain(s.chars()).any(is_invisible) {
             ws.add(Warning::InvisibleChar);
             p.retain(|c| !is_invisible(c));
             s.retain(|c| !is_invisible(c));
             changed = true;
         }
-        if is_doi && s.chars().any(is_unicode_dash) {
+        if !ascii && is_doi && s.chars().any(is_unicode_dash) {
             ws.add(Warning::UnicodeDash);
             tmp.clear();
             tmp.extend(s.chars().map(|c| if is_unicode_dash(c) { '-' } else { c }));
