@@ -55,6 +55,20 @@ pub fn flag(
     }
 }
 
+/// A cheap, conservative pre-check of `flag` for a handle read without
+/// decoding from an ASCII value: false only when `flag` would raise
+/// nothing. `amp_or_space` says whether the value holds `&` or a space.
+#[inline]
+pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, amp_or_space: bool) -> bool {
+    let last = suffix.as_bytes().last().map_or(0, u8::to_ascii_lowercase);
+    amp_or_space
+        || matches!(last, b'.' | b',' | b';' | b')' | b']' | b'}') // trailing_punct_len
+        || (is_doi && PUBLISHER_SUFFIXES.iter().any(|p| p.as_bytes().last() == Some(&last)))
+        // has_embedded_doi ends in a `/` inside the suffix.
+        || (is_doi && chars::find_byte(b'/', suffix.as_bytes()).is_some())
+        || TEST_PREFIXES.contains(&prefix)
+}
+
 /// Length of the trailing punctuation a repair would drop: `.` `,` `;`, and
 /// closing brackets the suffix never opened, repeatedly. Never the whole
 /// suffix.
@@ -165,13 +179,15 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
             std::mem::swap(s, tmp);
             changed = true;
         }
-        if p.chars().chain(s.chars()).any(is_invisible) {
+        // Invisible characters and Unicode dashes are not ASCII.
+        let ascii = p.is_ascii() && s.is_ascii();
+        if !ascii && p.chars().chain(s.chars()).any(is_invisible) {
             ws.add(Warning::InvisibleChar);
             p.retain(|c| !is_invisible(c));
             s.retain(|c| !is_invisible(c));
             changed = true;
         }
-        if is_doi && s.chars().any(is_unicode_dash) {
+        if !ascii && is_doi && s.chars().any(is_unicode_dash) {
             ws.add(Warning::UnicodeDash);
             tmp.clear();
             tmp.extend(s.chars().map(|c| if is_unicode_dash(c) { '-' } else { c }));

@@ -176,12 +176,14 @@ impl Parser {
         if raw.len() > self.opts.max_len {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
+        // The fast path proves its values ASCII as it reads them, so only
+        // the values it leaves are validated as UTF-8.
+        if let Some(p) = fast::parse(raw, &self.opts, &mut scratch.repair) {
+            return p;
+        }
         let Ok(input) = std::str::from_utf8(raw) else {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
-        if let Some(p) = fast::parse(input, &self.opts, &mut scratch.repair) {
-            return p;
-        }
         self.parse_full(input, scratch)
     }
 

@@ -10,7 +10,7 @@ use super::hdl_uri::split_off;
 use super::{Cx, Options, Span};
 
 /// The global resolvers: host, and the warning it carries.
-const GLOBAL: [(&str, Option<Warning>); 6] = [
+pub(super) const GLOBAL: [(&str, Option<Warning>); 6] = [
     ("hdl.handle.net", None),
     ("doi.org", None),
     ("dx.doi.org", Some(Warning::LegacyResolver)),
