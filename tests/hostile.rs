@@ -901,9 +901,14 @@ fn parse_laws(input: &[u8]) {
         assert_eq!(seen.1.is_some(), seen.2.is_some(), "{p:?}: {seen:?}");
         seen
     }
-    let parser = Parser::new(Options::default());
-    let (_, canonical, uri, url) = see(&parser, input);
+    let (_, canonical, uri, url) = see(&Parser::new(Options::default()), input);
     let Some(canonical) = canonical else { return };
+    // Rendering can lengthen a value past the length limit (escapes triple
+    // bytes); the laws are about syntax, so read the rendered forms back
+    // without a limit.
+    let mut unlimited = Options::default();
+    unlimited.max_len = usize::MAX;
+    let parser = Parser::new(unlimited);
     let uri = uri.unwrap();
     let again = see(&parser, uri.as_bytes());
     assert_eq!(again.1.as_deref(), Some(canonical.as_str()), "uri {uri:?}");

@@ -28,8 +28,21 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
     if suffix.is_empty() {
         return Err(ErrorCode::EmptySuffix);
     }
+    // The commonest prefixes, decided without the general walk: `10.NNNN`
+    // (a DOI) and a single run of digits other than `10`.
+    let b = prefix.as_bytes();
+    if b.len() > 3 && b.starts_with(b"10.") && b[3..].iter().all(u8::is_ascii_digit) {
+        return Ok(true);
+    }
+    if b != b"10" && b.iter().all(u8::is_ascii_digit) {
+        return if rule == Rule::Doi {
+            Err(ErrorCode::BadDoiPrefix)
+        } else {
+            Ok(false)
+        };
+    }
     let shape = if prefix.is_ascii() {
-        PrefixShape::of_ascii(prefix.as_bytes())
+        PrefixShape::of_ascii(b)
     } else {
         PrefixShape::of(prefix)
     };
