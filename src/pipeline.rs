@@ -311,16 +311,17 @@ pub fn sink_options(column_prefix: &str) -> SinkOptions {
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<u64> {
-    let (mut rows, mut batches) = (0u64, 0u64);
+    let (mut rows, mut untrimmed) = (0u64, 0u64);
     for msg in rx {
         match msg {
             WriterMsg::Batch(b) => {
                 rows += b.num_rows() as u64;
+                untrimmed += b.num_rows() as u64;
                 pool.install(|| sink.write(&b))?;
                 drop(b);
-                batches += 1;
-                if batches % heap::TRIM_EVERY_BATCHES == 0 {
+                if untrimmed >= heap::TRIM_EVERY_ROWS {
                     heap::trim();
+                    untrimmed = 0;
                 }
             }
             WriterMsg::Finish(expected) => {
