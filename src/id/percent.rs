@@ -54,6 +54,16 @@ impl AsciiSet {
         self
     }
 
+    /// The bytes both sets keep.
+    pub const fn and(mut self, other: &AsciiSet) -> AsciiSet {
+        let mut i = 0;
+        while i < 256 {
+            self.keep[i] = self.keep[i] && other.keep[i];
+            i += 1;
+        }
+        self
+    }
+
     #[inline]
     pub const fn contains(&self, b: u8) -> bool {
         self.keep[b as usize]

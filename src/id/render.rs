@@ -11,6 +11,9 @@ use super::{Kind, Parsed, Rendered};
 /// as `doi:x` is not read back as a `doi:` label.
 const URL_PREFIX: AsciiSet = URL_PATH.without(b':');
 
+/// What a suffix may hold to be written as it is in both `uri` and `url`.
+const PLAIN_SUFFIX: AsciiSet = HDL_SUFFIX.and(&URL_PATH);
+
 pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
     out.canonical.clear();
     out.uri.clear();
@@ -64,16 +67,45 @@ fn handle_columns(
         canonical.push_str(suffix);
     }
 
+    // Most handles need no escape at all: digits and dots before the `/`,
+    // and a suffix of bytes both sets keep. Test once, copy as they are.
+    let plain_prefix = prefix.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let plain_suffix = !percent::has_outside(suffix, &PLAIN_SUFFIX);
+
     uri.push_str("hdl:");
-    percent::encode_into(prefix, &HDL_PREFIX, uri);
+    if plain_prefix {
+        uri.push_str(prefix);
+    } else {
+        percent::encode_into(prefix, &HDL_PREFIX, uri);
+    }
     uri.push('/');
-    percent::encode_into(suffix, &HDL_SUFFIX, uri);
+    if plain_suffix {
+        uri.push_str(suffix);
+    } else {
+        percent::encode_into(suffix, &HDL_SUFFIX, uri);
+    }
 
     url.push_str(if is_doi {
         "https://doi.org/"
     } else {
         "https://hdl.handle.net/"
     });
+    if plain_prefix {
+        url.push_str(prefix);
+    } else {
+        url_prefix(prefix, suffix, url);
+    }
+    url.push('/');
+    if plain_suffix {
+        url.push_str(suffix);
+    } else {
+        percent::encode_into(suffix, &URL_PATH, url);
+    }
+}
+
+/// The prefix in the `url` path, escaped where it would otherwise be read
+/// back as something else.
+fn url_prefix(prefix: &str, suffix: &str, url: &mut String) {
     let at = url.len();
     percent::encode_into(prefix, &URL_PREFIX, url);
     // Escape the prefix's first letter where the path would otherwise be
@@ -88,8 +120,6 @@ fn handle_columns(
         percent::push_escape(first, &mut esc);
         url.insert_str(at, &esc);
     }
-    url.push('/');
-    percent::encode_into(suffix, &URL_PATH, url);
 }
 
 /// The global service's own prefixes: first segment `0` (`0.NA`).
