@@ -2,11 +2,11 @@
 //! arrays: their schema, the clash check against input column names, and
 //! a builder that appends one parsed value at a time.
 
-use crate::id::{Parsed, Rendered};
+use crate::id::{ErrorCode, Kind, Parsed, Rendered};
 use anyhow::{Result, bail};
-use arrow_array::ArrayRef;
-use arrow_array::builder::{ListBuilder, StringBuilder, StringDictionaryBuilder, UInt64Builder};
-use arrow_array::types::{Int8Type, Int32Type};
+use arrow_array::builder::{Int8Builder, ListBuilder, StringBuilder, StringDictionaryBuilder, UInt64Builder};
+use arrow_array::types::Int32Type;
+use arrow_array::{ArrayRef, DictionaryArray, StringArray};
 use arrow_schema::{DataType, Field, Fields};
 use std::sync::Arc;
 
@@ -85,11 +85,21 @@ pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
 /// Appends enriched rows; `finish` yields one array per column of `fields`.
 pub struct Builder {
     record: UInt64Builder,
-    kind: StringDictionaryBuilder<Int8Type>,
+    /// `kind` and `error` are enums: their keys are the variants' indices
+    /// into a dictionary of every name, so no value is hashed per row.
+    kind: Int8Builder,
     namespace: StringDictionaryBuilder<Int32Type>,
     text: [StringBuilder; 8],
-    error: StringDictionaryBuilder<Int8Type>,
+    error: Int8Builder,
     warnings: ListBuilder<StringBuilder>,
+}
+
+const _: () = assert!(Kind::ALL.len() <= i8::MAX as usize && ErrorCode::ALL.len() <= i8::MAX as usize);
+
+/// A dictionary column over every name of an enum, keyed by variant index.
+fn enum_dictionary(keys: &mut Int8Builder, names: impl Iterator<Item = &'static str>) -> ArrayRef {
+    let values = Arc::new(StringArray::from_iter_values(names));
+    Arc::new(DictionaryArray::try_new(keys.finish(), values).expect("keys index the names"))
 }
 
 impl Builder {
@@ -97,17 +107,17 @@ impl Builder {
         let text = std::array::from_fn(|_| StringBuilder::with_capacity(rows, rows * 24));
         Builder {
             record: UInt64Builder::with_capacity(rows),
-            kind: StringDictionaryBuilder::new(),
+            kind: Int8Builder::with_capacity(rows),
             namespace: StringDictionaryBuilder::new(),
             text,
-            error: StringDictionaryBuilder::new(),
+            error: Int8Builder::with_capacity(rows),
             warnings: ListBuilder::new(StringBuilder::new()),
         }
     }
 
     pub fn push(&mut self, record: u64, p: &Parsed<'_>, r: &Rendered) {
         self.record.append_value(record);
-        self.kind.append_value(p.kind.as_str());
+        self.kind.append_value(p.kind as i8);
         self.namespace.append_option(p.namespace);
         let values = [
             p.prefix,
@@ -122,7 +132,7 @@ impl Builder {
         for (b, v) in self.text.iter_mut().zip(values) {
             b.append_option(v);
         }
-        self.error.append_option(p.error.map(|e| e.as_str()));
+        self.error.append_option(p.error.map(|e| e as i8));
         for w in p.warnings.iter() {
             self.warnings.values().append_value(w.as_str());
         }
@@ -132,12 +142,12 @@ impl Builder {
     pub fn finish(mut self) -> Vec<ArrayRef> {
         let mut out: Vec<ArrayRef> = Vec::with_capacity(SPEC.len() + 1);
         out.push(Arc::new(self.record.finish()));
-        out.push(Arc::new(self.kind.finish()));
+        out.push(enum_dictionary(&mut self.kind, Kind::ALL.iter().map(|k| k.as_str())));
         out.push(Arc::new(self.namespace.finish()));
         for b in self.text.iter_mut() {
             out.push(Arc::new(b.finish()));
         }
-        out.push(Arc::new(self.error.finish()));
+        out.push(enum_dictionary(&mut self.error, ErrorCode::ALL.iter().map(|e| e.as_str())));
         out.push(Arc::new(self.warnings.finish()));
         out
     }
@@ -170,6 +180,12 @@ mod tests {
             .unwrap();
         assert_eq!(canonical.value(0), "10.1000/182");
         assert!(canonical.is_null(1));
+    }
+
+    #[test]
+    fn enum_keys_are_indices_into_all() {
+        assert!(Kind::ALL.iter().enumerate().all(|(i, k)| *k as usize == i));
+        assert!(ErrorCode::ALL.iter().enumerate().all(|(i, e)| *e as usize == i));
     }
 
     #[test]
