@@ -146,14 +146,26 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         tmp,
         bytes,
     } = bufs;
+    let mut ws = Warnings::EMPTY;
     p.clear();
     p.push_str(prefix);
     s.clear();
+    // ASCII text without `&` and no second decoding: only the truncating
+    // repairs can apply, so run the rounds on a slice and copy once.
+    if !decode_again && prefix.is_ascii() && suffix.is_ascii() && !suffix.contains('&') {
+        let mut end = suffix.len();
+        for _ in 0..ROUNDS {
+            let kept = truncations(&suffix[..end], is_doi, &mut ws);
+            if kept == end {
+                break;
+            }
+            end = kept;
+        }
+        s.push_str(&suffix[..end]);
+        return ws;
+    }
     s.push_str(suffix);
-    let mut ws = Warnings::EMPTY;
-    // Each step shrinks the text or maps characters once, so a few rounds
-    // reach the fixed point; the bound only guards against a mistake here.
-    for _ in 0..8 {
+    for _ in 0..ROUNDS {
         let mut changed = false;
         if decode_again {
             // Kept only where it leaves a readable handle: UTF-8, no control
@@ -194,14 +206,9 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
             std::mem::swap(s, tmp);
             changed = true;
         }
-        if is_doi && publisher_suffix_len(s) > 0 {
-            ws.add(Warning::PublisherSuffix);
-            s.truncate(s.len() - publisher_suffix_len(s));
-            changed = true;
-        }
-        if trailing_punct_len(s) > 0 {
-            ws.add(Warning::TrailingPunct);
-            s.truncate(s.len() - trailing_punct_len(s));
+        let kept = truncations(s, is_doi, &mut ws);
+        if kept < s.len() {
+            s.truncate(kept);
             changed = true;
         }
         if !changed {
@@ -209,6 +216,30 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         }
     }
     ws
+}
+
+/// Rounds of the repair chain. Each step shrinks the text or maps
+/// characters once, so a few rounds reach the fixed point; the bound only
+/// guards against a mistake here.
+const ROUNDS: usize = 8;
+
+/// The truncating steps of one round: a publisher suffix (DOIs), then
+/// trailing punctuation. Returns the length `s` keeps.
+fn truncations(s: &str, is_doi: bool, ws: &mut Warnings) -> usize {
+    let mut end = s.len();
+    if is_doi {
+        let n = publisher_suffix_len(s);
+        if n > 0 {
+            ws.add(Warning::PublisherSuffix);
+            end -= n;
+        }
+    }
+    let n = trailing_punct_len(&s[..end]);
+    if n > 0 {
+        ws.add(Warning::TrailingPunct);
+        end -= n;
+    }
+    end
 }
 
 fn decode_entities(s: &str, out: &mut String) {
@@ -337,6 +368,24 @@ mod tests {
         let mut b = RepairBufs::default();
         let ws: Warnings = [Warning::PublisherSuffix, Warning::TrailingPunct].into_iter().collect();
         assert_eq!(repair("10.1000", "x/pdf.", ws, true, &mut b), ("10.1000", "x"));
+    }
+
+    proptest::proptest! {
+        /// The slice-only rounds give what the general rounds give: with
+        /// `decode_again` and no `%`, the general loop runs and its decoding
+        /// step does nothing.
+        #[test]
+        fn truncating_rounds_match_the_general_chain(
+            suffix in "[a-zA-Z0-9./;,()\\[\\]{}]{0,12}(/pdf|/full|/abstract|/epdf)?[.,;)\\]}]{0,3}(/PDF)?[.]?",
+            is_doi in proptest::bool::ANY,
+        ) {
+            let (mut fast, mut general) = (RepairBufs::default(), RepairBufs::default());
+            let a = chain("10.1000", &suffix, is_doi, false, &mut fast);
+            let b = chain("10.1000", &suffix, is_doi, true, &mut general);
+            proptest::prop_assert_eq!(a, b);
+            proptest::prop_assert_eq!(&fast.suffix, &general.suffix);
+            proptest::prop_assert_eq!(&fast.prefix, &general.prefix);
+        }
     }
 
     #[test]
