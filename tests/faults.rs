@@ -206,6 +206,28 @@ fn compressed_input_cut_short_names_file_record_and_byte() {
     }
 }
 
+/// The report's file is checked before any work: it may not replace an
+/// input or the output, and a report that cannot be written leaves no
+/// output behind.
+#[test]
+fn report_never_replaces_an_input_or_the_output() {
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    let input = d.join("in.csv");
+    fs::copy(crate::scan::sample(), &input).unwrap();
+    let before = fs::read(&input).unwrap();
+    scan(d, &["in.csv", "-c", SAMPLE_ID, "--report", "in.csv", "-q"])
+        .fails_with(&["--report", "same file as input", "in.csv"]);
+    assert_eq!(fs::read(&input).unwrap(), before, "the input was replaced");
+    scan(d, &["in.csv", "-c", SAMPLE_ID, "-o", "out/o.parquet", "--report", "out/./o.parquet", "-q"])
+        .fails_with(&["--report", "names the output file too"]);
+    scan(d, &["in.csv", "-c", SAMPLE_ID, "-o", "out/o.parquet", "--report", "missing/r.json", "-q"])
+        .fails_with(&["--report", "missing"]);
+    let left = entries(&d.join("out"));
+    assert!(left.is_empty(), "left {left:?}");
+    assert_eq!(entries(d), ["in.csv", "out"]);
+}
+
 // ---------------------------------------------------------------------------
 // Output file systems that fail
 

@@ -10,7 +10,7 @@ use crate::report::Report;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -158,6 +158,28 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         max_block_size: args.max_record_mib.max(args.block_mib).clamp(1, 2047) << 20,
         ..CsvOptions::default()
     };
+    // The report's file is created before any work, so a report that
+    // cannot be written fails the run before the output is touched, and it
+    // may never replace an input or the output.
+    let mut report_file = match args.report.as_deref() {
+        None | Some("-") => None,
+        Some(path) => {
+            let target = Path::new(path);
+            if let Some((out, _)) = &output {
+                if std::path::absolute(out).ok() == std::path::absolute(target).ok() {
+                    bail!("--report {path} names the output file too; give the report its own name");
+                }
+            }
+            let input_paths: Vec<&Path> = inputs
+                .iter()
+                .filter_map(|i| match i {
+                    InputSpec::Path(p) => Some(p.as_path()),
+                    InputSpec::Stdin => None,
+                })
+                .collect();
+            Some(AtomicFile::create(target, &input_paths).context("--report")?)
+        }
+    };
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -194,8 +216,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         result.stats,
         started.elapsed().as_secs_f64(),
     )?;
-    if let Some(path) = &args.report {
-        write_report(path, &report)?;
+    if args.report.is_some() {
+        write_report(report_file.take(), &report)?;
     }
     if !args.quiet {
         eprint!("{}", report.summary());
@@ -203,17 +225,17 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_report(path: &str, report: &Report) -> Result<()> {
+/// Writes the report into its file, or to stdout when there is none (`-`).
+fn write_report(file: Option<AtomicFile>, report: &Report) -> Result<()> {
     let mut text = serde_json::to_string_pretty(&report.to_json())?;
     text.push('\n');
-    if path == "-" {
+    let Some(mut f) = file else {
         let mut out = std::io::stdout().lock();
         out.write_all(text.as_bytes())?;
         return Ok(out.flush()?);
-    }
-    let mut f = AtomicFile::create(std::path::Path::new(path), &[])?;
+    };
     f.write_all(text.as_bytes())
-        .with_context(|| format!("writing {path}"))?;
+        .with_context(|| format!("writing {}", f.target().display()))?;
     f.commit()
 }
 
