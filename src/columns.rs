@@ -71,7 +71,7 @@ pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
     let mut out = Vec::with_capacity(types.len());
     for (name, (dt, nullable)) in names().zip(types) {
         let full = format!("{prefix}{name}");
-        if input_names.iter().any(|n| *n == full) {
+        if input_names.contains(&full) {
             bail!(
                 "the input already has a column named {full:?}, which hdlscan adds to its output; \
                  choose a prefix for the added columns with --column-prefix (e.g. --column-prefix hdl_)"
@@ -147,7 +147,10 @@ impl Builder {
         for b in self.text.iter_mut() {
             out.push(Arc::new(b.finish()));
         }
-        out.push(enum_dictionary(&mut self.error, ErrorCode::ALL.iter().map(|e| e.as_str())));
+        out.push(enum_dictionary(
+            &mut self.error,
+            ErrorCode::ALL.iter().map(|e| e.as_str()),
+        ));
         out.push(Arc::new(self.warnings.finish()));
         out
     }

@@ -218,13 +218,40 @@ fn report_never_replaces_an_input_or_the_output() {
     let input = d.join("in.csv");
     fs::copy(crate::scan::sample(), &input).unwrap();
     let before = fs::read(&input).unwrap();
-    scan(d, &["in.csv", "-c", SAMPLE_ID, "--report", "in.csv", "-q"])
-        .fails_with(&["--report", "same file as input", "in.csv"]);
+    scan(d, &["in.csv", "-c", SAMPLE_ID, "--report", "in.csv", "-q"]).fails_with(&[
+        "--report",
+        "same file as input",
+        "in.csv",
+    ]);
     assert_eq!(fs::read(&input).unwrap(), before, "the input was replaced");
-    scan(d, &["in.csv", "-c", SAMPLE_ID, "-o", "out/o.parquet", "--report", "out/./o.parquet", "-q"])
-        .fails_with(&["--report", "names the output file too"]);
-    scan(d, &["in.csv", "-c", SAMPLE_ID, "-o", "out/o.parquet", "--report", "missing/r.json", "-q"])
-        .fails_with(&["--report", "missing"]);
+    scan(
+        d,
+        &[
+            "in.csv",
+            "-c",
+            SAMPLE_ID,
+            "-o",
+            "out/o.parquet",
+            "--report",
+            "out/./o.parquet",
+            "-q",
+        ],
+    )
+    .fails_with(&["--report", "names the output file too"]);
+    scan(
+        d,
+        &[
+            "in.csv",
+            "-c",
+            SAMPLE_ID,
+            "-o",
+            "out/o.parquet",
+            "--report",
+            "missing/r.json",
+            "-q",
+        ],
+    )
+    .fails_with(&["--report", "missing"]);
     let left = entries(&d.join("out"));
     assert!(left.is_empty(), "left {left:?}");
     assert_eq!(entries(d), ["in.csv", "out"]);

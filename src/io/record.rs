@@ -129,14 +129,18 @@ fn read_csv(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans: &
     }
 }
 
-#[cfg(test)]
-mod tests {
+/// What the tests and the fuzz target compare: a buffer read record by
+/// record with [`read`], and one sequential `csv` parse of it.
+#[cfg(any(test, fuzzing))]
+pub mod oracle {
     use super::*;
-    use proptest::prelude::*;
+
+    /// Fields of one record, and the line (0-based) it starts on.
+    pub type Rows = Vec<(u64, Vec<Vec<u8>>)>;
 
     /// Records of `data` read with [`read`], skipping blank lines as
     /// `csv_in::parse_block` does: (line index, fields).
-    fn ours(data: &[u8], delim: u8) -> Vec<(u64, Vec<Vec<u8>>)> {
+    pub fn ours(data: &[u8], delim: u8) -> Rows {
         let (mut pos, mut line, mut rows) = (0, 0u64, Vec::new());
         let (mut copies, mut spans) = (Vec::new(), Vec::new());
         loop {
@@ -166,7 +170,7 @@ mod tests {
     }
 
     /// One sequential `csv` parse: the oracle.
-    fn sequential(data: &[u8], delim: u8) -> Vec<(u64, Vec<Vec<u8>>)> {
+    pub fn sequential(data: &[u8], delim: u8) -> Rows {
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -185,6 +189,12 @@ mod tests {
         }
         rows
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::oracle::{ours, sequential};
+    use proptest::prelude::*;
 
     #[test]
     fn leniencies_match_csv() {
@@ -195,7 +205,12 @@ mod tests {
             b"\"\",,\r\r\n,\"x\"",
             b"a,b,",
         ] {
-            assert_eq!(ours(data, b','), sequential(data, b','), "{:?}", String::from_utf8_lossy(data));
+            assert_eq!(
+                ours(data, b','),
+                sequential(data, b','),
+                "{:?}",
+                String::from_utf8_lossy(data)
+            );
         }
     }
 
