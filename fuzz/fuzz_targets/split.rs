@@ -19,18 +19,7 @@ use libfuzzer_sys::fuzz_target;
 #[allow(dead_code)]
 mod split;
 
-use split::{Splitter, oracle_boundaries};
-
-fn records(data: &[u8], delim: u8) -> Vec<Vec<Vec<u8>>> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(delim)
-        .from_reader(data);
-    rdr.byte_records()
-        .map(|r| r.unwrap().iter().map(|f| f.to_vec()).collect())
-        .collect()
-}
+use split::{Splitter, csv_records as records, oracle_boundaries};
 
 fuzz_target!(|input: &[u8]| {
     if input.len() < 2 {

@@ -331,6 +331,21 @@ fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
+/// One sequential `csv` parse of `data`: the records that pieces cut at
+/// the boundaries must add up to (the unit tests' and the fuzz target's
+/// reference).
+#[cfg(any(test, fuzzing))]
+pub fn csv_records(data: &[u8], delim: u8) -> Vec<Vec<Vec<u8>>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delim)
+        .from_reader(data);
+    rdr.byte_records()
+        .map(|r| r.unwrap().iter().map(|f| f.to_vec()).collect())
+        .collect()
+}
+
 /// Byte-by-byte reference implementation, transcribed from csv-core's NFA
 /// (`transition_nfa`, default options: no comment, no escape, double quote
 /// on, CRLF terminator). Returns every record boundary (a `\r` terminator
@@ -468,17 +483,6 @@ mod tests {
             }
             Err(e) => (out, Some(e)),
         }
-    }
-
-    fn csv_records(data: &[u8], delim: u8) -> Vec<Vec<Vec<u8>>> {
-        let mut rdr = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(delim)
-            .from_reader(data);
-        rdr.byte_records()
-            .map(|r| r.unwrap().iter().map(|f| f.to_vec()).collect())
-            .collect()
     }
 
     fn offsets(bs: &[Boundary]) -> Vec<u64> {
