@@ -231,36 +231,29 @@ fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
         let global = GLOBAL.iter().any(|(h, _)| head.eq_ignore_ascii_case(h.as_bytes()));
         return (slash.is_some() && global).then_some((Form::Url(None), 0));
     }
-    if starts(b"doi") {
-        // One `doi:` or `doi ` label, then spaces, then the DOI.
-        let mut i = 3;
-        let colon = t.get(i) == Some(&b':');
-        i += colon as usize;
-        let label_end = i;
-        while t.get(i) == Some(&b' ') {
-            i += 1;
+    // One comparison picks the only heads the first letter allows.
+    match t[0].to_ascii_lowercase() {
+        b'd' if starts(b"doi") => {
+            // One `doi:` or `doi ` label, then spaces, then the DOI.
+            let mut i = 3;
+            let colon = t.get(i) == Some(&b':');
+            i += colon as usize;
+            let label_end = i;
+            while t.get(i) == Some(&b' ') {
+                i += 1;
+            }
+            if !colon && i == label_end {
+                return None;
+            }
+            t.get(i)?.is_ascii_digit().then_some((Form::Label, i))
         }
-        if !colon && i == label_end {
-            return None;
-        }
-        return t.get(i)?.is_ascii_digit().then_some((Form::Label, i));
+        b'h' if starts(b"hdl:") => (t.get(4).is_some_and(|&c| c != b'/')).then_some((Form::Hdl, 4)),
+        b'h' if starts(b"https://") => Some((Form::Url(Some(true)), 8)),
+        b'h' if starts(b"http://") => Some((Form::Url(Some(false)), 7)),
+        b'i' if starts(b"info:doi/") => Some((Form::Info(true), 9)),
+        b'i' if starts(b"info:hdl/") => Some((Form::Info(false), 9)),
+        _ => None,
     }
-    if starts(b"hdl:") {
-        return (t.get(4).is_some_and(|&c| c != b'/')).then_some((Form::Hdl, 4));
-    }
-    if starts(b"info:doi/") {
-        return Some((Form::Info(true), 9));
-    }
-    if starts(b"info:hdl/") {
-        return Some((Form::Info(false), 9));
-    }
-    if starts(b"https://") {
-        return Some((Form::Url(Some(true)), 8));
-    }
-    if starts(b"http://") {
-        return Some((Form::Url(Some(false)), 7));
-    }
-    None
 }
 
 const HOST_UPPER: u8 = 1;
