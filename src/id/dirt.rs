@@ -69,32 +69,52 @@ pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, amp_or_space: bool) ->
         || TEST_PREFIXES.contains(&prefix)
 }
 
-/// Length of the trailing punctuation a repair would drop: `.` `,` `;`, and
-/// closing brackets the suffix never opened, repeatedly. Never the whole
-/// suffix.
+/// Length of the trailing punctuation §3 flags: `.` `,` `;`, and closing
+/// brackets the suffix never opened, repeatedly; it may be the whole
+/// suffix, which `truncations` then flags without emptying.
+///
+/// A closer is "opened" when an opener of its kind is still unmatched
+/// before it, matching left to right and skipping closers with nothing
+/// open (`a)(b)` ends in an opened `)`). Linear: the depths are taken once
+/// before the trailing run, which holds no opener, and the run is walked
+/// back with per-kind counts of the closers still before each position.
 fn trailing_punct_len(suffix: &str) -> usize {
+    const CLOSERS: [u8; 3] = [b')', b']', b'}'];
+    const OPENERS: [u8; 3] = [b'(', b'[', b'{'];
     let b = suffix.as_bytes();
-    let mut end = b.len();
-    while end > 1 {
-        let last = b[end - 1];
-        let drop = match last {
-            b'.' | b',' | b';' => true,
-            b')' => unopened(&b[..end], b'(', b')'),
-            b']' => unopened(&b[..end], b'[', b']'),
-            b'}' => unopened(&b[..end], b'{', b'}'),
-            _ => false,
-        };
-        if !drop {
-            break;
-        }
-        end -= 1;
+    let droppable = |c: &u8| matches!(c, b'.' | b',' | b';') || CLOSERS.contains(c);
+    let run = b.len() - b.iter().rposition(|c| !droppable(c)).map_or(0, |i| i + 1);
+    if run == 0 {
+        return 0;
     }
-    b.len() - end
-}
-
-fn unopened(s: &[u8], open: u8, close: u8) -> bool {
-    let count = |c: u8| s.iter().filter(|&&b| b == c).count();
-    count(close) > count(open)
+    let (head, tail) = b.split_at(b.len() - run);
+    let mut depth = [0usize; 3];
+    for c in head {
+        if let Some(k) = OPENERS.iter().position(|o| o == c) {
+            depth[k] += 1;
+        } else if let Some(k) = CLOSERS.iter().position(|o| o == c) {
+            depth[k] = depth[k].saturating_sub(1);
+        }
+    }
+    let mut before = [0usize; 3];
+    for c in tail {
+        if let Some(k) = CLOSERS.iter().position(|o| o == c) {
+            before[k] += 1;
+        }
+    }
+    let mut n = 0;
+    for c in tail.iter().rev() {
+        if let Some(k) = CLOSERS.iter().position(|o| o == c) {
+            before[k] -= 1;
+            // Open ones left before it: the closers before it in the run
+            // each closed one (or, once none is left, stood unopened).
+            if before[k] < depth[k] {
+                break;
+            }
+        }
+        n += 1;
+    }
+    n
 }
 
 fn publisher_suffix_len(suffix: &str) -> usize {
@@ -185,9 +205,9 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
                 }
             }
         }
-        if s.contains('&') && ENTITIES.iter().any(|(e, _)| s.contains(e)) {
+        if s.contains('&') && has_entity(s, is_doi) {
             ws.add(Warning::HtmlEntity);
-            decode_entities(s, tmp);
+            decode_entities(s, tmp, is_doi);
             std::mem::swap(s, tmp);
             changed = true;
         }
@@ -237,21 +257,36 @@ fn truncations(s: &str, is_doi: bool, ws: &mut Warnings) -> usize {
     let n = trailing_punct_len(&s[..end]);
     if n > 0 {
         ws.add(Warning::TrailingPunct);
-        end -= n;
+        // Never the whole suffix: `10.1000/.` is flagged and left as read.
+        end = (end - n).max(1);
     }
     end
 }
 
-fn decode_entities(s: &str, out: &mut String) {
+/// The entity `rest` starts with: its length and character. In a DOI in
+/// any case (`&LT;`), since the DOI is compared lowercased and a repair
+/// must find on the first run what the second would.
+fn entity_at(rest: &str, any_case: bool) -> Option<(usize, char)> {
+    ENTITIES
+        .iter()
+        .find(|(e, _)| if any_case { chars::starts_with_ci(rest, e) } else { rest.starts_with(e) })
+        .map(|(e, c)| (e.len(), *c))
+}
+
+fn has_entity(s: &str, any_case: bool) -> bool {
+    s.match_indices('&').any(|(i, _)| entity_at(&s[i..], any_case).is_some())
+}
+
+fn decode_entities(s: &str, out: &mut String, any_case: bool) {
     out.clear();
     let mut rest = s;
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
-        match ENTITIES.iter().find(|(e, _)| rest.starts_with(e)) {
-            Some((e, c)) => {
-                out.push(*c);
-                rest = &rest[e.len()..];
+        match entity_at(rest, any_case) {
+            Some((len, c)) => {
+                out.push(c);
+                rest = &rest[len..];
             }
             None => {
                 out.push('&');
@@ -320,7 +355,20 @@ mod tests {
         assert_eq!(trailing_punct_len("TAO.2009.05.25.02(IWNOP)"), 0);
         assert_eq!(trailing_punct_len("182)."), 2);
         assert_eq!(trailing_punct_len("a]"), 1);
-        assert_eq!(trailing_punct_len("."), 0);
+        assert_eq!(trailing_punct_len("."), 1);
+        // A `)` closing the group before it was opened, even after an
+        // unmatched one (the audit's `a)(b)`).
+        assert_eq!(trailing_punct_len("a)(b)"), 0);
+        assert_eq!(trailing_punct_len(")(x)"), 0);
+        assert_eq!(trailing_punct_len("(a))(b)"), 0);
+        assert_eq!(trailing_punct_len("x(y)z)"), 1);
+        assert_eq!(trailing_punct_len("a(b]).;"), 2);
+        assert_eq!(trailing_punct_len("(a.)"), 0);
+        assert_eq!(trailing_punct_len("a.)"), 2);
+        assert_eq!(trailing_punct_len("((x)))"), 1);
+        assert_eq!(trailing_punct_len("((x))))"), 2);
+        // The whole suffix is flagged, though never dropped whole.
+        assert_eq!(flags("10.1000", ".", false), ["trailing_punct"]);
         assert_eq!(flags("10.1000", "182.", false), ["trailing_punct"]);
     }
 
@@ -330,6 +378,10 @@ mod tests {
         assert_eq!(flags("1234", "a\u{2013}b", false), Vec::<&str>::new());
         assert_eq!(flags("10.1000", "a\u{200B}b", false), ["invisible_char"]);
         assert_eq!(flags("10.1000", "a&lt;b", false), ["html_entity"]);
+        // A DOI is lowercased whole, so `&LT;` is an entity in one; a
+        // handle's suffix keeps its case.
+        assert_eq!(flags("10.1000", "a&LT;b", false), ["html_entity"]);
+        assert_eq!(flags("1234", "a&LT;b", false), Vec::<&str>::new());
         assert_eq!(flags("10.1000", "x/abstract", false), ["publisher_suffix"]);
         assert_eq!(flags("10.1000", "x%41", true), ["double_encoded"]);
         assert_eq!(flags("10.1000", "x%41", false), Vec::<&str>::new());
