@@ -20,9 +20,7 @@ pub fn parse(auth: &str) -> Result<Authority<'_>, ErrorCode> {
     }
     let (host, port, bracketed) = if auth.starts_with('[') {
         let close = auth.find(']').ok_or(ErrorCode::BadUri)?;
-        let lit = &auth[1..close];
-        if lit.is_empty() || !lit.bytes().all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.') || !lit.contains(':')
-        {
+        if !is_ip_literal(&auth[1..close]) {
             return Err(ErrorCode::BadUri);
         }
         let port = match &auth[close + 1..] {
@@ -39,12 +37,31 @@ pub fn parse(auth: &str) -> Result<Authority<'_>, ErrorCode> {
     if host.is_empty() {
         return Err(ErrorCode::BadUri);
     }
+    // `port = *DIGIT`: an empty one is the scheme's default (§6.2.3), as if
+    // not written.
+    let port = port.filter(|p| !p.is_empty());
     if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) {
+        if p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ErrorCode::BadUri);
         }
     }
     Ok(Authority { host, port, bracketed })
+}
+
+/// What may stand between the brackets (RFC 3986 §3.2.2 `IP-literal`): an
+/// IPv6 address, or `IPvFuture` (`v` 1*HEXDIG `.` 1*(unreserved /
+/// sub-delims / `:`)).
+fn is_ip_literal(lit: &str) -> bool {
+    if let Some(future) = lit.strip_prefix(['v', 'V']) {
+        let Some((version, rest)) = future.split_once('.') else {
+            return false;
+        };
+        return !version.is_empty()
+            && version.bytes().all(|b| b.is_ascii_hexdigit())
+            && !rest.is_empty()
+            && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:".contains(&b));
+    }
+    lit.parse::<std::net::Ipv6Addr>().is_ok()
 }
 
 /// Four decimal octets, each 0–255.
@@ -89,7 +106,13 @@ mod tests {
         assert_eq!(parse("[2001:db8::1]:2641").unwrap().host, "[2001:db8::1]");
         assert_eq!(parse("[2001:db8::1]").unwrap().port, None);
         assert_eq!(parse(""), Err(ErrorCode::BadUri));
-        assert_eq!(parse("a:"), Err(ErrorCode::BadUri));
+        assert_eq!(parse("a:").unwrap().port, None);
+        assert_eq!(parse("[::1]:").unwrap().port, None);
+        assert_eq!(parse("[v1.x]").unwrap().host, "[v1.x]");
+        assert_eq!(parse("[v1.]"), Err(ErrorCode::BadUri));
+        assert_eq!(parse("[1:2:3:4:5:6:7:8:9]"), Err(ErrorCode::BadUri));
+        assert_eq!(parse("[::ffff:1.2.3.4]").unwrap().host, "[::ffff:1.2.3.4]");
+        assert_eq!(parse("[fe80::1%25eth0]"), Err(ErrorCode::BadUri));
         assert_eq!(parse("a:x"), Err(ErrorCode::BadUri));
         assert_eq!(parse("[zz]"), Err(ErrorCode::BadUri));
         assert_eq!(parse("u@h"), Err(ErrorCode::BadUri));

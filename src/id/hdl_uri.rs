@@ -45,6 +45,8 @@ fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
     let path_has_slash = path.is_some_and(handle::has_separator);
     let server = a.bracketed || a.port.is_some() || authority::is_ipv4(a.host) || (dns && path_has_slash);
     if !server {
+        // The host is the prefix: what it holds raw counts as the path's.
+        cx.check_encoded(&[Some(a.host)]);
         let path = path.ok_or(ErrorCode::NoSlash)?;
         return handle::read(cx, a.host, path, true, Rule::Any);
     }

@@ -19,7 +19,7 @@ pub fn bare<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     Ok(())
 }
 
-/// Strips `doi:` / `DOI ` labels (any case, white space after them);
+/// Strips `doi:` / `DOI ` labels (any case, Unicode White_Space after them);
 /// `None` when `t` has no label. Two or more labels raise `doubled_label`.
 pub fn strip_doi_labels<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<&'a str> {
     let mut rest = t;
@@ -27,13 +27,15 @@ pub fn strip_doi_labels<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<&'a str> {
     loop {
         let after = if starts_with_ci(rest, "doi:") {
             &rest[4..]
-        } else if starts_with_ci(rest, "doi") && rest[3..].starts_with(chars::is_trim_char) {
+        } else if starts_with_ci(rest, "doi") && rest[3..].starts_with(char::is_whitespace) {
             &rest[3..]
         } else {
             break;
         };
         labels += 1;
-        rest = after.trim_start_matches(chars::is_trim_char);
+        // White space only: an invisible character after the label is
+        // the DOI's, flagged `invisible_char` (trimming is for the ends).
+        rest = after.trim_start_matches(char::is_whitespace);
     }
     if labels == 0 {
         return None;
