@@ -59,7 +59,9 @@ fn is_ip_literal(lit: &str) -> bool {
         return !version.is_empty()
             && version.bytes().all(|b| b.is_ascii_hexdigit())
             && !rest.is_empty()
-            && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:".contains(&b));
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:".contains(&b));
     }
     lit.parse::<std::net::Ipv6Addr>().is_ok()
 }

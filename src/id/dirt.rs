@@ -146,6 +146,47 @@ fn has_embedded_doi(suffix: &str) -> bool {
     })
 }
 
+/// `invisible_char` in a normalized `info:` identifier of another
+/// namespace, where every non-ASCII character is escaped (`%C2%AD`): the
+/// length of the escapes of an invisible character starting at `s`.
+fn invisible_escape_len(s: &[u8]) -> Option<usize> {
+    let mut utf8 = [0u8; 4];
+    for n in 0..utf8.len() {
+        if s.get(3 * n) != Some(&b'%') {
+            return None;
+        }
+        utf8[n] = percent::escape_at(s, 3 * n)?;
+        if let Ok(t) = std::str::from_utf8(&utf8[..=n]) {
+            return t.chars().next().is_some_and(is_invisible).then_some(3 * (n + 1));
+        }
+    }
+    None
+}
+
+/// True when the normalized `info:` identifier `id` holds an invisible
+/// character (escaped, as normalization leaves them).
+pub fn info_has_invisible(id: &str) -> bool {
+    let b = id.as_bytes();
+    memchr::memchr_iter(b'%', b).any(|i| invisible_escape_len(&b[i..]).is_some())
+}
+
+/// `id` with the escapes of invisible characters removed (the repair of
+/// `invisible_char` for other `info:` namespaces).
+pub fn info_without_invisible(id: &str, out: &mut String) {
+    let b = id.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match invisible_escape_len(&b[i..]) {
+            Some(n) => i += n,
+            None => {
+                // Escapes and the identifier's characters are ASCII.
+                out.push(b[i] as char);
+                i += 1;
+            }
+        }
+    }
+}
+
 /// Buffers for repairs, reused across values.
 #[derive(Debug, Default, Clone)]
 pub struct RepairBufs {
@@ -269,12 +310,19 @@ fn truncations(s: &str, is_doi: bool, ws: &mut Warnings) -> usize {
 fn entity_at(rest: &str, any_case: bool) -> Option<(usize, char)> {
     ENTITIES
         .iter()
-        .find(|(e, _)| if any_case { chars::starts_with_ci(rest, e) } else { rest.starts_with(e) })
+        .find(|(e, _)| {
+            if any_case {
+                chars::starts_with_ci(rest, e)
+            } else {
+                rest.starts_with(e)
+            }
+        })
         .map(|(e, c)| (e.len(), *c))
 }
 
 fn has_entity(s: &str, any_case: bool) -> bool {
-    s.match_indices('&').any(|(i, _)| entity_at(&s[i..], any_case).is_some())
+    s.match_indices('&')
+        .any(|(i, _)| entity_at(&s[i..], any_case).is_some())
 }
 
 fn decode_entities(s: &str, out: &mut String, any_case: bool) {
@@ -378,6 +426,12 @@ mod tests {
         assert_eq!(flags("1234", "a\u{2013}b", false), Vec::<&str>::new());
         assert_eq!(flags("10.1000", "a\u{200B}b", false), ["invisible_char"]);
         assert_eq!(flags("10.1000", "a&lt;b", false), ["html_entity"]);
+        assert!(info_has_invisible("a%C2%ADb"));
+        assert!(info_has_invisible("%EF%BB%BF"));
+        assert!(!info_has_invisible("a%C3%A9b%2Fc%"));
+        let mut out = String::new();
+        info_without_invisible("a%C2%ADb%E2%80%8Bc%C3%A9", &mut out);
+        assert_eq!(out, "abc%C3%A9");
         // A DOI is lowercased whole, so `&LT;` is an entity in one; a
         // handle's suffix keeps its case.
         assert_eq!(flags("10.1000", "a&LT;b", false), ["html_entity"]);

@@ -4,6 +4,7 @@
 
 use super::chars;
 use super::codes::{ErrorCode, Kind, Warning};
+use super::dirt;
 use super::handle::{self, Rule};
 use super::hdl_uri::split_off;
 use super::percent::{self, INFO_IDENTIFIER, INFO_UNRESERVED};
@@ -58,6 +59,9 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     }
     if !KNOWN.contains(&ns_lc) {
         cx.warn(Warning::UnknownInfoNamespace);
+    }
+    if dirt::info_has_invisible(cx.text(id_span)) {
+        cx.warn(Warning::InvisibleChar);
     }
     cx.d.namespace = ns_span;
     cx.d.info_id = id_span;

@@ -3,6 +3,7 @@
 //! characters) and `url` (the global resolver's URL).
 
 use super::chars::{self, is_visibly};
+use super::codes::Warning;
 use super::dirt;
 use super::percent::{self, AsciiSet, HDL_PREFIX, HDL_SUFFIX, URL_PATH};
 use super::{Kind, Parsed, Rendered};
@@ -33,12 +34,15 @@ pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
         handle_columns(prefix, suffix, is_doi, &mut out.canonical, &mut out.uri, &mut out.url);
         out.has_url = true;
     } else if let (Some(ns), Some(id)) = (p.namespace, p.info_identifier) {
-        for s in [&mut out.canonical, &mut out.uri] {
-            s.push_str("info:");
-            s.push_str(ns);
-            s.push('/');
-            s.push_str(id);
+        out.canonical.push_str("info:");
+        out.canonical.push_str(ns);
+        out.canonical.push('/');
+        if repair && p.warnings.contains(Warning::InvisibleChar) {
+            dirt::info_without_invisible(id, &mut out.canonical);
+        } else {
+            out.canonical.push_str(id);
         }
+        out.uri.push_str(&out.canonical);
     }
 }
 
