@@ -876,55 +876,13 @@ fn hundred_thousand_columns_error_stays_short() {
 // ---------------------------------------------------------------------------
 // Fuzz regressions
 
-/// The checks of `fuzz/fuzz_targets/parse.rs` for one input (keep the two in
-/// step): one kind, and SPEC §3's laws for a valid value.
+/// The checks of `fuzz/fuzz_targets/parse.rs` for one input
+/// (`hdlscan::id::laws`): one kind, and SPEC §3's laws for a valid value.
 fn parse_laws(input: &[u8]) {
-    use hdlscan::id::{Kind, Options, Parser, Rendered, Scratch};
-    fn see(parser: &Parser, v: &[u8]) -> (Kind, Option<String>, Option<String>, Option<String>) {
-        let mut scratch = Scratch::default();
-        let mut out = Rendered::default();
-        let p = parser.parse(v, &mut scratch);
-        assert_eq!(p.kind == Kind::Invalid, p.error.is_some(), "one kind: {p:?}");
-        if p.kind != Kind::Invalid {
-            assert!(p.namespace.is_some(), "{p:?}");
-            assert_eq!(p.prefix.is_some(), p.suffix.is_some(), "{p:?}");
-            assert!(p.prefix.is_some() || p.info_identifier.is_some(), "{p:?}");
-        }
-        parser.render(&p, &mut out);
-        let seen = (
-            p.kind,
-            out.canonical().map(str::to_owned),
-            out.uri().map(str::to_owned),
-            out.url().map(str::to_owned),
-        );
-        assert_eq!(seen.0 != Kind::Invalid, seen.1.is_some(), "{p:?}: {seen:?}");
-        assert_eq!(seen.1.is_some(), seen.2.is_some(), "{p:?}: {seen:?}");
-        seen
-    }
-    let (_, canonical, uri, url) = see(&Parser::new(Options::default()), input);
-    let Some(canonical) = canonical else { return };
-    // Rendering can lengthen a value past the length limit (escapes triple
-    // bytes); the laws are about syntax, so read the rendered forms back
-    // without a limit.
-    let mut unlimited = Options::default();
-    unlimited.max_len = usize::MAX;
-    let parser = Parser::new(unlimited);
-    let uri = uri.unwrap();
-    let again = see(&parser, uri.as_bytes());
-    assert_eq!(again.1.as_deref(), Some(canonical.as_str()), "uri {uri:?}");
-    assert_eq!(again.2.as_deref(), Some(uri.as_str()), "uri twice");
-    if let Some(url) = url {
-        let again = see(&parser, url.as_bytes());
-        assert_eq!(again.1.as_deref(), Some(canonical.as_str()), "url {url:?}");
-        assert_eq!(again.3.as_deref(), Some(url.as_str()), "url twice");
-    }
-    let trim = hdlscan::id::chars::is_trim_char;
-    let suffix = canonical.split_once('/').map_or("", |(_, s)| s);
-    let first_segment = canonical.split(['.', '/']).next().unwrap_or("");
-    let numeric = !first_segment.is_empty() && first_segment.bytes().all(|b| b.is_ascii_digit());
-    if (numeric && !suffix.starts_with(trim) && !suffix.ends_with(trim)) || canonical.starts_with("info:") {
-        let again = see(&parser, canonical.as_bytes());
-        assert_eq!(again.1.as_deref(), Some(canonical.as_str()), "canonical {canonical:?}");
+    use hdlscan::id::{Options, laws};
+    let (parser, again) = laws::parsers(&Options::default());
+    if let Err(e) = laws::check(&parser, &again, input) {
+        panic!("{e}");
     }
 }
 

@@ -2,38 +2,15 @@
 //! tests: parsing a valid value's `uri` or `url` gives back its `canonical`;
 //! so does parsing its `canonical` (numeric prefix, no edge white space);
 //! normalizing twice changes nothing; and any bytes at all yield exactly one
-//! kind without panicking.
+//! kind without panicking. The checks are `hdlscan::id::laws`, shared with
+//! the fuzz target; this file brings the values.
 
-use hdlscan::id::{Kind, Options, Parser, Rendered, Scratch};
+use hdlscan::id::laws::{self, Seen};
+use hdlscan::id::{Kind, Options, Parser};
 use proptest::prelude::*;
 
-/// Everything about a parse that a law compares, owned.
-#[derive(Debug, Clone, PartialEq)]
-struct Seen {
-    kind: Kind,
-    canonical: Option<String>,
-    uri: Option<String>,
-    url: Option<String>,
-}
-
 fn see(parser: &Parser, v: &[u8]) -> Seen {
-    let mut scratch = Scratch::default();
-    let mut out = Rendered::default();
-    let p = parser.parse(v, &mut scratch);
-    // Exactly one kind: invalid with one error, or valid with a namespace.
-    assert_eq!(p.kind == Kind::Invalid, p.error.is_some(), "{v:?}");
-    if p.kind != Kind::Invalid {
-        assert!(p.namespace.is_some(), "{v:?}");
-        assert_eq!(p.prefix.is_some(), p.suffix.is_some(), "{v:?}");
-        assert!(p.prefix.is_some() || p.info_identifier.is_some(), "{v:?}");
-    }
-    parser.render(&p, &mut out);
-    Seen {
-        kind: p.kind,
-        canonical: out.canonical().map(str::to_owned),
-        uri: out.uri().map(str::to_owned),
-        url: out.url().map(str::to_owned),
-    }
+    laws::see(parser, v).unwrap()
 }
 
 fn parser(repair: bool) -> Parser {
@@ -102,54 +79,10 @@ fn has_escape(s: &str) -> bool {
         .any(|i| b[i] == b'%' && b.len() > i + 2 && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit())
 }
 
-fn starts_or_ends_trimmable(s: &str) -> bool {
-    let t = |c: char| hdlscan::id::chars::is_trim_char(c);
-    s.starts_with(t) || s.ends_with(t)
-}
-
-/// The laws for one value under one parser.
+/// The laws for one value under one parser's options.
 fn check_laws(parser: &Parser, v: &str) -> Result<(), TestCaseError> {
-    let first = see(parser, v.as_bytes());
-    let Some(canonical) = first.canonical.clone() else {
-        return Ok(());
-    };
-    let uri = first.uri.clone().unwrap();
-    let via_uri = see(parser, uri.as_bytes());
-    prop_assert_eq!(
-        via_uri.canonical.as_deref(),
-        Some(canonical.as_str()),
-        "uri {} of {:?}",
-        uri,
-        v
-    );
-    prop_assert_eq!(via_uri.uri.as_deref(), Some(uri.as_str()), "uri twice, of {:?}", v);
-    if let Some(url) = first.url.clone() {
-        let via_url = see(parser, url.as_bytes());
-        prop_assert_eq!(
-            via_url.canonical.as_deref(),
-            Some(canonical.as_str()),
-            "url {} of {:?}",
-            url,
-            v
-        );
-        prop_assert_eq!(via_url.url.as_deref(), Some(url.as_str()), "url twice, of {:?}", v);
-    }
-    let suffix_part = canonical.split_once('/').map_or("", |(_, s)| s);
-    // "when the prefix starts with a digit … (a bare value … needs a numeric
-    // prefix)": SPEC §1 makes that the first segment being all digits, so
-    // `0A/x` (from `hdl:0a/x`) is not covered. See README "Decisions".
-    let first_segment = canonical.split(['.', '/']).next().unwrap_or("");
-    let numeric = !first_segment.is_empty() && first_segment.bytes().all(|b| b.is_ascii_digit());
-    if (numeric && !starts_or_ends_trimmable(suffix_part)) || canonical.starts_with("info:") {
-        let again = see(parser, canonical.as_bytes());
-        prop_assert_eq!(
-            again.canonical.as_deref(),
-            Some(canonical.as_str()),
-            "canonical of {:?}",
-            v
-        );
-    }
-    Ok(())
+    let (_, again) = laws::parsers(parser.options());
+    laws::check(parser, &again, v.as_bytes()).map_err(TestCaseError::fail)
 }
 
 proptest! {

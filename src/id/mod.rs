@@ -26,6 +26,8 @@ mod handle;
 mod hdl_uri;
 mod info_uri;
 mod label;
+#[doc(hidden)]
+pub mod laws;
 pub mod percent;
 #[cfg(test)]
 mod reference;

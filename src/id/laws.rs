@@ -1,0 +1,99 @@
+//! SPEC §3 "Laws the tests must hold for every valid value", checked on one
+//! value. One copy, shared by the property tests (`tests/laws.rs`), the
+//! fuzz regression replay (`tests/hostile.rs`) and the parse fuzz target,
+//! so the three cannot drift apart.
+//!
+//! For any input: exactly one kind (invalid exactly when there is an error
+//! code; a valid value has a namespace, a `canonical` and a `uri`). For a
+//! valid value: parsing its `uri`, and its `url` when it has one, gives back
+//! the same `canonical`, and rendering again gives the same `uri` / `url`
+//! (normalizing twice changes nothing); parsing its `canonical` gives it
+//! back too when the canonical is an `info:` URI, or its first prefix
+//! segment is all digits and its suffix neither starts nor ends with a
+//! character the parser trims (SPEC: "a bare value is trimmed and needs a
+//! numeric prefix"; README "Decisions").
+
+use super::chars::is_trim_char;
+use super::{Kind, Options, Parser, Rendered, Scratch};
+
+/// What a law compares, owned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seen {
+    pub kind: Kind,
+    pub canonical: Option<String>,
+    pub uri: Option<String>,
+    pub url: Option<String>,
+}
+
+/// Parses and renders `v`, checking that it has exactly one kind.
+pub fn see(parser: &Parser, v: &[u8]) -> Result<Seen, String> {
+    let mut scratch = Scratch::default();
+    let mut out = Rendered::default();
+    let p = parser.parse(v, &mut scratch);
+    let fail = |what: &str| Err(format!("{what}: {v:?} parsed {p:?}"));
+    if (p.kind == Kind::Invalid) != p.error.is_some() {
+        return fail("not exactly one kind");
+    }
+    if p.kind != Kind::Invalid
+        && (p.namespace.is_none()
+            || p.prefix.is_some() != p.suffix.is_some()
+            || (p.prefix.is_none() && p.info_identifier.is_none()))
+    {
+        return fail("valid without its parts");
+    }
+    parser.render(&p, &mut out);
+    let seen = Seen {
+        kind: p.kind,
+        canonical: out.canonical().map(str::to_owned),
+        uri: out.uri().map(str::to_owned),
+        url: out.url().map(str::to_owned),
+    };
+    if (seen.kind != Kind::Invalid) != seen.canonical.is_some() || seen.canonical.is_some() != seen.uri.is_some() {
+        return fail(&format!("rendered {seen:?}"));
+    }
+    Ok(seen)
+}
+
+/// The parser that reads `opts`' values, and the one that reads their
+/// rendered forms back (`check`'s `again`).
+pub fn parsers(opts: &Options) -> (Parser, Parser) {
+    let mut unlimited = opts.clone();
+    unlimited.max_len = usize::MAX;
+    (Parser::new(opts.clone()), Parser::new(unlimited))
+}
+
+/// Checks every law on `v` as `parser` reads it. `again` reads the rendered
+/// forms back: the same options without a length limit, since rendering can
+/// lengthen a value past it (an escape is three bytes) and the laws are
+/// about syntax.
+pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
+    let first = see(parser, v)?;
+    let Some(canonical) = first.canonical.as_deref() else {
+        return Ok(());
+    };
+    let expect = |law: &str, got: Option<&str>, want: &str| {
+        if got == Some(want) {
+            Ok(())
+        } else {
+            Err(format!("{law} of {v:?}: got {got:?}, want {want:?}"))
+        }
+    };
+    let uri = first.uri.as_deref().unwrap_or_default();
+    let via_uri = see(again, uri.as_bytes())?;
+    expect("canonical via uri", via_uri.canonical.as_deref(), canonical)?;
+    expect("uri twice", via_uri.uri.as_deref(), uri)?;
+    if let Some(url) = first.url.as_deref() {
+        let via_url = see(again, url.as_bytes())?;
+        expect("canonical via url", via_url.canonical.as_deref(), canonical)?;
+        expect("url twice", via_url.url.as_deref(), url)?;
+    }
+    let suffix = canonical.split_once('/').map_or("", |(_, s)| s);
+    let first_segment = canonical.split(['.', '/']).next().unwrap_or("");
+    let numeric = !first_segment.is_empty() && first_segment.bytes().all(|b| b.is_ascii_digit());
+    let trimmable_edge = suffix.starts_with(is_trim_char) || suffix.ends_with(is_trim_char);
+    if (numeric && !trimmable_edge) || canonical.starts_with("info:") {
+        let via_canonical = see(again, canonical.as_bytes())?;
+        expect("canonical twice", via_canonical.canonical.as_deref(), canonical)?;
+    }
+    Ok(())
+}
