@@ -8,6 +8,7 @@
 use crate::columns;
 use crate::heap;
 use crate::id::{Parser, Rendered, Scratch};
+use crate::io::atomic::AtomicFile;
 use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
 use crate::io::parquet_in::{self, ParquetInput, StrColumn};
 use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
@@ -90,6 +91,11 @@ pub struct ScanResult {
     pub column_name: String,
     pub stats: Stats,
     pub rows_written: Option<u64>,
+    /// The output, written in full to its temporary file but not yet in
+    /// place: the caller commits it together with the report
+    /// (`atomic::commit_all`), or drops it, which removes it, when the
+    /// report cannot be written.
+    pub output: Option<AtomicFile>,
 }
 
 /// One unit of parallel work.
@@ -224,15 +230,15 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         }
     };
     let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
-    let rows_written = match writer {
+    let (output, rows_written) = match writer {
         Some((tx, handle)) => {
             let sent = tx.send(WriterMsg::Finish(stats.rows));
             drop(tx);
-            let written = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
+            let (file, written) = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
             sent.map_err(|_| anyhow!("the writer stopped early"))?;
-            Some(written)
+            (Some(file), Some(written))
         }
-        None => None,
+        None => (None, None),
     };
     let read: u64 = infos.iter().map(|i| i.rows).sum();
     if read != stats.rows || rows_written.is_some_and(|w| w != read) {
@@ -247,6 +253,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         column_name,
         stats,
         rows_written,
+        output,
     })
 }
 
@@ -310,7 +317,7 @@ pub fn sink_options(column_prefix: &str) -> SinkOptions {
     SinkOptions { parquet: props.build() }
 }
 
-fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<u64> {
+fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<(AtomicFile, u64)> {
     let (mut rows, mut untrimmed) = (0u64, 0u64);
     for msg in rx {
         match msg {
@@ -328,7 +335,7 @@ fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) 
                 if expected != rows {
                     bail!("row accounting failed: {expected} rows classified but {rows} sent to the writer");
                 }
-                return pool.install(|| sink.finish());
+                return pool.install(|| sink.finish_writer());
             }
         }
     }

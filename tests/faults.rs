@@ -237,7 +237,23 @@ fn report_never_replaces_an_input_or_the_output() {
             "-q",
         ],
     )
-    .fails_with(&["--report", "names the output file too"]);
+    .usage_error(&["--report", "names the output file out/o.parquet too"]);
+    // Spelled through `..`: the same file (the audit's report replaced the
+    // output this way).
+    scan(
+        d,
+        &[
+            "in.csv",
+            "-c",
+            SAMPLE_ID,
+            "-o",
+            "out/o.csv",
+            "--report",
+            "out/../out/o.csv",
+            "-q",
+        ],
+    )
+    .usage_error(&["--report", "names the output file"]);
     scan(
         d,
         &[
@@ -366,4 +382,67 @@ fn output_onto_a_read_only_file_system() {
     .fails_with(&["ro", "read-only file system"]);
     assert!(entries(&d.join("ro")).is_empty());
     assert!(temp_files(&d.join("out")).is_empty());
+}
+
+/// `hdlscan scan` with stdout and stderr sent to `stdout` / `stderr`.
+fn scan_to(d: &Path, args: &[&str], stdout: Stdio, stderr: Stdio) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(d)
+        .arg("scan")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn dev_full() -> Option<fs::File> {
+    fs::OpenOptions::new().write(true).open("/dev/full").ok()
+}
+
+/// A report that cannot be written fails the run before the output is put
+/// in place: the output and the report are committed together.
+#[test]
+fn unwritable_report_leaves_no_output() {
+    let Some(full) = dev_full() else {
+        eprintln!("note: no /dev/full, skipped");
+        return;
+    };
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    fs::copy(crate::scan::sample(), d.join("in.csv")).unwrap();
+    let args = ["in.csv", "-c", SAMPLE_ID, "-o", "out/o.csv", "--report", "-", "-q"];
+    let (code, stderr) = scan_to(d, &args, Stdio::from(full), Stdio::piped());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("writing the report to stdout"), "{stderr}");
+    let left = entries(&d.join("out"));
+    assert!(left.is_empty(), "left {left:?}");
+}
+
+/// A closed or full stderr costs the messages, not the run: no panic, and
+/// the exit status still tells success from failure.
+#[test]
+fn full_stderr_does_not_panic() {
+    let (Some(a), Some(b)) = (dev_full(), dev_full()) else {
+        eprintln!("note: no /dev/full, skipped");
+        return;
+    };
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    fs::copy(crate::scan::sample(), d.join("in.csv")).unwrap();
+    let (code, _) = scan_to(
+        d,
+        &["in.csv", "-c", SAMPLE_ID, "-o", "out/o.csv"],
+        Stdio::null(),
+        Stdio::from(a),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(entries(&d.join("out")), ["o.csv"]);
+    let (code, _) = scan_to(d, &["nope.csv", "-c", SAMPLE_ID], Stdio::null(), Stdio::from(b));
+    assert_eq!(code, 1);
 }

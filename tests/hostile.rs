@@ -460,7 +460,41 @@ fn output_format_unknown_for_device() {
     // Without --output-format, /dev/full has no extension: a clear error.
     let c = Case::new(&[("in.csv", OK_CSV)]);
     c.run(&["in.csv", "-c", "id", "-o", "/dev/full"])
-        .fails_with(&["/dev/full", "--output-format"]);
+        .usage_error(&["/dev/full", "--output-format"]);
+}
+
+/// Asking for the impossible is a usage error (exit 2), like clap's own.
+#[test]
+fn usage_errors_exit_2() {
+    let c = Case::new(&[("in.csv", OK_CSV)]);
+    c.run(&["in.csv", "-c", "id", "-j", "0"]).usage_error(&["--threads"]);
+    c.run(&["in.csv", "-c", "id", "-j", "100000"])
+        .usage_error(&["--threads", "1..=256"]);
+    c.run(&["in.csv", "-c", "id", "-d", "::"]).usage_error(&["--delimiter"]);
+    c.run(&["in.csv", "-c", "id", "--max-record-mib", "1"])
+        .usage_error(&["--max-record-mib"]);
+    c.run(&["in.csv", "-c", "id", "-o", "out/x.foo"])
+        .usage_error(&["out/x.foo", "unknown output format"]);
+    c.run(&["in.csv", "-c", "id", "-o", "-", "--output-format", "csv"])
+        .usage_error(&["-o -", "name a file"]);
+    assert_eq!(entries(c.path()), ["in.csv", "out"]);
+    c.nothing_written(true);
+}
+
+/// A compressed export saved under a plain name is read (sniffed), and a
+/// Parquet file named .csv is refused with the way out.
+#[test]
+fn compressed_or_parquet_under_a_csv_name() {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, OK_CSV).unwrap();
+    let gz = gz.finish().unwrap();
+    let pq = small_parquet();
+    let c = Case::new(&[("gz.csv", &gz), ("pq.csv", &pq)]);
+    c.run(&["gz.csv", "-c", "id", "--report", "out/r.json"]).ok();
+    assert_eq!(c.report()["rows"], 1);
+    assert_eq!(c.report()["by_kind"]["doi"], 1);
+    c.run(&["pq.csv", "-c", "id"])
+        .fails_with(&["pq.csv", "Parquet file", "--input-format parquet"]);
 }
 
 #[test]

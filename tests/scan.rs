@@ -93,6 +93,20 @@ impl Run {
     }
 }
 
+impl Run {
+    /// Asserts exit 2 (a usage error), no panic, a message containing every
+    /// one of `needles`.
+    #[track_caller]
+    pub fn usage_error(self, needles: &[&str]) -> String {
+        assert!(!self.stderr.contains("panicked"), "panic:\n{}", self.stderr);
+        assert_eq!(self.code, 2, "expected exit 2; stderr:\n{}", self.stderr);
+        for n in needles {
+            assert!(self.stderr.contains(n), "message lacks {n:?}:\n{}", self.stderr);
+        }
+        self.stderr
+    }
+}
+
 /// Runs `hdlscan scan ARGS` in `cwd` (relative paths in messages stay short),
 /// feeding `stdin` if given.
 pub fn scan_in(cwd: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {

@@ -103,7 +103,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
         let bytes = std::fs::metadata(&args.output).map_or(0, |m| m.len());
-        eprintln!(
+        super::say(format_args!(
             "hdlscan gen: {} rows (seed {}) to {} ({:.1} MB) in {:.2} s ({:.0} rows/s)",
             args.rows,
             args.seed,
@@ -111,7 +111,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
             bytes as f64 / 1e6,
             secs,
             args.rows as f64 / secs.max(1e-9)
-        );
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -42,10 +42,35 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hdlscan: {e:#}");
-            ExitCode::from(1)
+            say(format_args!("hdlscan: {e:#}"));
+            if e.downcast_ref::<Usage>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
         }
     }
+}
+
+/// A command line that asks for something impossible, found after clap's
+/// own checks (which exit 2 too): exit status 2, like them.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// One line on stderr. `eprintln!` panics when stderr is closed or full
+/// (`2>/dev/full`); a message that cannot be shown is not worth a panic,
+/// and the exit status still tells.
+pub(crate) fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

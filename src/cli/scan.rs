@@ -1,7 +1,7 @@
 //! `hdlscan scan`: the batch audit. Reads CSV/TSV/Parquet inputs, classifies
 //! one column, optionally writes the input back enriched, and reports.
 
-use super::ParserArgs;
+use super::{ParserArgs, Usage};
 use crate::io::atomic::{self, AtomicFile};
 use crate::io::csv_in::{CsvOptions, InputSpec};
 use crate::io::sink::OutputFormat;
@@ -76,13 +76,14 @@ pub struct ScanArgs {
     /// column named like one of them.
     #[arg(long, value_name = "PREFIX", default_value = "")]
     pub column_prefix: String,
-    /// Worker threads [default: all cores]
-    #[arg(short = 'j', long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Longest CSV record accepted, in MiB (at most 2047): a longer one stops
+    /// Worker threads, 1 to 256 [default: all cores]. Memory grows with
+    /// them: each holds a few MiB of input and its columns in flight.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Longest CSV record accepted, in MiB (4 to 2047): a longer one stops
     /// the run with an error rather than holding several copies of it in memory.
-    #[arg(long, value_name = "MIB", default_value_t = 32)]
-    pub max_record_mib: usize,
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = clap::value_parser!(u16).range(4..=2047))]
+    pub max_record_mib: u16,
     /// CSV block size in MiB: the unit of parallel work.
     #[arg(long, value_name = "MIB", default_value_t = 4, hide = true)]
     pub block_mib: usize,
@@ -137,15 +138,23 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     };
     let output = match &args.output {
         Some(path) => {
+            if path.as_os_str() == "-" {
+                bail!(Usage(
+                    "-o -: the output is written to a file and renamed into place when complete; name a file \
+                     (the report can go to stdout: --report -)"
+                        .into()
+                ));
+            }
             let format = match args.output_format {
                 Some(f) => f.into(),
-                None => OutputFormat::from_path(path).with_context(|| {
-                    format!(
+                None => OutputFormat::from_path(path).ok_or_else(|| {
+                    Usage(format!(
                         "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
                         path.display()
-                    )
+                    ))
                 })?,
             };
+
             Some((path.clone(), format))
         }
         None => None,
@@ -155,7 +164,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         has_headers: !args.no_headers,
         allow_short_rows: args.allow_short_rows,
         block_size: args.block_mib.max(1) << 20,
-        max_block_size: args.max_record_mib.max(args.block_mib).clamp(1, 2047) << 20,
+        max_block_size: usize::from(args.max_record_mib).max(args.block_mib) << 20,
         ..CsvOptions::default()
     };
     // The report's file is created before any work, so a report that
@@ -166,8 +175,11 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Some(path) => {
             let target = Path::new(path);
             if let Some((out, _)) = &output {
-                if std::path::absolute(out).ok() == std::path::absolute(target).ok() {
-                    bail!("--report {path} names the output file too; give the report its own name");
+                if atomic::same_target(out, target) {
+                    bail!(Usage(format!(
+                        "--report {path} names the output file {} too; give the report its own name",
+                        out.display()
+                    )));
                 }
             }
             let input_paths: Vec<&Path> = inputs
@@ -180,9 +192,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             Some(AtomicFile::create(target, &input_paths).context("--report")?)
         }
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
     let bar = progress_bar(&args, &inputs, input_format);
     let progress = bar
         .clone()
@@ -207,7 +220,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let result = result?;
+    let mut result = result?;
     let report = Report::new(
         result.inputs,
         result.column_name,
@@ -216,34 +229,43 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         result.stats,
         started.elapsed().as_secs_f64(),
     )?;
+    // The report is written before the output is put in place, and both are
+    // committed in one step: a report that cannot be written (full disk,
+    // closed stdout) leaves no output behind, and an interrupt leaves both
+    // or neither.
     if args.report.is_some() {
-        write_report(report_file.take(), &report)?;
+        write_report(report_file.as_mut(), &report)?;
     }
+    atomic::commit_all(result.output.take().into_iter().chain(report_file).collect())?;
     if !args.quiet {
-        eprint!("{}", report.summary());
+        let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the report into its file, or to stdout when there is none (`-`).
-fn write_report(file: Option<AtomicFile>, report: &Report) -> Result<()> {
+/// Writes the report into its (uncommitted) file, or to stdout when there
+/// is none (`--report -`).
+fn write_report(file: Option<&mut AtomicFile>, report: &Report) -> Result<()> {
     let mut text = serde_json::to_string_pretty(&report.to_json())?;
     text.push('\n');
-    let Some(mut f) = file else {
+    let Some(f) = file else {
         let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        return Ok(out.flush()?);
+        return out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .context("writing the report to stdout");
     };
     f.write_all(text.as_bytes())
-        .with_context(|| format!("writing {}", f.target().display()))?;
-    f.commit()
+        .with_context(|| format!("writing the report {}", f.target().display()))
 }
 
 fn parse_delimiter(d: &str) -> Result<u8> {
     match d {
         "\\t" | "tab" => Ok(b'\t'),
         _ if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" && d != "\r" => Ok(d.as_bytes()[0]),
-        _ => bail!("--delimiter {d:?}: expected one ASCII character other than a quote or newline (or \\t)"),
+        _ => bail!(Usage(format!(
+            "--delimiter {d:?}: expected one ASCII character other than a quote or newline (or \\t)"
+        ))),
     }
 }
 
@@ -280,7 +302,13 @@ fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: InputFormat) -> O
 fn install_signal_handler() {
     let _ = ctrlc::set_handler(|| {
         atomic::remove_all_temp_files();
-        eprintln!("hdlscan: interrupted; no output written");
+        if atomic::committed_any() {
+            // The interrupt came while output and report were renamed into
+            // place: they are complete.
+            super::say(format_args!("hdlscan: interrupted after the output was written"));
+        } else {
+            super::say(format_args!("hdlscan: interrupted; no output written"));
+        }
         std::process::exit(130);
     });
 }

@@ -53,6 +53,8 @@ fn unregister(path: &Path) {
 /// async-signal context. Later drops of the corresponding [`AtomicFile`]s
 /// are harmless.
 pub fn remove_all_temp_files() -> usize {
+    // Renames under way finish first (see `commit_all`).
+    let _renaming = COMMITTING.lock().unwrap_or_else(|e| e.into_inner());
     let paths: Vec<PathBuf> = std::mem::take(&mut *registry());
     paths.iter().filter(|p| fs::remove_file(p).is_ok()).count()
 }
@@ -103,6 +105,31 @@ pub fn check_not_an_input(target: &Path, inputs: &[&Path]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// True when `a` and `b` name the same file once `.`, `..` and symlinks
+/// are resolved (or are hard links to one file), whether or not it exists
+/// yet: then its directory is resolved and the name joined.
+pub fn same_target(a: &Path, b: &Path) -> bool {
+    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+        if same_file(&x, &y) {
+            return true;
+        }
+    }
+    fn resolve(p: &Path) -> Option<PathBuf> {
+        if let Ok(c) = fs::canonicalize(p) {
+            return Some(c);
+        }
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    }
+    match (resolve(a), resolve(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
 }
 
 #[cfg(unix)]
@@ -198,9 +225,15 @@ impl AtomicFile {
         &self.tmp
     }
 
-    /// Flushes, syncs and renames the temporary file onto the target.
-    /// On error the temporary file is removed and the target is untouched.
-    pub fn commit(mut self) -> Result<()> {
+    /// Flushes, `fsync`s and renames the file onto its target; see
+    /// [`commit_all`].
+    pub fn commit(self) -> Result<()> {
+        commit_all(vec![self])
+    }
+
+    /// Flushes and `fsync`s the temporary file: what can fail for lack of
+    /// space, done before any target is touched.
+    fn sync(mut self) -> Result<Synced> {
         let out = self.out.take().expect("AtomicFile used after commit");
         let target = self.target.display().to_string();
         let file = out
@@ -208,7 +241,54 @@ impl AtomicFile {
             .map_err(|e| anyhow::anyhow!("writing {target}: {}", os_reason(e.error())))?;
         file.sync_all()
             .map_err(|e| anyhow::anyhow!("writing {target}: {}", os_reason(&e)))?;
-        drop(file);
+        // The temporary file now belongs to `Synced` (and its drop).
+        let tmp = std::mem::take(&mut self.tmp);
+        Ok(Synced {
+            tmp,
+            target: std::mem::take(&mut self.target),
+        })
+    }
+}
+
+/// Held while committed files are renamed onto their targets, so that an
+/// interrupt handler (`remove_all_temp_files`) sees all of them renamed or
+/// none.
+static COMMITTING: Mutex<()> = Mutex::new(());
+
+/// Set once any target was replaced: an interrupt after that point must not
+/// claim that nothing was written.
+static COMMITTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True when this process has renamed a finished file onto its target.
+pub fn committed_any() -> bool {
+    COMMITTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Commits `files` as one step: each is flushed and `fsync`ed first, so a
+/// full disk fails before any target changes (the temporary files are then
+/// removed); then all are renamed, in order, with an interrupt held off
+/// until the last rename, so a run that writes an output and a report
+/// leaves both or neither.
+pub fn commit_all(files: Vec<AtomicFile>) -> Result<()> {
+    let synced = files.into_iter().map(AtomicFile::sync).collect::<Result<Vec<_>>>()?;
+    let _renaming = COMMITTING.lock().unwrap_or_else(|e| e.into_inner());
+    for s in synced {
+        s.rename()?;
+        COMMITTED.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+    Ok(())
+}
+
+/// A temporary file complete on disk, waiting for its rename; dropping it
+/// removes the file.
+struct Synced {
+    tmp: PathBuf,
+    target: PathBuf,
+}
+
+impl Synced {
+    fn rename(mut self) -> Result<()> {
+        let target = self.target.display().to_string();
         fs::rename(&self.tmp, &self.target)
             .map_err(|e| anyhow::anyhow!("cannot rename output onto {target}: {}", os_reason(&e)))?;
         unregister(&self.tmp);
@@ -226,6 +306,15 @@ impl AtomicFile {
         }
         self.tmp = PathBuf::new(); // nothing left for Drop to remove
         Ok(())
+    }
+}
+
+impl Drop for Synced {
+    fn drop(&mut self) {
+        if !self.tmp.as_os_str().is_empty() {
+            let _ = fs::remove_file(&self.tmp);
+            unregister(&self.tmp);
+        }
     }
 }
 

@@ -69,7 +69,8 @@ impl InputSpec {
         }
     }
 
-    /// Compression chosen by extension (stdin is sniffed when opened).
+    /// Compression named by the extension; inputs without one are sniffed
+    /// when opened (`open_input`).
     pub fn compression(&self) -> Compression {
         match self {
             InputSpec::Stdin => Compression::None,
@@ -174,6 +175,8 @@ pub enum ErrorKind {
     NotGzip,
     /// A `.zst` file that does not start like zstd (or is empty).
     NotZstd,
+    /// A file read as CSV that starts like Parquet (`PAR1`).
+    LooksParquet,
     /// `has_headers` but the input holds no record.
     NoHeader,
     /// A record has the wrong number of fields.
@@ -230,6 +233,10 @@ impl fmt::Display for PositionedError {
             }
             ErrorKind::NotGzip => write!(f, "not a gzip file (bad magic bytes)"),
             ErrorKind::NotZstd => write!(f, "not a zstd file (empty or bad magic bytes)"),
+            ErrorKind::LooksParquet => write!(
+                f,
+                "this is a Parquet file, not CSV; name it .parquet or pass --input-format parquet"
+            ),
             ErrorKind::NoHeader => write!(f, "no header: the input holds no record"),
             ErrorKind::FieldCount { expected, found } => {
                 write!(f, "expected {expected} fields, found {found}")
@@ -255,9 +262,11 @@ impl std::error::Error for PositionedError {
     }
 }
 
-/// Open `spec` as a decompressed byte stream. Compression is chosen by
-/// extension; the magic bytes are checked so that a mislabelled file gives
-/// a clear error. Stdin is sniffed for gzip/zstd magic bytes.
+/// Open `spec` as a decompressed byte stream. A `.gz` or `.zst` name must
+/// hold what it says (a mislabelled file gives a clear error); any other
+/// input, stdin included, is sniffed for gzip and zstd magic bytes, so a
+/// compressed export saved as `.csv` is read, not taken for garbage text.
+/// Parquet read as CSV is refused with a hint.
 pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedError> {
     let name: Arc<str> = spec.display_name().into();
     let err = |kind| PositionedError::new(&name, Position::default(), kind);
@@ -275,10 +284,13 @@ pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedEr
             Err(e) => return Err(err(ErrorKind::Read(e))),
         }
     };
-    let comp = match spec {
-        InputSpec::Stdin => Compression::sniff(head),
-        InputSpec::Path(_) => spec.compression(),
+    let comp = match spec.compression() {
+        Compression::None => Compression::sniff(head),
+        named => named,
     };
+    if comp == Compression::None && head.starts_with(b"PAR1") {
+        return Err(err(ErrorKind::LooksParquet));
+    }
     Ok(match comp {
         Compression::None => Box::new(src),
         Compression::Gzip => {
