@@ -76,24 +76,23 @@ impl SplitMix64 {
     /// Picks from a [`Table`].
     #[inline]
     pub fn from_table<T: Copy>(&mut self, t: &Table<T>) -> T {
-        let mut r = self.below(t.total as u64) as u32;
-        for &(w, x) in t.items {
-            if r < w {
-                return x;
-            }
-            r -= w;
-        }
-        t.items[t.items.len() - 1].1
+        self.weighted_with_total(t.total, t.items)
     }
 
     /// Picks from `(weight, item)` pairs.
     #[inline]
     pub fn weighted<T: Copy>(&mut self, items: &[(u32, T)]) -> T {
         let total: u32 = items.iter().map(|x| x.0).sum();
+        self.weighted_with_total(total, items)
+    }
+
+    /// Picks from `(weight, item)` pairs whose weights sum to `total`.
+    #[inline]
+    fn weighted_with_total<T: Copy>(&mut self, total: u32, items: &[(u32, T)]) -> T {
         let mut r = self.below(total as u64) as u32;
-        for &(w, t) in items {
+        for &(w, x) in items {
             if r < w {
-                return t;
+                return x;
             }
             r -= w;
         }
@@ -371,24 +370,24 @@ enum HdlSuffix {
     Hex,
 }
 
-const HANDLE_PREFIXES: &[(u32, &str, HdlSuffix)] = &[
-    (120, "1721.1", HdlSuffix::Digits(1000, 160_000)),
-    (120, "2027.42", HdlSuffix::Digits(1000, 180_000)),
-    (50, "10023", HdlSuffix::Digits(100, 30_000)),
-    (50, "1811", HdlSuffix::Digits(1, 120_000)),
-    (50, "2142", HdlSuffix::Digits(1, 120_000)),
-    (40, "11245", HdlSuffix::OneDot),
-    (40, "1959.4", HdlSuffix::Digits(10_000, 80_000)),
-    (40, "1885", HdlSuffix::Digits(1000, 300_000)),
-    (30, "11343", HdlSuffix::Digits(10_000, 900_000)),
-    (90, "20.500.12345", HdlSuffix::Digits(1, 99_999)),
-    (60, "20.500.11820", HdlSuffix::Uuid),
-    (30, "20.500.11850", HdlSuffix::Digits(1, 999_999)),
-    (50, "123456789", HdlSuffix::Digits(1, 9_999)),
-    (20, "10919", HdlSuffix::Digits(10_000, 200_000)),
-    (10, "100.102", HdlSuffix::Hex),
-    (20, "2440", HdlSuffix::Digits(1, 99_999)),
-];
+const HANDLE_PREFIXES: Table<(&str, HdlSuffix)> = table(&[
+    (120, ("1721.1", HdlSuffix::Digits(1000, 160_000))),
+    (120, ("2027.42", HdlSuffix::Digits(1000, 180_000))),
+    (50, ("10023", HdlSuffix::Digits(100, 30_000))),
+    (50, ("1811", HdlSuffix::Digits(1, 120_000))),
+    (50, ("2142", HdlSuffix::Digits(1, 120_000))),
+    (40, ("11245", HdlSuffix::OneDot)),
+    (40, ("1959.4", HdlSuffix::Digits(10_000, 80_000))),
+    (40, ("1885", HdlSuffix::Digits(1000, 300_000))),
+    (30, ("11343", HdlSuffix::Digits(10_000, 900_000))),
+    (90, ("20.500.12345", HdlSuffix::Digits(1, 99_999))),
+    (60, ("20.500.11820", HdlSuffix::Uuid)),
+    (30, ("20.500.11850", HdlSuffix::Digits(1, 999_999))),
+    (50, ("123456789", HdlSuffix::Digits(1, 9_999))),
+    (20, ("10919", HdlSuffix::Digits(10_000, 200_000))),
+    (10, ("100.102", HdlSuffix::Hex)),
+    (20, ("2440", HdlSuffix::Digits(1, 99_999))),
+]);
 
 const REPO_HOSTS: &[&str] = &[
     "repo.example.edu",
@@ -511,13 +510,69 @@ const JUNK: Table<JunkT> = table(&[
 
 const ALNUM_LOWER: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 const ALNUM_UPPER: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const ALNUM_MIXED: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const LOWER: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+const UPPER: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const HEX_MIXED: &[u8] = b"0123456789ABCDEFabcdef";
 const HEX_LOWER: &[u8] = b"0123456789abcdef";
+/// ISSN-style check characters (PIIs, SciELO).
+const CHECK_X: &[u8] = b"0123456789X";
+/// SICI check characters (no I or O).
+const SICI_CHECK: &[u8] = b"0123456789ABCDEFGHJKLMNPQRSTUVWXYZ";
 
-/// Appends `n` in decimal, zero-padded to `width`.
+/// One piece of a value's template. [`push_parts`] appends the pieces in
+/// order, drawing from the generator as it reaches each random one, so a
+/// template's draws are its pieces', left to right.
+#[derive(Clone, Copy)]
+enum Part {
+    /// This text.
+    Lit(&'static str),
+    /// A number drawn in `lo..=hi`, zero-padded to `width` (0: no padding).
+    Num(u64, u64, usize),
+    /// One of these strings.
+    Pick(&'static [&'static str]),
+    /// `n` characters drawn from `set`.
+    Chars(&'static [u8], usize),
+    /// A length drawn in `lo..=hi`, then that many characters from `set`.
+    CharsIn(&'static [u8], u64, u64),
+    /// The DOI's year (drawn once per DOI, before its pieces): `2020`.
+    Year,
+    /// The DOI's year, or `since` if that is later, by its last three
+    /// digits: `020`.
+    Year3(u64),
+    /// The DOI's year by its last digit: `0`.
+    Year1,
+}
+use Part::{Chars, CharsIn, Lit, Num, Pick, Year, Year1, Year3};
+
+/// Appends `parts` to `out` (see [`Part`]); `year` is the DOI's year, for
+/// the year parts (`None` where there are none).
+fn push_parts(r: &mut SplitMix64, out: &mut String, year: Option<u64>, parts: &[Part]) {
+    let doi_year = || year.expect("a year part in a template without a year");
+    for &part in parts {
+        match part {
+            Lit(s) => out.push_str(s),
+            Num(lo, hi, width) => push_num(out, r.range(lo, hi), width),
+            Pick(items) => out.push_str(r.pick(items)),
+            Chars(set, n) => push_chars(r, out, set, n),
+            CharsIn(set, lo, hi) => {
+                let n = r.range(lo, hi) as usize;
+                push_chars(r, out, set, n);
+            }
+            Year => push_num(out, doi_year(), 0),
+            Year3(since) => push_num(out, doi_year().max(since) % 1000, 3),
+            Year1 => push_num(out, doi_year() % 10, 1),
+        }
+    }
+}
+
+/// A Wiley DOI: `10.1002/anie.201912345` (also in publisher landing URLs).
+#[rustfmt::skip]
+const WILEY: &[Part] = &[Lit("10.1002/"), Pick(WILEY_J), Lit("."), Num(2005, 2024, 0), Num(0, 99_999, 5)];
+
+/// `n` in decimal, written at the end of `buf` (no allocation).
 #[inline]
-fn push_num(out: &mut String, n: u64, width: usize) {
-    let mut buf = [0u8; 20];
+fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
     let mut i = buf.len();
     let mut n = n;
     loop {
@@ -528,11 +583,19 @@ fn push_num(out: &mut String, n: u64, width: usize) {
             break;
         }
     }
-    for _ in (buf.len() - i)..width {
+    // SAFETY-free: digits are ASCII.
+    std::str::from_utf8(&buf[i..]).unwrap()
+}
+
+/// Appends `n` in decimal, zero-padded to `width`.
+#[inline]
+fn push_num(out: &mut String, n: u64, width: usize) {
+    let mut buf = [0; 20];
+    let digits = decimal(n, &mut buf);
+    for _ in digits.len()..width {
         out.push('0');
     }
-    // SAFETY-free: digits are ASCII.
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap());
+    out.push_str(digits);
 }
 
 #[inline]
@@ -752,13 +815,13 @@ impl Synth {
                     std::mem::swap(&mut self.core, &mut self.tmp);
                 } else {
                     self.core.clear();
-                    self.core.push_str("10.");
-                    push_num(&mut self.core, self.rng.range(1000, 99_999), 0);
-                    self.core.push('/');
-                    let a = self.rng.pick(GENERIC_ABBR);
-                    self.core.push_str(a);
-                    self.core.push_str("&amp;");
-                    push_chars(&mut self.rng, &mut self.core, ALNUM_LOWER, 4);
+                    // 10.1234/jgr&amp;k3j9
+                    #[rustfmt::skip]
+                    let parts = [
+                        Lit("10."), Num(1000, 99_999, 0), Lit("/"), Pick(GENERIC_ABBR), Lit("&amp;"),
+                        Chars(ALNUM_LOWER, 4),
+                    ];
+                    push_parts(&mut self.rng, &mut self.core, None, &parts);
                 }
             }
             Some(Dirt::UnicodeDash) => {
@@ -777,21 +840,12 @@ impl Synth {
             Some(Dirt::TestPrefix) => {
                 self.core.clear();
                 self.core.push_str("10.5072/");
-                match self.rng.below(3) {
-                    0 => {
-                        self.core.push_str("FK2");
-                        push_chars(&mut self.rng, &mut self.core, ALNUM_UPPER, 6);
-                    }
-                    1 => {
-                        self.core.push_str("zenodo.");
-                        push_num(&mut self.core, self.rng.range(1000, 999_999), 0);
-                    }
-                    _ => {
-                        push_chars(&mut self.rng, &mut self.core, ALNUM_LOWER, 4);
-                        self.core.push('-');
-                        push_chars(&mut self.rng, &mut self.core, ALNUM_LOWER, 4);
-                    }
-                }
+                let suffix: &[Part] = match self.rng.below(3) {
+                    0 => &[Lit("FK2"), Chars(ALNUM_UPPER, 6)],
+                    1 => &[Lit("zenodo."), Num(1000, 999_999, 0)],
+                    _ => &[Chars(ALNUM_LOWER, 4), Lit("-"), Chars(ALNUM_LOWER, 4)],
+                };
+                push_parts(&mut self.rng, &mut self.core, None, suffix);
             }
             Some(Dirt::DoubleEncoded) if self.rng.chance(500) => {
                 // A SICI DOI, whose `<>` a URL encodes: double-encoded then.
@@ -821,365 +875,174 @@ impl Synth {
         }
     }
 
-    /// Appends a DOI of template `t` to `self.core`.
+    /// Appends a DOI of template `t` to `self.core`: for most templates, a
+    /// list of [`Part`]s after an example of what it makes (laid out by
+    /// hand, one template to a line or two, hence `rustfmt::skip`).
+    #[rustfmt::skip]
     fn doi_template(&mut self, t: DoiT) {
         let r = &mut self.rng;
         let c = &mut self.core;
         let year = r.range(1990, 2024);
-        match t {
-            DoiT::ElsevierJ => {
-                c.push_str("10.1016/j.");
-                c.push_str(r.pick(ELSEVIER_J));
-                c.push('.');
-                push_num(c, year, 0);
-                c.push('.');
-                push_num(c, r.range(1, 12), 2);
-                c.push('.');
-                push_num(c, r.range(1, 999), 3);
-            }
-            DoiT::ElsevierPii => {
-                c.push_str("10.1016/");
-                if r.chance(500) {
-                    c.push('S');
-                    push_num(c, r.range(0, 9999), 4);
-                    c.push('-');
-                    push_num(c, r.range(0, 9999), 4);
-                    c.push('(');
-                    push_num(c, r.range(0, 99), 2);
-                    c.push(')');
-                    push_num(c, r.range(0, 99_999), 5);
-                    c.push('-');
-                    push_chars(r, c, b"0123456789X", 1);
-                } else {
-                    push_num(c, r.range(0, 9999), 4);
-                    c.push('-');
-                    push_num(c, r.range(0, 9999), 4);
-                    c.push('(');
-                    push_num(c, r.range(70, 99), 2);
-                    c.push(')');
-                    push_num(c, r.range(0, 99_999), 5);
-                    c.push('-');
-                    push_num(c, r.range(0, 9), 1);
-                }
-            }
-            DoiT::SpringerArticle => {
-                c.push_str("10.1007/s");
-                push_num(c, r.range(0, 99_999), 5);
-                c.push('-');
-                push_num(c, year.max(1997) % 1000, 3);
-                c.push('-');
-                push_num(c, r.range(0, 99_999), 5);
-                c.push('-');
-                push_num(c, r.range(0, 9), 1);
-            }
-            DoiT::SpringerChapter => {
-                c.push_str("10.1007/978-3-");
-                push_num(c, r.range(319, 662), 3);
-                c.push('-');
-                push_num(c, r.range(0, 99_999), 5);
-                c.push('-');
-                push_num(c, r.range(0, 9), 1);
-                c.push('_');
-                push_num(c, r.range(1, 40), 0);
-            }
-            DoiT::Wiley => {
-                c.push_str("10.1002/");
-                c.push_str(r.pick(WILEY_J));
-                c.push('.');
-                push_num(c, r.range(2005, 2024), 0);
-                push_num(c, r.range(0, 99_999), 5);
-            }
-            DoiT::WileyOld => {
-                c.push_str("10.1111/j.");
-                push_num(c, r.range(1000, 1999), 4);
-                c.push('-');
-                push_num(c, r.range(0, 9999), 4);
-                c.push('.');
-                push_num(c, r.range(1995, 2012), 0);
-                c.push('.');
-                push_num(c, r.range(0, 99_999), 5);
-                c.push_str(".x");
-            }
-            DoiT::WileySici => {
-                // 10.1002/(SICI)1098-2736(199908)36:6<637::AID-TEA4>3.0.CO;2-9
-                c.push_str("10.1002/(SICI)");
-                push_num(c, r.range(1000, 1999), 4);
-                c.push('-');
-                push_num(c, r.range(0, 9999), 4);
-                c.push('(');
-                push_num(c, r.range(1995, 2000), 0);
-                push_num(c, r.range(1, 12), 2);
-                c.push(')');
-                push_num(c, r.range(1, 60), 0);
-                c.push(':');
-                push_num(c, r.range(1, 12), 0);
-                c.push('<');
-                push_num(c, r.range(1, 999), 0);
-                c.push_str("::AID-");
-                c.push_str(r.pick(SICI_J));
-                push_num(c, r.range(1, 9), 0);
-                c.push_str(">3.0.CO;2-");
-                push_chars(r, c, b"0123456789ABCDEFGHJKLMNPQRSTUVWXYZ", 1);
-            }
-            DoiT::AmsSici => {
-                // 10.1175/1520-0469(1998)055<1161:TSOWAI>2.0.CO;2
-                c.push_str("10.1175/1520-");
-                push_num(c, r.range(400, 499), 4);
-                c.push('(');
-                push_num(c, r.range(1980, 2003), 0);
-                c.push(')');
-                push_num(c, r.range(1, 130), 3);
-                c.push('<');
-                push_num(c, r.range(1, 3999), 4);
-                c.push(':');
-                push_chars(r, c, b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", 6);
-                c.push_str(">2.0.CO;2");
-            }
-            DoiT::NatureNew => {
-                c.push_str("10.1038/s");
-                c.push_str(r.pick(&["41586", "41467", "41598", "41591", "41556"]));
-                c.push('-');
-                push_num(c, year % 1000, 3);
-                c.push('-');
-                push_num(c, r.range(0, 99_999), 5);
-                c.push('-');
-                push_num(c, r.range(0, 9), 1);
-            }
-            DoiT::NatureOld => {
-                c.push_str("10.1038/");
-                c.push_str(r.pick(&["nature", "ncomms", "srep", "nmat", "ng"]));
-                push_num(c, r.range(1000, 99_999), 0);
-            }
-            DoiT::Plos => {
-                c.push_str("10.1371/journal.");
-                c.push_str(r.pick(PLOS_J));
-                c.push('.');
-                push_num(c, r.range(0, 299_999), 7);
-            }
-            DoiT::Ieee => {
-                c.push_str("10.1109/");
-                c.push_str(r.pick(IEEE_J));
-                c.push('.');
-                push_num(c, year, 0);
-                c.push('.');
-                push_num(c, r.range(0, 9_999_999), 7);
-            }
-            DoiT::IeeeConf => {
-                c.push_str("10.1109/");
-                c.push_str(r.pick(IEEE_C));
-                c.push('.');
-                push_num(c, year, 0);
-                c.push('.');
-                push_num(c, r.range(1, 999), 0);
-            }
-            DoiT::Acs => {
-                c.push_str("10.1021/acs.");
-                c.push_str(r.pick(ACS_J));
-                c.push('.');
-                push_num(c, year % 10, 1);
-                push_chars(r, c, b"abc", 1);
-                push_num(c, r.range(0, 99_999), 5);
-            }
-            DoiT::TandF => {
-                c.push_str("10.1080/");
-                push_num(c, r.range(0, 99_999_999), 8);
-                c.push('.');
-                push_num(c, year, 0);
-                c.push('.');
-                push_num(c, r.range(0, 9_999_999), 7);
-            }
-            DoiT::Aps => {
-                c.push_str("10.1103/");
-                c.push_str(r.pick(APS_J));
-                c.push('.');
-                push_num(c, r.range(50, 130), 0);
-                c.push('.');
-                push_num(c, r.range(0, 999_999), 6);
-            }
+        let parts: &[Part] = match t {
+            // 10.1016/j.cell.2020.01.001
+            DoiT::ElsevierJ => &[
+                Lit("10.1016/j."), Pick(ELSEVIER_J), Lit("."), Year, Lit("."), Num(1, 12, 2), Lit("."), Num(1, 999, 3),
+            ],
+            // 10.1016/S0140-6736(20)30183-X, or 10.1016/0021-9991(87)90123-4
+            DoiT::ElsevierPii => if r.chance(500) {
+                &[
+                    Lit("10.1016/S"), Num(0, 9999, 4), Lit("-"), Num(0, 9999, 4),
+                    Lit("("), Num(0, 99, 2), Lit(")"), Num(0, 99_999, 5), Lit("-"), Chars(CHECK_X, 1),
+                ]
+            } else {
+                &[
+                    Lit("10.1016/"), Num(0, 9999, 4), Lit("-"), Num(0, 9999, 4),
+                    Lit("("), Num(70, 99, 2), Lit(")"), Num(0, 99_999, 5), Lit("-"), Num(0, 9, 1),
+                ]
+            },
+            // 10.1007/s00000-020-01234-5
+            DoiT::SpringerArticle => &[
+                Lit("10.1007/s"), Num(0, 99_999, 5), Lit("-"), Year3(1997), Lit("-"), Num(0, 99_999, 5),
+                Lit("-"), Num(0, 9, 1),
+            ],
+            // 10.1007/978-3-030-12345-6_7
+            DoiT::SpringerChapter => &[
+                Lit("10.1007/978-3-"), Num(319, 662, 3), Lit("-"), Num(0, 99_999, 5), Lit("-"), Num(0, 9, 1),
+                Lit("_"), Num(1, 40, 0),
+            ],
+            // 10.1002/anie.201912345
+            DoiT::Wiley => WILEY,
+            // 10.1111/j.1365-2486.2009.01234.x
+            DoiT::WileyOld => &[
+                Lit("10.1111/j."), Num(1000, 1999, 4), Lit("-"), Num(0, 9999, 4), Lit("."), Num(1995, 2012, 0),
+                Lit("."), Num(0, 99_999, 5), Lit(".x"),
+            ],
+            // 10.1002/(SICI)1098-2736(199908)36:6<637::AID-TEA4>3.0.CO;2-9
+            DoiT::WileySici => &[
+                Lit("10.1002/(SICI)"), Num(1000, 1999, 4), Lit("-"), Num(0, 9999, 4),
+                Lit("("), Num(1995, 2000, 0), Num(1, 12, 2), Lit(")"), Num(1, 60, 0), Lit(":"), Num(1, 12, 0),
+                Lit("<"), Num(1, 999, 0), Lit("::AID-"), Pick(SICI_J), Num(1, 9, 0),
+                Lit(">3.0.CO;2-"), Chars(SICI_CHECK, 1),
+            ],
+            // 10.1175/1520-0469(1998)055<1161:TSOWAI>2.0.CO;2
+            DoiT::AmsSici => &[
+                Lit("10.1175/1520-"), Num(400, 499, 4), Lit("("), Num(1980, 2003, 0), Lit(")"), Num(1, 130, 3),
+                Lit("<"), Num(1, 3999, 4), Lit(":"), Chars(UPPER, 6), Lit(">2.0.CO;2"),
+            ],
+            // 10.1038/s41586-020-02012-7
+            DoiT::NatureNew => &[
+                Lit("10.1038/s"), Pick(&["41586", "41467", "41598", "41591", "41556"]),
+                Lit("-"), Year3(0), Lit("-"), Num(0, 99_999, 5), Lit("-"), Num(0, 9, 1),
+            ],
+            // 10.1038/nature12373
+            DoiT::NatureOld => &[
+                Lit("10.1038/"), Pick(&["nature", "ncomms", "srep", "nmat", "ng"]), Num(1000, 99_999, 0),
+            ],
+            // 10.1371/journal.pone.0123456
+            DoiT::Plos => &[Lit("10.1371/journal."), Pick(PLOS_J), Lit("."), Num(0, 299_999, 7)],
+            // 10.1109/TPAMI.2020.1234567
+            DoiT::Ieee => &[Lit("10.1109/"), Pick(IEEE_J), Lit("."), Year, Lit("."), Num(0, 9_999_999, 7)],
+            // 10.1109/CVPR.2016.90
+            DoiT::IeeeConf => &[Lit("10.1109/"), Pick(IEEE_C), Lit("."), Year, Lit("."), Num(1, 999, 0)],
+            // 10.1021/acs.jpcb.0c01234
+            DoiT::Acs => &[Lit("10.1021/acs."), Pick(ACS_J), Lit("."), Year1, Chars(b"abc", 1), Num(0, 99_999, 5)],
+            // 10.1080/00207543.2019.1234567
+            DoiT::TandF => &[Lit("10.1080/"), Num(0, 99_999_999, 8), Lit("."), Year, Lit("."), Num(0, 9_999_999, 7)],
+            // 10.1103/PhysRevLett.123.012345
+            DoiT::Aps => &[Lit("10.1103/"), Pick(APS_J), Lit("."), Num(50, 130, 0), Lit("."), Num(0, 999_999, 6)],
+            // 10.48550/arXiv.2101.00001
             DoiT::Arxiv => {
                 c.push_str("10.48550/arXiv.");
                 let yy = r.range(7, 24);
                 push_num(c, yy, 2);
-                push_num(c, r.range(1, 12), 2);
-                c.push('.');
                 // Five-digit numbers since 2015.
                 if yy >= 15 {
-                    push_num(c, r.range(0, 99_999), 5);
+                    &[Num(1, 12, 2), Lit("."), Num(0, 99_999, 5)]
                 } else {
-                    push_num(c, r.range(0, 9_999), 4);
+                    &[Num(1, 12, 2), Lit("."), Num(0, 9_999, 4)]
                 }
             }
-            DoiT::Zenodo => {
-                c.push_str("10.5281/zenodo.");
-                push_num(c, r.range(10_000, 12_000_000), 0);
-            }
-            DoiT::Dryad => {
-                c.push_str("10.5061/dryad.");
-                let n = r.range(5, 10) as usize;
-                push_chars(r, c, ALNUM_LOWER, n);
-            }
-            DoiT::Figshare => {
-                c.push_str("10.6084/m9.figshare.");
-                push_num(c, r.range(100_000, 25_000_000), 0);
-                c.push_str(".v");
-                push_num(c, r.range(1, 4), 0);
-            }
-            DoiT::Dataverse => {
-                c.push_str(r.pick(&["10.7910/DVN/", "10.7910/DVN/", "10.34894/", "10.5683/SP2/"]));
-                push_chars(r, c, ALNUM_UPPER, 6);
-            }
-            DoiT::Oup => {
-                c.push_str("10.1093/");
-                c.push_str(r.pick(OUP_J));
-                c.push_str("/gk");
-                push_chars(r, c, b"abcdefghijklmnopqrstuvwxyz", 1);
-                push_num(c, r.range(1, 999), 3);
-            }
-            DoiT::Sage => {
-                c.push_str("10.1177/");
-                push_num(c, r.range(0, 9_999_999_999_999_999), 16);
-            }
-            DoiT::Jstor => {
-                c.push_str("10.2307/");
-                push_num(c, r.range(1_000_000, 9_999_999), 0);
-            }
-            DoiT::Bmj => {
-                c.push_str("10.1136/bmj.");
-                push_chars(r, c, b"ml", 1);
-                push_num(c, r.range(1, 9999), 0);
-            }
-            DoiT::Paren => {
-                // 10.3319/TAO.2009.05.25.02(IWNOP): ends in a `)` it opened.
-                c.push_str("10.3319/TAO.");
-                push_num(c, year, 0);
-                c.push('.');
-                push_num(c, r.range(1, 12), 2);
-                c.push('.');
-                push_num(c, r.range(1, 28), 2);
-                c.push('.');
-                push_num(c, r.range(1, 20), 2);
-                c.push('(');
-                push_chars(r, c, b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", 5);
-                c.push(')');
-            }
-            DoiT::Iop => {
-                // 10.1088/1742-6596/1234/1/012345
-                c.push_str("10.1088/");
-                c.push_str(r.pick(&["1742-6596", "1757-899X", "1748-9326", "1361-6463"]));
-                c.push('/');
-                push_num(c, r.range(1, 1999), 0);
-                c.push('/');
-                push_num(c, r.range(1, 12), 0);
-                c.push('/');
-                push_num(c, r.range(0, 999_999), 6);
-            }
-            DoiT::Bmc => {
-                c.push_str("10.1186/s");
-                push_num(c, r.range(12_000, 13_999), 5);
-                c.push('-');
-                push_num(c, year.max(2011) % 1000, 3);
-                c.push('-');
-                push_num(c, r.range(0, 99_999), 5);
-                c.push('-');
-                push_num(c, r.range(0, 9), 1);
-            }
-            DoiT::AnnRev => {
-                c.push_str("10.1146/annurev-");
-                c.push_str(r.pick(&["ecolsys", "psych", "economics", "astro", "biochem"]));
-                c.push('-');
-                push_num(c, r.range(10_000, 129_999), 6);
-                c.push('-');
-                push_num(c, r.range(0, 999_999), 6);
-            }
-            DoiT::Scielo => {
-                c.push_str("10.1590/S");
-                push_num(c, r.range(0, 9999), 4);
-                c.push('-');
-                push_num(c, r.range(0, 999), 3);
-                push_chars(r, c, b"0123456789X", 1);
-                push_num(c, year, 0);
-                push_num(c, r.range(0, 999_999), 6);
-            }
+            // 10.5281/zenodo.123456
+            DoiT::Zenodo => &[Lit("10.5281/zenodo."), Num(10_000, 12_000_000, 0)],
+            // 10.5061/dryad.k3j9kd51f
+            DoiT::Dryad => &[Lit("10.5061/dryad."), CharsIn(ALNUM_LOWER, 5, 10)],
+            // 10.6084/m9.figshare.1234567.v2
+            DoiT::Figshare => &[Lit("10.6084/m9.figshare."), Num(100_000, 25_000_000, 0), Lit(".v"), Num(1, 4, 0)],
+            // 10.7910/DVN/ABC123
+            DoiT::Dataverse => &[
+                Pick(&["10.7910/DVN/", "10.7910/DVN/", "10.34894/", "10.5683/SP2/"]), Chars(ALNUM_UPPER, 6),
+            ],
+            // 10.1093/nar/gkz123
+            DoiT::Oup => &[Lit("10.1093/"), Pick(OUP_J), Lit("/gk"), Chars(LOWER, 1), Num(1, 999, 3)],
+            // 10.1177/0022034520912345
+            DoiT::Sage => &[Lit("10.1177/"), Num(0, 9_999_999_999_999_999, 16)],
+            // 10.2307/1234567
+            DoiT::Jstor => &[Lit("10.2307/"), Num(1_000_000, 9_999_999, 0)],
+            // 10.1136/bmj.m1234
+            DoiT::Bmj => &[Lit("10.1136/bmj."), Chars(b"ml", 1), Num(1, 9999, 0)],
+            // 10.3319/TAO.2009.05.25.02(IWNOP): ends in a `)` it opened.
+            DoiT::Paren => &[
+                Lit("10.3319/TAO."), Year, Lit("."), Num(1, 12, 2), Lit("."), Num(1, 28, 2), Lit("."), Num(1, 20, 2),
+                Lit("("), Chars(UPPER, 5), Lit(")"),
+            ],
+            // 10.1088/1742-6596/1234/1/012345
+            DoiT::Iop => &[
+                Lit("10.1088/"), Pick(&["1742-6596", "1757-899X", "1748-9326", "1361-6463"]),
+                Lit("/"), Num(1, 1999, 0), Lit("/"), Num(1, 12, 0), Lit("/"), Num(0, 999_999, 6),
+            ],
+            // 10.1186/s12889-020-01234-5
+            DoiT::Bmc => &[
+                Lit("10.1186/s"), Num(12_000, 13_999, 5), Lit("-"), Year3(2011), Lit("-"), Num(0, 99_999, 5),
+                Lit("-"), Num(0, 9, 1),
+            ],
+            // 10.1146/annurev-ecolsys-012120-123456
+            DoiT::AnnRev => &[
+                Lit("10.1146/annurev-"), Pick(&["ecolsys", "psych", "economics", "astro", "biochem"]),
+                Lit("-"), Num(10_000, 129_999, 6), Lit("-"), Num(0, 999_999, 6),
+            ],
+            // 10.1590/S0102-311X2020123456
+            DoiT::Scielo => &[
+                Lit("10.1590/S"), Num(0, 9999, 4), Lit("-"), Num(0, 999, 3), Chars(CHECK_X, 1), Year,
+                Num(0, 999_999, 6),
+            ],
             DoiT::Generic => {
-                c.push_str("10.");
                 // Older prefixes are 4 digits, newer ones 5.
-                if r.chance(550) {
-                    push_num(c, r.range(1000, 9999), 0);
-                } else {
-                    push_num(c, r.range(10_000, 99_999), 0);
-                }
-                c.push('/');
+                let registrant = if r.chance(550) { Num(1000, 9999, 0) } else { Num(10_000, 99_999, 0) };
+                push_parts(r, c, None, &[Lit("10."), registrant, Lit("/")]);
                 match r.below(6) {
-                    0 => {
-                        let n = r.range(7, 14) as usize;
-                        push_chars(r, c, ALNUM_LOWER, n);
-                    }
-                    1 => {
-                        c.push_str(r.pick(GENERIC_ABBR));
-                        c.push('.');
-                        push_num(c, year, 0);
-                        c.push('.');
-                        push_num(c, r.range(1, 300), 0);
-                        c.push('.');
-                        push_num(c, r.range(1, 12), 0);
-                        c.push('.');
-                        push_num(c, r.range(1, 2000), 0);
-                    }
-                    2 => {
-                        c.push_str(r.pick(GENERIC_ABBR));
-                        push_num(c, year, 0);
-                        push_num(c, r.range(0, 9999), 4);
-                    }
-                    3 => {
-                        push_num(c, r.range(10_000, 999_999_999), 0);
-                    }
-                    4 => {
-                        c.push_str(r.pick(GENERIC_ABBR));
-                        c.push('-');
-                        push_num(c, year, 0);
-                        c.push('-');
-                        push_num(c, r.range(1, 9999), 0);
-                    }
-                    _ => {
-                        // Mixed case, as some registrants mint them.
-                        let n = r.range(6, 10) as usize;
-                        push_chars(
-                            r,
-                            c,
-                            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
-                            n,
-                        );
-                    }
+                    // 10.1234/k3j9kd51f
+                    0 => &[CharsIn(ALNUM_LOWER, 7, 14)],
+                    // 10.1234/jgr.2020.12.3.456
+                    1 => &[
+                        Pick(GENERIC_ABBR), Lit("."), Year, Lit("."), Num(1, 300, 0), Lit("."), Num(1, 12, 0),
+                        Lit("."), Num(1, 2000, 0),
+                    ],
+                    // 10.1234/jgr20200123
+                    2 => &[Pick(GENERIC_ABBR), Year, Num(0, 9999, 4)],
+                    // 10.1234/123456
+                    3 => &[Num(10_000, 999_999_999, 0)],
+                    // 10.1234/jgr-2020-123
+                    4 => &[Pick(GENERIC_ABBR), Lit("-"), Year, Lit("-"), Num(1, 9999, 0)],
+                    // 10.1234/AbC12x: mixed case, as some registrants mint them.
+                    _ => &[CharsIn(ALNUM_MIXED, 6, 10)],
                 }
             }
-        }
+        };
+        push_parts(r, c, Some(year), parts);
     }
 
     /// Writes a handle into `self.core`.
     fn gen_handle(&mut self) {
         self.core_is_doi = false;
         self.core.clear();
-        let total: u32 = HANDLE_PREFIXES.iter().map(|x| x.0).sum();
-        let mut k = self.rng.below(total as u64) as u32;
-        let mut chosen = HANDLE_PREFIXES[0];
-        for &p in HANDLE_PREFIXES {
-            if k < p.0 {
-                chosen = p;
-                break;
-            }
-            k -= p.0;
-        }
-        let (_, prefix, suf) = chosen;
+        let (prefix, suf) = self.rng.from_table(&HANDLE_PREFIXES);
         let r = &mut self.rng;
         let c = &mut self.core;
         c.push_str(prefix);
         c.push('/');
         match suf {
             HdlSuffix::Digits(lo, hi) => push_num(c, r.range(lo, hi), 0),
-            HdlSuffix::OneDot => {
-                c.push_str("1.");
-                push_num(c, r.range(100_000, 999_999), 0);
-            }
+            HdlSuffix::OneDot => push_parts(r, c, None, &[Lit("1."), Num(100_000, 999_999, 0)]),
             HdlSuffix::Uuid => {
                 for (i, n) in [8, 4, 4, 4, 12].into_iter().enumerate() {
                     if i > 0 {
@@ -1307,99 +1170,55 @@ impl Synth {
     /// A `hdl:`/`info:` URI: of a new handle or DOI, or of another `info:`
     /// namespace.
     fn uri(&mut self, t: UriT, out: &mut String) {
-        let r = &mut self.rng;
-        match t {
+        let parts: &[Part] = match t {
             UriT::HdlDoi | UriT::InfoDoi | UriT::InfoDoiUpper => {
                 self.gen_doi(None);
                 self.remember_core();
                 let slash = self.core.find('/').unwrap();
-                self.render_uri(t, out, slash);
+                return self.render_uri(t, out, slash);
             }
             UriT::HdlHandle | UriT::HdlQuery | UriT::InfoHdl | UriT::HdlNaHost | UriT::HdlServer => {
                 self.gen_handle();
                 self.remember_core();
                 let slash = self.core.find('/').unwrap();
-                self.render_uri(t, out, slash);
+                return self.render_uri(t, out, slash);
             }
-            UriT::InfoPmid => {
-                out.push_str("info:pmid/");
-                push_num(out, r.range(1_000_000, 39_999_999), 0);
-            }
-            UriT::InfoSici => {
-                out.push_str("info:sici/");
-                push_num(out, r.range(0, 9999), 4);
-                out.push('-');
-                push_num(out, r.range(0, 9999), 4);
-                out.push('(');
-                push_num(out, r.range(1980, 2005), 0);
-                push_num(out, r.range(1, 12), 2);
-                push_num(out, r.range(1, 28), 2);
-                out.push(')');
-                push_num(out, r.range(1, 200), 0);
-                out.push(':');
-                push_num(out, r.range(1, 12), 0);
-                out.push_str(r.pick(&["%3C%3E", "%3c%3e", "<>"]));
-                out.push_str("1.0.TX;2-");
-                push_chars(r, out, b"0123456789ABCDEFGHJKLMNPQRSTUVWXYZ", 1);
-            }
-            UriT::InfoLccn => {
-                out.push_str("info:lccn/");
-                push_num(out, r.range(1950, 2024), 0);
-                push_num(out, r.range(0, 999_999), 6);
-            }
-            UriT::InfoOfi => out.push_str("info:ofi/fmt:kev:mtx:journal"),
-            UriT::InfoArk => {
-                out.push_str("info:ark/13030/");
-                push_chars(r, out, ALNUM_LOWER, 10);
-            }
-        }
+            UriT::InfoPmid => &[Lit("info:pmid/"), Num(1_000_000, 39_999_999, 0)],
+            // info:sici/0363-0277(19950315)120:5<>1.0.TX;2-V, `<>` encoded or not
+            #[rustfmt::skip]
+            UriT::InfoSici => &[
+                Lit("info:sici/"), Num(0, 9999, 4), Lit("-"), Num(0, 9999, 4),
+                Lit("("), Num(1980, 2005, 0), Num(1, 12, 2), Num(1, 28, 2), Lit(")"), Num(1, 200, 0), Lit(":"),
+                Num(1, 12, 0), Pick(&["%3C%3E", "%3c%3e", "<>"]), Lit("1.0.TX;2-"), Chars(SICI_CHECK, 1),
+            ],
+            UriT::InfoLccn => &[Lit("info:lccn/"), Num(1950, 2024, 0), Num(0, 999_999, 6)],
+            UriT::InfoOfi => &[Lit("info:ofi/fmt:kev:mtx:journal")],
+            UriT::InfoArk => &[Lit("info:ark/13030/"), Chars(ALNUM_LOWER, 10)],
+        };
+        push_parts(&mut self.rng, out, None, parts);
     }
 
     fn junk(&mut self, out: &mut String) {
         let r = &mut self.rng;
-        match r.from_table(&JUNK) {
-            JunkT::Lit(s) => out.push_str(s),
-            JunkT::Isbn => {
-                out.push_str("urn:isbn:978");
-                push_num(out, r.range(0, 9_999_999_999), 10);
-            }
-            JunkT::IsbnText => {
-                out.push_str("ISBN 978-");
-                push_num(out, r.range(0, 1), 1);
-                out.push('-');
-                push_num(out, r.range(0, 999), 3);
-                out.push('-');
-                push_num(out, r.range(0, 99_999), 5);
-                out.push('-');
-                push_num(out, r.range(0, 9), 1);
-            }
-            JunkT::ExampleUrl => {
-                out.push_str("https://example.com/paper/");
-                push_num(out, r.range(1, 99_999), 0);
-            }
-            JunkT::JstorUrl => {
-                out.push_str("http://www.jstor.org/stable/");
-                push_num(out, r.range(1_000_000, 9_999_999), 0);
-            }
+        let parts: &[Part] = match r.from_table(&JUNK) {
+            JunkT::Lit(s) => &[Lit(s)],
+            JunkT::Isbn => &[Lit("urn:isbn:978"), Num(0, 9_999_999_999, 10)],
+            #[rustfmt::skip]
+            JunkT::IsbnText => &[
+                Lit("ISBN 978-"), Num(0, 1, 1), Lit("-"), Num(0, 999, 3), Lit("-"), Num(0, 99_999, 5), Lit("-"),
+                Num(0, 9, 1),
+            ],
+            JunkT::ExampleUrl => &[Lit("https://example.com/paper/"), Num(1, 99_999, 0)],
+            JunkT::JstorUrl => &[Lit("http://www.jstor.org/stable/"), Num(1_000_000, 9_999_999, 0)],
             JunkT::PublisherUrl => {
-                out.push_str("https://onlinelibrary.wiley.com/doi/10.1002/");
-                out.push_str(r.pick(WILEY_J));
-                out.push('.');
-                push_num(out, r.range(2005, 2024), 0);
-                push_num(out, r.range(0, 99_999), 5);
+                out.push_str("https://onlinelibrary.wiley.com/doi/");
+                WILEY
             }
-            JunkT::PrefixOnly => {
-                out.push_str("10.");
-                push_num(out, r.range(1000, 99_999), 0);
-            }
-            JunkT::EmptySuffix => {
-                out.push_str(r.pick(&["10.1000/", "12345/", "1721.1/"]));
-            }
-            JunkT::Pmid => {
-                out.push_str("PMID: ");
-                push_num(out, r.range(1_000_000, 39_999_999), 0);
-            }
-        }
+            JunkT::PrefixOnly => &[Lit("10."), Num(1000, 99_999, 0)],
+            JunkT::EmptySuffix => &[Pick(&["10.1000/", "12345/", "1721.1/"])],
+            JunkT::Pmid => &[Lit("PMID: "), Num(1_000_000, 39_999_999, 0)],
+        };
+        push_parts(r, out, None, parts);
     }
 
     /// Applies `d` to the value in `out` (the identifier spans
@@ -1838,18 +1657,7 @@ impl Row {
 /// Appends one CSV record: `id` in decimal, then `fields` (quoted as
 /// needed), LF-terminated. No allocation.
 pub fn push_csv_record(out: &mut Vec<u8>, id: u64, fields: &[&str]) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut n = id;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+    out.extend_from_slice(decimal(id, &mut [0; 20]).as_bytes());
     for field in fields {
         out.push(b',');
         push_csv_field(out, field);
