@@ -360,6 +360,26 @@ fn parquet_non_string_identifier_column() {
     assert_eq!(c.output().get(2, "id"), "3");
 }
 
+/// Two Parquet inputs with the same names but another type in one column:
+/// the message names the column and both types.
+#[test]
+fn parquet_inputs_with_another_column_type() {
+    use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray};
+    let c = Case::new(&[]);
+    let ids = || Arc::new(StringArray::from(vec!["10.1/a", "10.1/b"])) as ArrayRef;
+    let a = RecordBatch::try_from_iter([("id", ids()), ("n", Arc::new(Int32Array::from(vec![1, 2])) as ArrayRef)]);
+    let b = RecordBatch::try_from_iter([("id", ids()), ("n", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef)]);
+    write_parquet(&c.path().join("a.parquet"), &a.unwrap());
+    write_parquet(&c.path().join("b.parquet"), &b.unwrap());
+    c.run(&["a.parquet", "b.parquet", "-c", "id"]).fails_with(&[
+        "b.parquet",
+        "column \"n\"",
+        "Int64 not null here",
+        "Int32 not null in the first input",
+    ]);
+    c.nothing_written(false);
+}
+
 #[test]
 fn gz_that_is_not_gzip() {
     let c = Case::new(&[("in.csv.gz", b"a,id\n1,10.1/x\n")]);
