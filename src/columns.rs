@@ -48,7 +48,9 @@ fn dict(key: DataType) -> DataType {
 }
 
 /// The fields of the enriched columns, names prefixed with `prefix`; errors
-/// when one clashes with an input column's name.
+/// when one clashes with an input column's name, in any case: DuckDB and
+/// Spark resolve column names case-insensitively, so `Prefix` beside
+/// `prefix` would be ambiguous there.
 pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
     let types = [
         (DataType::UInt64, false),
@@ -71,9 +73,9 @@ pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
     let mut out = Vec::with_capacity(types.len());
     for (name, (dt, nullable)) in names().zip(types) {
         let full = format!("{prefix}{name}");
-        if input_names.contains(&full) {
+        if let Some(theirs) = input_names.iter().find(|n| n.eq_ignore_ascii_case(&full)) {
             bail!(
-                "the input already has a column named {full:?}, which hdlscan adds to its output; \
+                "the input already has a column named {theirs:?}, and hdlscan adds {full:?} to its output; \
                  choose a prefix for the added columns with --column-prefix (e.g. --column-prefix hdl_)"
             );
         }

@@ -161,6 +161,22 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             );
         }
     }
+    if let Some((path, format)) = &cfg.output {
+        // Parquet and Arrow readers (pyarrow, DuckDB) refuse or rename a
+        // repeated column name; CSV keeps the header as it is.
+        let columnar = *format != OutputFormat::Csv && *format != OutputFormat::Tsv;
+        let mut seen = std::collections::HashSet::new();
+        if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str())) {
+            if columnar {
+                bail!(
+                    "{first_name}: more than one column is named {dup:?}, which {} readers cannot tell apart \
+                     ({}); write CSV or TSV output instead (-o out.csv), which keeps the header as it is",
+                    format.name(),
+                    path.display()
+                );
+            }
+        }
+    }
     let out_schema = match &cfg.output {
         Some(_) => {
             let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().cloned().collect();

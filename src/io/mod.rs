@@ -20,22 +20,30 @@ pub mod split;
 
 /// Column names for an error message: at most 20, each cut to 60
 /// characters, so a 100,000-column header or a 100 MB name cannot flood
-/// stderr.
+/// stderr, and control characters escaped (`\u{1b}`), so a header cannot
+/// drive the terminal.
 pub fn describe_columns<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
     const SHOWN: usize = 20;
     const WIDTH: usize = 60;
     let total = names.len();
+    if total == 0 {
+        return "none".to_string();
+    }
     let mut out = String::new();
     for (i, name) in names.take(SHOWN).enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        match name.char_indices().nth(WIDTH) {
-            Some((cut, _)) => {
-                out.push_str(&name[..cut]);
+        for (n, c) in name.chars().enumerate() {
+            if n == WIDTH {
                 out.push('…');
+                break;
             }
-            None => out.push_str(name),
+            if c.is_control() {
+                out.extend(c.escape_debug());
+            } else {
+                out.push(c);
+            }
         }
     }
     if total > SHOWN {
@@ -56,5 +64,10 @@ mod tests {
             super::describe_columns([long.as_str()].into_iter()),
             format!("{}…", "x".repeat(60))
         );
+        assert_eq!(
+            super::describe_columns(["a\u{1b}[31mb", "c\nd"].into_iter()),
+            "a\\u{1b}[31mb, c\\nd"
+        );
+        assert_eq!(super::describe_columns(std::iter::empty()), "none");
     }
 }
