@@ -10,7 +10,7 @@ use crate::heap;
 use crate::id::{Parser, Rendered, Scratch};
 use crate::io::atomic::AtomicFile;
 use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
-use crate::io::parquet_in::{self, ParquetInput, StrColumn};
+use crate::io::parquet_in::{self, IdColumn, ParquetInput};
 use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
 use crate::report::{InputInfo, Stats};
 use anyhow::{Context, Result, anyhow, bail};
@@ -146,7 +146,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     };
     let col = resolve_column(&input_schema, &cfg.column, &first_name)?;
     if cfg.input_format == InputFormat::Parquet {
-        parquet_in::check_string_column(&input_schema, col, &first_name)?;
+        parquet_in::check_identifier_column(&input_schema, col, &first_name)?;
     }
     let column_name = input_schema.field(col).name().clone();
     let names: Vec<String> = input_schema.fields().iter().map(|f| f.name().clone()).collect();
@@ -544,7 +544,7 @@ fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
         Work::Parquet { batch, first_record } => {
             let n = batch.num_rows();
             stats.rows = n as u64;
-            let column = StrColumn::new(batch.column(shape.col).as_ref())?;
+            let column = IdColumn::new(batch.column(shape.col).as_ref())?;
             let mut enriched = shape.schema.as_ref().map(|_| columns::Builder::with_capacity(n));
             for i in 0..n {
                 // A null cell is classified as an empty value.

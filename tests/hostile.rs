@@ -375,6 +375,53 @@ fn parquet_non_string_identifier_column() {
     assert_eq!(c.output().get(2, "id"), "3");
 }
 
+/// Identifiers stored as bytes (BINARY without the UTF8 annotation, as
+/// older Spark and Hive write strings) are read like strings; a column of
+/// nulls only (type Null) is all `empty`.
+#[test]
+fn parquet_binary_and_null_identifier_columns() {
+    use arrow_array::{ArrayRef, BinaryArray, NullArray, RecordBatch};
+    let c = Case::new(&[]);
+    let ids: Vec<Option<&[u8]>> = vec![Some(b"10.1/a"), None, Some(b"hdl:1234/\xff")];
+    let batch = RecordBatch::try_from_iter_with_nullable([
+        ("id", Arc::new(BinaryArray::from(ids)) as ArrayRef, true),
+        ("none", Arc::new(NullArray::new(3)) as ArrayRef, true),
+    ])
+    .unwrap();
+    write_parquet(&c.path().join("bin.parquet"), &batch);
+    c.run(&[
+        "bin.parquet",
+        "-c",
+        "id",
+        "-o",
+        "out/o.parquet",
+        "--report",
+        "out/r.json",
+    ])
+    .ok();
+    let r = c.report();
+    check_report_totals(&r, 3);
+    assert_eq!(r["by_kind"]["doi"], 1);
+    assert_eq!(r["errors"]["empty"]["count"], 1);
+    assert_eq!(r["errors"]["bad_utf8"]["count"], 1);
+    c.run(&[
+        "bin.parquet",
+        "-c",
+        "none",
+        "-o",
+        "out/n.parquet",
+        "--report",
+        "out/r.json",
+    ])
+    .ok();
+    assert_eq!(c.report()["errors"]["empty"]["count"], 3);
+    // CSV output writes the bytes as they are.
+    c.run(&["bin.parquet", "-c", "id", "-o", "out/o.csv"]).ok();
+    let rows = csv_rows(&c.out().join("o.csv"));
+    assert_eq!(field(&rows, 0, "id"), b"10.1/a");
+    assert_eq!(field(&rows, 2, "id"), b"hdl:1234/\xff");
+}
+
 /// Two Parquet inputs with the same names but another type in one column:
 /// the message names the column and both types.
 #[test]

@@ -13,10 +13,13 @@
 //!
 //! # Accepted types
 //! The chosen column must hold strings: `Utf8`, `LargeUtf8`, `Utf8View`, or a
-//! `Dictionary` of one of those (any key type). Anything else is an error
-//! naming the column and its type. [`StrColumn`] reads any of them as
-//! `Option<&str>` and [`to_utf8`] converts any of them to a plain `Utf8`
-//! array.
+//! `Dictionary` of one of those (any key type); or bytes (`Binary`,
+//! `LargeBinary`, `BinaryView`: older Spark and Hive writers store strings
+//! as BINARY without the UTF8 annotation); or nothing at all (`Null`, a
+//! column of nulls only). Anything else is an error naming the column and
+//! its type. [`IdColumn`] reads any of them as `Option<&[u8]>`.
+//! [`StrColumn`] reads the string types as `Option<&str>` and [`to_utf8`]
+//! converts them to a plain `Utf8` array.
 //!
 //! # Pass-through
 //! Batches carry *all* columns of the file, with the Arrow types the Parquet
@@ -44,7 +47,10 @@ use std::sync::Arc;
 
 use anyhow::{Result, anyhow, bail};
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, LargeStringArray, RecordBatch, StringArray, StringViewArray};
+use arrow_array::{
+    Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray, RecordBatch, StringArray,
+    StringViewArray,
+};
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, SchemaRef};
 use parquet::arrow::arrow_reader::{
@@ -151,11 +157,12 @@ impl ParquetInput {
     }
 
     /// Resolves `spec` (name first, then 1-based index; see the module doc)
-    /// and checks that the column holds strings. Returns the 0-based index.
+    /// and checks that the column holds identifiers. Returns the 0-based
+    /// index.
     pub fn resolve_column(&self, spec: &str) -> Result<usize> {
         let label = self.path.display().to_string();
         let i = resolve_column_spec(self.schema(), spec, &label)?;
-        check_string_column(self.schema(), i, &label)?;
+        check_identifier_column(self.schema(), i, &label)?;
         Ok(i)
     }
 
@@ -257,17 +264,58 @@ pub fn is_string_type(dt: &DataType) -> bool {
     }
 }
 
-/// Fails unless column `i` of `schema` has a string type.
-pub fn check_string_column(schema: &arrow_schema::Schema, i: usize, source: &str) -> Result<()> {
+/// Fails unless column `i` of `schema` can hold identifiers (see the
+/// module doc).
+pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: &str) -> Result<()> {
     let f = schema.field(i);
-    if !is_string_type(f.data_type()) {
+    let bytes = matches!(
+        f.data_type(),
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView | DataType::Null
+    );
+    if !is_string_type(f.data_type()) && !bytes {
         bail!(
-            "column '{}' of {source} has type {}, not a string type (Utf8, LargeUtf8, Utf8View or a dictionary of strings)",
+            "column '{}' of {source} has type {}, not a string type (Utf8, LargeUtf8, Utf8View or a dictionary of \
+             strings) nor bytes (Binary)",
             f.name(),
             f.data_type()
         );
     }
     Ok(())
+}
+
+/// The identifier column of one batch, read as bytes (the parser's input),
+/// whatever type `check_identifier_column` let through.
+pub enum IdColumn<'a> {
+    Str(StrColumn<'a>),
+    Binary(&'a BinaryArray),
+    LargeBinary(&'a LargeBinaryArray),
+    BinaryView(&'a BinaryViewArray),
+    /// A `Null` column: every row is null.
+    Null,
+}
+
+impl<'a> IdColumn<'a> {
+    pub fn new(array: &'a dyn Array) -> Result<IdColumn<'a>> {
+        Ok(match array.data_type() {
+            DataType::Binary => IdColumn::Binary(array.as_binary::<i32>()),
+            DataType::LargeBinary => IdColumn::LargeBinary(array.as_binary::<i64>()),
+            DataType::BinaryView => IdColumn::BinaryView(array.as_binary_view()),
+            DataType::Null => IdColumn::Null,
+            _ => IdColumn::Str(StrColumn::new(array)?),
+        })
+    }
+
+    /// Value of row `i` as bytes; `None` for null.
+    #[inline]
+    pub fn get_bytes(&self, i: usize) -> Option<&'a [u8]> {
+        match self {
+            IdColumn::Str(c) => c.get_bytes(i),
+            IdColumn::Binary(a) => a.is_valid(i).then(|| a.value(i)),
+            IdColumn::LargeBinary(a) => a.is_valid(i).then(|| a.value(i)),
+            IdColumn::BinaryView(a) => a.is_valid(i).then(|| a.value(i)),
+            IdColumn::Null => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy)]

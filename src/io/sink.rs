@@ -46,7 +46,7 @@ use parquet::file::writer::SerializedFileWriter;
 use rayon::prelude::*;
 
 use super::atomic::{AtomicFile, os_reason};
-use super::parquet_in::{StrColumn, is_string_type, to_utf8};
+use super::parquet_in::{IdColumn, StrColumn, is_string_type, to_utf8};
 
 /// zstd level for Parquet output (see the measurements in the report /
 /// `measure_parquet_settings`).
@@ -504,6 +504,8 @@ fn delimited_type_ok(dt: &DataType) -> bool {
     use DataType::*;
     match dt {
         Null | Boolean | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 | Float32 | Float64 => true,
+        // Bytes are written as they are: CSV is bytes.
+        Binary | LargeBinary | BinaryView => true,
         List(f) | LargeList(f) => is_string_type(f.data_type()),
         dt => is_string_type(dt),
     }
@@ -542,6 +544,7 @@ impl CellFmt for BooleanArray {
 /// A column of one batch, downcast once.
 enum Col<'a> {
     Str(StrColumn<'a>),
+    Bytes(IdColumn<'a>),
     List {
         offsets: &'a [i32],
         nulls: Option<&'a arrow_buffer::NullBuffer>,
@@ -561,6 +564,7 @@ impl<'a> Col<'a> {
         use DataType::*;
         Ok(match a.data_type() {
             Null => Col::Null,
+            Binary | LargeBinary | BinaryView => Col::Bytes(IdColumn::new(a.as_ref())?),
             Boolean => Col::Fmt(a.as_boolean()),
             Int8 => Col::Fmt(a.as_primitive::<Int8Type>()),
             Int16 => Col::Fmt(a.as_primitive::<Int16Type>()),
@@ -650,6 +654,7 @@ impl<W: Write> Delimited<W> {
             for c in &cols {
                 match c {
                     Col::Str(s) => self.rec.push_field(s.get_bytes(i).unwrap_or_default()),
+                    Col::Bytes(b) => self.rec.push_field(b.get_bytes(i).unwrap_or_default()),
                     Col::Null => self.rec.push_field(b""),
                     Col::Fmt(f) => {
                         self.scratch.clear();
