@@ -15,7 +15,7 @@ use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
 use crate::report::{InputInfo, Stats};
 use anyhow::{Context, Result, anyhow, bail};
 use arrow_array::builder::StringBuilder;
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_array::{ArrayRef, BinaryArray, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::file::properties::EnabledStatistics;
@@ -120,6 +120,9 @@ struct Shape {
     ncols: usize,
     schema: Option<SchemaRef>,
     parse: ParseOptions,
+    /// CSV in, CSV or TSV out: the input's cells go through as bytes
+    /// (`Binary`), invalid UTF-8 and all; nothing to convert or lose.
+    raw_cells: bool,
 }
 
 pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
@@ -177,9 +180,18 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             }
         }
     }
+    let raw_cells = cfg.input_format != InputFormat::Parquet
+        && matches!(&cfg.output, Some((_, OutputFormat::Csv | OutputFormat::Tsv)));
     let out_schema = match &cfg.output {
         Some(_) => {
-            let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().cloned().collect();
+            let mut fields: Vec<Arc<Field>> = match raw_cells {
+                true => input_schema
+                    .fields()
+                    .iter()
+                    .map(|f| Arc::new(f.as_ref().clone().with_data_type(DataType::Binary)))
+                    .collect(),
+                false => input_schema.fields().iter().cloned().collect(),
+            };
             fields.extend(columns::fields(&cfg.column_prefix, &names)?.iter().cloned());
             Some(Arc::new(Schema::new(fields)))
         }
@@ -193,6 +205,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             delimiter: cfg.csv.delimiter,
             allow_short_rows: cfg.csv.allow_short_rows,
         },
+        raw_cells,
     });
 
     let threads = cfg.threads.max(1);
@@ -526,6 +539,10 @@ fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
                 (Some((inputs, enriched)), Some(schema)) => {
                     let mut arrays: Vec<ArrayRef> = Vec::with_capacity(schema.fields().len());
                     for (c, col) in inputs.into_iter().enumerate() {
+                        if shape.raw_cells {
+                            arrays.push(Arc::new(col.finish_bytes()?));
+                            continue;
+                        }
                         // The identifier column's own bad bytes are `bad_utf8`.
                         let lossy = if c == shape.col { &mut 0 } else { &mut stats.lossy_cells };
                         arrays.push(Arc::new(col.finish(lossy)?));
@@ -597,6 +614,12 @@ impl TextColumn {
         // Blocks are capped below 2 GiB (--max-record-mib ≤ 2047), so
         // offsets fit in i32.
         self.offsets.push(self.values.len() as i32);
+    }
+
+    /// The column as bytes, as read (for CSV and TSV output).
+    fn finish_bytes(self) -> Result<BinaryArray> {
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+        Ok(BinaryArray::try_new(offsets, Buffer::from_vec(self.values), None)?)
     }
 
     /// The column; invalid UTF-8 in a field is replaced (U+FFFD) and

@@ -123,34 +123,45 @@ fn unbalanced_quote() {
     c.nothing_written(false);
 }
 
+const BAD_UTF8_CSV: &[u8] = b"a,id\n\xff\xfe,10.1/\xffx\nok\xc3,10.1/y\nclean,10.1/z\n";
+
 #[test]
 fn invalid_utf8_in_cells() {
     // Record 1: bad bytes in the identifier and in another column; record 2
     // bad bytes in the other column only; record 3 clean.
-    let c = Case::new(&[("in.csv", b"a,id\n\xff\xfe,10.1/\xffx\nok\xc3,10.1/y\nclean,10.1/z\n")]);
+    let c = Case::new(&[("in.csv", BAD_UTF8_CSV)]);
     c.run(&["in.csv", "-c", "id", "--report", "out/r.json"]).ok();
     let r = c.report();
     check_report_totals(&r, 3);
     assert_eq!(r["errors"]["bad_utf8"]["count"], 1);
     assert_eq!(r["errors"]["bad_utf8"]["examples"][0]["record"], 1);
     assert_eq!(r["valid"], 2);
-    let t = c.output();
-    assert_eq!(t.rows.len(), 3);
-    assert_eq!(t.get(0, "kind"), "invalid");
-    assert_eq!(t.get(0, "error"), "bad_utf8");
-    assert_eq!(t.get(0, "a"), "\u{fffd}\u{fffd}");
-    assert_eq!(t.get(1, "a"), "ok\u{fffd}");
-    assert_eq!(t.get(1, "canonical"), "10.1/y");
-    assert_eq!(t.get(2, "a"), "clean");
-    // The other column's two bad cells; the identifier's is counted as bad_utf8.
-    assert!(r["lossy_cells"].as_u64().unwrap() >= 2);
+    // CSV in, CSV out: every cell goes through byte for byte.
+    let rows = csv_rows(&c.out().join("o.csv"));
+    assert_eq!(rows.len(), 4);
+    assert_eq!(field(&rows, 0, "kind"), b"invalid");
+    assert_eq!(field(&rows, 0, "error"), b"bad_utf8");
+    assert_eq!(field(&rows, 0, "a"), b"\xff\xfe");
+    assert_eq!(field(&rows, 0, "id"), b"10.1/\xffx");
+    assert_eq!(field(&rows, 1, "a"), b"ok\xc3");
+    assert_eq!(field(&rows, 1, "canonical"), b"10.1/y");
+    assert_eq!(field(&rows, 2, "a"), b"clean");
+    assert_eq!(r["lossy_cells"], 0);
 }
 
+/// Parquet strings are UTF-8: bad bytes become U+FFFD there, counted in
+/// `lossy_cells` for the other columns (the identifier's are `bad_utf8`).
 #[test]
 fn invalid_utf8_lossy_cells_counts_other_columns_only() {
-    let c = Case::new(&[("in.csv", b"a,id\n\xff\xfe,10.1/\xffx\nok\xc3,10.1/y\nclean,10.1/z\n")]);
-    c.run(&["in.csv", "-c", "id", "--report", "out/r.json"]).ok();
+    let c = Case::new(&[("in.csv", BAD_UTF8_CSV)]);
+    c.run(&["in.csv", "-c", "id", "-o", "out/o.parquet", "--report", "out/r.json"])
+        .ok();
     assert_eq!(c.report()["lossy_cells"], 2);
+    let (schema, batches) = crate::scan::read_parquet(&c.out().join("o.parquet"));
+    let t = Table::from_batches(&schema, &batches);
+    assert_eq!(t.get(0, "a"), "\u{fffd}\u{fffd}");
+    assert_eq!(t.get(1, "a"), "ok\u{fffd}");
+    assert_eq!(t.get(0, "error"), "bad_utf8");
 }
 
 #[test]
