@@ -446,3 +446,36 @@ fn full_stderr_does_not_panic() {
     let (code, _) = scan_to(d, &["nope.csv", "-c", SAMPLE_ID], Stdio::null(), Stdio::from(b));
     assert_eq!(code, 1);
 }
+
+/// A reader that stops reading the report (`--report - | head`) does not
+/// cost the output: exit 0, output in place.
+#[test]
+fn closed_report_pipe_keeps_the_output() {
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    fs::copy(crate::scan::sample(), d.join("in.csv")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(d)
+        .args([
+            "scan",
+            "in.csv",
+            "-c",
+            SAMPLE_ID,
+            "-o",
+            "out/o.csv",
+            "--report",
+            "-",
+            "-q",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end before the report is written (the scan runs first).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(entries(&d.join("out")), ["o.csv"]);
+}

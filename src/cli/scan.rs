@@ -233,10 +233,19 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     // committed in one step: a report that cannot be written (full disk,
     // closed stdout) leaves no output behind, and an interrupt leaves both
     // or neither.
-    if args.report.is_some() {
-        write_report(report_file.as_mut(), &report)?;
+    let reported = match args.report {
+        Some(_) => write_report(report_file.as_mut(), &report),
+        None => Ok(()),
+    };
+    // A reader that stopped reading the report (`--report - | head`) is not
+    // a failed run: the output is kept and the exit is 0 (see `main`).
+    if let Err(e) = &reported {
+        if !super::is_broken_pipe(e) {
+            return Err(reported.unwrap_err());
+        }
     }
     atomic::commit_all(result.output.take().into_iter().chain(report_file).collect())?;
+    reported?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     }
