@@ -153,31 +153,33 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     }
     let column_name = input_schema.field(col).name().clone();
     let names: Vec<String> = input_schema.fields().iter().map(|f| f.name().clone()).collect();
-    if let Some((path, format)) = &cfg.output {
-        if *format != OutputFormat::Csv && *format != OutputFormat::Tsv && names.len() > MAX_COLUMNAR_COLUMNS {
-            bail!(
-                "{first_name} has {} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
+    if let Some((path, format)) = &cfg.output
+        && *format != OutputFormat::Csv
+        && *format != OutputFormat::Tsv
+        && names.len() > MAX_COLUMNAR_COLUMNS
+    {
+        bail!(
+            "{first_name} has {} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
                  each Parquet column writer holds its own buffers; write CSV or TSV output instead (-o out.csv)",
-                names.len(),
-                format.name(),
-                path.display()
-            );
-        }
+            names.len(),
+            format.name(),
+            path.display()
+        );
     }
     if let Some((path, format)) = &cfg.output {
         // Parquet and Arrow readers (pyarrow, DuckDB) refuse or rename a
         // repeated column name; CSV keeps the header as it is.
         let columnar = *format != OutputFormat::Csv && *format != OutputFormat::Tsv;
         let mut seen = std::collections::HashSet::new();
-        if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str())) {
-            if columnar {
-                bail!(
-                    "{first_name}: more than one column is named {dup:?}, which {} readers cannot tell apart \
+        if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str()))
+            && columnar
+        {
+            bail!(
+                "{first_name}: more than one column is named {dup:?}, which {} readers cannot tell apart \
                      ({}); write CSV or TSV output instead (-o out.csv), which keeps the header as it is",
-                    format.name(),
-                    path.display()
-                );
-            }
+                format.name(),
+                path.display()
+            );
         }
     }
     let raw_cells = cfg.input_format != InputFormat::Parquet
@@ -434,10 +436,10 @@ fn produce_csv(
             return Ok(None);
         }
     }
-    if bytes == 0 {
-        if let InputSpec::Path(p) = spec {
-            bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-        }
+    if bytes == 0
+        && let InputSpec::Path(p) = spec
+    {
+        bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
     }
     let format = if csv.delimiter == b'\t' { "tsv" } else { "csv" };
     Ok(Some(InputInfo {

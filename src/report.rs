@@ -87,7 +87,7 @@ impl Clone for CanonicalSet {
 
 impl CanonicalSet {
     pub fn push(&mut self, canonical: &str) {
-        let mut h = foldhash::quality::FixedState::with_seed(0x6864_6c73_6361_6e).build_hasher();
+        let mut h = foldhash::quality::FixedState::with_seed(0x0068_646c_7363_616e).build_hasher();
         h.write(canonical.as_bytes());
         let v = h.finish();
         match self.chunks.last_mut() {
@@ -207,10 +207,10 @@ fn merge_count(chunks: &[Vec<u64>]) -> u64 {
     loop {
         let mut best: Option<(u64, usize)> = None;
         for (i, c) in chunks.iter().enumerate() {
-            if let Some(&v) = c.get(heads[i]) {
-                if best.is_none_or(|(b, _)| v < b) {
-                    best = Some((v, i));
-                }
+            if let Some(&v) = c.get(heads[i])
+                && best.is_none_or(|(b, _)| v < b)
+            {
+                best = Some((v, i));
             }
         }
         let Some((v, i)) = best else { break };
@@ -271,10 +271,10 @@ impl Stats {
             bump(&mut self.resolvers, r);
         }
         if let Some(c) = canonical {
-            if p.prefix.is_some() {
-                if let Some((prefix, _)) = c.split_once('/') {
-                    bump(&mut self.prefixes, prefix);
-                }
+            if p.prefix.is_some()
+                && let Some((prefix, _)) = c.split_once('/')
+            {
+                bump(&mut self.prefixes, prefix);
             }
             self.canonicals.push(c);
         }
@@ -462,7 +462,7 @@ impl Report {
             .map(|e| (*e, &s.errors[*e as usize]))
             .filter(|(_, c)| c.count > 0)
             .collect();
-        errs.sort_by(|a, b| b.1.count.cmp(&a.1.count));
+        errs.sort_by_key(|e| std::cmp::Reverse(e.1.count));
         for (e, c) in errs.iter().take(5) {
             let ex: Vec<String> = c
                 .examples
@@ -482,7 +482,7 @@ impl Report {
             .map(|w| (*w, s.warnings[*w as usize].count))
             .filter(|(_, n)| *n > 0)
             .collect();
-        warns.sort_by(|a, b| b.1.cmp(&a.1));
+        warns.sort_by_key(|w| std::cmp::Reverse(w.1));
         if !warns.is_empty() {
             let w: Vec<String> = warns
                 .iter()
@@ -558,7 +558,7 @@ mod tests {
 
     #[test]
     fn examples_keep_the_first_five() {
-        let vals = vec!["N/A"; 12];
+        let vals = ["N/A"; 12];
         let mut st = stats_of(&vals[..3], 1);
         st += stats_of(&vals[3..], 4);
         let ex: Vec<u64> = st.errors[ErrorCode::BadPrefix as usize]

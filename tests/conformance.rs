@@ -78,7 +78,7 @@ fn load_xfail() -> BTreeMap<String, String> {
 
 fn hex_decode(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    assert!(s.len() % 2 == 0, "odd-length input_hex {s:?}");
+    assert!(s.len().is_multiple_of(2), "odd-length input_hex {s:?}");
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or_else(|_| panic!("bad input_hex {s:?}")))

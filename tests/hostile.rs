@@ -626,7 +626,8 @@ fn stdin_empty() {
 /// writer thread races the process exit.
 #[test]
 fn late_failures_leave_no_temp_file() {
-    let cases: &[(&[(&str, &[u8])], &[&str])] = &[
+    type Files<'a> = &'a [(&'a str, &'a [u8])];
+    let cases: &[(Files, &[&str])] = &[
         (
             &[("in.csv", b"a,id,b\n1,10.1/x,z\n2,10.1/y\n")],
             &["in.csv", "-c", "id"],

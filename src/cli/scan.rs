@@ -165,7 +165,6 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         allow_short_rows: args.allow_short_rows,
         block_size: args.block_mib.max(1) << 20,
         max_block_size: usize::from(args.max_record_mib).max(args.block_mib) << 20,
-        ..CsvOptions::default()
     };
     // The report's file is created before any work, so a report that
     // cannot be written fails the run before the output is touched, and it
@@ -174,13 +173,13 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         None | Some("-") => None,
         Some(path) => {
             let target = Path::new(path);
-            if let Some((out, _)) = &output {
-                if atomic::same_target(out, target) {
-                    bail!(Usage(format!(
-                        "--report {path} names the output file {} too; give the report its own name",
-                        out.display()
-                    )));
-                }
+            if let Some((out, _)) = &output
+                && atomic::same_target(out, target)
+            {
+                bail!(Usage(format!(
+                    "--report {path} names the output file {} too; give the report its own name",
+                    out.display()
+                )));
             }
             let input_paths: Vec<&Path> = inputs
                 .iter()
@@ -239,10 +238,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     };
     // A reader that stopped reading the report (`--report - | head`) is not
     // a failed run: the output is kept and the exit is 0 (see `main`).
-    if let Err(e) = &reported {
-        if !super::is_broken_pipe(e) {
-            return Err(reported.unwrap_err());
-        }
+    if let Err(e) = &reported
+        && !super::is_broken_pipe(e)
+    {
+        return Err(reported.unwrap_err());
     }
     atomic::commit_all(result.output.take().into_iter().chain(report_file).collect())?;
     reported?;

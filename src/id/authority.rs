@@ -40,10 +40,10 @@ pub fn parse(auth: &str) -> Result<Authority<'_>, ErrorCode> {
     // `port = *DIGIT`: an empty one is the scheme's default (§6.2.3), as if
     // not written.
     let port = port.filter(|p| !p.is_empty());
-    if let Some(p) = port {
-        if p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(ErrorCode::BadUri);
-        }
+    if let Some(p) = port
+        && (p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Err(ErrorCode::BadUri);
     }
     Ok(Authority { host, port, bracketed })
 }

@@ -237,12 +237,13 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
                 }
                 ws.add(Warning::DoubleEncoded);
                 percent::decode_lenient_into(part, bytes);
-                if let Ok(d) = std::str::from_utf8(bytes) {
-                    if !chars::scan(d).control && !(is_prefix && d.contains('/')) {
-                        part.clear();
-                        part.push_str(d);
-                        changed = true;
-                    }
+                if let Ok(d) = std::str::from_utf8(bytes)
+                    && !chars::scan(d).control
+                    && !(is_prefix && d.contains('/'))
+                {
+                    part.clear();
+                    part.push_str(d);
+                    changed = true;
                 }
             }
         }

@@ -111,10 +111,10 @@ pub fn check_not_an_input(target: &Path, inputs: &[&Path]) -> Result<()> {
 /// are resolved (or are hard links to one file), whether or not it exists
 /// yet: then its directory is resolved and the name joined.
 pub fn same_target(a: &Path, b: &Path) -> bool {
-    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
-        if same_file(&x, &y) {
-            return true;
-        }
+    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b))
+        && same_file(&x, &y)
+    {
+        return true;
     }
     fn resolve(p: &Path) -> Option<PathBuf> {
         if let Ok(c) = fs::canonicalize(p) {
@@ -529,7 +529,7 @@ mod tests {
     fn os_reason_format() {
         let e = io::Error::from_raw_os_error(28);
         assert_eq!(os_reason(&e), "no space left on device");
-        let e = io::Error::new(io::ErrorKind::Other, "Custom thing");
+        let e = io::Error::other("Custom thing");
         assert_eq!(os_reason(&e), "custom thing");
     }
 }

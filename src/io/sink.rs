@@ -729,7 +729,7 @@ pub(crate) mod tests {
         let ns: Vec<Option<String>> = (0..n as u64)
             .map(|i| {
                 let r = start + i;
-                (r % 5 != 0).then(|| format!("{}", 10 + r % 13))
+                (!r.is_multiple_of(5)).then(|| format!("{}", 10 + r % 13))
             })
             .collect();
         let ns: DictionaryArray<Int32Type> = ns.iter().map(|s| s.as_deref()).collect();
@@ -738,13 +738,13 @@ pub(crate) mod tests {
             let a: StringArray = (0..n as u64)
                 .map(|i| {
                     let r = start + i;
-                    ((r + k) % 3 != 0).then(|| format!("v{k}-{r}"))
+                    (!(r + k).is_multiple_of(3)).then(|| format!("v{k}-{r}"))
                 })
                 .collect();
             cols.push(Arc::new(a));
         }
         let err: DictionaryArray<Int8Type> = (0..n as u64)
-            .map(|i| ((start + i) % 4 == 0).then_some("bad-prefix"))
+            .map(|i| (start + i).is_multiple_of(4).then_some("bad-prefix"))
             .collect();
         cols.push(Arc::new(err));
         let mut lb = ListBuilder::new(StringBuilder::new());
