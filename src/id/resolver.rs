@@ -94,7 +94,16 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
         r.host == cx.text(resolver) && path.starts_with(r.path.as_str()) && path[r.path.len()..].starts_with('/')
     });
     let (handle_part, rule) = if let Some(r) = user {
-        (&path[r.path.len() + 1..], Rule::Any)
+        let part = &path[r.path.len() + 1..];
+        // A host added without a path still serves `/handle/` and `/hdl/`
+        // as any host does: adding it must not turn DSpace's
+        // `/handle/1721.1/5` into the handle `handle/1721.1/5`.
+        let local = ["handle/", "hdl/"].iter().find_map(|p| part.strip_prefix(p));
+        let part = match local {
+            Some(rest) if r.path.is_empty() && handle::has_separator(rest) => rest,
+            _ => part,
+        };
+        (part, Rule::Any)
     } else if let Some((_, w)) = GLOBAL.iter().find(|(h, _)| *h == host_lc) {
         if let Some(w) = w {
             cx.warn(*w);
