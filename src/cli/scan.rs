@@ -154,7 +154,6 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
                     ))
                 })?,
             };
-
             Some((path.clone(), format))
         }
         None => None,
