@@ -224,50 +224,14 @@ fn report_never_replaces_an_input_or_the_output() {
         "in.csv",
     ]);
     assert_eq!(fs::read(&input).unwrap(), before, "the input was replaced");
-    scan(
-        d,
-        &[
-            "in.csv",
-            "-c",
-            SAMPLE_ID,
-            "-o",
-            "out/o.parquet",
-            "--report",
-            "out/./o.parquet",
-            "-q",
-        ],
-    )
-    .usage_error(&["--report", "names the output file out/o.parquet too"]);
+    let with_report =
+        |output: &str, report: &str| scan(d, &["in.csv", "-c", SAMPLE_ID, "-o", output, "--report", report, "-q"]);
+    with_report("out/o.parquet", "out/./o.parquet")
+        .usage_error(&["--report", "names the output file out/o.parquet too"]);
     // Spelled through `..`: the same file (the audit's report replaced the
     // output this way).
-    scan(
-        d,
-        &[
-            "in.csv",
-            "-c",
-            SAMPLE_ID,
-            "-o",
-            "out/o.csv",
-            "--report",
-            "out/../out/o.csv",
-            "-q",
-        ],
-    )
-    .usage_error(&["--report", "names the output file"]);
-    scan(
-        d,
-        &[
-            "in.csv",
-            "-c",
-            SAMPLE_ID,
-            "-o",
-            "out/o.parquet",
-            "--report",
-            "missing/r.json",
-            "-q",
-        ],
-    )
-    .fails_with(&["--report", "missing"]);
+    with_report("out/o.csv", "out/../out/o.csv").usage_error(&["--report", "names the output file"]);
+    with_report("out/o.parquet", "missing/r.json").fails_with(&["--report", "missing"]);
     let left = entries(&d.join("out"));
     assert!(left.is_empty(), "left {left:?}");
     assert_eq!(entries(d), ["in.csv", "out"]);
