@@ -130,6 +130,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         bail!("no input given");
     }
     let mut first_csv = None;
+    // The first CSV input's header as it was, for CSV/TSV output.
+    let mut header = Vec::new();
     let (input_schema, first_name) = match cfg.input_format {
         InputFormat::Parquet => {
             let InputSpec::Path(p) = &cfg.inputs[0] else {
@@ -141,8 +143,9 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         _ => {
             // This reader stays open and goes to the reader thread: stdin can
             // be read only once.
-            let r = CsvBlockReader::open(&cfg.inputs[0], cfg.csv)?;
+            let mut r = CsvBlockReader::open(&cfg.inputs[0], cfg.csv)?;
             let schema = utf8_schema(r.headers());
+            header = r.take_header_bytes();
             first_csv = Some(r);
             (schema, cfg.inputs[0].display_name())
         }
@@ -232,7 +235,10 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 })
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let options = sink_options(&cfg.column_prefix);
+            let mut options = sink_options(&cfg.column_prefix);
+            if raw_cells {
+                options.header = header;
+            }
             let sink = Sink::create_with(path, *format, schema.clone(), &refs, options)?;
             let (tx, rx) = sync_channel::<WriterMsg>(2);
             let handle = thread::Builder::new().name("hdlscan-writer".into()).spawn({
@@ -348,7 +354,10 @@ pub fn sink_options(column_prefix: &str) -> SinkOptions {
         let path = ColumnPath::from(format!("{column_prefix}{name}"));
         props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
     }
-    SinkOptions { parquet: props.build() }
+    SinkOptions {
+        parquet: props.build(),
+        ..SinkOptions::default()
+    }
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<(AtomicFile, u64)> {

@@ -420,6 +420,12 @@ impl CsvBlockReader {
         &self.header_bytes
     }
 
+    /// Takes the exact header bytes out of the reader (a header can be
+    /// as long as a record: one copy is enough).
+    pub fn take_header_bytes(&mut self) -> Vec<Vec<u8>> {
+        std::mem::take(&mut self.header_bytes)
+    }
+
     /// Number of columns every record must have.
     pub fn ncols(&self) -> usize {
         self.ncols

@@ -122,12 +122,17 @@ pub struct SinkOptions {
     /// Parquet writer properties (default: [`parquet_properties`] at
     /// [`PARQUET_ZSTD_LEVEL`]).
     pub parquet: WriterProperties,
+    /// CSV/TSV only: the header row's first cells as bytes, in place of
+    /// the field names (which are UTF-8), so a CSV input's header goes
+    /// through exactly as it was.
+    pub header: Vec<Vec<u8>>,
 }
 
 impl Default for SinkOptions {
     fn default() -> Self {
         SinkOptions {
             parquet: parquet_properties(PARQUET_ZSTD_LEVEL),
+            header: Vec::new(),
         }
     }
 }
@@ -286,7 +291,7 @@ impl<W: Write + Send> Sink<W> {
             OutputFormat::Csv | OutputFormat::Tsv => {
                 check_delimited_schema(&schema, &label)?;
                 let delim = if format == OutputFormat::Tsv { b'\t' } else { b',' };
-                let d = Delimited::new(cw, delim, &schema).map_err(|e| fail(&e))?;
+                let d = Delimited::new(cw, delim, &schema, &options.header).map_err(|e| fail(&e))?;
                 (Encoder::Delimited(d), Arc::clone(&schema))
             }
         };
@@ -723,14 +728,14 @@ fn join_list<O: Copy + TryInto<usize>>(
 }
 
 impl<W: Write> Delimited<W> {
-    fn new(w: W, delimiter: u8, schema: &Schema) -> csv::Result<Self> {
+    fn new(w: W, delimiter: u8, schema: &Schema, header: &[Vec<u8>]) -> csv::Result<Self> {
         let mut w = csv::WriterBuilder::new()
             .delimiter(delimiter)
             .buffer_capacity(256 * 1024)
             .from_writer(w);
         let mut rec = csv::ByteRecord::new();
-        for f in schema.fields() {
-            rec.push_field(f.name().as_bytes());
+        for (i, f) in schema.fields().iter().enumerate() {
+            rec.push_field(header.get(i).map_or(f.name().as_bytes(), Vec::as_slice));
         }
         w.write_byte_record(&rec)?;
         Ok(Delimited {
@@ -906,7 +911,10 @@ pub(crate) mod tests {
             w.write(b).unwrap();
         }
         w.close().unwrap();
-        let opts = SinkOptions { parquet: props() };
+        let opts = SinkOptions {
+            parquet: props(),
+            ..SinkOptions::default()
+        };
         let mut sink =
             Sink::from_writer_with(Vec::new(), OutputFormat::Parquet, Arc::clone(&schema), "m", opts).unwrap();
         for b in &batches {
@@ -1277,6 +1285,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
             parquet: parquet_properties_builder(Compression::ZSTD(ZstdLevel::try_new(1).unwrap()))
                 .set_max_row_group_row_count(Some(1500))
                 .build(),
+            ..SinkOptions::default()
         };
         let mut sink = Sink::create_with(&path, OutputFormat::Parquet, Arc::clone(&schema), &[], opts).unwrap();
         for k in 0..4 {
@@ -1309,6 +1318,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
         ] {
             let opts = SinkOptions {
                 parquet: parquet_properties_builder(c).build(),
+                ..SinkOptions::default()
             };
             cases.push((name.into(), OutputFormat::Parquet, opts));
         }
@@ -1316,6 +1326,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
             parquet: parquet_properties_builder(Compression::ZSTD(ZstdLevel::try_new(1).unwrap()))
                 .set_dictionary_enabled(false)
                 .build(),
+            ..SinkOptions::default()
         };
         cases.push(("parquet zstd(1) no dict".into(), OutputFormat::Parquet, opts));
         cases.push(("csv".into(), OutputFormat::Csv, SinkOptions::default()));
