@@ -178,10 +178,11 @@ fn gen_is_atomic() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("keep.csv");
     fs::write(&target, "old\n").unwrap();
-    // Unknown extension: refused before anything is created.
+    // Unknown extension: a usage error (as in scan), before anything is
+    // created.
     let bad = dir.path().join("x.json");
     let o = hdlscan(&["gen", "--rows", "5", "-o", p(&bad)]);
-    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("--format"), "{}", o.stderr);
     // A directory that does not exist: an error, nothing written.
     let missing = dir.path().join("no/such/dir/x.csv");

@@ -9,6 +9,7 @@
 //! one thread while [`Sink`] encodes the previous batch (bounded memory).
 //! Both are written atomically (temporary file, then rename).
 
+use super::Usage;
 use crate::io::atomic::AtomicFile;
 use crate::io::sink::{OutputFormat, Sink};
 use crate::synth::{Row, Synth, push_csv_record};
@@ -91,10 +92,10 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let format = match args.format.or_else(|| GenFormat::from_path(&args.output)) {
         Some(f) => f,
-        None => bail!(
+        None => bail!(Usage(format!(
             "{}: unknown output format; use a .csv or .parquet name, or --format",
             args.output.display()
-        ),
+        ))),
     };
     match format {
         GenFormat::Csv => write_csv(&args.output, args.rows, args.seed)?,
