@@ -15,6 +15,37 @@ const URL_PREFIX: AsciiSet = URL_PATH.without(b':');
 /// What a suffix may hold to be written as it is in both `uri` and `url`.
 const PLAIN_SUFFIX: AsciiSet = HDL_SUFFIX.and(&URL_PATH);
 
+/// Byte classes for one OR-ed walk over each part, which decides at once
+/// whether it needs escapes and whether it has a letter to case-map.
+const NOT_PLAIN_SUFFIX: u8 = 1; // outside PLAIN_SUFFIX
+const NOT_PLAIN_PREFIX: u8 = 2; // not a digit or `.`
+const UPPER: u8 = 4; // ASCII uppercase
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if !PLAIN_SUFFIX.contains(b) {
+            t[i] |= NOT_PLAIN_SUFFIX;
+        }
+        if !(b.is_ascii_digit() || b == b'.') {
+            t[i] |= NOT_PLAIN_PREFIX;
+        }
+        if b.is_ascii_uppercase() {
+            t[i] |= UPPER;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The classes of `s`'s bytes, OR-ed: no early exit, since parts are short
+/// and a branch-free walk is cheaper than a test per byte.
+fn classes(s: &str) -> u8 {
+    s.bytes().fold(0, |acc, b| acc | CLASS[b as usize])
+}
+
 pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
     out.canonical.clear();
     out.uri.clear();
@@ -54,27 +85,11 @@ fn handle_columns(
     uri: &mut String,
     url: &mut String,
 ) {
-    canonical.push_str(prefix);
-    if is_doi {
-        // DOIs are case-insensitive as a whole (ASCII only).
-        canonical.push('/');
-        canonical.push_str(suffix);
-        canonical.make_ascii_lowercase();
-    } else if is_global_service_prefix(prefix) {
-        // The global service's own prefixes are case-insensitive as a whole.
-        canonical.push('/');
-        canonical.push_str(suffix);
-        canonical.make_ascii_uppercase();
-    } else {
-        canonical.make_ascii_uppercase();
-        canonical.push('/');
-        canonical.push_str(suffix);
-    }
-
     // Most handles need no escape at all: digits and dots before the `/`,
     // and a suffix of bytes both sets keep. Test once, copy as they are.
-    let plain_prefix = prefix.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    let plain_suffix = !percent::has_outside(suffix, &PLAIN_SUFFIX);
+    let (prefix_class, suffix_class) = (classes(prefix), classes(suffix));
+    let plain_prefix = prefix_class & NOT_PLAIN_PREFIX == 0;
+    let plain_suffix = suffix_class & NOT_PLAIN_SUFFIX == 0;
 
     uri.push_str("hdl:");
     if plain_prefix {
@@ -94,16 +109,43 @@ fn handle_columns(
     } else {
         "https://hdl.handle.net/"
     });
-    if plain_prefix {
-        url.push_str(prefix);
+    if plain_prefix && plain_suffix {
+        // Both paths are `prefix/suffix` as read: one copy of the uri's,
+        // not three pieces again.
+        url.push_str(&uri["hdl:".len()..]);
     } else {
-        url_prefix(prefix, suffix, url);
+        if plain_prefix {
+            url.push_str(prefix);
+        } else {
+            url_prefix(prefix, suffix, url);
+        }
+        url.push('/');
+        if plain_suffix {
+            url.push_str(suffix);
+        } else {
+            percent::encode_into(suffix, &URL_PATH, url);
+        }
     }
-    url.push('/');
-    if plain_suffix {
-        url.push_str(suffix);
+
+    // `prefix/suffix` as read, in one copy when the uri holds it unescaped.
+    if plain_prefix && plain_suffix {
+        canonical.push_str(&uri["hdl:".len()..]);
     } else {
-        percent::encode_into(suffix, &URL_PATH, url);
+        canonical.push_str(prefix);
+        canonical.push('/');
+        canonical.push_str(suffix);
+    }
+    if is_doi {
+        // DOIs are case-insensitive as a whole (ASCII only).
+        if (prefix_class | suffix_class) & UPPER != 0 {
+            canonical.make_ascii_lowercase();
+        }
+    } else if is_global_service_prefix(prefix) {
+        // The global service's own prefixes are case-insensitive as a whole.
+        canonical.make_ascii_uppercase();
+    } else if !plain_prefix {
+        // Another handle: its prefix only (digits and dots have no case).
+        canonical[..prefix.len()].make_ascii_uppercase();
     }
 }
 
