@@ -219,7 +219,6 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
 /// Which form `t` (trimmed, ASCII, not starting with a digit) has, and the
 /// offset of its handle part (for URLs, of the authority).
 fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
-    let starts = |lit: &[u8]| t.len() >= lit.len() && t[..lit.len()].eq_ignore_ascii_case(lit);
     if acc & (COLON | SPACE) == 0 {
         // No scheme, no label: a URL without a scheme on a global host, or
         // (no `.` before the first `/`, so no host at all) a bare value.
@@ -231,9 +230,11 @@ fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
         let global = GLOBAL.iter().any(|(h, _)| head.eq_ignore_ascii_case(h.as_bytes()));
         return (slash.is_some() && global).then_some((Form::Url(None), 0));
     }
+    // The heads are compared as one word: the first eight bytes, folded.
+    let head = Head::of(t);
     // One comparison picks the only heads the first letter allows.
-    match t[0].to_ascii_lowercase() {
-        b'd' if starts(b"doi") => {
+    match head.first() {
+        b'd' if head.starts(&DOI) => {
             // One `doi:` or `doi ` label, then spaces, then the DOI.
             let mut i = 3;
             let colon = t.get(i) == Some(&b':');
@@ -247,12 +248,82 @@ fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
             }
             t.get(i)?.is_ascii_digit().then_some((Form::Label, i))
         }
-        b'h' if starts(b"hdl:") => (t.get(4).is_some_and(|&c| c != b'/')).then_some((Form::Hdl, 4)),
-        b'h' if starts(b"https://") => Some((Form::Url(Some(true)), 8)),
-        b'h' if starts(b"http://") => Some((Form::Url(Some(false)), 7)),
-        b'i' if starts(b"info:doi/") => Some((Form::Info(true), 9)),
-        b'i' if starts(b"info:hdl/") => Some((Form::Info(false), 9)),
+        b'h' if head.starts(&HDL) => (t.get(4).is_some_and(|&c| c != b'/')).then_some((Form::Hdl, 4)),
+        b'h' if head.starts(&HTTPS) => Some((Form::Url(Some(true)), 8)),
+        b'h' if head.starts(&HTTP) => Some((Form::Url(Some(false)), 7)),
+        b'i' if head.starts(&INFO_DOI) && t.get(8) == Some(&b'/') => Some((Form::Info(true), 9)),
+        b'i' if head.starts(&INFO_HDL) && t.get(8) == Some(&b'/') => Some((Form::Info(false), 9)),
         _ => None,
+    }
+}
+
+/// A head the value may start with, as a little-endian word and the mask
+/// of its bytes (at most eight: `info:doi/` is `info:doi` and a `/`).
+struct Lit {
+    word: u64,
+    mask: u64,
+    len: usize,
+}
+
+impl Lit {
+    const fn new(lit: &[u8]) -> Lit {
+        assert!(lit.len() <= 8);
+        let mut word = 0u64;
+        let mut i = 0;
+        while i < lit.len() {
+            // Lowercase letters, `:` and `/`: bytes `Head` folding leaves be.
+            assert!(lit[i] & 0x20 != 0 && !lit[i].is_ascii_uppercase());
+            word |= (lit[i] as u64) << (8 * i);
+            i += 1;
+        }
+        let mask = if lit.len() == 8 {
+            !0
+        } else {
+            (1u64 << (8 * lit.len())) - 1
+        };
+        Lit {
+            word,
+            mask,
+            len: lit.len(),
+        }
+    }
+}
+
+const DOI: Lit = Lit::new(b"doi");
+const HDL: Lit = Lit::new(b"hdl:");
+const HTTPS: Lit = Lit::new(b"https://");
+const HTTP: Lit = Lit::new(b"http://");
+const INFO_DOI: Lit = Lit::new(b"info:doi");
+const INFO_HDL: Lit = Lit::new(b"info:hdl");
+
+/// The first eight bytes of a value (zero past its end) with `0x20` OR-ed
+/// into each: that lowercases the ASCII letters, and on the bytes the fast
+/// path reads (no control characters) it makes no other byte equal to a
+/// letter, `:` or `/` of the heads above, so one masked compare is
+/// `eq_ignore_ascii_case` of up to eight bytes.
+struct Head {
+    folded: u64,
+    len: usize,
+}
+
+impl Head {
+    fn of(t: &[u8]) -> Head {
+        let word = match t.first_chunk::<8>() {
+            Some(w) => u64::from_le_bytes(*w),
+            None => t.iter().rev().fold(0, |w, &b| w << 8 | b as u64),
+        };
+        Head {
+            folded: word | 0x2020_2020_2020_2020,
+            len: t.len(),
+        }
+    }
+
+    fn first(&self) -> u8 {
+        self.folded as u8
+    }
+
+    fn starts(&self, lit: &Lit) -> bool {
+        self.len >= lit.len && self.folded & lit.mask == lit.word
     }
 }
 
