@@ -135,14 +135,40 @@ pub fn is_visibly(seg: &str, lit: &str) -> bool {
 }
 
 /// Position of `needle` in `hay`. Identifier parts are tens of bytes, where
-/// a plain loop beats memchr's vector set-up; long haystacks go to memchr.
+/// memchr's vector set-up costs more than the search: they are read eight
+/// bytes a word (SWAR); long haystacks go to memchr.
 #[inline]
 pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
-    if hay.len() < 64 {
-        hay.iter().position(|&b| b == needle)
-    } else {
-        memchr::memchr(needle, hay)
+    if hay.len() >= 64 {
+        return memchr::memchr(needle, hay);
     }
+    let Some(&last) = hay.last_chunk::<8>() else {
+        return hay.iter().position(|&b| b == needle);
+    };
+    let mut words = hay.chunks_exact(8);
+    for (i, w) in words.by_ref().enumerate() {
+        if let Some(j) = byte_in_word(needle, w.try_into().unwrap()) {
+            return Some(8 * i + j);
+        }
+    }
+    // The last eight bytes, overlapping words already searched: none of
+    // those held `needle`, so a match is at or after the remainder.
+    if words.remainder().is_empty() {
+        return None;
+    }
+    byte_in_word(needle, last).map(|j| hay.len() - 8 + j)
+}
+
+/// Index of the first `needle` in `w`: XOR turns matches into zero bytes,
+/// and `(v - 0x01…) & !v & 0x80…` sets the top bit of the first zero byte
+/// (a borrow can only mark bytes after it).
+#[inline]
+fn byte_in_word(needle: u8, w: [u8; 8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let v = u64::from_le_bytes(w) ^ (LO * needle as u64);
+    let z = v.wrapping_sub(LO) & !v & HI;
+    (z != 0).then(|| (z.trailing_zeros() / 8) as usize)
 }
 
 pub fn starts_with_ci(s: &str, lit: &str) -> bool {
@@ -172,6 +198,28 @@ mod tests {
         assert!(!scan("a\u{A0}é").control);
         let s = scan("10.1/a b%20&");
         assert!(s.space && s.percent && s.amp && !s.non_ascii);
+    }
+
+    #[test]
+    fn find_byte_finds_the_first() {
+        let hay = b"0123456789abcdef/0123456789abcdef/0123456789abcdef/0123456789ab/";
+        for len in 0..=hay.len() {
+            for needle in [b'/', b'0', b'f', b'x', 0x80] {
+                let want = hay[..len].iter().position(|&b| b == needle);
+                assert_eq!(find_byte(needle, &hay[..len]), want, "{len} {needle}");
+                assert_eq!(
+                    find_byte(needle, &hay[64 - len..]),
+                    hay[64 - len..].iter().position(|&b| b == needle)
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn find_byte_is_position(hay in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80), needle: u8) {
+            proptest::prop_assert_eq!(find_byte(needle, &hay), hay.iter().position(|&b| b == needle));
+        }
     }
 
     #[test]
