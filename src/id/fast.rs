@@ -20,7 +20,7 @@ use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::GLOBAL;
-use super::{Options, Parsed, percent};
+use super::{Options, Parsed, chars, percent};
 
 /// Byte classes, OR-ed over the value.
 const GIVE_UP: u8 = 1; // control, non-ASCII: the full parser's business
@@ -176,7 +176,7 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
             ws.add(Warning::UnencodedChars);
         }
     }
-    let Some(slash) = rest.bytes().position(|c| c == b'/') else {
+    let Some(slash) = chars::find_byte(b'/', rest.as_bytes()) else {
         return (form == Form::Bare).then(|| Parsed::invalid(ErrorCode::NoSlash, ws));
     };
     let (prefix, suffix) = (&rest[..slash], &rest[slash + 1..]);
@@ -222,7 +222,7 @@ fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
     if acc & (COLON | SPACE) == 0 {
         // No scheme, no label: a URL without a scheme on a global host, or
         // (no `.` before the first `/`, so no host at all) a bare value.
-        let slash = t.iter().position(|&c| c == b'/');
+        let slash = chars::find_byte(b'/', t);
         let head = &t[..slash.unwrap_or(t.len())];
         if !head.contains(&b'.') {
             return Some((Form::Bare, 0));
@@ -337,7 +337,7 @@ static HOST_CLASS: [u8; 256] = {
         let b = i as u8;
         if b.is_ascii_uppercase() {
             t[i] = HOST_UPPER;
-        } else if b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'/' {
+        } else if b.is_ascii_alphanumeric() || b == b'.' || b == b'-' {
             t[i] = 0;
         }
         i += 1;
@@ -358,29 +358,33 @@ struct Host<'a> {
 /// parser must read (ports, user info, upper case outside the global
 /// hosts, no path).
 fn url_parts(s: &str, scheme: Option<bool>) -> Option<Result<(Host<'_>, &str), ErrorCode>> {
-    // Host bytes: letters, digits, `.` and `-` (no port, user info or IP
-    // literal), found in the same walk as the `/` that ends the host.
-    let mut host_class = 0u8;
-    let slash = s.bytes().position(|c| {
-        host_class |= HOST_CLASS[c as usize];
-        c == b'/'
-    })?;
+    let slash = chars::find_byte(b'/', s.as_bytes())?;
     let (host, path) = (&s[..slash], &s[slash..]);
-    if host.is_empty() || host_class & HOST_OTHER != 0 {
-        return None;
-    }
-    let upper = host_class & HOST_UPPER != 0;
+    // A global host as written in `GLOBAL` (most URLs) needs no look at its
+    // bytes; any other host must hold letters, digits, `.` and `-` only (no
+    // port, user info or IP literal), and upper case only if global.
+    let mut upper = false;
+    let global = match GLOBAL.iter().find(|(h, _)| *h == host) {
+        Some(g) => Some(g),
+        None => {
+            let class = host.bytes().fold(0, |acc, c| acc | HOST_CLASS[c as usize]);
+            if host.is_empty() || class & HOST_OTHER != 0 {
+                return None;
+            }
+            upper = class & HOST_UPPER != 0;
+            if upper {
+                GLOBAL.iter().find(|(h, _)| host.eq_ignore_ascii_case(h))
+            } else {
+                None
+            }
+        }
+    };
     let mut warnings = Warnings::EMPTY;
     match scheme {
         Some(true) => {}
         Some(false) => warnings.add(Warning::HttpResolver),
         None => warnings.add(Warning::MissingUrlScheme),
     }
-    let global = if upper {
-        GLOBAL.iter().find(|(h, _)| host.eq_ignore_ascii_case(h))
-    } else {
-        GLOBAL.iter().find(|(h, _)| *h == host)
-    };
     let (name, mut part, rule) = if let Some((name, w)) = global {
         if let Some(w) = w {
             warnings.add(*w);
