@@ -21,6 +21,8 @@ pub enum Rule {
 }
 
 /// Checks a (decoded) prefix and suffix; returns whether the handle is a DOI.
+/// Inlined: the commonest prefixes are decided here, without a call.
+#[inline]
 pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, ErrorCode> {
     if prefix.is_empty() {
         return Err(ErrorCode::EmptyPrefix);
@@ -41,6 +43,12 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
             Ok(false)
         };
     }
+    check_shape(prefix, rule, ws)
+}
+
+/// `check` for the other prefixes: the general walk.
+fn check_shape(prefix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, ErrorCode> {
+    let b = prefix.as_bytes();
     let shape = if prefix.is_ascii() {
         PrefixShape::of_ascii(b)
     } else {
