@@ -20,6 +20,7 @@ const PLAIN_SUFFIX: AsciiSet = HDL_SUFFIX.and(&URL_PATH);
 const NOT_PLAIN_SUFFIX: u8 = 1; // outside PLAIN_SUFFIX
 const NOT_PLAIN_PREFIX: u8 = 2; // not a digit or `.`
 const UPPER: u8 = 4; // ASCII uppercase
+const NON_ASCII: u8 = 8;
 
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -34,6 +35,9 @@ static CLASS: [u8; 256] = {
         }
         if b.is_ascii_uppercase() {
             t[i] |= UPPER;
+        }
+        if !b.is_ascii() {
+            t[i] |= NON_ASCII;
         }
         i += 1;
     }
@@ -104,11 +108,12 @@ fn handle_columns(
         percent::encode_into(suffix, &HDL_SUFFIX, uri);
     }
 
-    url.push_str(if is_doi {
-        "https://doi.org/"
+    // One literal per branch: a copy of known length needs no memcpy call.
+    if is_doi {
+        url.push_str("https://doi.org/");
     } else {
-        "https://hdl.handle.net/"
-    });
+        url.push_str("https://hdl.handle.net/");
+    }
     if plain_prefix && plain_suffix {
         // Both paths are `prefix/suffix` as read: one copy of the uri's,
         // not three pieces again.
@@ -140,7 +145,7 @@ fn handle_columns(
         if (prefix_class | suffix_class) & UPPER != 0 {
             canonical.make_ascii_lowercase();
         }
-    } else if is_global_service_prefix(prefix) {
+    } else if is_global_service_prefix(prefix, prefix_class & NON_ASCII != 0) {
         // The global service's own prefixes are case-insensitive as a whole.
         canonical.make_ascii_uppercase();
     } else if !plain_prefix {
@@ -169,10 +174,12 @@ fn url_prefix(prefix: &str, suffix: &str, url: &mut String) {
 }
 
 /// The global service's own prefixes: first segment `0` (`0.NA`).
-fn is_global_service_prefix(prefix: &str) -> bool {
+/// `non_ascii` says whether the prefix holds non-ASCII bytes, from the
+/// class walk already made.
+fn is_global_service_prefix(prefix: &str, non_ascii: bool) -> bool {
     let b = prefix.as_bytes();
     if b.first() == Some(&b'0') && (b.len() == 1 || b[1] == b'.') {
         return true;
     }
-    !prefix.is_ascii() && is_visibly(prefix.split('.').next().unwrap_or(""), "0")
+    non_ascii && is_visibly(prefix.split('.').next().unwrap_or(""), "0")
 }
