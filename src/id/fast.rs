@@ -8,6 +8,9 @@
 //! (any case, `/api/handles/`, `doi:` inside the path), the global hosts
 //! without a scheme, and another (lowercase) host's `/hdl/` and `/handle/`
 //! paths or `not_a_resolver_url`. URI and URL forms must hold no `%`.
+//! A value whose only non-ASCII characters are white space trimming removes
+//! (NBSP, U+3000, a BOM at its ends) is read the same way once
+//! `unicode_trimmed` has trimmed it.
 //! Everything SPEC.md says about the handle itself (prefix grammar, DOI
 //! rule, dirt warnings) is not repeated here: `handle::check` and
 //! `dirt::flag` decide it, as on the full path, and `dirt::may_flag` lets a
@@ -65,6 +68,78 @@ fn is_ascii_trim(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
 }
 
+/// `raw` trimmed (SPEC §2), when what trimming removes holds non-ASCII
+/// characters (NBSP, U+3000, a BOM pasted around a value) and leaves an
+/// ASCII byte at each end (or nothing): `Parser::parse` gives that to
+/// `parse` again, adding `trimmed` (every answer of `parse` carries the
+/// warnings it started with, and it finds nothing more to trim). `None`
+/// for anything else, or for bytes that are not UTF-8 at an end: the full
+/// parser's. Out of line, so the common path stays as it was.
+#[cold]
+#[inline(never)]
+pub fn unicode_trimmed(raw: &[u8]) -> Option<&[u8]> {
+    let (mut start, mut end) = (0, raw.len());
+    while start < end && is_ascii_trim(raw[start]) {
+        start += 1;
+    }
+    while end > start && is_ascii_trim(raw[end - 1]) {
+        end -= 1;
+    }
+    if start == end || (raw[start].is_ascii() && raw[end - 1].is_ascii()) {
+        return None;
+    }
+    let (start, end) = trim_unicode(raw, start, end)?;
+    Some(&raw[start..end])
+}
+
+/// Goes on trimming `raw[start..end]` (ASCII white space gone) as
+/// `chars::trim` does (SPEC §2): each non-ASCII character at an end is
+/// decoded and asked of `chars::is_trim_char`. `None` at a non-ASCII end
+/// that is not a valid trim character: the full parser decides what it is.
+fn trim_unicode(raw: &[u8], mut start: usize, mut end: usize) -> Option<(usize, usize)> {
+    while start < end {
+        let b = raw[start];
+        if is_ascii_trim(b) {
+            start += 1;
+        } else if b.is_ascii() {
+            break;
+        } else {
+            start += trim_char_len(&raw[start..end])?;
+        }
+    }
+    while end > start {
+        let b = raw[end - 1];
+        if is_ascii_trim(b) {
+            end -= 1;
+        } else if b.is_ascii() {
+            break;
+        } else {
+            // Back to the lead byte of the last character (at most four
+            // bytes), which must reach exactly to `end`.
+            let mut lead = end - 1;
+            while lead > start && end - lead < 4 && raw[lead] & 0xC0 == 0x80 {
+                lead -= 1;
+            }
+            (trim_char_len(&raw[lead..end])? == end - lead).then_some(())?;
+            end = lead;
+        }
+    }
+    Some((start, end))
+}
+
+/// The length of the character `b` starts with if it is valid UTF-8 and a
+/// trim character (`chars::is_trim_char`); `None` otherwise.
+fn trim_char_len(b: &[u8]) -> Option<usize> {
+    let len = match b[0] {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let c = std::str::from_utf8(b.get(..len)?).ok()?.chars().next()?;
+    chars::is_trim_char(c).then_some(len)
+}
+
 /// The form found by the value's first bytes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -95,8 +170,9 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
     for &x in &raw[start..end] {
         acc |= CLASS[x as usize];
     }
-    // Non-ASCII at either end may be Unicode white space to trim; inside,
-    // invisible characters and dashes: all the full parser's.
+    // Non-ASCII at either end may be Unicode white space to trim: see
+    // `unicode_trimmed`; inside, invisible characters and dashes: all the
+    // full parser's.
     if acc & GIVE_UP != 0 {
         return None;
     }
@@ -446,7 +522,16 @@ mod tests {
     fn agree(parser: &Parser, input: &str) -> Result<bool, String> {
         let mut bufs = Default::default();
         let mut scratch = Scratch::default();
-        let Some(fast) = super::parse(input.as_bytes(), &parser.opts, &mut bufs) else {
+        // As `Parser::parse` calls it: again on a value trimmed of non-ASCII
+        // white space.
+        let raw = input.as_bytes();
+        let fast = super::parse(raw, &parser.opts, &mut bufs).or_else(|| {
+            let inner = super::unicode_trimmed(raw)?;
+            let mut p = super::parse(inner, &parser.opts, &mut bufs)?;
+            p.warnings.add(super::Warning::Trimmed);
+            Some(p)
+        });
+        let Some(fast) = fast else {
             return Ok(false);
         };
         let full = parser.parse_full(input, &mut scratch);
@@ -515,12 +600,83 @@ mod tests {
         }
     }
 
+    /// Every character trimming removes, and some it does not (invisible
+    /// characters, dashes, other non-ASCII), at either end or both, around
+    /// every form the fast path reads.
+    #[test]
+    fn agrees_on_unicode_at_the_ends() {
+        let ends: Vec<String> = (0..=0x3000u32)
+            .chain([0xFEFF, 0xFFFD, 0x1F600])
+            .filter_map(char::from_u32)
+            .filter(|&c| c.is_whitespace() || super::chars::is_trim_char(c) || !c.is_ascii())
+            .filter(|&c| c.is_whitespace() || c as u32 >= 0x2000 || (c as u32).is_multiple_of(7))
+            .map(String::from)
+            .chain(["\u{A0} ", " \u{FEFF}", "\u{3000}\u{A0}", "\u{200B}\u{200D}"].map(str::to_owned))
+            .collect();
+        let bodies = [
+            "10.1000/182",
+            "doi:10.1000/182",
+            "https://doi.org/10.1000/182",
+            "hdl:20.500.12345/6",
+            "info:doi/10.1000/182",
+            "x.org/hdl/1721.1/5",
+            "10.1000/a\u{A0}b",
+            "10.1000/a-",
+            "",
+        ];
+        for parser in parsers() {
+            for body in bodies {
+                for e in &ends {
+                    for v in [format!("{e}{body}"), format!("{body}{e}"), format!("{e}{body}{e}")] {
+                        agree(&parser, &v).unwrap_or_else(|e| panic!("{e}"));
+                    }
+                }
+            }
+        }
+        // The fast path takes them, not only agrees by leaving them.
+        let taken = agree(&parsers()[0], "\u{FEFF}\u{A0}10.1000/182 \u{3000}");
+        assert_eq!(taken, Ok(true));
+    }
+
+    /// Bytes that are not UTF-8 at an end stay the full parser's
+    /// (`bad_utf8`), however much of them looks like a trim character.
+    #[test]
+    fn leaves_bad_utf8_at_the_ends() {
+        let parser = Parser::new(Options::default());
+        let mut scratch = Scratch::default();
+        for v in [
+            &b"\xC210.1000/182"[..],
+            b"\xA010.1000/182",
+            b"10.1000/182\xC2",
+            b"10.1000/182\xA0",
+            b"10.1000/182\xE3\x80",
+            b"10.1000/182\x80\x80",
+            b"10.1000/182\x80\x80\x80\x80",
+            b"\xE2\x80 10.1000/182",
+            b"\xED\xA0\x80 10.1000/182",
+            b"\xF0\x80\x80\x80 10.1000/182",
+            b"\xC2\xA0\xC2",
+            b"\xC2",
+        ] {
+            assert!(super::unicode_trimmed(v).is_none(), "{v:?}");
+            assert_eq!(
+                parser.parse(v, &mut scratch).error,
+                Some(super::super::ErrorCode::BadUtf8)
+            );
+        }
+    }
+
     /// Values built from the pieces the fast path looks at: labels, schemes,
     /// hosts, prefixes, and suffix bytes that raise warnings.
     fn shaped() -> impl Strategy<Value = String> {
         let head = prop::sample::select(vec![
             "",
             " ",
+            "\u{A0}",
+            "\u{FEFF}",
+            "\u{3000} ",
+            "\u{200B}doi:",
+            "\u{2003}https://doi.org/",
             "doi:",
             "DOI: ",
             "doi ",
@@ -589,6 +745,11 @@ mod tests {
             "#f",
             "?q",
             "\u{A0}",
+            "\u{3000}",
+            "\u{FEFF}",
+            " \u{200B}",
+            "\u{2028}\t",
+            "\u{AD}",
         ]);
         (head, prefix, prop::bool::ANY, suffix, tail)
             .prop_map(|(h, p, slash, s, t)| format!("{h}{p}{}{s}{t}", if slash { "/" } else { "" }))
