@@ -3,11 +3,12 @@
 //!
 //! It takes ASCII values without control characters in these forms: bare
 //! handles and DOIs (and the errors of bare values: `empty`, `no_slash`,
-//! `bad_prefix`, …), one `doi:` label, `hdl:` path URIs, `info:doi/` and
-//! `info:hdl/`, and resolver URLs: `http(s)://` on the global resolvers
-//! (any case, `/api/handles/`, `doi:` inside the path), the global hosts
-//! without a scheme, and another (lowercase) host's `/hdl/` and `/handle/`
-//! paths or `not_a_resolver_url`. URI and URL forms must hold no `%`.
+//! `bad_prefix`, …), `doi:` labels (`doubled_label` when more than one),
+//! `hdl:` path URIs, `info:doi/` and `info:hdl/`, and resolver URLs:
+//! `http(s)://` on the global resolvers (any case, `/api/handles/`, `doi:`
+//! inside the path), the global hosts without a scheme, and another
+//! (lowercase) host's `/hdl/` and `/handle/` paths or
+//! `not_a_resolver_url`. URI and URL forms must hold no `%`.
 //! A value whose only non-ASCII characters are white space trimming removes
 //! (NBSP, U+3000, a BOM at its ends) is read the same way once
 //! `unicode_trimmed` has trimmed it.
@@ -148,6 +149,8 @@ enum Form {
     Bare,
     /// One `doi:` (or `doi `) label, then a DOI taken literally.
     Label,
+    /// Two or more labels (`doubled_label`), then a DOI taken literally.
+    Labels,
     /// `hdl:` path form.
     Hdl,
     /// `info:doi/` (`true`) or `info:hdl/`.
@@ -202,13 +205,16 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
     let (mut query, mut fragment, mut resolver) = (None, None, None);
     let rule = match form {
         Form::Bare => Rule::Numeric,
-        Form::Label => Rule::Doi,
+        Form::Label | Form::Labels => Rule::Doi,
         Form::Hdl | Form::Info(false) => Rule::Any,
         Form::Info(true) => Rule::Doi,
         Form::Url(_) => Rule::Any, // set by the host below
     };
     let mut rule = rule;
-    if form != Form::Bare && form != Form::Label {
+    if form == Form::Labels {
+        ws.add(Warning::DoubledLabel);
+    }
+    if !matches!(form, Form::Bare | Form::Label | Form::Labels) {
         // URI and URL forms: parts would be percent-decoded.
         if acc & PCT != 0 {
             return None;
@@ -273,7 +279,7 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
     let kind = match form {
         Form::Bare if is_doi => Kind::Doi,
         Form::Bare => Kind::Handle,
-        Form::Label => Kind::Doi,
+        Form::Label | Form::Labels => Kind::Doi,
         Form::Hdl => Kind::HdlUri,
         Form::Info(_) => Kind::InfoUri,
         Form::Url(_) => Kind::ResolverUrl,
@@ -322,7 +328,11 @@ fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
             if !colon && i == label_end {
                 return None;
             }
-            t.get(i)?.is_ascii_digit().then_some((Form::Label, i))
+            match *t.get(i)? {
+                b'0'..=b'9' => Some((Form::Label, i)),
+                b'd' | b'D' => more_labels(t, i),
+                _ => None,
+            }
         }
         b'h' if head.starts(&HDL) => (t.get(4).is_some_and(|&c| c != b'/')).then_some((Form::Hdl, 4)),
         b'h' if head.starts(&HTTPS) => Some((Form::Url(Some(true)), 8)),
@@ -331,6 +341,22 @@ fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
         b'i' if head.starts(&INFO_HDL) && t.get(8) == Some(&b'/') => Some((Form::Info(false), 9)),
         _ => None,
     }
+}
+
+/// After a first label, at `i`: more `doi:` or `doi ` labels, each
+/// followed by spaces, then the DOI (other white space: the full parser's).
+#[cold]
+#[inline(never)]
+fn more_labels(t: &[u8], mut i: usize) -> Option<(Form, usize)> {
+    let mut more = false;
+    while t.len() >= i + 4 && t[i..i + 3].eq_ignore_ascii_case(b"doi") && matches!(t[i + 3], b':' | b' ') {
+        i += 4;
+        more = true;
+        while t.get(i) == Some(&b' ') {
+            i += 1;
+        }
+    }
+    (more && t.get(i)?.is_ascii_digit()).then_some((Form::Labels, i))
 }
 
 /// A head the value may start with, as a little-endian word and the mask
@@ -681,6 +707,12 @@ mod tests {
             "DOI: ",
             "doi ",
             "doi:doi:",
+            "DOI: doi ",
+            "doi doi:",
+            "doi:doi:doi:",
+            "doi: \tdoi:",
+            "doi :doi:",
+            "doi:doi",
             "hdl:",
             "HDL:",
             "hdl://",
