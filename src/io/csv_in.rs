@@ -415,7 +415,7 @@ impl CsvBlockReader {
         &self.headers
     }
 
-    /// Exact header bytes (empty without headers).
+    /// Exact header bytes (empty without headers, or once taken).
     pub fn header_bytes(&self) -> &[Vec<u8>] {
         &self.header_bytes
     }
