@@ -150,7 +150,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             (schema, cfg.inputs[0].display_name())
         }
     };
-    let col = resolve_column(&input_schema, &cfg.column, &first_name)?;
+    let delimiter = (cfg.input_format != InputFormat::Parquet).then_some(cfg.csv.delimiter);
+    let col = resolve_column(&input_schema, &cfg.column, &first_name, delimiter)?;
     if cfg.input_format == InputFormat::Parquet {
         parquet_in::check_identifier_column(&input_schema, col, &first_name)?;
     }
@@ -687,10 +688,31 @@ fn same_columns<'a>(schema: &Schema, headers: impl Iterator<Item = &'a str>, sho
 
 /// `--column`: a header name first; a number is a 1-based column index when
 /// no column has that name. A name that several columns share is refused.
-fn resolve_column(schema: &Schema, spec: &str, shown: &str) -> Result<usize> {
+/// `delimiter` is the CSV input's: a header read as one column that holds
+/// another common delimiter gets a hint, since that is the usual cause.
+fn resolve_column(schema: &Schema, spec: &str, shown: &str, delimiter: Option<u8>) -> Result<usize> {
     let same = schema.fields().iter().filter(|f| f.name() == spec).count();
     if same > 1 {
         bail!("{shown}: {same} columns are named {spec:?}; choose one by its number (1-based) with --column");
     }
-    parquet_in::resolve_column_spec(schema, spec, shown).with_context(|| "--column".to_string())
+    parquet_in::resolve_column_spec(schema, spec, shown)
+        .map_err(|e| match delimiter.and_then(|d| delimiter_hint(schema, d)) {
+            Some(hint) => anyhow!("{e:#} ({hint})"),
+            None => e,
+        })
+        .context("--column")
+}
+
+/// When a CSV header came out as one column holding `;`, a tab or `|`
+/// (and that is not the delimiter in use): the `--delimiter` to try.
+fn delimiter_hint(schema: &Schema, delimiter: u8) -> Option<String> {
+    let [field] = &schema.fields()[..] else { return None };
+    let name = field.name().as_bytes();
+    let (shown, arg) = [(b';', "';'", "';'"), (b'\t', "a tab", "tab"), (b'|', "'|'", "'|'")]
+        .into_iter()
+        .find(|&(b, _, _)| b != delimiter && name.contains(&b))
+        .map(|(_, shown, arg)| (shown, arg))?;
+    Some(format!(
+        "the header is one column holding {shown}: if that is the delimiter, add --delimiter {arg}"
+    ))
 }

@@ -299,6 +299,35 @@ fn crlf_and_lone_cr_line_ends() {
     }
 }
 
+/// A semicolon- or tab-separated export read with the default `,` comes
+/// out as one column: the error names the delimiter to try, and only then.
+#[test]
+fn wrong_delimiter_gets_a_hint() {
+    let c = Case::new(&[
+        ("semi.csv", b"id;doi\n1;10.1/x\n"),
+        ("tab.csv", b"id\tdoi\n1\t10.1/x\n"),
+        ("comma.csv", b"id,doi\n1,10.1/x\n"),
+    ]);
+    c.run(&["semi.csv", "-c", "doi"]).fails_with(&[
+        "no column named 'doi'",
+        "one column holding ';'",
+        "--delimiter ';'",
+    ]);
+    c.run(&["tab.csv", "-c", "2"])
+        .fails_with(&["has 1 column:", "a tab", "--delimiter tab"]);
+    let err = c
+        .run(&["comma.csv", "-c", "nope"])
+        .fails_with(&["no column named 'nope'"]);
+    assert!(!err.contains("--delimiter"), "no hint for a header that split: {err}");
+    // Read with the right delimiter, no hint either, and the scan works.
+    let err = c
+        .run(&["semi.csv", "-c", "nope", "-d", ";"])
+        .fails_with(&["no column named 'nope'"]);
+    assert!(!err.contains("--delimiter"), "{err}");
+    c.nothing_written(true);
+    c.run(&["semi.csv", "-c", "doi", "-d", ";"]).ok();
+}
+
 #[test]
 fn duplicate_header_names() {
     let c = Case::new(&[("in.csv", b"id,a,id\n10.1/x,1,10.1/z\n")]);

@@ -244,8 +244,9 @@ pub fn resolve_column_spec(schema: &arrow_schema::Schema, spec: &str, source: &s
         if (1..=fields.len()).contains(&n) {
             return Ok(n - 1);
         }
+        let columns = if fields.len() == 1 { "column" } else { "columns" };
         bail!(
-            "no column named '{spec}' and column number {n} is out of range: {source} has {} columns: {list}",
+            "no column named '{spec}' and column number {n} is out of range: {source} has {} {columns}: {list}",
             fields.len()
         );
     }
