@@ -86,32 +86,36 @@ fn may_flag_doi(suffix: &str, last: u8) -> bool {
 /// before the trailing run, which holds no opener, and the run is walked
 /// back with per-kind counts of the closers still before each position.
 fn trailing_punct_len(suffix: &str) -> usize {
-    const CLOSERS: [u8; 3] = [b')', b']', b'}'];
-    const OPENERS: [u8; 3] = [b'(', b'[', b'{'];
     let b = suffix.as_bytes();
-    let droppable = |c: &u8| matches!(c, b'.' | b',' | b';') || CLOSERS.contains(c);
+    let droppable = |c: &u8| matches!(c, b'.' | b',' | b';' | b')' | b']' | b'}');
     let run = b.len() - b.iter().rposition(|c| !droppable(c)).map_or(0, |i| i + 1);
-    if run == 0 {
-        return 0;
-    }
     let (head, tail) = b.split_at(b.len() - run);
+    // `.`, `,` and `;` alone (the usual run) need no bracket counts.
+    if !tail.iter().any(|&c| closer(c).is_some()) {
+        return run;
+    }
     let mut depth = [0usize; 3];
-    for c in head {
-        if let Some(k) = OPENERS.iter().position(|o| o == c) {
-            depth[k] += 1;
-        } else if let Some(k) = CLOSERS.iter().position(|o| o == c) {
-            depth[k] = depth[k].saturating_sub(1);
+    for &c in head {
+        match c {
+            b'(' => depth[0] += 1,
+            b'[' => depth[1] += 1,
+            b'{' => depth[2] += 1,
+            _ => {
+                if let Some(k) = closer(c) {
+                    depth[k] = depth[k].saturating_sub(1);
+                }
+            }
         }
     }
     let mut before = [0usize; 3];
-    for c in tail {
-        if let Some(k) = CLOSERS.iter().position(|o| o == c) {
+    for &c in tail {
+        if let Some(k) = closer(c) {
             before[k] += 1;
         }
     }
     let mut n = 0;
-    for c in tail.iter().rev() {
-        if let Some(k) = CLOSERS.iter().position(|o| o == c) {
+    for &c in tail.iter().rev() {
+        if let Some(k) = closer(c) {
             before[k] -= 1;
             // Open ones left before it: the closers before it in the run
             // each closed one (or, once none is left, stood unopened).
@@ -122,6 +126,16 @@ fn trailing_punct_len(suffix: &str) -> usize {
         n += 1;
     }
     n
+}
+
+/// Which bracket kind `c` closes: `)` 0, `]` 1, `}` 2.
+fn closer(c: u8) -> Option<usize> {
+    match c {
+        b')' => Some(0),
+        b']' => Some(1),
+        b'}' => Some(2),
+        _ => None,
+    }
 }
 
 fn publisher_suffix_len(suffix: &str) -> usize {
@@ -426,6 +440,45 @@ mod tests {
         // The whole suffix is flagged, though never dropped whole.
         assert_eq!(flags("10.1000", ".", false), ["trailing_punct"]);
         assert_eq!(flags("10.1000", "182.", false), ["trailing_punct"]);
+    }
+
+    /// SPEC §3's rule read literally: drop `.` `,` `;` from the end, and a
+    /// closer when matching left to right up to it (closers with nothing
+    /// open skipped) leaves it unmatched. Quadratic, obviously right.
+    fn naive_trailing_punct_len(s: &str) -> usize {
+        let b = s.as_bytes();
+        let mut end = b.len();
+        while end > 0 {
+            let c = b[end - 1];
+            if !matches!(c, b'.' | b',' | b';') {
+                let Some(k) = b")]}".iter().position(|&x| x == c) else {
+                    break;
+                };
+                let (open, close) = (b"([{"[k], c);
+                let mut depth = 0;
+                let mut matched = false;
+                for &x in &b[..end] {
+                    if x == open {
+                        depth += 1;
+                    } else if x == close {
+                        matched = depth > 0;
+                        depth -= matched as usize;
+                    }
+                }
+                if matched {
+                    break;
+                }
+            }
+            end -= 1;
+        }
+        b.len() - end
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn trailing_punct_matches_naive(s in "[()\\[\\]{}.,;ab]{0,16}") {
+            proptest::prop_assert_eq!(trailing_punct_len(&s), naive_trailing_punct_len(&s), "{:?}", s);
+        }
     }
 
     /// `may_flag_doi` looks for a publisher suffix only behind these letters.
