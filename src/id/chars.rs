@@ -32,6 +32,34 @@ pub fn is_unicode_dash(c: char) -> bool {
     matches!(c, '\u{2010}'..='\u{2015}' | '\u{2212}')
 }
 
+/// Whether a non-ASCII character of `s` is one `pred` accepts. For the
+/// classes above that hold no ASCII character (invisible characters,
+/// dashes; inner spaces once ASCII space is ruled out), this is
+/// `s.chars().any(pred)` without decoding the ASCII: it is skipped eight
+/// bytes at a time, and most values hold one or two non-ASCII characters.
+pub fn any_non_ascii(s: &str, pred: impl Fn(char) -> bool) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = s.as_bytes();
+    let mut i = 0;
+    loop {
+        while let Some(w) = b.get(i..i + 8) {
+            if u64::from_le_bytes(w.try_into().expect("eight bytes")) & HIGH != 0 {
+                break;
+            }
+            i += 8;
+        }
+        while i < b.len() && b[i].is_ascii() {
+            i += 1;
+        }
+        // `i` follows ASCII bytes or a whole character: a boundary.
+        let Some(c) = s[i..].chars().next() else { return false };
+        if pred(c) {
+            return true;
+        }
+        i += c.len_utf8();
+    }
+}
+
 /// Trims per §2; returns the trimmed slice (a sub-slice of `s`).
 pub fn trim(s: &str) -> &str {
     // Fast path: most values start and end with a visible ASCII byte.
@@ -182,6 +210,29 @@ pub fn ends_with_ci(s: &str, lit: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The classes `any_non_ascii` serves hold no ASCII character but the
+    /// space, which its callers rule out first.
+    #[test]
+    fn ascii_free_classes() {
+        for b in 0..128u8 {
+            let c = b as char;
+            assert!(!is_invisible(c) && !is_unicode_dash(c), "{c:?}");
+            assert_eq!(is_inner_space(c), c == ' ', "{c:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Against the plain `chars().any`, on text mixing ASCII runs of
+        /// every length with the characters of each class.
+        #[test]
+        fn any_non_ascii_matches_chars_any(s in "[a-z0-9 ./]{0,20}([\u{AD}\u{A0}\u{2013}\u{200B}\u{3000}é日😀]{0,2}[a-z0-9./]{0,12}){0,3}") {
+            let preds: [fn(char) -> bool; 3] = [is_invisible, is_unicode_dash, |c| c != ' ' && is_inner_space(c)];
+            for pred in preds {
+                proptest::prop_assert_eq!(any_non_ascii(&s, pred), s.chars().any(pred), "{:?}", s);
+            }
+        }
+    }
 
     #[test]
     fn trims_unicode_space_zwsp_and_bom_but_not_soft_hyphen() {

@@ -33,7 +33,8 @@ pub fn flag(
         chars::Scan::default()
     };
     let prefix_ascii = !(decoded || value.non_ascii) || prefix.is_ascii();
-    let inner_space = scan.space || (scan.non_ascii && suffix.chars().any(chars::is_inner_space));
+    // No ASCII space (the only ASCII inner space) past `scan.space`.
+    let inner_space = scan.space || (scan.non_ascii && chars::any_non_ascii(suffix, chars::is_inner_space));
     if inner_space {
         ws.add(Warning::InternalWhitespace);
     }
@@ -276,13 +277,13 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         }
         // Invisible characters and Unicode dashes are not ASCII.
         let ascii = p.is_ascii() && s.is_ascii();
-        if !ascii && p.chars().chain(s.chars()).any(is_invisible) {
+        if !ascii && (chars::any_non_ascii(p, is_invisible) || chars::any_non_ascii(s, is_invisible)) {
             ws.add(Warning::InvisibleChar);
             p.retain(|c| !is_invisible(c));
             s.retain(|c| !is_invisible(c));
             changed = true;
         }
-        if !ascii && is_doi && s.chars().any(is_unicode_dash) {
+        if !ascii && is_doi && chars::any_non_ascii(s, is_unicode_dash) {
             ws.add(Warning::UnicodeDash);
             tmp.clear();
             tmp.extend(s.chars().map(|c| if is_unicode_dash(c) { '-' } else { c }));
