@@ -88,7 +88,7 @@ fn may_flag_doi(suffix: &str, last: u8) -> bool {
 /// back with per-kind counts of the closers still before each position.
 fn trailing_punct_len(suffix: &str) -> usize {
     let b = suffix.as_bytes();
-    let droppable = |c: &u8| matches!(c, b'.' | b',' | b';' | b')' | b']' | b'}');
+    let droppable = |&c: &u8| matches!(c, b'.' | b',' | b';') || closer(c).is_some();
     let run = b.len() - b.iter().rposition(|c| !droppable(c)).map_or(0, |i| i + 1);
     let (head, tail) = b.split_at(b.len() - run);
     // `.`, `,` and `;` alone (the usual run) need no bracket counts.
