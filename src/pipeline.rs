@@ -708,10 +708,9 @@ fn resolve_column(schema: &Schema, spec: &str, shown: &str, delimiter: Option<u8
 fn delimiter_hint(schema: &Schema, delimiter: u8) -> Option<String> {
     let [field] = &schema.fields()[..] else { return None };
     let name = field.name().as_bytes();
-    let (shown, arg) = [(b';', "';'", "';'"), (b'\t', "a tab", "tab"), (b'|', "'|'", "'|'")]
-        .into_iter()
-        .find(|&(b, _, _)| b != delimiter && name.contains(&b))
-        .map(|(_, shown, arg)| (shown, arg))?;
+    let &(_, shown, arg) = [(b';', "';'", "';'"), (b'\t', "a tab", "tab"), (b'|', "'|'", "'|'")]
+        .iter()
+        .find(|&&(b, _, _)| b != delimiter && name.contains(&b))?;
     Some(format!(
         "the header is one column holding {shown}: if that is the delimiter, add --delimiter {arg}"
     ))
