@@ -643,7 +643,10 @@ impl TextColumn {
             .is_ok_and(|s| self.offsets.iter().all(|&o| s.is_char_boundary(o as usize)));
         if whole_ok {
             let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
-            return Ok(StringArray::try_new(offsets, Buffer::from_vec(self.values), None)?);
+            // SAFETY: the offsets were pushed as the values grew, so they
+            // are in bounds, and the check above is `try_new`'s own: UTF-8,
+            // cut only at char boundaries. Validating twice cost a scan 1–2%.
+            return Ok(unsafe { StringArray::new_unchecked(offsets, Buffer::from_vec(self.values), None) });
         }
         let mut b = StringBuilder::with_capacity(self.offsets.len() - 1, self.values.len());
         for w in self.offsets.windows(2) {
