@@ -362,18 +362,15 @@ pub fn sink_options(column_prefix: &str) -> SinkOptions {
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<(AtomicFile, u64)> {
-    let (mut rows, mut untrimmed) = (0u64, 0u64);
+    let (mut rows, mut trimmer) = (0u64, heap::Trimmer::new(pool.current_num_threads()));
     for msg in rx {
         match msg {
             WriterMsg::Batch(b) => {
-                rows += b.num_rows() as u64;
-                untrimmed += b.num_rows() as u64;
+                let n = b.num_rows() as u64;
+                rows += n;
                 pool.install(|| sink.write(&b))?;
                 drop(b);
-                if untrimmed >= heap::TRIM_EVERY_ROWS {
-                    heap::trim();
-                    untrimmed = 0;
-                }
+                trimmer.wrote(n);
             }
             WriterMsg::Finish(expected) => {
                 if expected != rows {
