@@ -8,7 +8,7 @@
 use crate::columns;
 use crate::heap;
 use crate::id::{Parser, Rendered, Scratch};
-use crate::io::atomic::AtomicFile;
+use crate::io::atomic::{AtomicFile, os_reason};
 use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
 use crate::io::parquet_in::{self, IdColumn, ParquetInput};
 use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
@@ -252,7 +252,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     };
 
     let result = drive(&cfg, &shape, &pool, threads, work_rx, writer.as_ref().map(|(tx, _)| tx));
-    let stats = match result {
+    let mut stats = match result {
         Ok(stats) => stats,
         Err(e) => {
             // Closing the writer's channel without `Finish` makes it drop the
@@ -275,8 +275,12 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         Some((tx, handle)) => {
             let sent = tx.send(WriterMsg::Finish(stats.rows));
             drop(tx);
+            // Counted while the writer closes and syncs the output (the
+            // report reads the count back); an error waits for the writer.
+            let counted = stats.canonicals.count_unique();
             let (file, written) = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
             sent.map_err(|_| anyhow!("the writer stopped early"))?;
+            counted?;
             (Some(file), Some(written))
         }
         None => (None, None),
@@ -376,7 +380,11 @@ fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) 
                 if expected != rows {
                     bail!("row accounting failed: {expected} rows classified but {rows} sent to the writer");
                 }
-                return pool.install(|| sink.finish_writer());
+                let (mut file, written) = pool.install(|| sink.finish_writer())?;
+                // On this thread, while the main thread counts duplicates.
+                file.sync_now()
+                    .map_err(|e| anyhow!("writing {}: {}", file.target().display(), os_reason(&e)))?;
+                return Ok((file, written));
             }
         }
     }

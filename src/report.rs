@@ -61,6 +61,8 @@ pub struct CanonicalSet {
     chunks: Vec<Vec<u64>>,
     spill: Option<Spill>,
     spilled: u64,
+    /// What `count_unique` found, until the next push.
+    unique: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -81,6 +83,7 @@ impl Clone for CanonicalSet {
             chunks: self.chunks.clone(),
             spill: None,
             spilled: 0,
+            unique: None,
         }
     }
 }
@@ -90,6 +93,7 @@ impl CanonicalSet {
         let mut h = foldhash::quality::FixedState::with_seed(0x0068_646c_7363_616e).build_hasher();
         h.write(canonical.as_bytes());
         let v = h.finish();
+        self.unique = None;
         match self.chunks.last_mut() {
             Some(c) if c.len() < CHUNK => c.push(v),
             _ => {
@@ -141,8 +145,18 @@ impl CanonicalSet {
         self.chunks.clear();
     }
 
-    /// The number of distinct hashes.
+    /// The number of distinct hashes; counted once, then remembered until
+    /// the next push (so a run can count while its output is being synced).
     pub fn count_unique(&mut self) -> anyhow::Result<u64> {
+        if let Some(u) = self.unique {
+            return Ok(u);
+        }
+        let u = self.count()?;
+        self.unique = Some(u);
+        Ok(u)
+    }
+
+    fn count(&mut self) -> anyhow::Result<u64> {
         use rayon::prelude::*;
         use std::io::{Read, Seek, Write};
         if self.spill.is_some() {
@@ -156,30 +170,32 @@ impl CanonicalSet {
         if let Some(e) = spill.error {
             anyhow::bail!("counting duplicates: writing temporary files failed: {e}");
         }
-        let mut unique = 0;
-        let mut buf = Vec::new();
-        let mut hashes: Vec<u64> = Vec::new();
-        for part in spill.parts {
-            let mut f = part
-                .into_inner()
-                .map_err(|e| anyhow::anyhow!("counting duplicates: {}", e.error()))?;
-            f.flush()?;
-            f.seek(std::io::SeekFrom::Start(0))?;
-            buf.clear();
-            f.read_to_end(&mut buf)?;
-            hashes.clear();
-            hashes.extend(
-                buf.chunks_exact(8)
-                    .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))),
-            );
-            hashes.sort_unstable();
-            hashes.dedup();
-            unique += hashes.len() as u64;
-        }
-        Ok(unique)
+        // Partitions hold disjoint hashes (by their top byte): counted
+        // apart, in parallel, one partition's hashes in memory per thread.
+        spill
+            .parts
+            .into_par_iter()
+            .map(|part| {
+                let mut f = part
+                    .into_inner()
+                    .map_err(|e| anyhow::anyhow!("counting duplicates: {}", e.error()))?;
+                f.flush()?;
+                f.seek(std::io::SeekFrom::Start(0))?;
+                let mut buf = Vec::new();
+                f.read_to_end(&mut buf)?;
+                let mut hashes: Vec<u64> = buf
+                    .chunks_exact(8)
+                    .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+                    .collect();
+                hashes.sort_unstable();
+                hashes.dedup();
+                Ok(hashes.len() as u64)
+            })
+            .sum()
     }
 
     fn append(&mut self, o: &mut CanonicalSet) {
+        self.unique = None;
         // Top up the last partial chunk first, so chunks stay full and few.
         for mut c in o.chunks.drain(..) {
             if let Some(last) = self.chunks.last_mut() {
@@ -594,5 +610,23 @@ mod tests {
         assert_eq!(total.len(), 12 * (SPILL_AT / 6) as u64);
         assert!(total.in_memory() <= SPILL_AT as u64 + CHUNK as u64);
         assert_eq!(total.count_unique().unwrap(), distinct as u64);
+        // Counting consumed the partition files: a second count (the report
+        // after the pipeline's) must give the same number, not recount.
+        assert_eq!(total.count_unique().unwrap(), distinct as u64);
+        assert_eq!(total.len(), 12 * (SPILL_AT / 6) as u64);
+    }
+
+    #[test]
+    fn unique_count_is_recounted_after_a_push() {
+        let mut set = CanonicalSet::default();
+        set.push("10.1/a");
+        set.push("10.1/a");
+        assert_eq!(set.count_unique().unwrap(), 1);
+        set.push("10.1/b");
+        assert_eq!(set.count_unique().unwrap(), 2);
+        let mut more = CanonicalSet::default();
+        more.push("10.1/c");
+        set.append(&mut more);
+        assert_eq!(set.count_unique().unwrap(), 3);
     }
 }

@@ -225,6 +225,16 @@ impl AtomicFile {
         &self.tmp
     }
 
+    /// Flushes and `fsync`s what was written so far, leaving the file open
+    /// and uncommitted: the commit's own `fsync` then finds little left to
+    /// write, so a writer thread can wait for the disk while other threads
+    /// go on. Errors are plain `io::Error`s, like those of `write`.
+    pub fn sync_now(&mut self) -> io::Result<()> {
+        let out = self.out.as_mut().expect("AtomicFile used after commit");
+        out.flush()?;
+        out.get_ref().sync_all()
+    }
+
     /// Flushes, `fsync`s and renames the file onto its target; see
     /// [`commit_all`].
     pub fn commit(self) -> Result<()> {
