@@ -20,49 +20,12 @@
 //! on the conformance corpus and on generated values.
 
 use super::chars::Scan;
+use super::classes::{self, AMP, COLON, GIVE_UP, PCT, QUERY, SPACE, UNENCODED};
 use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::GLOBAL;
 use super::{Options, Parsed, chars, percent};
-
-/// Byte classes, OR-ed over the value.
-const GIVE_UP: u8 = 1; // control, non-ASCII: the full parser's business
-const PCT: u8 = 2;
-const QUERY: u8 = 4; // `?` or `#`: split off before the handle is read
-const UNENCODED: u8 = 8; // outside RFC 3986's path characters (`unencoded_chars`)
-const AMP: u8 = 16;
-const SPACE: u8 = 32;
-const COLON: u8 = 64; // a scheme or label may be written
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let b = i as u8;
-        t[i] = if b < 0x20 || b >= 0x7F {
-            GIVE_UP
-        } else if b == b'%' {
-            PCT
-        } else if b == b'?' {
-            QUERY
-        } else if b == b'#' {
-            QUERY | UNENCODED
-        } else if b == b'&' {
-            AMP
-        } else if b == b' ' {
-            SPACE | UNENCODED
-        } else if b == b':' {
-            COLON
-        } else if percent::URI_RAW.contains(b) {
-            0
-        } else {
-            UNENCODED
-        };
-        i += 1;
-    }
-    t
-};
 
 /// ASCII White_Space: what `chars::trim` removes that is one byte long.
 fn is_ascii_trim(b: u8) -> bool {
@@ -122,10 +85,7 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
     while end > start && is_ascii_trim(raw[end - 1]) {
         end -= 1;
     }
-    let mut acc = 0u8;
-    for &x in &raw[start..end] {
-        acc |= CLASS[x as usize];
-    }
+    let acc = classes::of(&raw[start..end]);
     // Non-ASCII at either end may be Unicode white space to trim: see
     // `unicode_trimmed`; inside, invisible characters and dashes: all the
     // full parser's.

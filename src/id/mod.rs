@@ -19,6 +19,7 @@
 
 mod authority;
 pub mod chars;
+mod classes;
 pub mod codes;
 mod dirt;
 mod fast;

@@ -1,0 +1,162 @@
+//! The byte classes the fast path (`fast.rs`) decides a value by, OR-ed
+//! over the whole value: which of control/non-ASCII, `%`, `?`/`#`, bytes
+//! a URI must escape, `&`, space and `:` it holds anywhere.
+//!
+//! [`of`] is the table walk (`naive`) done 16 bytes at a time with SSE2,
+//! which every x86-64 CPU has. The walk is a chain of dependent ORs, a
+//! cycle a byte, ended by a loop exit whose count changes with every value;
+//! the vector version has neither. Since OR is idempotent, the last chunk
+//! may overlap the one before it. A property test checks it against
+//! `naive` on arbitrary bytes.
+
+use super::percent;
+
+/// Control characters and non-ASCII: the full parser's business.
+pub const GIVE_UP: u8 = 1;
+pub const PCT: u8 = 2;
+/// `?` or `#`: split off before the handle is read.
+pub const QUERY: u8 = 4;
+/// Outside RFC 3986's path characters (`unencoded_chars`).
+pub const UNENCODED: u8 = 8;
+pub const AMP: u8 = 16;
+pub const SPACE: u8 = 32;
+/// A scheme or label may be written.
+pub const COLON: u8 = 64;
+
+/// Each byte's classes.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b < 0x20 || b >= 0x7F {
+            GIVE_UP
+        } else if b == b'%' {
+            PCT
+        } else if b == b'?' {
+            QUERY
+        } else if b == b'#' {
+            QUERY | UNENCODED
+        } else if b == b'&' {
+            AMP
+        } else if b == b' ' {
+            SPACE | UNENCODED
+        } else if b == b':' {
+            COLON
+        } else if percent::URI_RAW.contains(b) {
+            0
+        } else {
+            UNENCODED
+        };
+        i += 1;
+    }
+    t
+};
+
+/// The classes of every byte of `b`, OR-ed.
+#[inline]
+pub fn of(b: &[u8]) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 16 {
+        // SAFETY: SSE2 is part of the x86-64 baseline; `b` has 16 bytes.
+        return unsafe { sse2::of(b) };
+    }
+    naive(b)
+}
+
+/// The table walk: the oracle, and short values.
+#[inline]
+fn naive(b: &[u8]) -> u8 {
+    b.iter().fold(0, |acc, &x| acc | CLASS[x as usize])
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::*;
+    use std::arch::x86_64::*;
+
+    /// `of` for `b.len() >= 16`.
+    #[inline]
+    pub unsafe fn of(b: &[u8]) -> u8 {
+        debug_assert!(b.len() >= 16);
+        let p = b.as_ptr();
+        let last = b.len() - 16;
+        // SAFETY (every load): `i <= last`, so 16 bytes from `i` are in `b`.
+        unsafe {
+            let mut acc = _mm_setzero_si128();
+            let mut i = 0;
+            while i < last {
+                acc = _mm_or_si128(acc, classes(_mm_loadu_si128(p.add(i).cast())));
+                i += 16;
+            }
+            acc = _mm_or_si128(acc, classes(_mm_loadu_si128(p.add(last).cast())));
+            // Fold the 16 class bytes into one.
+            let w = _mm_cvtsi128_si64(_mm_or_si128(acc, _mm_unpackhi_epi64(acc, acc))) as u64;
+            let w = w | w >> 32;
+            let w = w | w >> 16;
+            (w | w >> 8) as u8
+        }
+    }
+
+    /// Each byte's classes, as `CLASS` gives them.
+    #[inline(always)]
+    unsafe fn classes(x: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
+        unsafe {
+            let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
+            let bits = |m: __m128i, c: u8| _mm_and_si128(m, _mm_set1_epi8(c as i8));
+            // `lo..=hi` (unsigned): x - lo is at most hi - lo.
+            let range = |lo: u8, hi: u8| {
+                let d = _mm_sub_epi8(x, _mm_set1_epi8(lo as i8));
+                _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8((hi - lo) as i8)), d)
+            };
+            // Signed: below 0x20, and 0x80 and up (negative).
+            let give_up = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)), eq(0x7F));
+            // The printable bytes URI_RAW lacks, `#` and space aside: `"`,
+            // `<` and `>` (one test: `x | 2 == '>'`), `[\]^`, `` ` ``, `{|}`.
+            let angle = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(2)), _mm_set1_epi8(b'>' as i8));
+            let unencoded = _mm_or_si128(
+                _mm_or_si128(eq(b'"'), angle),
+                _mm_or_si128(_mm_or_si128(range(b'[', b'^'), eq(b'`')), range(b'{', b'}')),
+            );
+            let a = _mm_or_si128(bits(give_up, GIVE_UP), bits(eq(b'%'), PCT));
+            let b = _mm_or_si128(bits(eq(b'?'), QUERY), bits(eq(b'#'), QUERY | UNENCODED));
+            let c = _mm_or_si128(bits(unencoded, UNENCODED), bits(eq(b'&'), AMP));
+            let d = _mm_or_si128(bits(eq(b' '), SPACE | UNENCODED), bits(eq(b':'), COLON));
+            _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every byte, alone and at every position of every length up to 40,
+    /// among bytes of no class.
+    #[test]
+    fn every_byte_at_every_position() {
+        for x in 0..=255u8 {
+            for len in 1..=40 {
+                for at in 0..len {
+                    let mut v = vec![b'a'; len];
+                    v[at] = x;
+                    assert_eq!(of(&v), CLASS[x as usize], "byte {x:#04x} at {at} of {len}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_the_table_walk(v in prop::collection::vec(any::<u8>(), 0..80)) {
+            prop_assert_eq!(of(&v), naive(&v));
+        }
+
+        #[test]
+        fn agrees_on_printable_ascii(v in "[ -~]{0,70}") {
+            prop_assert_eq!(of(v.as_bytes()), naive(v.as_bytes()));
+        }
+    }
+}
