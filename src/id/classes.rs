@@ -79,6 +79,8 @@ mod sse2 {
     /// `'()*+,-./:;` and `_`: a first pass over the chunks tests for that
     /// alone (a third of the work of `classes`) and notes `:`; only a value
     /// holding some other byte takes the second pass.
+    ///
+    /// Safety: `b` must hold at least 16 bytes (the loads are unchecked).
     #[inline]
     pub unsafe fn of(b: &[u8]) -> u8 {
         debug_assert!(b.len() >= 16);
