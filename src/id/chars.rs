@@ -187,6 +187,39 @@ pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
     byte_in_word(needle, last).map(|j| hay.len() - 8 + j)
 }
 
+/// True when every byte of `b` is an ASCII digit (and for no bytes).
+/// A word at a time: prefixes are a few bytes long, of lengths that vary,
+/// and a byte loop's exit mispredicts on them.
+#[inline]
+pub fn all_digits(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    // With x = byte ^ '0', a digit is x < 10: bit 7 clear in x and in
+    // (x & 0x7F) + 0x76, which cannot carry into the next byte.
+    let digits = |w: u64| {
+        let x = w ^ (LO * b'0' as u64);
+        ((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80) == 0
+    };
+    let n = b.len();
+    if n >= 8 {
+        // Words from the start, then the last eight bytes (overlapping).
+        let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+        let mut i = 0;
+        while i + 8 < n {
+            if !digits(word(i)) {
+                return false;
+            }
+            i += 8;
+        }
+        return digits(word(n - 8));
+    }
+    if n >= 4 {
+        // Bytes 0..4 and n-4..n, overlapping: every byte is in one.
+        let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64;
+        return digits(half(0) | half(n - 4) << 32);
+    }
+    b.iter().all(u8::is_ascii_digit)
+}
+
 /// Index of the first `needle` in `w`: XOR turns matches into zero bytes,
 /// and `(v - 0x01…) & !v & 0x80…` sets the top bit of the first zero byte
 /// (a borrow can only mark bytes after it).
@@ -267,6 +300,22 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn all_digits_is_every_byte_a_digit(hay in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40)) {
+            proptest::prop_assert_eq!(all_digits(&hay), hay.iter().all(u8::is_ascii_digit));
+        }
+
+        #[test]
+        fn all_digits_of_digits_with_one_other_byte(
+            len in 1usize..40,
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            x: u8,
+        ) {
+            let mut hay = vec![b'7'; len];
+            hay[at.index(len)] = x;
+            proptest::prop_assert_eq!(all_digits(&hay), x.is_ascii_digit());
+        }
+
         #[test]
         fn find_byte_is_position(hay in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80), needle: u8) {
             proptest::prop_assert_eq!(find_byte(needle, &hay), hay.iter().position(|&b| b == needle));

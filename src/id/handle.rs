@@ -33,10 +33,10 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
     // The commonest prefixes, decided without the general walk: `10.NNNN`
     // (a DOI) and a single run of digits other than `10`.
     let b = prefix.as_bytes();
-    if b.len() > 3 && b.starts_with(b"10.") && b[3..].iter().all(u8::is_ascii_digit) {
+    if b.len() > 3 && b.starts_with(b"10.") && chars::all_digits(&b[3..]) {
         return Ok(true);
     }
-    if b != b"10" && b.iter().all(u8::is_ascii_digit) {
+    if b != b"10" && chars::all_digits(b) {
         return if rule == Rule::Doi {
             Err(ErrorCode::BadDoiPrefix)
         } else {
