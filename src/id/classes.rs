@@ -1,19 +1,23 @@
 //! The byte classes the fast path (`fast.rs`) decides a value by, OR-ed
 //! over the whole value: which of control/non-ASCII, `%`, `?`/`#`, bytes
-//! a URI must escape, `&`, space and `:` it holds anywhere.
+//! a URI must escape, `&`, space and `:` it holds anywhere; and, in the
+//! same pass, where its `/` are, as a bit mask for values of up to 64
+//! bytes, so that finding the prefix, the host or a second `/` is a
+//! shift and a count of zeros rather than another search.
 //!
 //! [`of`] is the table walk (`naive`) done 16 bytes at a time with SSE2,
 //! which every x86-64 CPU has. The walk is a chain of dependent ORs, a
 //! cycle a byte, ended by a loop exit whose count changes with every value;
 //! the vector version has neither. Since OR is idempotent, the last chunk
 //! may overlap the one before it. A first pass only tests for the bytes of
-//! most identifiers (letters, digits, `'()*+,-./:;`, `_`); the seven
-//! classes are computed for values holding any other. Values under 16
-//! bytes take the walk. The tests check `of` against `naive`: every byte
+//! most identifiers (letters, digits, `'()*+,-./:;`, `_`) and collects the
+//! `/`; the seven classes are computed for values holding any other.
+//! Values of 8 to 15 bytes are one vector of two overlapping words; those
+//! under 8 take the walk. The tests check `of` against `naive`: every byte
 //! at every position, arbitrary bytes, and identifier text with one byte
-//! of any kind.
+//! of any kind; and `Classes::slash` against a plain search.
 
-use super::percent;
+use super::{chars, percent};
 
 /// Control characters and non-ASCII: the full parser's business.
 pub const GIVE_UP: u8 = 1;
@@ -57,12 +61,48 @@ static CLASS: [u8; 256] = {
     t
 };
 
-/// The classes of every byte of `b`, OR-ed.
+/// What one pass over a value finds: its bytes' classes, OR-ed, and where
+/// its `/` are, so no later step searches for one again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Classes {
+    /// The classes of every byte, OR-ed.
+    pub acc: u8,
+    /// Bit `i` is set when byte `i` is `/`; kept for values of up to
+    /// `MASKED` bytes (`slash` searches longer ones).
+    slashes: u64,
+}
+
+/// The longest value whose `/` are kept as a mask.
+const MASKED: usize = 64;
+
+impl Classes {
+    /// The first `/` of `b[from..end]`, as an index into `b`, the bytes
+    /// these classes were taken of.
+    #[inline(always)]
+    pub fn slash(&self, b: &[u8], from: usize, end: usize) -> Option<usize> {
+        debug_assert!(from <= end && end <= b.len());
+        if b.len() > MASKED {
+            return slash_unmasked(b, from, end);
+        }
+        // `from` is at most 64: the shift then clears every bit.
+        let above = self.slashes & (!0u64).checked_shl(from as u32).unwrap_or(0);
+        let i = above.trailing_zeros() as usize;
+        (i < end).then_some(i)
+    }
+}
+
+/// `Classes::slash` for values longer than `MASKED`: a search.
+#[inline(never)]
+fn slash_unmasked(b: &[u8], from: usize, end: usize) -> Option<usize> {
+    chars::find_byte(b'/', &b[from..end]).map(|i| i + from)
+}
+
+/// The classes of every byte of `b`, OR-ed, and its `/`.
 #[inline]
-pub fn of(b: &[u8]) -> u8 {
+pub fn of(b: &[u8]) -> Classes {
     #[cfg(target_arch = "x86_64")]
-    if b.len() >= 16 {
-        // SAFETY: SSE2 is part of the x86-64 baseline; `b` has 16 bytes.
+    if b.len() >= 8 {
+        // SAFETY: SSE2 is part of the x86-64 baseline; `b` has 8 bytes.
         return unsafe { sse2::of(b) };
     }
     naive(b)
@@ -70,8 +110,15 @@ pub fn of(b: &[u8]) -> u8 {
 
 /// The table walk: the oracle, and short values.
 #[inline]
-fn naive(b: &[u8]) -> u8 {
-    b.iter().fold(0, |acc, &x| acc | CLASS[x as usize])
+fn naive(b: &[u8]) -> Classes {
+    let mut c = Classes { acc: 0, slashes: 0 };
+    for (i, &x) in b.iter().enumerate() {
+        c.acc |= CLASS[x as usize];
+        if x == b'/' && i < MASKED {
+            c.slashes |= 1 << i;
+        }
+    }
+    c
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -79,34 +126,62 @@ mod sse2 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// `of` for `b.len() >= 16`. Most values hold only letters, digits,
-    /// `'()*+,-./:;` and `_`: a first pass over the chunks tests for that
-    /// alone (a third of the work of `classes`) and notes `:`; only a value
-    /// holding some other byte takes the second pass.
+    /// `of` for `b.len() >= 8`. Values of 8 to 15 bytes are read as one
+    /// vector of two overlapping words (bytes 0..8 and len-8..len); longer
+    /// ones 16 bytes at a time, the last chunk overlapping the one before.
+    /// Most values hold only letters, digits, `'()*+,-./:;` and `_`: a
+    /// first pass over the chunks tests for that alone (a third of the work
+    /// of `classes`), notes `:` and collects the `/`; only a value holding
+    /// some other byte takes the second pass.
     ///
-    /// Safety: `b` must hold at least 16 bytes (the loads are unchecked).
+    /// Safety: `b` must hold at least 8 bytes (the loads are unchecked).
     #[inline]
-    pub unsafe fn of(b: &[u8]) -> u8 {
-        debug_assert!(b.len() >= 16);
+    pub unsafe fn of(b: &[u8]) -> Classes {
+        debug_assert!(b.len() >= 8);
         let p = b.as_ptr();
-        let last = b.len() - 16;
-        // SAFETY (every load): `i <= last`, so 16 bytes from `i` are in `b`;
-        // the rest are SSE2 intrinsics, part of the x86-64 baseline.
+        let n = b.len();
+        // SAFETY (every load): each reads bytes inside `b`, as its comment
+        // says; the rest are SSE2 intrinsics, part of the x86-64 baseline.
         unsafe {
+            let slash_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'/' as i8))) as u64;
+            if n < 16 {
+                // Bytes 0..8 and n-8..n, with 8 <= n < 16.
+                let lo = p.cast::<u64>().read_unaligned();
+                let hi = p.add(n - 8).cast::<u64>().read_unaligned();
+                let x = _mm_set_epi64x(hi as i64, lo as i64);
+                let s = slash_bits(x);
+                let slashes = (s & 0xFF) | (s >> 8) << (n - 8);
+                let acc = if _mm_movemask_epi8(plain_bytes(x)) == 0xFFFF {
+                    colon_bit(_mm_cmpeq_epi8(x, _mm_set1_epi8(b':' as i8)))
+                } else {
+                    fold(classes(x))
+                };
+                return Classes { acc, slashes };
+            }
+            let last = n - 16;
+            // `i <= last`: 16 bytes from `i` are in `b`.
             let load = |i: usize| _mm_loadu_si128(p.add(i).cast());
             let (mut plain, mut colon) = (_mm_set1_epi8(-1), _mm_setzero_si128());
+            let mut slashes = 0u64;
             let mut i = 0;
             loop {
-                let x = load(i.min(last));
+                let at = i.min(last);
+                let x = load(at);
                 plain = _mm_and_si128(plain, plain_bytes(x));
                 colon = _mm_or_si128(colon, _mm_cmpeq_epi8(x, _mm_set1_epi8(b':' as i8)));
+                // Bits past 64 fall off, and a shift of 64 or more keeps
+                // none: `slash` searches values longer than MASKED anyway.
+                slashes |= slash_bits(x).checked_shl(at as u32).unwrap_or(0);
                 if i >= last {
                     break;
                 }
                 i += 16;
             }
             if _mm_movemask_epi8(plain) == 0xFFFF {
-                return if _mm_movemask_epi8(colon) != 0 { COLON } else { 0 };
+                return Classes {
+                    acc: colon_bit(colon),
+                    slashes,
+                };
             }
             let mut acc = _mm_setzero_si128();
             let mut i = 0;
@@ -115,12 +190,32 @@ mod sse2 {
                 i += 16;
             }
             acc = _mm_or_si128(acc, classes(load(last)));
-            // Fold the 16 class bytes into one.
-            let w = _mm_cvtsi128_si64(_mm_or_si128(acc, _mm_unpackhi_epi64(acc, acc))) as u64;
-            let w = w | w >> 32;
-            let w = w | w >> 16;
-            (w | w >> 8) as u8
+            Classes {
+                acc: fold(acc),
+                slashes,
+            }
         }
+    }
+
+    /// `COLON` when any byte of `colon` is set.
+    #[inline(always)]
+    unsafe fn colon_bit(colon: __m128i) -> u8 {
+        // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
+        if unsafe { _mm_movemask_epi8(colon) } != 0 {
+            COLON
+        } else {
+            0
+        }
+    }
+
+    /// The 16 class bytes OR-ed into one.
+    #[inline(always)]
+    unsafe fn fold(acc: __m128i) -> u8 {
+        // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
+        let w = unsafe { _mm_cvtsi128_si64(_mm_or_si128(acc, _mm_unpackhi_epi64(acc, acc))) } as u64;
+        let w = w | w >> 32;
+        let w = w | w >> 16;
+        (w | w >> 8) as u8
     }
 
     /// `lo..=hi` (unsigned) in each byte of `x`: x - lo is at most hi - lo.
@@ -186,7 +281,10 @@ mod tests {
                 for at in 0..len {
                     let mut v = vec![b'a'; len];
                     v[at] = x;
-                    assert_eq!(of(&v), CLASS[x as usize], "byte {x:#04x} at {at} of {len}");
+                    let c = of(&v);
+                    assert_eq!(c.acc, CLASS[x as usize], "byte {x:#04x} at {at} of {len}");
+                    let want = if x == b'/' { 1 << at } else { 0 };
+                    assert_eq!(c.slashes, want, "byte {x:#04x} at {at} of {len}");
                 }
             }
         }
@@ -196,6 +294,21 @@ mod tests {
         #[test]
         fn agrees_with_the_table_walk(v in prop::collection::vec(any::<u8>(), 0..80)) {
             prop_assert_eq!(of(&v), naive(&v));
+        }
+
+        /// `slash` finds what a plain search of the range finds, below and
+        /// above `MASKED` bytes.
+        #[test]
+        fn slash_is_the_first_in_range(
+            v in "[a-z0-9./:]{0,80}",
+            from in any::<prop::sample::Index>(),
+            end in any::<prop::sample::Index>(),
+        ) {
+            let b = v.as_bytes();
+            let (from, end) = (from.index(b.len() + 1), end.index(b.len() + 1));
+            let (from, end) = (from.min(end), from.max(end));
+            let want = b[from..end].iter().position(|&x| x == b'/').map(|i| i + from);
+            prop_assert_eq!(of(b).slash(b, from, end), want);
         }
 
         #[test]

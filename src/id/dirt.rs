@@ -58,23 +58,24 @@ pub fn flag(
 
 /// A cheap pre-check of `flag` for a handle read without decoding from an
 /// ASCII value: false only when `flag` would raise nothing. `amp_or_space`
-/// says whether the value holds `&` or a space. The DOI-only dirt is
+/// says whether the value holds `&` or a space, `suffix_slash` whether the
+/// suffix holds a `/` (the caller knows where they are). The DOI-only dirt is
 /// decided exactly (a last letter or a `/` alone lets through a tenth of
 /// all DOIs), each test behind the byte it needs.
-#[inline]
-pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, amp_or_space: bool) -> bool {
+#[inline(always)]
+pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, amp_or_space: bool, suffix_slash: bool) -> bool {
     let last = suffix.as_bytes().last().map_or(0, u8::to_ascii_lowercase);
     amp_or_space
         || matches!(last, b'.' | b',' | b';' | b')' | b']' | b'}') // trailing_punct_len
-        || (is_doi && may_flag_doi(suffix, last))
+        || (is_doi && may_flag_doi(suffix, last, suffix_slash))
         || TEST_PREFIXES.contains(&prefix)
 }
 
 /// The DOI dirt of `may_flag`: a publisher suffix (all end in `t`, `l` or
 /// `f`) or an embedded DOI (a `/` inside the suffix).
-fn may_flag_doi(suffix: &str, last: u8) -> bool {
+fn may_flag_doi(suffix: &str, last: u8, suffix_slash: bool) -> bool {
     (matches!(last, b't' | b'l' | b'f') && publisher_suffix_len(suffix) > 0)
-        || (chars::find_byte(b'/', suffix.as_bytes()).is_some() && has_embedded_doi(suffix))
+        || (suffix_slash && has_embedded_doi(suffix))
 }
 
 /// Length of the trailing punctuation §3 flags: `.` `,` `;`, and closing

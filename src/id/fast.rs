@@ -12,6 +12,11 @@
 //! A value whose only non-ASCII characters are white space trimming removes
 //! (NBSP, U+3000, a BOM at its ends) is read the same way once
 //! `unicode_trimmed` has trimmed it.
+//! One pass (`classes::of`) finds what the value holds and where its `/`
+//! are; bare values, the commonest, take a short path of their own
+//! (`bare`), the marked forms another (`marked`). The value is ASCII once
+//! that pass has run, so its parts are cut without `str`'s char-boundary
+//! checks (`Ascii`).
 //! Everything SPEC.md says about the handle itself (prefix grammar, DOI
 //! rule, dirt warnings) is not repeated here: `handle::check` and
 //! `dirt::flag` decide it, as on the full path, and `dirt::may_flag` lets a
@@ -20,7 +25,7 @@
 //! on the conformance corpus and on generated values.
 
 use super::chars::Scan;
-use super::classes::{self, AMP, COLON, GIVE_UP, PCT, QUERY, SPACE, UNENCODED};
+use super::classes::{self, AMP, COLON, Classes, GIVE_UP, PCT, QUERY, SPACE, UNENCODED};
 use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
@@ -85,7 +90,8 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
     while end > start && is_ascii_trim(raw[end - 1]) {
         end -= 1;
     }
-    let acc = classes::of(&raw[start..end]);
+    let classes = classes::of(&raw[start..end]);
+    let acc = classes.acc;
     // Non-ASCII at either end may be Unicode white space to trim: see
     // `unicode_trimmed`; inside, invisible characters and dashes: all the
     // full parser's.
@@ -93,41 +99,147 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
         return None;
     }
     debug_assert!(raw.is_ascii());
-    // SAFETY: no byte of `raw[start..end]` is GIVE_UP, so all are ASCII, and
-    // trimming dropped only ASCII white space: `raw` is ASCII, hence UTF-8.
-    let input = unsafe { std::str::from_utf8_unchecked(raw) };
-    let t = &input[start..end];
+    // SAFETY: no byte of `raw[start..end]` is GIVE_UP, so all are ASCII
+    // (and trimming dropped only ASCII white space).
+    let t = unsafe { Ascii::new_unchecked(&raw[start..end]) };
     let mut ws = Warnings::EMPTY;
-    if t.len() != input.len() {
+    if t.len() != raw.len() {
         ws.add(Warning::Trimmed);
     }
-    let tb = t.as_bytes();
+    let tb = t.bytes();
     let Some(&first) = tb.first() else {
         return Some(Parsed::invalid(ErrorCode::Empty, ws));
     };
     // A bare value starting with a digit is read as such whatever hosts the
     // user added; anything else could be one of their URLs.
-    let (form, at) = if first.is_ascii_digit() {
-        (Form::Bare, 0)
-    } else if !opts.resolvers().is_empty() {
+    if first.is_ascii_digit() {
+        return Some(bare(t, &classes, ws, bufs));
+    }
+    if !opts.resolvers().is_empty() {
         return None;
-    } else {
-        form_of(tb, acc)?
+    }
+    match form_of(tb, &classes)? {
+        (Form::Bare, _) => Some(bare(t, &classes, ws, bufs)),
+        (form, at) => marked(t, &classes, form, at, ws, bufs),
+    }
+}
+
+/// A trimmed value `parse` proved ASCII. Every index of ASCII text is a
+/// char boundary, so `cut` slices it without the checks `str` slicing
+/// makes at both ends. Made only by `new_unchecked`.
+#[derive(Clone, Copy)]
+struct Ascii<'a>(&'a str);
+
+impl<'a> Ascii<'a> {
+    /// Safety: every byte of `b` must be ASCII.
+    unsafe fn new_unchecked(b: &'a [u8]) -> Ascii<'a> {
+        debug_assert!(b.is_ascii());
+        // SAFETY: ASCII is UTF-8.
+        Ascii(unsafe { std::str::from_utf8_unchecked(b) })
+    }
+
+    fn bytes(self) -> &'a [u8] {
+        self.0.as_bytes()
+    }
+
+    fn len(self) -> usize {
+        self.0.len()
+    }
+
+    /// `self[a..b]`.
+    #[inline(always)]
+    fn cut(self, a: usize, b: usize) -> &'a str {
+        let part = &self.bytes()[a..b];
+        // SAFETY: `self.0` is ASCII (see `parse`), so every slice of it is.
+        unsafe { std::str::from_utf8_unchecked(part) }
+    }
+}
+
+/// A bare value (SPEC §2), the commonest form: the handle as written, with
+/// the prefix rule of values without a scheme. Inlined, and apart from the
+/// other forms, so this path keeps its few values in registers.
+#[inline(always)]
+fn bare<'a>(t: Ascii<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Parsed<'a> {
+    let Some(slash) = classes.slash(t.bytes(), 0, t.len()) else {
+        return Parsed::invalid(ErrorCode::NoSlash, ws);
     };
-    let mut rest = &t[at..];
+    let (prefix, suffix) = (t.cut(0, slash), t.cut(slash + 1, t.len()));
+    let is_doi = match handle::check(prefix, suffix, Rule::Numeric, &mut ws) {
+        Ok(is_doi) => is_doi,
+        Err(e) => return Parsed::invalid(e, ws),
+    };
+    let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
+    flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
+    Parsed {
+        kind: if is_doi { Kind::Doi } else { Kind::Handle },
+        ..handle_parsed(prefix, suffix, is_doi, ws)
+    }
+}
+
+/// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
+/// says there can be any.
+#[inline(always)]
+fn flag_dirt(
+    prefix: &str,
+    suffix: &str,
+    is_doi: bool,
+    acc: u8,
+    suffix_slash: bool,
+    ws: &mut Warnings,
+    bufs: &mut RepairBufs,
+) {
+    if dirt::may_flag(prefix, suffix, is_doi, acc & (AMP | SPACE) != 0, suffix_slash) {
+        let scan = Scan {
+            amp: acc & AMP != 0,
+            space: acc & SPACE != 0,
+            ..Scan::default()
+        };
+        dirt::flag(prefix, suffix, is_doi, false, scan, ws, bufs);
+    }
+}
+
+/// A valid handle's `Parsed`, but for its kind and the parts of URIs and
+/// URLs.
+#[inline(always)]
+fn handle_parsed<'a>(prefix: &'a str, suffix: &'a str, is_doi: bool, warnings: Warnings) -> Parsed<'a> {
+    Parsed {
+        kind: Kind::Invalid,
+        error: None,
+        warnings,
+        namespace: Some(if is_doi { "doi" } else { "hdl" }),
+        prefix: Some(prefix),
+        suffix: Some(suffix),
+        resolver: None,
+        query: None,
+        fragment: None,
+        info_identifier: None,
+    }
+}
+
+/// The forms marked by their first bytes (labels, URIs, URLs), whose
+/// handle starts at `at`. (`parse` gives `Form::Bare` to `bare`: it is
+/// matched below with the DOI labels only to keep the matches whole.)
+#[inline(always)]
+fn marked<'a>(
+    t: Ascii<'a>,
+    classes: &Classes,
+    form: Form,
+    at: usize,
+    mut ws: Warnings,
+    bufs: &mut RepairBufs,
+) -> Option<Parsed<'a>> {
+    let acc = classes.acc;
+    let mut rest = t.cut(at, t.len());
     let (mut query, mut fragment, mut resolver) = (None, None, None);
-    let rule = match form {
-        Form::Bare => Rule::Numeric,
-        Form::Label | Form::Labels => Rule::Doi,
+    let mut rule = match form {
+        Form::Bare | Form::Label | Form::Labels | Form::Info(true) => Rule::Doi,
         Form::Hdl | Form::Info(false) => Rule::Any,
-        Form::Info(true) => Rule::Doi,
         Form::Url(_) => Rule::Any, // set by the host below
     };
-    let mut rule = rule;
     if form == Form::Labels {
         ws.add(Warning::DoubledLabel);
     }
-    if !matches!(form, Form::Bare | Form::Label | Form::Labels) {
+    if !matches!(form, Form::Label | Form::Labels) {
         // URI and URL forms: parts would be percent-decoded.
         if acc & PCT != 0 {
             return None;
@@ -150,7 +262,7 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
             unencoded = Some(acc & UNENCODED != 0);
         }
         if let Form::Url(scheme) = form {
-            let url = url_parts(rest, scheme)?;
+            let url = url_parts(t, classes, at, rest.len(), scheme)?;
             let (host, part) = match url {
                 Ok(p) => p,
                 Err(e) => return Some(Parsed::invalid(e, ws)),
@@ -171,53 +283,38 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
             ws.add(Warning::UnencodedChars);
         }
     }
-    let Some(slash) = chars::find_byte(b'/', rest.as_bytes()) else {
-        return (form == Form::Bare).then(|| Parsed::invalid(ErrorCode::NoSlash, ws));
-    };
-    let (prefix, suffix) = (&rest[..slash], &rest[slash + 1..]);
-    let is_doi = match handle::check(prefix, suffix, rule, &mut ws) {
-        Ok(is_doi) => is_doi,
-        // A bare value's error is the value's; other forms may have warned
-        // before reaching the handle: leave those to the full parser.
-        Err(e) => return (form == Form::Bare).then(|| Parsed::invalid(e, ws)),
-    };
-    if dirt::may_flag(prefix, suffix, is_doi, acc & (AMP | SPACE) != 0) {
-        let scan = Scan {
-            amp: acc & AMP != 0,
-            space: acc & SPACE != 0,
-            ..Scan::default()
-        };
-        dirt::flag(prefix, suffix, is_doi, false, scan, &mut ws, bufs);
-    }
+    // Where `rest` is in `t`: the `/` are known by their place in `t`.
+    let from = rest.as_ptr() as usize - t.bytes().as_ptr() as usize;
+    let to = from + rest.len();
+    let slash = classes.slash(t.bytes(), from, to)?;
+    let (prefix, suffix) = (t.cut(from, slash), t.cut(slash + 1, to));
+    // Other forms than bare may have warned before reaching the handle: its
+    // errors are left to the full parser.
+    let is_doi = handle::check(prefix, suffix, rule, &mut ws).ok()?;
+    let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
+    flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = match form {
-        Form::Bare if is_doi => Kind::Doi,
-        Form::Bare => Kind::Handle,
-        Form::Label | Form::Labels => Kind::Doi,
+        Form::Bare | Form::Label | Form::Labels => Kind::Doi,
         Form::Hdl => Kind::HdlUri,
         Form::Info(_) => Kind::InfoUri,
         Form::Url(_) => Kind::ResolverUrl,
     };
     Some(Parsed {
         kind,
-        error: None,
-        warnings: ws,
-        namespace: Some(if is_doi { "doi" } else { "hdl" }),
-        prefix: Some(prefix),
-        suffix: Some(suffix),
         resolver,
         query,
         fragment,
-        info_identifier: None,
+        ..handle_parsed(prefix, suffix, is_doi, ws)
     })
 }
 
 /// Which form `t` (trimmed, ASCII, not starting with a digit) has, and the
 /// offset of its handle part (for URLs, of the authority).
-fn form_of(t: &[u8], acc: u8) -> Option<(Form, usize)> {
-    if acc & (COLON | SPACE) == 0 {
+fn form_of(t: &[u8], classes: &Classes) -> Option<(Form, usize)> {
+    if classes.acc & (COLON | SPACE) == 0 {
         // No scheme, no label: a URL without a scheme on a global host, or
         // (no `.` before the first `/`, so no host at all) a bare value.
-        let slash = chars::find_byte(b'/', t);
+        let slash = classes.slash(t, 0, t.len());
         let head = &t[..slash.unwrap_or(t.len())];
         if !head.contains(&b'.') {
             return Some((Form::Bare, 0));
@@ -368,13 +465,19 @@ struct Host<'a> {
     warnings: Warnings,
 }
 
-/// Splits `host/path` of a URL (query and fragment split off): the host
-/// and the handle part, or `not_a_resolver_url`; `None` for what the full
-/// parser must read (ports, user info, upper case outside the global
-/// hosts, no path).
-fn url_parts(s: &str, scheme: Option<bool>) -> Option<Result<(Host<'_>, &str), ErrorCode>> {
-    let slash = chars::find_byte(b'/', s.as_bytes())?;
-    let (host, path) = (&s[..slash], &s[slash..]);
+/// Splits `host/path` of a URL, `t[at..at + len]` (query and fragment
+/// split off): the host and the handle part, or `not_a_resolver_url`;
+/// `None` for what the full parser must read (ports, user info, upper
+/// case outside the global hosts, no path).
+fn url_parts<'a>(
+    t: Ascii<'a>,
+    classes: &Classes,
+    at: usize,
+    len: usize,
+    scheme: Option<bool>,
+) -> Option<Result<(Host<'a>, &'a str), ErrorCode>> {
+    let slash = classes.slash(t.bytes(), at, at + len)?;
+    let (host, path) = (t.cut(at, slash), t.cut(slash, at + len));
     // A global host as written in `GLOBAL` (most URLs) needs no look at its
     // bytes; any other host must hold letters, digits, `.` and `-` only (no
     // port, user info or IP literal), and upper case only if global.
@@ -404,7 +507,7 @@ fn url_parts(s: &str, scheme: Option<bool>) -> Option<Result<(Host<'_>, &str), E
         if let Some(w) = w {
             warnings.add(*w);
         }
-        let p = &path[1..];
+        let p = t.cut(slash + 1, at + len);
         let p = match p.strip_prefix("api/handles/") {
             Some(api) => {
                 warnings.add(Warning::ApiUrl);
