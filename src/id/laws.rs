@@ -4,7 +4,8 @@
 //! so the three cannot drift apart.
 //!
 //! For any input: exactly one kind (invalid exactly when there is an error
-//! code; a valid value has a namespace, a `canonical` and a `uri`). For a
+//! code; a valid value has a namespace, a `canonical` and a `uri`), and the
+//! same answer from `Parser::parse` as from the full parser alone. For a
 //! valid value: parsing its `uri`, and its `url` when it has one, gives back
 //! the same `canonical`, and rendering again gives the same `uri` / `url`
 //! (normalizing twice changes nothing); parsing its `canonical` gives it
@@ -25,12 +26,23 @@ pub struct Seen {
     pub url: Option<String>,
 }
 
-/// Parses and renders `v`, checking that it has exactly one kind.
+/// Parses and renders `v`, checking that it has exactly one kind, and that
+/// the answer is the full parser's whichever path gave it (the fast path
+/// is an optimization, never a second opinion).
 pub fn see(parser: &Parser, v: &[u8]) -> Result<Seen, String> {
     let mut scratch = Scratch::default();
     let mut out = Rendered::default();
     let p = parser.parse(v, &mut scratch);
     let fail = |what: &str| Err(format!("{what}: {v:?} parsed {p:?}"));
+    if v.len() <= parser.options().max_len
+        && let Ok(input) = std::str::from_utf8(v)
+    {
+        let mut full_scratch = Scratch::default();
+        let full = parser.parse_full(input, &mut full_scratch);
+        if full != p {
+            return fail(&format!("not as the full parser, which gave {full:?}"));
+        }
+    }
     if (p.kind == Kind::Invalid) != p.error.is_some() {
         return fail("not exactly one kind");
     }
