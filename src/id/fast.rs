@@ -170,10 +170,8 @@ fn bare<'a>(t: Ascii<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut Repair
     };
     let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
     flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
-    Parsed {
-        kind: if is_doi { Kind::Doi } else { Kind::Handle },
-        ..handle_parsed(prefix, suffix, is_doi, ws)
-    }
+    let kind = if is_doi { Kind::Doi } else { Kind::Handle };
+    handle_parsed(kind, prefix, suffix, is_doi, ws)
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
@@ -198,12 +196,11 @@ fn flag_dirt(
     }
 }
 
-/// A valid handle's `Parsed`, but for its kind and the parts of URIs and
-/// URLs.
+/// A valid handle's `Parsed`, but for the parts of URIs and URLs.
 #[inline(always)]
-fn handle_parsed<'a>(prefix: &'a str, suffix: &'a str, is_doi: bool, warnings: Warnings) -> Parsed<'a> {
+fn handle_parsed<'a>(kind: Kind, prefix: &'a str, suffix: &'a str, is_doi: bool, warnings: Warnings) -> Parsed<'a> {
     Parsed {
-        kind: Kind::Invalid,
+        kind,
         error: None,
         warnings,
         namespace: Some(if is_doi { "doi" } else { "hdl" }),
@@ -300,11 +297,10 @@ fn marked<'a>(
         Form::Url(_) => Kind::ResolverUrl,
     };
     Some(Parsed {
-        kind,
         resolver,
         query,
         fragment,
-        ..handle_parsed(prefix, suffix, is_doi, ws)
+        ..handle_parsed(kind, prefix, suffix, is_doi, ws)
     })
 }
 
