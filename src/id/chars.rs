@@ -220,6 +220,47 @@ pub fn all_digits(b: &[u8]) -> bool {
     b.iter().all(u8::is_ascii_digit)
 }
 
+/// True when `b` is one or more runs of ASCII digits joined by single
+/// `.`, none empty: the prefixes of nearly every handle and DOI
+/// (`10.1000`, `20.500.12345`, `1721.1`). Up to 16 bytes are read as one
+/// `u128`, a byte a lane, and checked without a loop; longer ones take
+/// the byte walk.
+#[inline]
+pub fn dotted_digits(b: &[u8]) -> bool {
+    const LO: u128 = u128::MAX / 0xFF;
+    const HI: u128 = LO * 0x80;
+    let n = b.len();
+    // Bytes 0..n in lanes 0..n, zero above: two overlapping loads, OR-ed
+    // (a byte both hold is the same byte).
+    let w: u128 = match n {
+        8..=16 => {
+            let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap()) as u128;
+            word(0) | word(n - 8) << (8 * (n - 8))
+        }
+        4..8 => {
+            let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u128;
+            half(0) | half(n - 4) << (8 * (n - 4))
+        }
+        1..4 => b.iter().rev().fold(0, |w, &c| w << 8 | c as u128),
+        0 => return false,
+        _ => return dotted_digits_walk(b),
+    };
+    // Bit 7 of a lane is set where that byte is a digit (x = byte ^ '0'
+    // below 10, as in `all_digits`), or a `.` (byte ^ '.' zero).
+    let x = w ^ (LO * b'0' as u128);
+    let digit = !(((x & (LO * 0x7F)) + LO * 0x76) | x) & HI;
+    let y = w ^ (LO * b'.' as u128);
+    let dot = !(((y & (LO * 0x7F)) + LO * 0x7F) | y) & HI;
+    let lanes = HI >> (8 * (16 - n));
+    let ends = 0x80 | 0x80 << (8 * (n - 1));
+    (digit | dot) == lanes && dot & (dot >> 8) == 0 && dot & ends == 0
+}
+
+/// `dotted_digits` a byte at a time, for prefixes over 16 bytes.
+fn dotted_digits_walk(b: &[u8]) -> bool {
+    b.split(|&c| c == b'.').all(|seg| !seg.is_empty() && all_digits(seg))
+}
+
 /// Index of the first `needle` in `w`: XOR turns matches into zero bytes,
 /// and `(v - 0x01…) & !v & 0x80…` sets the top bit of the first zero byte
 /// (a borrow can only mark bytes after it).
@@ -314,6 +355,16 @@ mod tests {
             let mut hay = vec![b'7'; len];
             hay[at.index(len)] = x;
             proptest::prop_assert_eq!(all_digits(&hay), x.is_ascii_digit());
+        }
+
+        /// Dense in `.`, digits and their neighbours in the byte order,
+        /// at every length a load takes (0..=16) and past it.
+        #[test]
+        fn dotted_digits_is_the_segment_rule(
+            b in proptest::collection::vec(proptest::sample::select(b"0123456789../:-\x00\xff".to_vec()), 0..24),
+        ) {
+            let want = !b.is_empty() && b.split(|&c| c == b'.').all(|s| !s.is_empty() && s.iter().all(u8::is_ascii_digit));
+            proptest::prop_assert_eq!(dotted_digits(&b), want, "{:?}", String::from_utf8_lossy(&b));
         }
 
         #[test]

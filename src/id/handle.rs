@@ -37,18 +37,32 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
         return Ok(true);
     }
     if b != b"10" && chars::all_digits(b) {
-        return if rule == Rule::Doi {
-            Err(ErrorCode::BadDoiPrefix)
-        } else {
-            Ok(false)
-        };
+        return numeric(b, rule);
     }
     check_shape(prefix, rule, ws)
 }
 
-/// `check` for the other prefixes: the general walk.
+/// `check` for a prefix of digits and dots, no segment empty, but `10`.
+#[inline(always)]
+fn numeric(b: &[u8], rule: Rule) -> Result<bool, ErrorCode> {
+    if b.starts_with(b"10.") {
+        Ok(true)
+    } else if rule == Rule::Doi {
+        Err(ErrorCode::BadDoiPrefix)
+    } else {
+        Ok(false)
+    }
+}
+
+/// `check` for the other prefixes: first the next commonest (digits and
+/// dots: `20.500.12345`, `1721.1`), then the general walk. Out of line, so
+/// `check` stays small where it is inlined.
+#[inline(never)]
 fn check_shape(prefix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, ErrorCode> {
     let b = prefix.as_bytes();
+    if b != b"10" && chars::dotted_digits(b) {
+        return numeric(b, rule);
+    }
     let shape = if prefix.is_ascii() {
         PrefixShape::of_ascii(b)
     } else {
