@@ -84,11 +84,14 @@ enum Form {
 /// full parser.
 pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
     let (mut start, mut end) = (0, raw.len());
-    while start < end && is_ascii_trim(raw[start]) {
-        start += 1;
-    }
-    while end > start && is_ascii_trim(raw[end - 1]) {
-        end -= 1;
+    // Most values have nothing to trim: both ends above the space.
+    if raw.first().is_none_or(|&b| b <= b' ') || raw.last().is_some_and(|&b| b <= b' ') {
+        while start < end && is_ascii_trim(raw[start]) {
+            start += 1;
+        }
+        while end > start && is_ascii_trim(raw[end - 1]) {
+            end -= 1;
+        }
     }
     let classes = classes::of(&raw[start..end]);
     let acc = classes.acc;
