@@ -1,6 +1,6 @@
 //! The byte classes the fast path (`fast.rs`) decides a value by, OR-ed
-//! over the whole value: which of control/non-ASCII, `%`, `?`/`#`, bytes
-//! a URI must escape, `&`, space and `:` it holds anywhere; and, in the
+//! over the whole value: which of control characters, `%`, `?`/`#`, bytes
+//! a URI must escape, `&`, space, `:` and non-ASCII it holds anywhere; and, in the
 //! same pass, where its `/` are, as a bit mask for values of up to 64
 //! bytes, so that finding the prefix, the host or a second `/` is a
 //! shift and a count of zeros rather than another search.
@@ -11,7 +11,7 @@
 //! the vector version has neither. Since OR is idempotent, the last chunk
 //! may overlap the one before it. A first pass only tests for the bytes of
 //! most identifiers (letters, digits, `'()*+,-./:;`, `_`) and collects the
-//! `/`; the seven classes are computed for values holding any other.
+//! `/`; the eight classes are computed for values holding any other.
 //! Values of 8 to 15 bytes are one vector of two overlapping words; those
 //! under 8 take the walk. The tests check `of` against `naive`: every byte
 //! at every position, arbitrary bytes, and identifier text with one byte
@@ -19,7 +19,7 @@
 
 use super::{chars, percent};
 
-/// Control characters and non-ASCII: the full parser's business.
+/// Control characters (C0 and DEL): the full parser's business.
 pub const GIVE_UP: u8 = 1;
 pub const PCT: u8 = 2;
 /// `?` or `#`: split off before the handle is read.
@@ -30,6 +30,8 @@ pub const AMP: u8 = 16;
 pub const SPACE: u8 = 32;
 /// A scheme or label may be written.
 pub const COLON: u8 = 64;
+/// A byte of a non-ASCII character (also `UNENCODED`).
+pub const NON_ASCII: u8 = 128;
 
 /// Each byte's classes.
 static CLASS: [u8; 256] = {
@@ -37,8 +39,10 @@ static CLASS: [u8; 256] = {
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
-        t[i] = if b < 0x20 || b >= 0x7F {
+        t[i] = if b < 0x20 || b == 0x7F {
             GIVE_UP
+        } else if b >= 0x80 {
+            NON_ASCII | UNENCODED
         } else if b == b'%' {
             PCT
         } else if b == b'?' {
@@ -97,8 +101,11 @@ fn slash_unmasked(b: &[u8], from: usize, end: usize) -> Option<usize> {
     chars::find_byte(b'/', &b[from..end]).map(|i| i + from)
 }
 
-/// The classes of every byte of `b`, OR-ed, and its `/`.
-#[inline]
+/// The classes of every byte of `b`, OR-ed, and its `/`. Inlined where
+/// it is called (the fast path's two entries), whatever the compiler's
+/// count of callers would decide: a call costs the ASCII path its
+/// registers.
+#[inline(always)]
 pub fn of(b: &[u8]) -> Classes {
     #[cfg(target_arch = "x86_64")]
     if b.len() >= 8 {
@@ -135,7 +142,7 @@ mod sse2 {
     /// some other byte takes the second pass.
     ///
     /// Safety: `b` must hold at least 8 bytes (the loads are unchecked).
-    #[inline]
+    #[inline(always)]
     pub unsafe fn of(b: &[u8]) -> Classes {
         debug_assert!(b.len() >= 8);
         let p = b.as_ptr();
@@ -249,8 +256,13 @@ mod sse2 {
             let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
             let bits = |m: __m128i, c: u8| _mm_and_si128(m, _mm_set1_epi8(c as i8));
             let range = |lo: u8, hi: u8| in_range(x, lo, hi);
-            // Signed: below 0x20, and 0x80 and up (negative).
-            let give_up = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)), eq(0x7F));
+            // Signed: 0x80 and up are negative, so below 0x20 but not
+            // negative is a C0 control.
+            let non_ascii = _mm_cmplt_epi8(x, _mm_setzero_si128());
+            let give_up = _mm_or_si128(
+                _mm_andnot_si128(non_ascii, _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))),
+                eq(0x7F),
+            );
             // The printable bytes URI_RAW lacks, `#` and space aside: `"`,
             // `<` and `>` (one test: `x | 2 == '>'`), `[\]^`, `` ` ``, `{|}`.
             let angle = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(2)), _mm_set1_epi8(b'>' as i8));
@@ -262,7 +274,8 @@ mod sse2 {
             let b = _mm_or_si128(bits(eq(b'?'), QUERY), bits(eq(b'#'), QUERY | UNENCODED));
             let c = _mm_or_si128(bits(unencoded, UNENCODED), bits(eq(b'&'), AMP));
             let d = _mm_or_si128(bits(eq(b' '), SPACE | UNENCODED), bits(eq(b':'), COLON));
-            _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))
+            let e = bits(non_ascii, NON_ASCII | UNENCODED);
+            _mm_or_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)), e)
         }
     }
 }

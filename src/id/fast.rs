@@ -11,12 +11,15 @@
 //! `not_a_resolver_url`. URI and URL forms must hold no `%`.
 //! A value whose only non-ASCII characters are white space trimming removes
 //! (NBSP, U+3000, a BOM at its ends) is read the same way once
-//! `unicode_trimmed` has trimmed it.
+//! `unicode_trimmed` has trimmed it. A value with non-ASCII characters
+//! after its prefix (invisible characters, dashes in a suffix) is read by
+//! `parse_non_ascii`, the same code compiled apart, so that `parse`, the
+//! ASCII path, carries none of it.
 //! One pass (`classes::of`) finds what the value holds and where its `/`
 //! are; bare values, the commonest, take a short path of their own
-//! (`bare`), the marked forms another (`marked`). The value is ASCII once
-//! that pass has run, so its parts are cut without `str`'s char-boundary
-//! checks (`Ascii`).
+//! (`bare`), the marked forms another (`marked`). The value is proved
+//! UTF-8 by then and cut only at its ASCII bytes, so its parts are cut
+//! without `str`'s char-boundary checks (`Text`).
 //! Everything SPEC.md says about the handle itself (prefix grammar, DOI
 //! rule, dirt warnings) is not repeated here: `handle::check` and
 //! `dirt::flag` decide it, as on the full path, and `dirt::may_flag` lets a
@@ -25,7 +28,7 @@
 //! on the conformance corpus and on generated values.
 
 use super::chars::Scan;
-use super::classes::{self, AMP, COLON, Classes, GIVE_UP, PCT, QUERY, SPACE, UNENCODED};
+use super::classes::{self, AMP, COLON, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
 use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
@@ -80,9 +83,46 @@ enum Form {
     Url(Option<bool>),
 }
 
-/// Reads `raw` if it is one of the forms above; `None` sends it to the
-/// full parser.
+/// Reads `raw` if it is one of the forms above and ASCII; `None` sends it
+/// to `parse_non_ascii` or the full parser.
 pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
+    let t = trim_ascii(raw);
+    let classes = classes::of(t);
+    if classes.acc & (GIVE_UP | NON_ASCII) != 0 {
+        return None;
+    }
+    // SAFETY: no byte of `t` is NON_ASCII.
+    read(unsafe { Text::ascii_unchecked(t) }, &classes, raw.len(), opts, bufs)
+}
+
+/// `parse` for a value holding non-ASCII characters: read when it is
+/// UTF-8 without C1 controls and its ends are ASCII (a non-ASCII end may
+/// be Unicode white space to trim: see `unicode_trimmed`). A path of its
+/// own, out of line, for one value in a hundred (with it inside `parse`,
+/// the ASCII path spilled registers it never needed). `Parser::parse`
+/// calls it once `parse` and the retry on a Unicode-trimmed value gave up.
+#[cold]
+#[inline(never)]
+pub fn parse_non_ascii<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
+    let t = trim_ascii(raw);
+    // ASCII values were `parse`'s to read.
+    if t.is_ascii() || !t.first()?.is_ascii() || !t.last()?.is_ascii() {
+        return None;
+    }
+    let classes = classes::of(t);
+    if classes.acc & GIVE_UP != 0 {
+        return None;
+    }
+    let s = std::str::from_utf8(t).ok()?;
+    if chars::scan(s).control {
+        return None;
+    }
+    read(Text::<true>(s), &classes, raw.len(), opts, bufs)
+}
+
+/// `raw` without the ASCII white space at its ends.
+#[inline(always)]
+fn trim_ascii(raw: &[u8]) -> &[u8] {
     let (mut start, mut end) = (0, raw.len());
     // Most values have nothing to trim: both ends above the space.
     if raw.first().is_none_or(|&b| b <= b' ') || raw.last().is_some_and(|&b| b <= b' ') {
@@ -93,20 +133,20 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
             end -= 1;
         }
     }
-    let classes = classes::of(&raw[start..end]);
-    let acc = classes.acc;
-    // Non-ASCII at either end may be Unicode white space to trim: see
-    // `unicode_trimmed`; inside, invisible characters and dashes: all the
-    // full parser's.
-    if acc & GIVE_UP != 0 {
-        return None;
-    }
-    debug_assert!(raw.is_ascii());
-    // SAFETY: no byte of `raw[start..end]` is GIVE_UP, so all are ASCII
-    // (and trimming dropped only ASCII white space).
-    let t = unsafe { Ascii::new_unchecked(&raw[start..end]) };
+    &raw[start..end]
+}
+
+/// The trimmed value `t`, in whichever form it has.
+#[inline(always)]
+fn read<'a, const UNICODE: bool>(
+    t: Text<'a, UNICODE>,
+    classes: &Classes,
+    raw_len: usize,
+    opts: &Options,
+    bufs: &mut RepairBufs,
+) -> Option<Parsed<'a>> {
     let mut ws = Warnings::EMPTY;
-    if t.len() != raw.len() {
+    if t.len() != raw_len {
         ws.add(Warning::Trimmed);
     }
     let tb = t.bytes();
@@ -116,29 +156,51 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
     // A bare value starting with a digit is read as such whatever hosts the
     // user added; anything else could be one of their URLs.
     if first.is_ascii_digit() {
-        return Some(bare(t, &classes, ws, bufs));
+        return t.prefix_ascii(classes).then(|| bare(t, classes, ws, bufs));
     }
     if !opts.resolvers().is_empty() {
         return None;
     }
-    match form_of(tb, &classes)? {
-        (Form::Bare, _) => Some(bare(t, &classes, ws, bufs)),
-        (form, at) => marked(t, &classes, form, at, ws, bufs),
+    match form_of(tb, classes)? {
+        (Form::Bare, _) => t.prefix_ascii(classes).then(|| bare(t, classes, ws, bufs)),
+        (form, at) => marked(t, classes, form, at, ws, bufs),
     }
 }
 
-/// A trimmed value `parse` proved ASCII. Every index of ASCII text is a
-/// char boundary, so `cut` slices it without the checks `str` slicing
-/// makes at both ends. Made only by `new_unchecked`.
+/// A trimmed value proved UTF-8: ASCII by the class pass alone (`UNICODE`
+/// false: `parse`, nearly every value), or by `parse_non_ascii`. The
+/// fast path cuts it only where its own ASCII bytes stand (after a head it
+/// matched, at a `/`, `?` or `#`, at its ends), which are char boundaries,
+/// so `cut` slices without the checks `str` slicing makes at both ends.
+/// The paths for the two kinds are compiled apart, so the ASCII one
+/// carries no test for the other.
 #[derive(Clone, Copy)]
-struct Ascii<'a>(&'a str);
+struct Text<'a, const UNICODE: bool>(&'a str);
 
-impl<'a> Ascii<'a> {
+impl<'a> Text<'a, false> {
     /// Safety: every byte of `b` must be ASCII.
-    unsafe fn new_unchecked(b: &'a [u8]) -> Ascii<'a> {
+    unsafe fn ascii_unchecked(b: &'a [u8]) -> Self {
         debug_assert!(b.is_ascii());
         // SAFETY: ASCII is UTF-8.
-        Ascii(unsafe { std::str::from_utf8_unchecked(b) })
+        Text(unsafe { std::str::from_utf8_unchecked(b) })
+    }
+}
+
+impl<'a, const UNICODE: bool> Text<'a, UNICODE> {
+    /// True when `self[..i]` is ASCII. In a value holding non-ASCII, the
+    /// label, scheme, host and prefix must not, or the full parser could
+    /// read them otherwise (a Unicode space after a `doi` label): only the
+    /// suffix, query and fragment may.
+    #[inline(always)]
+    fn ascii_before(self, i: usize) -> bool {
+        !UNICODE || self.bytes()[..i].is_ascii()
+    }
+
+    /// `ascii_before` the prefix's end in a bare value: its first `/`, or
+    /// its end when it has none.
+    #[inline(always)]
+    fn prefix_ascii(self, classes: &Classes) -> bool {
+        !UNICODE || self.ascii_before(classes.slash(self.bytes(), 0, self.len()).unwrap_or(self.len()))
     }
 
     fn bytes(self) -> &'a [u8] {
@@ -149,11 +211,13 @@ impl<'a> Ascii<'a> {
         self.0.len()
     }
 
-    /// `self[a..b]`.
+    /// `self[a..b]`, where `a` and `b` are the ends or the places of ASCII
+    /// bytes.
     #[inline(always)]
     fn cut(self, a: usize, b: usize) -> &'a str {
+        debug_assert!(self.0.is_char_boundary(a) && self.0.is_char_boundary(b));
         let part = &self.bytes()[a..b];
-        // SAFETY: `self.0` is ASCII (see `parse`), so every slice of it is.
+        // SAFETY: `self.0` is UTF-8 and `a`, `b` char boundaries (above).
         unsafe { std::str::from_utf8_unchecked(part) }
     }
 }
@@ -162,7 +226,13 @@ impl<'a> Ascii<'a> {
 /// the prefix rule of values without a scheme. Inlined, and apart from the
 /// other forms, so this path keeps its few values in registers.
 #[inline(always)]
-fn bare<'a>(t: Ascii<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Parsed<'a> {
+fn bare<'a, const UNICODE: bool>(
+    t: Text<'a, UNICODE>,
+    classes: &Classes,
+    mut ws: Warnings,
+    bufs: &mut RepairBufs,
+) -> Parsed<'a> {
+    let acc = classes.acc;
     let Some(slash) = classes.slash(t.bytes(), 0, t.len()) else {
         return Parsed::invalid(ErrorCode::NoSlash, ws);
     };
@@ -172,7 +242,7 @@ fn bare<'a>(t: Ascii<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut Repair
         Err(e) => return Parsed::invalid(e, ws),
     };
     let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
-    flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
+    flag_dirt::<UNICODE>(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
     handle_parsed(kind, prefix, suffix, is_doi, ws)
 }
@@ -180,7 +250,7 @@ fn bare<'a>(t: Ascii<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut Repair
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
 /// says there can be any.
 #[inline(always)]
-fn flag_dirt(
+fn flag_dirt<const UNICODE: bool>(
     prefix: &str,
     suffix: &str,
     is_doi: bool,
@@ -189,10 +259,11 @@ fn flag_dirt(
     ws: &mut Warnings,
     bufs: &mut RepairBufs,
 ) {
-    if dirt::may_flag(prefix, suffix, is_doi, acc & (AMP | SPACE) != 0, suffix_slash) {
+    if UNICODE || dirt::may_flag(prefix, suffix, is_doi, acc & (AMP | SPACE) != 0, suffix_slash) {
         let scan = Scan {
             amp: acc & AMP != 0,
             space: acc & SPACE != 0,
+            non_ascii: UNICODE,
             ..Scan::default()
         };
         dirt::flag(prefix, suffix, is_doi, false, scan, ws, bufs);
@@ -220,8 +291,8 @@ fn handle_parsed<'a>(kind: Kind, prefix: &'a str, suffix: &'a str, is_doi: bool,
 /// handle starts at `at`. (`parse` gives `Form::Bare` to `bare`: it is
 /// matched below with the DOI labels only to keep the matches whole.)
 #[inline(always)]
-fn marked<'a>(
-    t: Ascii<'a>,
+fn marked<'a, const UNICODE: bool>(
+    t: Text<'a, UNICODE>,
     classes: &Classes,
     form: Form,
     at: usize,
@@ -287,12 +358,15 @@ fn marked<'a>(
     let from = rest.as_ptr() as usize - t.bytes().as_ptr() as usize;
     let to = from + rest.len();
     let slash = classes.slash(t.bytes(), from, to)?;
+    if !t.ascii_before(slash) {
+        return None;
+    }
     let (prefix, suffix) = (t.cut(from, slash), t.cut(slash + 1, to));
     // Other forms than bare may have warned before reaching the handle: its
     // errors are left to the full parser.
     let is_doi = handle::check(prefix, suffix, rule, &mut ws).ok()?;
     let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
-    flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
+    flag_dirt::<UNICODE>(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = match form {
         Form::Bare | Form::Label | Form::Labels => Kind::Doi,
         Form::Hdl => Kind::HdlUri,
@@ -309,6 +383,7 @@ fn marked<'a>(
 
 /// Which form `t` (trimmed, ASCII, not starting with a digit) has, and the
 /// offset of its handle part (for URLs, of the authority).
+#[inline(always)]
 fn form_of(t: &[u8], classes: &Classes) -> Option<(Form, usize)> {
     if classes.acc & (COLON | SPACE) == 0 {
         // No scheme, no label: a URL without a scheme on a global host, or
@@ -468,8 +543,8 @@ struct Host<'a> {
 /// split off): the host and the handle part, or `not_a_resolver_url`;
 /// `None` for what the full parser must read (ports, user info, upper
 /// case outside the global hosts, no path).
-fn url_parts<'a>(
-    t: Ascii<'a>,
+fn url_parts<'a, const UNICODE: bool>(
+    t: Text<'a, UNICODE>,
     classes: &Classes,
     at: usize,
     len: usize,
@@ -563,15 +638,20 @@ mod tests {
     fn agree(parser: &Parser, input: &str) -> Result<bool, String> {
         let mut bufs = Default::default();
         let mut scratch = Scratch::default();
-        // As `Parser::parse` calls it: again on a value trimmed of non-ASCII
-        // white space.
+        // As `Parser::parse` calls them: again on a value trimmed of
+        // non-ASCII white space, then the path for non-ASCII values.
         let raw = input.as_bytes();
-        let fast = super::parse(raw, &parser.opts, &mut bufs).or_else(|| {
-            let inner = super::unicode_trimmed(raw)?;
-            let mut p = super::parse(inner, &parser.opts, &mut bufs)?;
+        let inner = super::unicode_trimmed(raw);
+        fn trimmed(mut p: super::Parsed<'_>) -> super::Parsed<'_> {
             p.warnings.add(super::Warning::Trimmed);
-            Some(p)
-        });
+            p
+        }
+        let fast = super::parse(raw, &parser.opts, &mut bufs)
+            .or_else(|| super::parse(inner?, &parser.opts, &mut bufs).map(trimmed))
+            .or_else(|| match inner {
+                Some(i) => super::parse_non_ascii(i, &parser.opts, &mut bufs).map(trimmed),
+                None => super::parse_non_ascii(raw, &parser.opts, &mut bufs),
+            });
         let full = parser.parse_full(input, &mut scratch);
         let Some(fast) = fast else {
             // Left to the full parser: `parse` must get there (and not go
@@ -686,11 +766,9 @@ mod tests {
 
     /// Non-ASCII inside every form the fast path reads (invisible
     /// characters, dashes, inner white space, C1 controls, letters, in the
-    /// prefix, the suffix, a host, a query and a fragment): the fast path
-    /// agrees with the full parser on all of it, today by leaving it to
-    /// that parser. (Reading it here was tried: ASCII values lost more to
-    /// the extra code than these gained, since `dirt::flag` is most of
-    /// their cost.)
+    /// prefix, the suffix, a host, a query and a fragment): `parse_non_ascii`
+    /// reads what stands after the prefix and leaves the rest, and agrees
+    /// with the full parser on all of it.
     #[test]
     fn agrees_on_unicode_inside() {
         let inner = [
@@ -731,6 +809,22 @@ mod tests {
                     }
                 }
             }
+        }
+        // Taken after the prefix, left before it.
+        let parser = &parsers()[0];
+        for v in [
+            "https://doi.org/10.1000/18\u{200B}2",
+            "doi: 10.1000/a\u{2013}b",
+            "10.1000/\u{AD}x",
+        ] {
+            assert_eq!(agree(parser, v), Ok(true), "{v}");
+        }
+        for v in [
+            "10.10\u{AD}00/182",
+            "doi:\u{A0}10.1000/182",
+            "https://d\u{F6}i.org/10.1/2",
+        ] {
+            assert_eq!(agree(parser, v), Ok(false), "{v}");
         }
     }
 

@@ -197,6 +197,23 @@ impl Parser {
                 _ => break,
             }
         }
+        self.parse_rest(raw, value, scratch)
+    }
+
+    /// What the fast path leaves: `raw`, trimmed of its Unicode white space
+    /// into `value` when it had any. Values with non-ASCII inside
+    /// (invisible characters, dashes) have a fast path of their own; the
+    /// rest go to the full parser. Out of line, so that `parse` keeps its
+    /// registers for the fast path.
+    #[cold]
+    #[inline(never)]
+    fn parse_rest<'a>(&self, raw: &'a [u8], value: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        if let Some(mut p) = fast::parse_non_ascii(value, &self.opts, &mut scratch.repair) {
+            if value.len() != raw.len() {
+                p.warnings.add(Warning::Trimmed);
+            }
+            return p;
+        }
         let Ok(input) = std::str::from_utf8(raw) else {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
