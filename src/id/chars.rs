@@ -35,13 +35,19 @@ pub fn is_unicode_dash(c: char) -> bool {
 /// Whether a non-ASCII character of `s` is one `pred` accepts. For the
 /// classes above that hold no ASCII character (invisible characters,
 /// dashes; inner spaces once ASCII space is ruled out), this is
-/// `s.chars().any(pred)` without decoding the ASCII: it is skipped eight
-/// bytes at a time, and most values hold one or two non-ASCII characters.
+/// `s.chars().any(pred)` without decoding the ASCII.
 pub fn any_non_ascii(s: &str, pred: impl Fn(char) -> bool) -> bool {
+    non_ascii_chars(s).any(|(_, c)| pred(c))
+}
+
+/// The non-ASCII characters of `s` and where they start. The ASCII between
+/// them is skipped eight bytes at a time, not decoded: most values hold
+/// one or two non-ASCII characters, if any.
+pub fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let b = s.as_bytes();
     let mut i = 0;
-    loop {
+    std::iter::from_fn(move || {
         while let Some(w) = b.get(i..i + 8) {
             if u64::from_le_bytes(w.try_into().expect("eight bytes")) & HIGH != 0 {
                 break;
@@ -52,12 +58,32 @@ pub fn any_non_ascii(s: &str, pred: impl Fn(char) -> bool) -> bool {
             i += 1;
         }
         // `i` follows ASCII bytes or a whole character: a boundary.
-        let Some(c) = s[i..].chars().next() else { return false };
-        if pred(c) {
-            return true;
-        }
+        let c = s[i..].chars().next()?;
+        let at = i;
         i += c.len_utf8();
+        Some((at, c))
+    })
+}
+
+/// Writes `s` to `out` with each non-ASCII character mapped by `f` (`None`
+/// drops it), copying the text between them whole; returns false, and
+/// writes nothing, when `f` changes no character.
+pub fn map_non_ascii(s: &str, out: &mut String, mut f: impl FnMut(char) -> Option<char>) -> bool {
+    let mut copied = 0;
+    for (at, c) in non_ascii_chars(s) {
+        let mapped = f(c);
+        if mapped == Some(c) {
+            continue;
+        }
+        out.push_str(&s[copied..at]);
+        out.extend(mapped);
+        copied = at + c.len_utf8();
     }
+    if copied == 0 {
+        return false;
+    }
+    out.push_str(&s[copied..]);
+    true
 }
 
 /// Trims per §2; returns the trimmed slice (a sub-slice of `s`).
@@ -355,6 +381,22 @@ mod tests {
             let mut hay = vec![b'7'; len];
             hay[at.index(len)] = x;
             proptest::prop_assert_eq!(all_digits(&hay), x.is_ascii_digit());
+        }
+
+        /// `map_non_ascii` is the char-by-char map, and says when it changed
+        /// anything.
+        #[test]
+        fn map_non_ascii_is_the_char_map(s in "[a-z0-9 ./]{0,20}([\u{AD}\u{A0}\u{2013}\u{200B}é日😀]{0,2}[a-z0-9./]{0,12}){0,3}") {
+            let f = |c: char| match c {
+                '\u{AD}' | '\u{200B}' => None,
+                '\u{2013}' => Some('-'),
+                c => Some(c),
+            };
+            let want: String = s.chars().filter_map(f).collect();
+            let mut out = String::new();
+            let changed = map_non_ascii(&s, &mut out, f);
+            proptest::prop_assert_eq!(changed, want != s);
+            proptest::prop_assert_eq!(if changed { out } else { s.clone() }, want);
         }
 
         /// Dense in `.`, digits and their neighbours in the byte order,

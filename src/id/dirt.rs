@@ -236,7 +236,7 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
     s.clear();
     // ASCII text without `&` and no second decoding: only the truncating
     // repairs can apply, so run the rounds on a slice and copy once.
-    if !decode_again && prefix.is_ascii() && suffix.is_ascii() && !suffix.contains('&') {
+    if !decode_again && prefix.is_ascii() && suffix.is_ascii() && !has_amp(suffix) {
         let mut end = suffix.len();
         for _ in 0..ROUNDS {
             let kept = truncations(&suffix[..end], is_doi, &mut ws);
@@ -270,26 +270,38 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
                 }
             }
         }
-        if s.contains('&') && has_entity(s, is_doi) {
+        if has_amp(s) && has_entity(s, is_doi) {
             ws.add(Warning::HtmlEntity);
             decode_entities(s, tmp, is_doi);
             std::mem::swap(s, tmp);
             changed = true;
         }
-        // Invisible characters and Unicode dashes are not ASCII.
-        let ascii = p.is_ascii() && s.is_ascii();
-        if !ascii && (chars::any_non_ascii(p, is_invisible) || chars::any_non_ascii(s, is_invisible)) {
-            ws.add(Warning::InvisibleChar);
-            p.retain(|c| !is_invisible(c));
-            s.retain(|c| !is_invisible(c));
-            changed = true;
-        }
-        if !ascii && is_doi && chars::any_non_ascii(s, is_unicode_dash) {
-            ws.add(Warning::UnicodeDash);
+        // Invisible characters (both parts) and Unicode dashes (a DOI's
+        // suffix), which are not ASCII, in one pass over each part.
+        let (mut invisible, mut dash) = (false, false);
+        for (part, dashes) in [(&mut *p, false), (&mut *s, is_doi)] {
             tmp.clear();
-            tmp.extend(s.chars().map(|c| if is_unicode_dash(c) { '-' } else { c }));
-            std::mem::swap(s, tmp);
-            changed = true;
+            let mapped = chars::map_non_ascii(part, tmp, |c| {
+                if is_invisible(c) {
+                    invisible = true;
+                    None
+                } else if dashes && is_unicode_dash(c) {
+                    dash = true;
+                    Some('-')
+                } else {
+                    Some(c)
+                }
+            });
+            if mapped {
+                std::mem::swap(part, tmp);
+                changed = true;
+            }
+        }
+        if invisible {
+            ws.add(Warning::InvisibleChar);
+        }
+        if dash {
+            ws.add(Warning::UnicodeDash);
         }
         let kept = truncations(s, is_doi, &mut ws);
         if kept < s.len() {
@@ -342,6 +354,11 @@ fn entity_at(rest: &str, any_case: bool) -> Option<(usize, char)> {
             }
         })
         .map(|(e, c)| (e.len(), *c))
+}
+
+/// True when `s` holds a `&` (a word at a time: these are short).
+fn has_amp(s: &str) -> bool {
+    chars::find_byte(b'&', s.as_bytes()).is_some()
 }
 
 fn has_entity(s: &str, any_case: bool) -> bool {
