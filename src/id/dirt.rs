@@ -51,9 +51,20 @@ pub fn flag(
         || scan.amp
         || (decoded && (scan.percent || prefix.contains('%')))
         || (is_doi && publisher_suffix_len(suffix) > 0);
-    if maybe {
-        *ws = Warnings::from_bits(ws.bits() | chain(prefix, suffix, is_doi, decoded, bufs).bits());
+    if !maybe {
+        return;
     }
+    // ASCII without `&` and nothing decoded: only the truncating repairs
+    // can apply (as in `chain`), and their warnings need no copy of the
+    // parts.
+    let found = if prefix_ascii && !scan.non_ascii && !scan.amp && !decoded {
+        let mut found = Warnings::EMPTY;
+        truncate_all(suffix, is_doi, &mut found);
+        found
+    } else {
+        chain(prefix, suffix, is_doi, decoded, bufs)
+    };
+    *ws = Warnings::from_bits(ws.bits() | found.bits());
 }
 
 /// A cheap pre-check of `flag` for a handle read without decoding from an
@@ -87,10 +98,25 @@ fn may_flag_doi(suffix: &str, last: u8, suffix_slash: bool) -> bool {
 /// open (`a)(b)` ends in an opened `)`). Linear: the depths are taken once
 /// before the trailing run, which holds no opener, and the run is walked
 /// back with per-kind counts of the closers still before each position.
+/// Inlined for its first test: most suffixes end in none of these.
+#[inline]
 fn trailing_punct_len(suffix: &str) -> usize {
+    match suffix.as_bytes().last() {
+        Some(&c) if droppable(c) => trailing_run_len(suffix),
+        _ => 0,
+    }
+}
+
+/// Punctuation `trailing_punct_len` may drop.
+fn droppable(c: u8) -> bool {
+    matches!(c, b'.' | b',' | b';') || closer(c).is_some()
+}
+
+/// `trailing_punct_len` of a suffix that ends in `droppable` punctuation.
+#[inline(never)]
+fn trailing_run_len(suffix: &str) -> usize {
     let b = suffix.as_bytes();
-    let droppable = |&c: &u8| matches!(c, b'.' | b',' | b';') || closer(c).is_some();
-    let run = b.len() - b.iter().rposition(|c| !droppable(c)).map_or(0, |i| i + 1);
+    let run = b.len() - b.iter().rposition(|&c| !droppable(c)).map_or(0, |i| i + 1);
     let (head, tail) = b.split_at(b.len() - run);
     // `.`, `,` and `;` alone (the usual run) need no bracket counts.
     if !tail.iter().any(|&c| closer(c).is_some()) {
@@ -237,15 +263,7 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
     // ASCII text without `&` and no second decoding: only the truncating
     // repairs can apply, so run the rounds on a slice and copy once.
     if !decode_again && prefix.is_ascii() && suffix.is_ascii() && !has_amp(suffix) {
-        let mut end = suffix.len();
-        for _ in 0..ROUNDS {
-            let kept = truncations(&suffix[..end], is_doi, &mut ws);
-            if kept == end {
-                break;
-            }
-            end = kept;
-        }
-        s.push_str(&suffix[..end]);
+        s.push_str(&suffix[..truncate_all(suffix, is_doi, &mut ws)]);
         return ws;
     }
     s.push_str(suffix);
@@ -319,6 +337,21 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
 /// characters once, so a few rounds reach the fixed point; the bound only
 /// guards against a mistake here.
 const ROUNDS: usize = 8;
+
+/// The truncating repairs alone, round after round until none applies:
+/// all of `chain` for ASCII text without `&` and nothing to decode again.
+/// Returns the length `suffix` keeps.
+fn truncate_all(suffix: &str, is_doi: bool, ws: &mut Warnings) -> usize {
+    let mut end = suffix.len();
+    for _ in 0..ROUNDS {
+        let kept = truncations(&suffix[..end], is_doi, ws);
+        if kept == end {
+            break;
+        }
+        end = kept;
+    }
+    end
+}
 
 /// The truncating steps of one round: a publisher suffix (DOIs), then
 /// trailing punctuation. Returns the length `s` keeps.
