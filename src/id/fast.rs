@@ -300,6 +300,27 @@ fn marked<'a, const UNICODE: bool>(
     bufs: &mut RepairBufs,
 ) -> Option<Parsed<'a>> {
     let acc = classes.acc;
+    if let Form::Url(Some(https)) = form
+        && acc & (PCT | QUERY) == 0
+        && let Some((from, host, host_ws)) = known_host(t.bytes(), at)
+    {
+        let mut ws = ws;
+        if !https {
+            ws.add(Warning::HttpResolver);
+        }
+        if let Some(w) = host_ws {
+            ws.add(w);
+        }
+        // No `?` or `#`: the value's classes are the handle's.
+        if acc & UNENCODED != 0 {
+            ws.add(Warning::UnencodedChars);
+        }
+        let parsed = handle_at(t, classes, from, t.len(), Rule::Any, Kind::ResolverUrl, ws, bufs)?;
+        return Some(Parsed {
+            resolver: Some(host),
+            ..parsed
+        });
+    }
     let mut rest = t.cut(at, t.len());
     let (mut query, mut fragment, mut resolver) = (None, None, None);
     let mut rule = match form {
@@ -356,29 +377,89 @@ fn marked<'a, const UNICODE: bool>(
     }
     // Where `rest` is in `t`: the `/` are known by their place in `t`.
     let from = rest.as_ptr() as usize - t.bytes().as_ptr() as usize;
-    let to = from + rest.len();
-    let slash = classes.slash(t.bytes(), from, to)?;
-    if !t.ascii_before(slash) {
-        return None;
-    }
-    let (prefix, suffix) = (t.cut(from, slash), t.cut(slash + 1, to));
-    // Other forms than bare may have warned before reaching the handle: its
-    // errors are left to the full parser.
-    let is_doi = handle::check(prefix, suffix, rule, &mut ws).ok()?;
-    let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
-    flag_dirt::<UNICODE>(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = match form {
         Form::Bare | Form::Label | Form::Labels => Kind::Doi,
         Form::Hdl => Kind::HdlUri,
         Form::Info(_) => Kind::InfoUri,
         Form::Url(_) => Kind::ResolverUrl,
     };
+    let parsed = handle_at(t, classes, from, from + rest.len(), rule, kind, ws, bufs)?;
     Some(Parsed {
         resolver,
         query,
         fragment,
-        ..handle_parsed(kind, prefix, suffix, is_doi, ws)
+        ..parsed
     })
+}
+
+/// The handle `t[from..to]` of a marked form, read by `rule`, as `kind`:
+/// the end every marked form shares. Its errors are left to the full
+/// parser (other forms than bare may have warned before reaching it).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn handle_at<'a, const UNICODE: bool>(
+    t: Text<'a, UNICODE>,
+    classes: &Classes,
+    from: usize,
+    to: usize,
+    rule: Rule,
+    kind: Kind,
+    mut ws: Warnings,
+    bufs: &mut RepairBufs,
+) -> Option<Parsed<'a>> {
+    // The `/` are known by their place in `t`.
+    let slash = classes.slash(t.bytes(), from, to)?;
+    if !t.ascii_before(slash) {
+        return None;
+    }
+    let (prefix, suffix) = (t.cut(from, slash), t.cut(slash + 1, to));
+    let is_doi = handle::check(prefix, suffix, rule, &mut ws).ok()?;
+    let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
+    flag_dirt::<UNICODE>(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
+    Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
+}
+
+/// The global hosts most URLs name, lowercase, with the `/` after them:
+/// `t[at..]` starting with one of them, then a digit, is read by `marked`
+/// without `url_parts` and its general steps (a port, user info, another
+/// host, `api/handles/`, a `doi:` in the path: none can apply).
+#[inline(always)]
+fn known_host(t: &[u8], at: usize) -> Option<(usize, &'static str, Option<Warning>)> {
+    let word = |i: usize| t.get(i..i + 8).map(|w| u64::from_le_bytes(w.try_into().unwrap()));
+    let lit = |b: &[u8; 8]| Some(u64::from_le_bytes(*b));
+    let (len, host) = match word(at) {
+        w if w == lit(b"doi.org/") => (8, DOI_ORG),
+        w if w == lit(b"hdl.hand") && word(at + 7) == lit(b"dle.net/") => (15, HDL_HANDLE_NET),
+        w if w == lit(b"dx.doi.o") && t.get(at + 8..at + 11) == Some(b"rg/") => (11, DX_DOI_ORG),
+        _ => return None,
+    };
+    let (name, warning) = GLOBAL[host];
+    t.get(at + len)?.is_ascii_digit().then_some((at + len, name, warning))
+}
+
+/// `known_host`'s hosts in GLOBAL, checked when compiled.
+const HDL_HANDLE_NET: usize = 0;
+const DOI_ORG: usize = 1;
+const DX_DOI_ORG: usize = 2;
+const _: () = assert!(
+    bytes_eq(GLOBAL[HDL_HANDLE_NET].0.as_bytes(), b"hdl.handle.net")
+        && bytes_eq(GLOBAL[DOI_ORG].0.as_bytes(), b"doi.org")
+        && bytes_eq(GLOBAL[DX_DOI_ORG].0.as_bytes(), b"dx.doi.org")
+);
+
+/// `a == b`, for constants.
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Which form `t` (trimmed, ASCII, not starting with a digit) has, and the

@@ -1,0 +1,46 @@
+//! Times `Parser::parse` over every line of a file, pass after pass, and
+//! prints the fastest pass and the median in ns a value. On a shared,
+//! noisy machine the fastest of many short passes is the steadiest
+//! figure to compare two builds by (`scripts/bench-parse` gives
+//! criterion's estimates for the README).
+//!
+//! ```sh
+//! cargo build --release --example parse_time
+//! target/release/examples/parse_time testdata/bench_values.txt 200
+//! ```
+
+use hdlscan::id::{Options, Parser, Scratch};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(path), Some(passes)) = (args.get(1), args.get(2).and_then(|r| r.parse::<usize>().ok())) else {
+        eprintln!("usage: parse_time FILE PASSES");
+        std::process::exit(2);
+    };
+    let text = std::fs::read(path).unwrap_or_else(|e| {
+        eprintln!("{path}: {e}");
+        std::process::exit(1);
+    });
+    // One allocation a value, as the criterion benchmark holds them.
+    let values: Vec<Vec<u8>> = text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    let parser = Parser::new(Options::default());
+    let mut scratch = Scratch::default();
+    let mut times = Vec::with_capacity(passes);
+    let mut valid = 0;
+    for _ in 0..passes.max(1) {
+        let start = Instant::now();
+        for v in &values {
+            valid += parser.parse(std::hint::black_box(v), &mut scratch).error.is_none() as usize;
+        }
+        times.push(start.elapsed().as_nanos() as f64 / values.len() as f64);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{} values x {}: fastest {:.2} ns, median {:.2} ns a value ({valid} valid)",
+        values.len(),
+        times.len(),
+        times[0],
+        times[times.len() / 2]
+    );
+}
