@@ -32,6 +32,21 @@ pub fn flag(
     } else {
         chars::Scan::default()
     };
+    // The value's space or `&` was outside the handle (after a label, in a
+    // query) and the suffix is plain ASCII: `may_flag` decides, as for a
+    // value without them.
+    if (value.space || value.amp)
+        && !(decoded || value.non_ascii || scan.space || scan.amp)
+        && !may_flag(
+            prefix,
+            suffix,
+            is_doi,
+            false,
+            chars::find_byte(b'/', suffix.as_bytes()).is_some(),
+        )
+    {
+        return;
+    }
     let prefix_ascii = !(decoded || value.non_ascii) || prefix.is_ascii();
     // No ASCII space (the only ASCII inner space) past `scan.space`.
     let inner_space = scan.space || (scan.non_ascii && chars::any_non_ascii(suffix, chars::is_inner_space));
