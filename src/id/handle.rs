@@ -21,8 +21,10 @@ pub enum Rule {
 }
 
 /// Checks a (decoded) prefix and suffix; returns whether the handle is a DOI.
-/// Inlined: the commonest prefixes are decided here, without a call.
-#[inline]
+/// Inlined wherever it is called (the compiler left it out of line once the
+/// fast path read several forms): the commonest prefixes are decided here,
+/// without a call.
+#[inline(always)]
 pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, ErrorCode> {
     if prefix.is_empty() {
         return Err(ErrorCode::EmptyPrefix);
