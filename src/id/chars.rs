@@ -216,7 +216,7 @@ pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
 /// True when every byte of `b` is an ASCII digit (and for no bytes).
 /// A word at a time: prefixes are a few bytes long, of lengths that vary,
 /// and a byte loop's exit mispredicts on them.
-#[inline]
+#[inline(always)]
 pub fn all_digits(b: &[u8]) -> bool {
     const LO: u64 = 0x0101_0101_0101_0101;
     // With x = byte ^ '0', a digit is x < 10: bit 7 clear in x and in
@@ -251,7 +251,7 @@ pub fn all_digits(b: &[u8]) -> bool {
 /// (`10.1000`, `20.500.12345`, `1721.1`). Up to 16 bytes are read as one
 /// `u128`, a byte a lane, and checked without a loop; longer ones take
 /// the byte walk.
-#[inline]
+#[inline(always)]
 pub fn dotted_digits(b: &[u8]) -> bool {
     const LO: u128 = u128::MAX / 0xFF;
     const HI: u128 = LO * 0x80;

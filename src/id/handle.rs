@@ -33,12 +33,13 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
         return Err(ErrorCode::EmptySuffix);
     }
     // The commonest prefixes, decided without the general walk: `10.NNNN`
-    // (a DOI) and a single run of digits other than `10`.
+    // (a DOI), then any digits and dots with no segment empty
+    // (`20.500.12345`, `1721.1`), but `10` alone (a shortDOI, which warns).
     let b = prefix.as_bytes();
     if b.len() > 3 && b.starts_with(b"10.") && chars::all_digits(&b[3..]) {
         return Ok(true);
     }
-    if b != b"10" && chars::all_digits(b) {
+    if b != b"10" && (chars::all_digits(b) || chars::dotted_digits(b)) {
         return numeric(b, rule);
     }
     check_shape(prefix, rule, ws)
@@ -56,15 +57,11 @@ fn numeric(b: &[u8], rule: Rule) -> Result<bool, ErrorCode> {
     }
 }
 
-/// `check` for the other prefixes: first the next commonest (digits and
-/// dots: `20.500.12345`, `1721.1`), then the general walk. Out of line, so
+/// `check` for the other prefixes: the general walk. Out of line, so
 /// `check` stays small where it is inlined.
 #[inline(never)]
 fn check_shape(prefix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, ErrorCode> {
     let b = prefix.as_bytes();
-    if b != b"10" && chars::dotted_digits(b) {
-        return numeric(b, rule);
-    }
     let shape = if prefix.is_ascii() {
         PrefixShape::of_ascii(b)
     } else {
