@@ -1,34 +1,53 @@
-//! Parses every line of a file REPS times with `Parser::parse`, for
-//! instruction counts of one kind of value under callgrind (the README's
-//! per-form figures): the difference between REPS = 3 and REPS = 1,
-//! divided by twice the number of lines, is the cost of one parse.
+//! Parses every line of a file PASSES times with `Parser::parse`, and
+//! prints the fastest pass and the median in ns a value.
+//!
+//! Two uses. Timing two builds against each other: on a shared, noisy
+//! machine the fastest of many short passes is the steadiest figure
+//! (`scripts/bench-parse` gives criterion's estimates for the README).
+//! Counting instructions for one kind of value under callgrind (the
+//! README's per-form figures): the difference between PASSES = 3 and
+//! PASSES = 1, divided by twice the number of lines, is the cost of one
+//! parse.
 //!
 //! ```sh
 //! cargo build --release --example parse_file
+//! target/release/examples/parse_file testdata/bench_values.txt 200
 //! valgrind --tool=callgrind target/release/examples/parse_file values.txt 1
 //! valgrind --tool=callgrind target/release/examples/parse_file values.txt 3
 //! ```
 
 use hdlscan::id::{Options, Parser, Scratch};
+use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(path), Some(reps)) = (args.get(1), args.get(2).and_then(|r| r.parse::<usize>().ok())) else {
-        eprintln!("usage: parse_file FILE REPS");
+    let (Some(path), Some(passes)) = (args.get(1), args.get(2).and_then(|r| r.parse::<usize>().ok())) else {
+        eprintln!("usage: parse_file FILE PASSES");
         std::process::exit(2);
     };
     let text = std::fs::read(path).unwrap_or_else(|e| {
         eprintln!("{path}: {e}");
         std::process::exit(1);
     });
-    let values: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    // One allocation a value, as the criterion benchmark holds them.
+    let values: Vec<Vec<u8>> = text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
     let parser = Parser::new(Options::default());
     let mut scratch = Scratch::default();
+    let mut times = Vec::with_capacity(passes);
     let mut valid = 0;
-    for _ in 0..reps {
+    for _ in 0..passes.max(1) {
+        let start = Instant::now();
         for v in &values {
             valid += parser.parse(std::hint::black_box(v), &mut scratch).error.is_none() as usize;
         }
+        times.push(start.elapsed().as_nanos() as f64 / values.len() as f64);
     }
-    println!("{} values x {reps}: {valid} valid", values.len());
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{} values x {}: fastest {:.2} ns, median {:.2} ns a value ({valid} valid)",
+        values.len(),
+        times.len(),
+        times[0],
+        times[times.len() / 2]
+    );
 }
