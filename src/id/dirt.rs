@@ -317,6 +317,9 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         // suffix), which are not ASCII, in one pass over each part.
         let (mut invisible, mut dash) = (false, false);
         for (part, dashes) in [(&mut *p, false), (&mut *s, is_doi)] {
+            if part.is_ascii() {
+                continue;
+            }
             tmp.clear();
             let mapped = chars::map_non_ascii(part, tmp, |c| {
                 if is_invisible(c) {
