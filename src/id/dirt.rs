@@ -32,9 +32,10 @@ pub fn flag(
     } else {
         chars::Scan::default()
     };
-    // The value's space or `&` was outside the handle (after a label, in a
-    // query) and the suffix is plain ASCII: `may_flag` decides, as for a
-    // value without them.
+    // The value's space or `&` is not in the suffix (it is a label's, a
+    // query's or the prefix's) and the suffix is plain ASCII: `may_flag`
+    // decides, as for a value without them, since nothing below looks for
+    // a space or `&` outside the suffix.
     if (value.space || value.amp)
         && !(decoded || value.non_ascii || scan.space || scan.amp)
         && !may_flag(
