@@ -80,6 +80,11 @@ pub struct Classes {
 const MASKED: usize = 64;
 
 impl Classes {
+    /// These classes with `acc` for their OR-ed classes, the `/` kept.
+    pub fn with_acc(self, acc: u8) -> Classes {
+        Classes { acc, ..self }
+    }
+
     /// The first `/` of `b[from..end]`, as an index into `b`, the bytes
     /// these classes were taken of.
     #[inline(always)]

@@ -383,6 +383,13 @@ fn marked<'a, const UNICODE: bool>(
         Form::Info(_) => Kind::InfoUri,
         Form::Url(_) => Kind::ResolverUrl,
     };
+    // A label's space is not the handle's: dirt looks at the handle's.
+    let label_space = matches!(form, Form::Label | Form::Labels) && acc & SPACE != 0;
+    let classes = &if label_space {
+        classes.with_acc(without_label_space(acc, &t.bytes()[from..]))
+    } else {
+        *classes
+    };
     let parsed = handle_at(t, classes, from, from + rest.len(), rule, kind, ws, bufs)?;
     Some(Parsed {
         resolver,
@@ -417,6 +424,18 @@ fn handle_at<'a, const UNICODE: bool>(
     let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
     flag_dirt::<UNICODE>(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
     Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
+}
+
+/// `acc` without `SPACE` unless `handle` holds a space: for a value whose
+/// space may be its label's. Out of line: a value in forty.
+#[cold]
+#[inline(never)]
+fn without_label_space(acc: u8, handle: &[u8]) -> u8 {
+    if chars::find_byte(b' ', handle).is_some() {
+        acc
+    } else {
+        acc & !SPACE
+    }
 }
 
 /// The global hosts most URLs name, lowercase, with the `/` after them:
