@@ -146,11 +146,7 @@ pub fn scan(s: &str) -> Scan {
     for &x in b {
         acc |= CLASS[x as usize];
     }
-    let mut control = acc & F_CTRL != 0;
-    // C1 controls are U+0080–U+009F, encoded C2 80 – C2 9F.
-    if !control && acc & F_C2 != 0 {
-        control = b.windows(2).any(|w| w[0] == 0xC2 && (0x80..=0x9F).contains(&w[1]));
-    }
+    let control = acc & F_CTRL != 0 || (acc & F_C2 != 0 && has_c1_control(b));
     Scan {
         control,
         non_ascii: acc & F_NONASCII != 0,
@@ -158,6 +154,12 @@ pub fn scan(s: &str) -> Scan {
         amp: acc & F_AMP != 0,
         space: acc & F_SPACE != 0,
     }
+}
+
+/// True when UTF-8 `b` holds a C1 control (U+0080–U+009F, encoded C2 80 –
+/// C2 9F).
+pub fn has_c1_control(b: &[u8]) -> bool {
+    memchr::memchr_iter(0xC2, b).any(|i| b.get(i + 1).is_some_and(|c| (0x80..=0x9F).contains(c)))
 }
 
 /// True when `c` is a control character per §1.

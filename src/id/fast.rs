@@ -114,7 +114,8 @@ pub fn parse_non_ascii<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs)
         return None;
     }
     let s = std::str::from_utf8(t).ok()?;
-    if chars::scan(s).control {
+    // C0 and DEL were GIVE_UP; the C1 controls are encoded in two bytes.
+    if chars::has_c1_control(t) {
         return None;
     }
     read(Text::<true>(s), &classes, raw.len(), opts, bufs)
@@ -305,10 +306,7 @@ fn marked<'a, const UNICODE: bool>(
         && let Some((from, host, host_ws)) = known_host(t.bytes(), at)
     {
         let mut ws = ws;
-        if !https {
-            ws.add(Warning::HttpResolver);
-        }
-        if let Some(w) = host_ws {
+        for w in [scheme_warning(Some(https)), host_ws].into_iter().flatten() {
             ws.add(w);
         }
         // No `?` or `#`: the value's classes are the handle's.
@@ -424,6 +422,17 @@ fn handle_at<'a, const UNICODE: bool>(
     let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
     flag_dirt::<UNICODE>(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
     Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
+}
+
+/// What a resolver URL's scheme raises (`Form::Url`'s: `Some(true)` for
+/// `https`, `None` when written without one).
+#[inline(always)]
+fn scheme_warning(scheme: Option<bool>) -> Option<Warning> {
+    match scheme {
+        Some(true) => None,
+        Some(false) => Some(Warning::HttpResolver),
+        None => Some(Warning::MissingUrlScheme),
+    }
 }
 
 /// `acc` without `SPACE` unless `handle` holds a space: for a value whose
@@ -672,10 +681,8 @@ fn url_parts<'a, const UNICODE: bool>(
         }
     };
     let mut warnings = Warnings::EMPTY;
-    match scheme {
-        Some(true) => {}
-        Some(false) => warnings.add(Warning::HttpResolver),
-        None => warnings.add(Warning::MissingUrlScheme),
+    if let Some(w) = scheme_warning(scheme) {
+        warnings.add(w);
     }
     let (name, mut part, rule) = if let Some((name, w)) = global {
         if let Some(w) = w {
