@@ -1,19 +1,24 @@
 //! Parses every line of a file PASSES times with `Parser::parse`, and
-//! prints the fastest pass and the median in ns a value.
+//! prints the fastest pass and the median in ns a value. With `sorted`
+//! last, the lines are sorted first, so that values of one form follow
+//! each other: the difference from the file's order is what the branches
+//! the CPU mispredicts on a mix of forms cost.
 //!
-//! Two uses. Timing two builds against each other: on a shared, noisy
+//! Three uses. Timing two builds against each other: on a shared, noisy
 //! machine the fastest of many short passes is the steadiest figure
 //! (`scripts/bench-parse` gives criterion's estimates for the README).
 //! Counting instructions for one kind of value under callgrind (the
 //! README's per-form figures): the difference between PASSES = 3 and
 //! PASSES = 1, divided by twice the number of lines, is the cost of one
-//! parse.
+//! parse. Measuring what mispredicted branches cost: the file's order
+//! against `sorted`.
 //!
 //! ```sh
 //! cargo build --release --example parse_file
 //! target/release/examples/parse_file testdata/bench_values.txt 200
 //! valgrind --tool=callgrind target/release/examples/parse_file values.txt 1
 //! valgrind --tool=callgrind target/release/examples/parse_file values.txt 3
+//! target/release/examples/parse_file testdata/bench_values.txt 200 sorted
 //! ```
 
 use hdlscan::id::{Options, Parser, Scratch};
@@ -21,16 +26,25 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(path), Some(passes)) = (args.get(1), args.get(2).and_then(|r| r.parse::<usize>().ok())) else {
-        eprintln!("usage: parse_file FILE PASSES");
+    let (Some(path), Some(passes), sorted @ (None | Some("sorted"))) = (
+        args.get(1),
+        args.get(2).and_then(|r| r.parse::<usize>().ok()),
+        args.get(3).map(String::as_str),
+    ) else {
+        eprintln!("usage: parse_file FILE PASSES [sorted]");
         std::process::exit(2);
     };
     let text = std::fs::read(path).unwrap_or_else(|e| {
         eprintln!("{path}: {e}");
         std::process::exit(1);
     });
-    // One allocation a value, as the criterion benchmark holds them.
-    let values: Vec<Vec<u8>> = text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    if sorted.is_some() {
+        lines.sort_unstable();
+    }
+    // One allocation a value, as the criterion benchmark holds them, made
+    // in the order parsed: sorted values lie in memory in their order too.
+    let values: Vec<Vec<u8>> = lines.into_iter().map(<[u8]>::to_vec).collect();
     let parser = Parser::new(Options::default());
     let mut scratch = Scratch::default();
     let mut times = Vec::with_capacity(passes);
