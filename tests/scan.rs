@@ -1338,3 +1338,39 @@ fn header_only_csv_to_parquet() {
     assert_eq!(names, [&["a", "id"][..], &ENRICHED[..]].concat());
     check_parquet_schema(&schema, "");
 }
+
+/// Parquet written with each standard codec (pandas and Spark default to
+/// snappy or gzip; others pick zstd, brotli, lz4) is read, every row.
+#[test]
+fn parquet_input_in_every_codec() {
+    use arrow_array::StringArray;
+    use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
+    use parquet::file::properties::WriterProperties;
+    let dir = tempfile::tempdir().unwrap();
+    let ids = StringArray::from(vec!["10.1000/182", "hdl:1721.1/5", "x"]);
+    let batch = RecordBatch::try_from_iter([("id", std::sync::Arc::new(ids) as ArrayRef)]).unwrap();
+    for codec in [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::ZSTD(ZstdLevel::default()),
+        Compression::BROTLI(BrotliLevel::default()),
+        Compression::LZ4,
+        Compression::LZ4_RAW,
+    ] {
+        let name = format!("{codec:?}").replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+        let input = dir.path().join(format!("{name}.parquet"));
+        let props = WriterProperties::builder().set_compression(codec).build();
+        let mut w =
+            parquet::arrow::ArrowWriter::try_new(fs::File::create(&input).unwrap(), batch.schema(), Some(props))
+                .unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+        let out = dir.path().join(format!("{name}.out.parquet"));
+        scan(dir.path(), &[p(&input), "-c", "id", "-o", p(&out), "-q"]).ok();
+        let (schema, batches) = read_parquet(&out);
+        let t = Table::from_batches(&schema, &batches);
+        let kinds: Vec<_> = (0..3).map(|i| t.get(i, "kind")).collect();
+        assert_eq!(kinds, ["doi", "hdl_uri", "invalid"], "{codec:?}");
+    }
+}
