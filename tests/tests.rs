@@ -6,4 +6,5 @@ mod faults;
 mod gen_bench;
 mod hostile;
 mod laws;
+mod parse_cli;
 mod scan;

@@ -47,7 +47,10 @@ pub fn run(args: ParseArgs) -> Result<ExitCode> {
         Format::Jsonl
     });
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut printer = Printer::new(format, parser);
+    // Someone typing values wants each row as soon as its line is read.
+    let interactive = args.values.is_empty() && io::stdin().is_terminal();
+    let mut printer = Printer::new(format, parser, if interactive { 1 } else { TABLE_BLOCK });
+    printer.start(&mut out)?;
     if !args.values.is_empty() {
         for v in &args.values {
             printer.value(v.as_bytes(), &mut out)?;
@@ -74,25 +77,42 @@ pub fn run(args: ParseArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes one value at a time (the table is the exception: it needs every
-/// row to size its columns).
+/// Rows a table holds before it writes them: enough to size its columns
+/// on most inputs, few enough that memory stays small on any.
+const TABLE_BLOCK: usize = 1000;
+
+/// Writes one value at a time; a table, which sizes its columns by its
+/// rows, a block of rows at a time, its columns only ever widening.
 struct Printer {
     format: Format,
     parser: Parser,
     scratch: Scratch,
     rendered: Rendered,
-    rows: Vec<[String; 13]>,
+    table: Table,
 }
 
 impl Printer {
-    fn new(format: Format, parser: Parser) -> Printer {
+    fn new(format: Format, parser: Parser, block: usize) -> Printer {
         Printer {
             format,
             parser,
             scratch: Scratch::default(),
             rendered: Rendered::default(),
-            rows: Vec::new(),
+            table: Table {
+                rows: Vec::new(),
+                block,
+                width: [0; 4],
+                started: false,
+            },
         }
+    }
+
+    /// The TSV header, even for no values.
+    fn start(&mut self, out: &mut impl Write) -> Result<()> {
+        if self.format == Format::Tsv {
+            writeln!(out, "{}", columns().collect::<Vec<_>>().join("\t"))?;
+        }
+        Ok(())
     }
 
     fn value(&mut self, raw: &[u8], out: &mut impl Write) -> Result<()> {
@@ -103,21 +123,17 @@ impl Printer {
         match self.format {
             Format::Jsonl => write_json(&fields, &p, out)?,
             Format::Tsv => {
-                if self.rows.is_empty() {
-                    writeln!(out, "{}", columns().collect::<Vec<_>>().join("\t"))?;
-                    self.rows.push(Default::default());
-                }
                 let line: Vec<String> = fields.iter().map(|f| tsv_escape(f.as_deref().unwrap_or(""))).collect();
                 writeln!(out, "{}", line.join("\t"))?;
             }
-            Format::Table => self.rows.push(fields.map(|f| f.unwrap_or_default())),
+            Format::Table => self.table.push(fields.map(|f| f.unwrap_or_default()), out)?,
         }
         Ok(())
     }
 
     fn finish(&mut self, out: &mut impl Write) -> Result<()> {
         if self.format == Format::Table {
-            write_table(&self.rows, out)?;
+            self.table.write(out)?;
         }
         Ok(())
     }
@@ -163,7 +179,8 @@ fn write_json(fields: &[Option<String>; 13], p: &Parsed<'_>, out: &mut impl Writ
         "warnings".into(),
         p.warnings.iter().map(|w| serde_json::Value::from(w.as_str())).collect(),
     );
-    serde_json::to_writer(&mut *out, &obj)?;
+    // As an `io::Error`, so that a closed pipe is told apart (exit 0).
+    serde_json::to_writer(&mut *out, &obj).map_err(io::Error::from)?;
     out.write_all(b"\n")?;
     Ok(())
 }
@@ -175,38 +192,54 @@ fn tsv_escape(s: &str) -> String {
         .replace('\r', "\\r")
 }
 
-fn write_table(rows: &[[String; 13]], out: &mut impl Write) -> Result<()> {
-    // A terminal is narrow: input, kind, canonical and error/warnings.
-    let pick = |r: &[String; 13]| -> [String; 4] {
+/// The table a terminal shows: input, kind, canonical and error/warnings
+/// (the other columns are in `--format jsonl` and `tsv`).
+struct Table {
+    rows: Vec<[String; 4]>,
+    /// Rows written together.
+    block: usize,
+    width: [usize; 4],
+    started: bool,
+}
+
+impl Table {
+    const HEAD: [&str; 4] = ["INPUT", "KIND", "CANONICAL", "ERROR / WARNINGS"];
+
+    fn push(&mut self, r: [String; 13], out: &mut impl Write) -> Result<()> {
         let diag = if r[11].is_empty() {
             r[12].clone()
         } else {
             format!("error: {}", r[11])
         };
-        [format!("{:?}", r[0]), r[1].clone(), r[5].clone(), diag]
-    };
-    let head = [
-        "INPUT".to_string(),
-        "KIND".into(),
-        "CANONICAL".into(),
-        "ERROR / WARNINGS".into(),
-    ];
-    let body: Vec<[String; 4]> = rows.iter().map(pick).collect();
-    let mut width = [0usize; 4];
-    for r in std::iter::once(&head).chain(body.iter()) {
-        for (w, c) in width.iter_mut().zip(r.iter()) {
-            *w = (*w).max(c.chars().count());
+        self.rows
+            .push([format!("{:?}", r[0]), r[1].clone(), r[5].clone(), diag]);
+        if self.rows.len() >= self.block {
+            self.write(out)?;
         }
+        Ok(())
     }
-    for r in std::iter::once(&head).chain(body.iter()) {
-        let mut line = String::new();
-        for (i, (c, w)) in r.iter().zip(width.iter()).enumerate() {
-            line.push_str(c);
-            if i < 3 {
-                line.extend(std::iter::repeat_n(' ', w - c.chars().count() + 2));
+
+    /// Writes the rows held (with the header first), and forgets them.
+    fn write(&mut self, out: &mut impl Write) -> Result<()> {
+        let head = (!self.started).then_some(Self::HEAD.map(String::from));
+        for r in head.iter().chain(&self.rows) {
+            for (w, c) in self.width.iter_mut().zip(r) {
+                *w = (*w).max(c.chars().count());
             }
         }
-        writeln!(out, "{}", line.trim_end())?;
+        for r in head.iter().chain(&self.rows) {
+            let mut line = String::new();
+            for (i, (c, w)) in r.iter().zip(self.width).enumerate() {
+                line.push_str(c);
+                if i < 3 {
+                    line.extend(std::iter::repeat_n(' ', w - c.chars().count() + 2));
+                }
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        self.started = true;
+        self.rows.clear();
+        out.flush()?;
+        Ok(())
     }
-    Ok(())
 }

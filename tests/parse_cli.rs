@@ -1,0 +1,185 @@
+//! `hdlscan parse` through the built binary: SPEC §5's table as JSON lines
+//! with exactly the keys the issue fixed, TSV (a header even for no value),
+//! the table a block of rows at a time, a closed pipe (exit 0, no word),
+//! and a `--resolver` no URL can name (a usage error).
+//!
+//! Run: `cargo test --test tests parse_cli`
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+const KEYS: [&str; 13] = [
+    "input",
+    "kind",
+    "namespace",
+    "prefix",
+    "suffix",
+    "canonical",
+    "uri",
+    "url",
+    "resolver",
+    "query",
+    "fragment",
+    "error",
+    "warnings",
+];
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `hdlscan parse ARGS` with `stdin` fed to it.
+fn parse(args: &[&str], stdin: &[u8]) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .arg("parse")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run hdlscan");
+    let mut si = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    std::thread::spawn(move || si.write_all(&data));
+    let out = child.wait_with_output().unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(!o.stderr.contains("panicked"), "panic:\n{}", o.stderr);
+    o
+}
+
+/// The SPEC §5 cases of the conformance corpus.
+fn spec_cases() -> Vec<Value> {
+    let text = include_str!("../testdata/conformance.json");
+    let doc: Value = serde_json::from_str(text).unwrap();
+    let cases: Vec<Value> = doc["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["id"].as_str().unwrap().starts_with("spec-5-"))
+        .cloned()
+        .collect();
+    assert!(cases.len() >= 20, "SPEC §5 has more rows than {}", cases.len());
+    cases
+}
+
+#[test]
+fn spec_section_5_as_json_lines() {
+    let cases = spec_cases();
+    let stdin: String = cases
+        .iter()
+        .map(|c| format!("{}\r\n", c["input"].as_str().unwrap()))
+        .collect();
+    let o = parse(&["--format", "jsonl"], stdin.as_bytes());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines.len(), cases.len());
+    for (case, line) in cases.iter().zip(lines) {
+        let got: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+        assert_eq!(got.keys().map(String::as_str).collect::<Vec<_>>(), KEYS, "{line}");
+        assert_eq!(got["input"], case["input"], "CRLF is a line end, not part of the value");
+        assert!(got["warnings"].is_array(), "{line}");
+        for (k, want) in case["expect"].as_object().unwrap() {
+            if k == "warnings" {
+                let set = |v: &Value| {
+                    v.as_array()
+                        .unwrap()
+                        .iter()
+                        .cloned()
+                        .map(|w| w.to_string())
+                        .collect::<BTreeSet<_>>()
+                };
+                assert_eq!(set(&got[k]), set(want), "{}: warnings", case["id"]);
+            } else {
+                assert_eq!(&got[k], want, "{}: {k}", case["id"]);
+            }
+        }
+    }
+}
+
+#[test]
+fn tsv_has_its_header_for_no_value_and_escapes() {
+    let o = parse(&["--format", "tsv"], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout, format!("{}\n", KEYS.join("\t")));
+    let o = parse(&["--format", "tsv", "10.1000/a\tb"], b"");
+    let rows: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows[1].starts_with("10.1000/a\\tb\t"), "{}", rows[1]);
+}
+
+#[test]
+fn table_comes_a_block_at_a_time_with_one_header() {
+    let stdin: String = (0..2500).map(|i| format!("10.1000/{i}\n")).collect();
+    let o = parse(&["--format", "table"], stdin.as_bytes());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines.len(), 2501);
+    assert!(lines[0].starts_with("INPUT "), "{}", lines[0]);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("INPUT")).count(), 1);
+    // Columns only widen: the kind column of the last row starts where
+    // the first row's does, or further right.
+    let at = |l: &str| l.find("doi").unwrap();
+    assert!(at(lines[2500]) >= at(lines[1]), "{}\n{}", lines[1], lines[2500]);
+    assert!(lines[2500].starts_with("\"10.1000/2499\""));
+}
+
+#[test]
+fn closed_pipe_is_success_in_every_format() {
+    let stdin: Vec<u8> = (0..300_000)
+        .flat_map(|i| format!("10.1000/{i}\n").into_bytes())
+        .collect();
+    for format in ["jsonl", "tsv", "table"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+            .args(["parse", "--format", format])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut si = child.stdin.take().unwrap();
+        let data = stdin.clone();
+        std::thread::spawn(move || si.write_all(&data));
+        // Read one line, then close the pipe, as `| head -1` does.
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty(), "{format}");
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
+        assert!(stderr.is_empty(), "{format}: {stderr}");
+    }
+}
+
+#[test]
+fn resolver_no_url_can_name_is_a_usage_error() {
+    for bad in ["h:80:80/x", ".", "h:65536", "[::1", "a b"] {
+        let o = parse(&["--resolver", bad, "10.1000/1"], b"");
+        assert_eq!(o.code, 2, "{bad}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("--resolver") && o.stderr.contains("HOST[:PORT][/PATH]"),
+            "{}",
+            o.stderr
+        );
+        assert!(o.stdout.is_empty());
+    }
+    let o = parse(
+        &["--format", "jsonl", "--resolver", "Repo.Example.edu:8443/xmlui/handle"],
+        b"https://repo.example.edu:8443/xmlui/handle/1721.1/5\n",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    assert_eq!(
+        (v["kind"].as_str(), v["resolver"].as_str()),
+        (Some("resolver_url"), Some("repo.example.edu:8443"))
+    );
+}
