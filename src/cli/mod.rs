@@ -103,7 +103,7 @@ impl ParserArgs {
         opts.repair = self.repair;
         opts.max_len = self.max_len;
         for r in &self.resolvers {
-            opts.add_resolver(r).map_err(anyhow::Error::msg)?;
+            opts.add_resolver(r).map_err(|e| anyhow::Error::new(Usage(e)))?;
         }
         Ok(crate::id::Parser::new(opts))
     }
