@@ -249,6 +249,19 @@ fn bench_json_parses() {
             assert!(r[k].as_f64().unwrap() > 0.0, "{k} in {r}");
         }
     }
-    // Bad arguments are errors, not panics.
-    assert_eq!(hdlscan(&["bench", "--values", "0"]).code, 1);
+}
+
+#[test]
+fn bench_usage_errors_exit_2() {
+    for (args, says) in [
+        (["-j", "0"], "--threads"),
+        (["-j", "300"], "300"),
+        (["--values", "0"], "--values"),
+        (["--runs", "0"], "--runs"),
+    ] {
+        let o = hdlscan(&["bench", args[0], args[1]]);
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(says), "{args:?}: {}", o.stderr);
+        assert!(o.stdout.is_empty());
+    }
 }

@@ -45,8 +45,8 @@ pub struct BenchArgs {
     pub seed: u64,
     /// Threads of the parallel runs [default: all cores]; 1 thread is
     /// always measured too.
-    #[arg(short = 'j', long, value_name = "N")]
-    pub threads: Option<usize>,
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Timed runs per measurement; the median is reported.
     #[arg(long, value_name = "R", default_value_t = 3)]
     pub runs: usize,
@@ -201,14 +201,13 @@ impl Machine {
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
-    if args.values == 0 {
-        bail!("--values must be at least 1");
-    }
-    if args.runs == 0 {
-        bail!("--runs must be at least 1");
+    for (flag, n) in [("--values", args.values), ("--runs", args.runs)] {
+        if n == 0 {
+            return Err(super::Usage(format!("{flag} must be at least 1")).into());
+        }
     }
     let machine = Machine::detect();
-    let threads = args.threads.unwrap_or(machine.nproc).max(1);
+    let threads = args.threads.map_or(machine.nproc, usize::from).max(1);
     let parser = args.parser.build()?;
 
     let started = Instant::now();
