@@ -19,7 +19,9 @@ pub struct ParseArgs {
     /// Values to parse. Without any, one value per line is read from stdin
     /// (LF or CRLF; every line is a value, an empty one too).
     pub values: Vec<String>,
-    /// Output format [default: table on a terminal, jsonl otherwise]
+    /// Output format [default: table on a terminal, jsonl otherwise]. The
+    /// table shows input, kind, canonical and error or warnings; jsonl and
+    /// tsv every column.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     #[command(flatten)]
