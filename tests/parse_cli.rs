@@ -92,7 +92,6 @@ fn spec_section_5_as_json_lines() {
                     v.as_array()
                         .unwrap()
                         .iter()
-                        .cloned()
                         .map(|w| w.to_string())
                         .collect::<BTreeSet<_>>()
                 };
