@@ -555,14 +555,17 @@ fn process(w: Work, shape: &Shape, parser: &Parser) -> Result<Done> {
             let batch = match (out, &shape.schema) {
                 (Some((inputs, enriched)), Some(schema)) => {
                     let mut arrays: Vec<ArrayRef> = Vec::with_capacity(schema.fields().len());
-                    for (c, col) in inputs.into_iter().enumerate() {
+                    for col in inputs {
                         if shape.raw_cells {
                             arrays.push(Arc::new(col.finish_bytes()?));
                             continue;
                         }
-                        // The identifier column's own bad bytes are `bad_utf8`.
-                        let lossy = if c == shape.col { &mut 0 } else { &mut stats.lossy_cells };
-                        arrays.push(Arc::new(col.finish(lossy)?));
+                        // The identifier column's copy counts too: its
+                        // value is `bad_utf8`, but the cell written is
+                        // altered all the same (and `bad_utf8` alone does
+                        // not say so: CSV output and Binary Parquet input
+                        // keep the bytes).
+                        arrays.push(Arc::new(col.finish(&mut stats.lossy_cells)?));
                     }
                     arrays.extend(enriched.finish());
                     Some(RecordBatch::try_new(schema.clone(), arrays)?)

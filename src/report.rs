@@ -253,8 +253,8 @@ pub struct Stats {
     pub prefixes: HashMap<String, u64>,
     pub resolvers: HashMap<String, u64>,
     pub canonicals: CanonicalSet,
-    /// Cells of other columns whose invalid UTF-8 was replaced (U+FFFD) in
-    /// Parquet/Arrow output.
+    /// Input cells, the identifier column's included, whose invalid UTF-8
+    /// was replaced (U+FFFD) in Parquet/Arrow output.
     pub lossy_cells: u64,
     /// Short rows padded with empty fields (`--allow-short-rows`).
     pub padded_rows: u64,
@@ -509,7 +509,7 @@ impl Report {
         }
         if s.lossy_cells > 0 {
             out.push_str(&format!(
-                "  note: {} cells of other columns held invalid UTF-8, replaced by U+FFFD in the output\n",
+                "  note: {} input cells held invalid UTF-8, replaced by U+FFFD in the output\n",
                 s.lossy_cells
             ));
         }

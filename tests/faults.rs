@@ -443,3 +443,95 @@ fn closed_report_pipe_keeps_the_output() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(entries(&d.join("out")), ["o.csv"]);
 }
+
+// ---------------------------------------------------------------------------
+// `gen` interrupted
+
+/// Like `interrupt_mid_run`, for any `hdlscan ARGS` that writes
+/// `out/OUTPUT`: waits for its temporary file, lets it write, sends
+/// `signal`, and returns the finished run.
+fn interrupt_command(dir: &Path, args: &[&str], output: &str, signal: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let tmp_prefix = format!(".{output}.hdlscan-tmp.");
+    let start = Instant::now();
+    while !entries(&dir.join("out")).iter().any(|n| n.starts_with(&tmp_prefix)) {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!(
+                "{args:?} ended ({status}) before its temporary file was seen: {}",
+                reader.join().unwrap()
+            );
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no temporary file after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "{args:?} ended before the signal; make it bigger"
+    );
+    let sent = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal} failed");
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if signalled.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running 30 s after SIG{signal}: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Run {
+        code: status.code().unwrap_or_else(|| {
+            use std::os::unix::process::ExitStatusExt;
+            128 + status.signal().unwrap_or(0)
+        }),
+        stdout: Vec::new(),
+        stderr: reader.join().unwrap(),
+    }
+}
+
+/// `gen` cleans up on SIGINT and SIGTERM as `scan` does: its temporary
+/// file (gigabytes for a big export) used to stay behind.
+#[test]
+fn gen_interrupted_leaves_nothing() {
+    let rows = if cfg!(debug_assertions) { "1000000" } else { "3000000" };
+    let dir = tempdir_with_out();
+    for (output, signal) in [
+        ("big.csv", "INT"),
+        ("big.csv", "TERM"),
+        ("big.parquet", "INT"),
+        ("big.parquet", "TERM"),
+    ] {
+        let target = format!("out/{output}");
+        let run = interrupt_command(
+            dir.path(),
+            &["gen", "--rows", rows, "-o", &target, "-q"],
+            output,
+            signal,
+        );
+        check_interrupted(dir.path(), &run, signal);
+    }
+}

@@ -150,15 +150,17 @@ fn invalid_utf8_in_cells() {
 }
 
 /// Parquet strings are UTF-8: bad bytes become U+FFFD there, counted in
-/// `lossy_cells` for the other columns (the identifier's are `bad_utf8`).
+/// `lossy_cells` for every cell so written, the identifier column's copy
+/// too (its value is also `bad_utf8`, which does not say the cell changed).
 #[test]
-fn invalid_utf8_lossy_cells_counts_other_columns_only() {
+fn invalid_utf8_lossy_cells_counts_every_replaced_cell() {
     let c = Case::new(&[("in.csv", BAD_UTF8_CSV)]);
     c.run(&["in.csv", "-c", "id", "-o", "out/o.parquet", "--report", "out/r.json"])
         .ok();
-    assert_eq!(c.report()["lossy_cells"], 2);
+    assert_eq!(c.report()["lossy_cells"], 3);
     let (schema, batches) = crate::scan::read_parquet(&c.out().join("o.parquet"));
     let t = Table::from_batches(&schema, &batches);
+    assert_eq!(t.get(0, "id"), "10.1/\u{fffd}x");
     assert_eq!(t.get(0, "a"), "\u{fffd}\u{fffd}");
     assert_eq!(t.get(1, "a"), "ok\u{fffd}");
     assert_eq!(t.get(0, "error"), "bad_utf8");
@@ -1077,4 +1079,180 @@ fn fuzz_regressions_parse() {
     ] {
         parse_laws(v);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Files in a format scan does not read, whatever their name, and hints that
+// fit how the input was read.
+
+/// `rows` identifiers as an Arrow IPC file (`stream`: the stream format).
+fn arrow_ipc(stream: bool) -> Vec<u8> {
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    let ids: StringArray = ["10.1/a", "10.1/b"].into_iter().map(Some).collect();
+    let batch = RecordBatch::try_from_iter([("identifier", Arc::new(ids) as ArrayRef)]).unwrap();
+    let mut out = Vec::new();
+    if stream {
+        let mut w = arrow_ipc::writer::StreamWriter::try_new(&mut out, &batch.schema()).unwrap();
+        w.write(&batch).unwrap();
+        w.finish().unwrap();
+    } else {
+        let mut w = arrow_ipc::writer::FileWriter::try_new(&mut out, &batch.schema()).unwrap();
+        w.write(&batch).unwrap();
+        w.finish().unwrap();
+    }
+    out
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, data).unwrap();
+    gz.finish().unwrap()
+}
+
+/// Arrow IPC (file or stream format) was read as CSV and could exit 0 with
+/// garbage rows; it is named by its first bytes under any name, and as
+/// stdin, and compressed.
+#[test]
+fn arrow_ipc_input_is_refused_whatever_its_name() {
+    let (file, stream) = (arrow_ipc(false), arrow_ipc(true));
+    let gz = gzip(&file);
+    let c = Case::new(&[
+        ("one.arrow", &file),
+        ("one.arrows", &stream),
+        ("one.csv", &file),
+        ("one.parquet", &file),
+        ("one.csv.gz", &gz),
+        ("in.csv", OK_CSV),
+    ]);
+    let want = ["an Arrow IPC file", "hdlscan reads CSV, TSV and Parquet", "pyarrow"];
+    for args in [
+        &["one.arrow", "-c", "1"][..],
+        &["one.arrows", "-c", "1"],
+        &["one.csv", "-c", "1"],
+        &["one.parquet", "-c", "1"],
+        &["one.arrow", "-c", "1", "--input-format", "parquet"],
+    ] {
+        c.run(args).fails_with(&[&[args[0]][..], &want].concat());
+        c.nothing_written(true);
+    }
+    scan_in(c.path(), &["-", "-c", "1", "-o", "out/o.csv", "-q"], Some(&stream))
+        .fails_with(&[&["<stdin>"][..], &want].concat());
+    c.run(&["one.csv.gz", "-c", "1"])
+        .fails_with(&["one.csv.gz", "gzip-compressed Arrow IPC file"]);
+    c.nothing_written(true);
+    // scan's own Arrow output, fed back.
+    c.run(&["in.csv", "-c", "id", "-o", "out/x.arrow"]).ok();
+    c.run(&["out/x.arrow", "-c", "id", "-o", "o.csv"])
+        .fails_with(&["out/x.arrow", "an Arrow IPC file"]);
+    assert!(!c.path().join("o.csv").exists());
+}
+
+/// Parquet read the wrong way gets the hint that works: on stdin, not
+/// "--input-format parquet" (which cannot read stdin); already named
+/// .parquet, not "name it .parquet"; compressed whole, not "Corrupt footer".
+#[test]
+fn parquet_hints_fit_how_it_was_read() {
+    let pq = small_parquet();
+    let gz = gzip(&pq);
+    let zst = zstd::encode_all(&pq[..], 3).unwrap();
+    let c = Case::new(&[
+        ("pq.parquet", &pq),
+        ("pq.parquet.gz", &gz),
+        ("pq.parquet.zst", &zst),
+        ("pq.csv.gz", &gz),
+    ]);
+    let msg = scan_in(c.path(), &["-", "-c", "id", "-o", "out/o.csv", "-q"], Some(&pq)).fails_with(&[
+        "<stdin>",
+        "Parquet",
+        "cannot be read from stdin",
+        "path",
+    ]);
+    assert!(!msg.contains("--input-format parquet"), "{msg}");
+    for format in ["csv", "tsv"] {
+        let msg = c
+            .run(&["pq.parquet", "-c", "id", "--input-format", format])
+            .fails_with(&["pq.parquet", "Parquet file", "--input-format", "drop"]);
+        assert!(!msg.contains("name it .parquet"), "{msg}");
+    }
+    for (name, codec) in [("pq.parquet.gz", "gzip"), ("pq.parquet.zst", "zstd")] {
+        let msg = c
+            .run(&[name, "-c", "id"])
+            .fails_with(&[name, &format!("{codec}-compressed"), "decompress it first"]);
+        assert!(!msg.contains("footer"), "{msg}");
+    }
+    c.run(&["pq.csv.gz", "-c", "id"])
+        .fails_with(&["pq.csv.gz", "gzip-compressed Parquet file", "decompress it first"]);
+    c.nothing_written(true);
+}
+
+/// CSV reading flags given with Parquet input were ignored without a word;
+/// now each is a usage error naming it. Left unset, nothing changes.
+#[test]
+fn csv_flags_with_parquet_input_are_usage_errors() {
+    let c = Case::new(&[("in.parquet", &small_parquet())]);
+    for (args, flag) in [
+        (&["-n"][..], "--no-headers"),
+        (&["--no-headers"], "--no-headers"),
+        (&["-d", ";"], "--delimiter"),
+        (&["--delimiter", "tab"], "--delimiter"),
+        (&["--allow-short-rows"], "--allow-short-rows"),
+        (&["--max-record-mib", "64"], "--max-record-mib"),
+        (&["--block-mib", "1"], "--block-mib"),
+    ] {
+        let mut a = vec!["in.parquet", "-c", "id"];
+        a.extend_from_slice(args);
+        c.run(&a).usage_error(&[flag, "CSV/TSV input only"]);
+        c.nothing_written(true);
+    }
+    c.run(&["in.parquet", "-c", "id", "--input-format", "parquet", "-n"])
+        .usage_error(&["--no-headers", "CSV/TSV input only"]);
+    c.run(&["in.parquet", "-c", "id", "--report", "out/r.json"]).ok();
+    check_report_totals(&c.report(), 5000);
+}
+
+/// The audit's reproduction: two title cells and one identifier cell hold
+/// invalid UTF-8; Parquet and Arrow output write all three with U+FFFD,
+/// so `lossy_cells` is 3 (it was 2); CSV output keeps the bytes: 0.
+#[test]
+fn lossy_cells_counts_the_identifier_cell_in_parquet_and_arrow_output() {
+    let bad = b"id,identifier,title\n1,10.1000/\xff\xfe,t\xe9st\n2,10.1000/a\x00b,ti\x00tle\n3,\x00,\xc3\n";
+    let c = Case::new(&[("bad.csv", bad)]);
+    for out in ["o.parquet", "o.arrow"] {
+        let target = format!("out/{out}");
+        c.run(&["bad.csv", "-c", "identifier", "-o", &target, "--report", "out/r.json"])
+            .ok();
+        assert_eq!(c.report()["lossy_cells"], 3, "{out}");
+        let (schema, batches) = if out.ends_with(".parquet") {
+            crate::scan::read_parquet(&c.out().join(out))
+        } else {
+            crate::scan::read_ipc(&c.out().join(out))
+        };
+        let t = Table::from_batches(&schema, &batches);
+        assert_eq!(t.get(0, "identifier"), "10.1000/\u{fffd}\u{fffd}", "{out}");
+        assert_eq!(t.get(0, "error"), "bad_utf8", "{out}");
+    }
+    scan(
+        c.path(),
+        &["bad.csv", "-c", "identifier", "--report", "out/r.json", "-q"],
+    )
+    .ok();
+    assert_eq!(c.report()["lossy_cells"], 0, "an audit writes no cell");
+    c.run(&["bad.csv", "-c", "identifier", "--report", "out/r.json"]).ok();
+    assert_eq!(c.report()["lossy_cells"], 0, "CSV output keeps the bytes");
+}
+
+/// `gen -o -` wrote a file named `-`; it is refused as `scan` refuses it.
+#[test]
+fn gen_refuses_dash_output() {
+    let c = Case::new(&[]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(c.path())
+        .args(["gen", "--rows", "3", "--format", "csv", "-o", "-"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("-o -") && stderr.contains("name a file"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(entries(c.path()), ["out"]);
 }

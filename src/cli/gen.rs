@@ -7,7 +7,8 @@
 //! gives the same rows in both formats, and the same bytes on every run.
 //! CSV is streamed; Parquet is built in batches of [`BATCH_ROWS`] rows on
 //! one thread while [`Sink`] encodes the previous batch (bounded memory).
-//! Both are written atomically (temporary file, then rename).
+//! Both are written atomically (temporary file, then rename; SIGINT and
+//! SIGTERM remove the temporary file, as in `scan`); `-o -` is refused.
 
 use super::Usage;
 use crate::io::atomic::AtomicFile;
@@ -89,6 +90,14 @@ impl GenFormat {
 }
 
 pub fn run(args: GenArgs) -> Result<ExitCode> {
+    // Refused as `scan` refuses it, rather than writing a file named `-`.
+    if args.output.as_os_str() == "-" {
+        bail!(Usage(
+            "-o -: the output is written to a file and renamed into place when complete; name a file".into()
+        ));
+    }
+    // An interrupt removes the temporary file, which can be gigabytes.
+    super::scan::install_signal_handler();
     let started = Instant::now();
     let format = match args.format.or_else(|| GenFormat::from_path(&args.output)) {
         Some(f) => f,

@@ -81,12 +81,15 @@ pub struct ScanArgs {
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Longest CSV record accepted, in MiB (4 to 2047): a longer one stops
-    /// the run with an error rather than holding several copies of it in memory.
-    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = clap::value_parser!(u16).range(4..=2047))]
-    pub max_record_mib: u16,
-    /// CSV block size in MiB: the unit of parallel work.
-    #[arg(long, value_name = "MIB", default_value_t = 4, hide = true)]
-    pub block_mib: usize,
+    /// the run with an error rather than holding several copies of it in
+    /// memory [default: 32]
+    // An Option (the default applied in `run`) so that giving it with
+    // Parquet input can be refused, like the other CSV-only flags.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u16).range(4..=2047))]
+    pub max_record_mib: Option<u16>,
+    /// CSV block size in MiB [default: 4]: the unit of parallel work.
+    #[arg(long, value_name = "MIB", hide = true)]
+    pub block_mib: Option<usize>,
     /// No progress bar and no summary on stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -131,6 +134,9 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             formats[0]
         }
     };
+    if input_format == InputFormat::Parquet {
+        check_no_csv_flags(&args)?;
+    }
     let delimiter = match (&args.delimiter, input_format) {
         (Some(d), _) => parse_delimiter(d)?,
         (None, InputFormat::Tsv) => b'\t',
@@ -158,12 +164,13 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         }
         None => None,
     };
+    let block_mib = args.block_mib.unwrap_or(4).max(1);
     let csv = CsvOptions {
         delimiter,
         has_headers: !args.no_headers,
         allow_short_rows: args.allow_short_rows,
-        block_size: args.block_mib.max(1) << 20,
-        max_block_size: usize::from(args.max_record_mib).max(args.block_mib) << 20,
+        block_size: block_mib << 20,
+        max_block_size: usize::from(args.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
     };
     // The report's file is created before any work, so a report that
     // cannot be written fails the run before the output is touched, and it
@@ -266,6 +273,25 @@ fn write_report(file: Option<&mut AtomicFile>, report: &Report) -> Result<()> {
         .with_context(|| format!("writing the report {}", f.target().display()))
 }
 
+/// Parquet input has no header line, delimiter or records to pad or cap:
+/// a CSV reading flag given with it would be ignored, and silently
+/// ignoring `-n` or `-d` hides a command line that meant something else.
+fn check_no_csv_flags(args: &ScanArgs) -> Result<()> {
+    let given = [
+        (args.no_headers, "-n/--no-headers"),
+        (args.delimiter.is_some(), "-d/--delimiter"),
+        (args.allow_short_rows, "--allow-short-rows"),
+        (args.max_record_mib.is_some(), "--max-record-mib"),
+        (args.block_mib.is_some(), "--block-mib"),
+    ];
+    if let Some((_, flag)) = given.iter().find(|(set, _)| *set) {
+        bail!(Usage(format!(
+            "{flag} applies to CSV/TSV input only, and this input is Parquet; drop it"
+        )));
+    }
+    Ok(())
+}
+
 fn parse_delimiter(d: &str) -> Result<u8> {
     match d {
         "\\t" | "tab" => Ok(b'\t'),
@@ -306,7 +332,8 @@ fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: InputFormat) -> O
 }
 
 /// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.
-fn install_signal_handler() {
+/// `gen` installs it too: its output is an `AtomicFile` as well.
+pub(super) fn install_signal_handler() {
     let _ = ctrlc::set_handler(|| {
         atomic::remove_all_temp_files();
         if atomic::committed_any() {

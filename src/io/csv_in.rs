@@ -39,6 +39,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::magic::{self, is_gzip, is_zstd};
 use super::record;
 use super::split::{Boundary, Splitter, UnclosedQuote};
 
@@ -108,16 +109,6 @@ impl Compression {
     }
 }
 
-fn is_gzip(head: &[u8]) -> bool {
-    head.starts_with(&[0x1f, 0x8b])
-}
-
-fn is_zstd(head: &[u8]) -> bool {
-    // Zstandard frame, or a skippable frame (0x184D2A5?).
-    head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
-        || (head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18])
-}
-
 /// Options of the block reader.
 #[derive(Clone, Copy, Debug)]
 pub struct CsvOptions {
@@ -175,8 +166,17 @@ pub enum ErrorKind {
     NotGzip,
     /// A `.zst` file that does not start like zstd (or is empty).
     NotZstd,
-    /// A file read as CSV that starts like Parquet (`PAR1`).
-    LooksParquet,
+    /// A file read as CSV that starts like Parquet (`PAR1`); the hint
+    /// depends on why it was read as CSV.
+    LooksParquet(ReadAsCsv),
+    /// A file read as CSV that starts like Arrow IPC, which hdlscan does
+    /// not read at all.
+    LooksArrow,
+    /// A compressed file (the compression is "gzip" or "zstd") that holds
+    /// Parquet, which is read only as a file as written.
+    CompressedParquet(&'static str),
+    /// A compressed file that holds Arrow IPC.
+    CompressedArrow(&'static str),
     /// `has_headers` but the input holds no record.
     NoHeader,
     /// A record has the wrong number of fields.
@@ -189,6 +189,19 @@ pub enum ErrorKind {
     BadOption(String),
     /// The `csv` crate rejected a block (not expected to happen).
     Csv(String),
+}
+
+/// Why a Parquet file was read as CSV, for the hint that gets it read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadAsCsv {
+    /// Bytes on stdin, which is always CSV: Parquet needs a file (its
+    /// footer is read first), so `--input-format parquet` would not help.
+    Stdin,
+    /// Named `.parquet` or `.pq` already: only `--input-format csv` (or
+    /// `tsv`) can have made it CSV.
+    NamedParquet,
+    /// Any other name.
+    OtherName,
 }
 
 /// An error naming the file and the position reached.
@@ -233,10 +246,26 @@ impl fmt::Display for PositionedError {
             }
             ErrorKind::NotGzip => write!(f, "not a gzip file (bad magic bytes)"),
             ErrorKind::NotZstd => write!(f, "not a zstd file (empty or bad magic bytes)"),
-            ErrorKind::LooksParquet => write!(
+            ErrorKind::LooksParquet(ReadAsCsv::Stdin) => write!(
+                f,
+                "this is a Parquet file, not CSV, and Parquet cannot be read from stdin; give the file's path instead of -"
+            ),
+            ErrorKind::LooksParquet(ReadAsCsv::NamedParquet) => write!(
+                f,
+                "this is a Parquet file, read as CSV because of --input-format; drop that option"
+            ),
+            ErrorKind::LooksParquet(ReadAsCsv::OtherName) => write!(
                 f,
                 "this is a Parquet file, not CSV; name it .parquet or pass --input-format parquet"
             ),
+            ErrorKind::LooksArrow => f.write_str(magic::ARROW_IPC),
+            ErrorKind::CompressedParquet(c) => write!(
+                f,
+                "a {c}-compressed Parquet file; decompress it first and give hdlscan the .parquet file"
+            ),
+            ErrorKind::CompressedArrow(c) => {
+                write!(f, "a {c}-compressed {}", magic::ARROW_IPC.trim_start_matches("an "))
+            }
             ErrorKind::NoHeader => write!(f, "no header: the input holds no record"),
             ErrorKind::FieldCount { expected, found } => {
                 write!(f, "expected {expected} fields, found {found}")
@@ -266,7 +295,8 @@ impl std::error::Error for PositionedError {
 /// hold what it says (a mislabelled file gives a clear error); any other
 /// input, stdin included, is sniffed for gzip and zstd magic bytes, so a
 /// compressed export saved as `.csv` is read, not taken for garbage text.
-/// Parquet read as CSV is refused with a hint.
+/// Parquet or Arrow IPC read as CSV, plain or compressed, is refused with a
+/// hint (see [`magic`]).
 pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedError> {
     let name: Arc<str> = spec.display_name().into();
     let err = |kind| PositionedError::new(&name, Position::default(), kind);
@@ -288,25 +318,59 @@ pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedEr
         Compression::None => Compression::sniff(head),
         named => named,
     };
-    if comp == Compression::None && head.starts_with(b"PAR1") {
-        return Err(err(ErrorKind::LooksParquet));
+    if comp == Compression::None {
+        if magic::is_parquet(head) {
+            let why = match spec {
+                InputSpec::Stdin => ReadAsCsv::Stdin,
+                InputSpec::Path(p) if named_parquet(p) => ReadAsCsv::NamedParquet,
+                InputSpec::Path(_) => ReadAsCsv::OtherName,
+            };
+            return Err(err(ErrorKind::LooksParquet(why)));
+        }
+        if magic::is_arrow_ipc(head) {
+            return Err(err(ErrorKind::LooksArrow));
+        }
     }
-    Ok(match comp {
-        Compression::None => Box::new(src),
+    let (mut decoded, compression): (Box<dyn Read + Send>, _) = match comp {
+        Compression::None => return Ok(Box::new(src)),
         Compression::Gzip => {
             if !is_gzip(head) {
                 return Err(err(ErrorKind::NotGzip));
             }
-            Box::new(flate2::bufread::MultiGzDecoder::new(src))
+            (Box::new(flate2::bufread::MultiGzDecoder::new(src)), "gzip")
         }
         Compression::Zstd => {
             if !is_zstd(head) {
                 return Err(err(ErrorKind::NotZstd));
             }
             let d = zstd::Decoder::with_buffer(src).map_err(|e| err(ErrorKind::Read(e)))?;
-            Box::new(d)
+            (Box::new(d), "zstd")
         }
-    })
+    };
+    // A Parquet or Arrow file compressed whole decompresses to no CSV
+    // either: its first bytes are looked at, then given back in front.
+    let mut inner = Vec::with_capacity(magic::HEAD_LEN);
+    (&mut decoded)
+        .take(magic::HEAD_LEN as u64)
+        .read_to_end(&mut inner)
+        .map_err(|e| err(ErrorKind::Read(e)))?;
+    if magic::is_parquet(&inner) {
+        return Err(err(ErrorKind::CompressedParquet(compression)));
+    }
+    if magic::is_arrow_ipc(&inner) {
+        return Err(err(ErrorKind::CompressedArrow(compression)));
+    }
+    Ok(Box::new(io::Cursor::new(inner).chain(decoded)))
+}
+
+/// True when `p`'s name ends in `.parquet` or `.pq` (any case), as
+/// `pipeline::InputFormat::detect` reads names.
+fn named_parquet(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".parquet") || name.ends_with(".pq")
 }
 
 /// A block of whole records, as raw bytes.

@@ -7,12 +7,15 @@
 //! - [`parquet_in`]: Parquet input, one row group at a time, and access to
 //!   the identifier column whatever its string type.
 //! - [`sink`]: enriched output as Parquet, CSV, TSV or Arrow IPC.
+//! - [`magic`]: what a file's first bytes say it is (gzip, zstd, Parquet,
+//!   Arrow IPC), whatever its name.
 //! - [`atomic`]: output written to a hidden temporary file beside the target
 //!   and renamed onto it only when complete; cleanup on drop and on
 //!   interrupt ([`atomic::remove_all_temp_files`]).
 
 pub mod atomic;
 pub mod csv_in;
+pub mod magic;
 pub mod parquet_in;
 mod record;
 pub mod sink;

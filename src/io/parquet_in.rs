@@ -35,12 +35,14 @@
 //!
 //! # Damaged files
 //! A file that is not Parquet, is truncated or has a corrupt footer fails in
-//! [`ParquetInput::open`]; damaged pages fail while reading batches. Every
+//! [`ParquetInput::open`] (named as Arrow IPC, gzip or zstd when its first
+//! bytes say so); damaged pages fail while reading batches. Every
 //! error names the file. Decoding runs under `catch_unwind`, so a decoder
 //! panic on malformed data also becomes an error (the panic message may
 //! still be printed by the default panic hook).
 
 use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -58,6 +60,7 @@ use parquet::arrow::arrow_reader::{
 };
 
 use super::atomic::os_reason;
+use super::magic;
 
 /// Rows per decoded batch: about a CSV block's worth, which bounds what is
 /// in flight (64Ki-row batches peaked at 304 MB on a 10M-row
@@ -109,7 +112,25 @@ impl ParquetInput {
         }));
         let meta = match loaded {
             Ok(Ok(m)) => m,
-            Ok(Err(e)) => bail!("{shown} is not a readable Parquet file: {e}"),
+            Ok(Err(e)) => {
+                // Named as what it is when its first bytes tell (a gzip'd
+                // export says "Corrupt footer" otherwise).
+                let mut head = Vec::with_capacity(magic::HEAD_LEN);
+                // The footer's reads moved the file's offset.
+                if (&file).seek(SeekFrom::Start(0)).is_ok() {
+                    let _ = (&file).take(magic::HEAD_LEN as u64).read_to_end(&mut head);
+                }
+                if magic::is_arrow_ipc(&head) {
+                    bail!("{shown}: {}", magic::ARROW_IPC);
+                }
+                if let Some(c) = magic::compression_name(&head) {
+                    bail!(
+                        "{shown} is {c}-compressed; hdlscan reads Parquet files as written (their pages are \
+                         compressed inside): decompress it first"
+                    );
+                }
+                bail!("{shown} is not a readable Parquet file: {e}")
+            }
             Err(p) => bail!(
                 "{shown} is not a readable Parquet file: decoder panicked: {}",
                 panic_message(&*p)
