@@ -608,6 +608,7 @@ fn usage_errors_exit_2() {
         .usage_error(&["out/x.foo", "unknown output format"]);
     c.run(&["in.csv", "-c", "id", "-o", "-", "--output-format", "csv"])
         .usage_error(&["-o -", "name a file"]);
+    c.run(&["-", "in.csv", "-", "-c", "id"]).usage_error(&["stdin", "once"]);
     assert_eq!(entries(c.path()), ["in.csv", "out"]);
     c.nothing_written(true);
 }

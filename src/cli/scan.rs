@@ -121,6 +121,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let parser = args.parser.build()?;
     let inputs: Vec<InputSpec> = args.inputs.iter().map(|s| InputSpec::parse(s)).collect();
+    // Stdin is read once: a second `-` would only ever be empty.
+    if inputs.iter().filter(|i| matches!(i, InputSpec::Stdin)).count() > 1 {
+        bail!(Usage("- (stdin) is given more than once; it can be read only once".into()));
+    }
     let formats: Vec<InputFormat> = inputs.iter().map(InputFormat::detect).collect();
     let input_format = match args.input_format {
         Some(f) => f,
@@ -235,9 +239,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         started.elapsed().as_secs_f64(),
     )?;
     // The report is written before the output is put in place, and both are
-    // committed in one step: a report that cannot be written (full disk,
-    // closed stdout) leaves no output behind, and an interrupt leaves both
-    // or neither.
+    // committed in one step: a report that cannot be written (full disk)
+    // leaves no output behind, and an interrupt leaves both or neither.
     let reported = match args.report {
         Some(_) => write_report(report_file.as_mut(), &report),
         None => Ok(()),
