@@ -221,9 +221,12 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     let (work_tx, work_rx) = sync_channel::<Result<Work>>(threads * 2);
     let reader = {
         let (inputs, format, csv, schema) = (cfg.inputs.clone(), cfg.input_format, cfg.csv, input_schema.clone());
+        // Without output only the identifier column is read: the other
+        // columns of later Parquet inputs may differ in type.
+        let audit_only = cfg.output.is_none().then_some(col);
         thread::Builder::new()
             .name("hdlscan-reader".into())
-            .spawn(move || produce(inputs, first_csv, format, csv, schema, work_tx))?
+            .spawn(move || produce(inputs, first_csv, format, csv, schema, audit_only, work_tx))?
     };
     let writer = match (&cfg.output, &out_schema) {
         (Some((path, format)), Some(schema)) => {
@@ -401,13 +404,14 @@ fn produce(
     format: InputFormat,
     csv: CsvOptions,
     schema: SchemaRef,
+    audit_only: Option<usize>,
     tx: SyncSender<Result<Work>>,
 ) -> Result<Vec<InputInfo>> {
     let mut infos = Vec::with_capacity(inputs.len());
     let mut record_base = 0u64;
     for spec in &inputs {
         let r = match format {
-            InputFormat::Parquet => produce_parquet(spec, &schema, record_base, &tx),
+            InputFormat::Parquet => produce_parquet(spec, &schema, audit_only, record_base, &tx),
             _ => match first_csv.take() {
                 Some(r) => produce_csv(Ok(r), spec, csv, &schema, record_base, &tx),
                 None => produce_csv(CsvBlockReader::open(spec, csv), spec, csv, &schema, record_base, &tx),
@@ -465,9 +469,14 @@ fn produce_csv(
     }))
 }
 
+/// One Parquet input. Its columns must be the first input's, by name and
+/// type, since they are written into one output; an audit without output
+/// (`audit_only`: the identifier column's index) needs the names only, and
+/// an identifier column of a string or bytes type, whichever.
 fn produce_parquet(
     spec: &InputSpec,
     schema: &SchemaRef,
+    audit_only: Option<usize>,
     record_base: u64,
     tx: &SyncSender<Result<Work>>,
 ) -> Result<Option<InputInfo>> {
@@ -485,21 +494,25 @@ fn produce_parquet(
                 field_list(schema)
             );
         }
-        // Same names: say which column's type differs.
-        let (ours, first) = pq
-            .schema()
-            .fields()
-            .iter()
-            .zip(schema.fields())
-            .find(|(a, b)| a != b)
-            .expect("schemas differ in a field");
-        let describe = |f: &Field| format!("{}{}", f.data_type(), if f.is_nullable() { "" } else { " not null" });
-        bail!(
-            "{shown}: column {:?} is {} here but {} in the first input; inputs of one run must have the same column types",
-            ours.name(),
-            describe(ours),
-            describe(first)
-        );
+        if let Some(col) = audit_only {
+            parquet_in::check_identifier_column(pq.schema(), col, &shown)?;
+        } else {
+            // Same names: say which column's type differs.
+            let (ours, first) = pq
+                .schema()
+                .fields()
+                .iter()
+                .zip(schema.fields())
+                .find(|(a, b)| a != b)
+                .expect("schemas differ in a field");
+            let describe = |f: &Field| format!("{}{}", f.data_type(), if f.is_nullable() { "" } else { " not null" });
+            bail!(
+                "{shown}: column {:?} is {} here but {} in the first input; inputs of one run must have the same column types",
+                ours.name(),
+                describe(ours),
+                describe(first)
+            );
+        }
     }
     let mut rows = 0u64;
     for rg in 0..pq.num_row_groups() {

@@ -482,13 +482,30 @@ fn parquet_inputs_with_another_column_type() {
     let b = RecordBatch::try_from_iter([("id", ids()), ("n", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef)]);
     write_parquet(&c.path().join("a.parquet"), &a.unwrap());
     write_parquet(&c.path().join("b.parquet"), &b.unwrap());
-    c.run(&["a.parquet", "b.parquet", "-c", "id"]).fails_with(&[
-        "b.parquet",
-        "column \"n\"",
-        "Int64 not null here",
-        "Int32 not null in the first input",
+    // Written into one output, the columns must agree.
+    c.run(&["a.parquet", "b.parquet", "-c", "id", "-o", "out/x.parquet"])
+        .fails_with(&[
+            "b.parquet",
+            "column \"n\"",
+            "Int64 not null here",
+            "Int32 not null in the first input",
+        ]);
+    c.nothing_written(true);
+    // An audit reads the identifier column alone: every row counts.
+    scan(
+        c.path(),
+        &["a.parquet", "b.parquet", "-c", "id", "--report", "out/r.json", "-q"],
+    )
+    .ok();
+    check_report_totals(&c.report(), 4);
+    // But that column must still be text in every input.
+    let d = RecordBatch::try_from_iter([("id", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef), ("n", ids())]);
+    write_parquet(&c.path().join("d.parquet"), &d.unwrap());
+    scan(c.path(), &["a.parquet", "d.parquet", "-c", "id", "-q"]).fails_with(&[
+        "d.parquet",
+        "'id'",
+        "not a string type",
     ]);
-    c.nothing_written(false);
 }
 
 #[test]
