@@ -33,79 +33,22 @@ fn temp_files(dir: &Path) -> Vec<String> {
 // ---------------------------------------------------------------------------
 // Signals
 
-/// Starts `scan big.csv -o out/OUTPUT`, waits until its temporary output
-/// file exists (the run is writing), sends `signal` with kill(1), and
-/// returns the finished run. Fails if the run ends before it could be
-/// interrupted, or does not end within 30 s of the signal (a hang).
+/// Starts `scan big.csv -o out/OUTPUT`, interrupted mid-run by
+/// `interrupt_command`.
 fn interrupt_mid_run(dir: &Path, output: &str, signal: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
-        .current_dir(dir)
-        .args(["scan", "big.csv", "-c", SAMPLE_ID, "-o"])
-        .arg(format!("out/{output}"))
-        .args(["--report", "out/r.json", "-q"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    let out = dir.join("out");
-    let tmp_prefix = format!(".{output}.hdlscan-tmp.");
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!(
-                "the run ended ({status}) before its temporary file was seen; stderr: {}",
-                reader.join().unwrap()
-            );
-        }
-        if entries(&out).iter().any(|n| n.starts_with(&tmp_prefix)) {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no temporary file after 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // Let it write for a moment: the signal lands mid-run, not at open.
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "the run ended before the signal; make the input bigger"
-    );
-    let sent = Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(sent.success(), "kill -{signal} failed");
-    let signalled = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if signalled.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("still running 30 s after SIG{signal}: a hang");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Run {
-        // Killed by the signal itself (no handler): report as 128 + N.
-        code: status.code().unwrap_or_else(|| {
-            use std::os::unix::process::ExitStatusExt;
-            128 + status.signal().unwrap_or(0)
-        }),
-        stdout: Vec::new(),
-        stderr: reader.join().unwrap(),
-    }
+    let target = format!("out/{output}");
+    let args = [
+        "scan",
+        "big.csv",
+        "-c",
+        SAMPLE_ID,
+        "-o",
+        &target,
+        "--report",
+        "out/r.json",
+        "-q",
+    ];
+    interrupt_command(dir, &args, output, signal)
 }
 
 /// A CSV big enough that a scan runs for a second or more: debug builds
@@ -447,9 +390,11 @@ fn closed_report_pipe_keeps_the_output() {
 // ---------------------------------------------------------------------------
 // `gen` interrupted
 
-/// Like `interrupt_mid_run`, for any `hdlscan ARGS` that writes
-/// `out/OUTPUT`: waits for its temporary file, lets it write, sends
-/// `signal`, and returns the finished run.
+/// Runs `hdlscan ARGS`, which writes `out/OUTPUT`; waits until its
+/// temporary file exists (the run is writing), lets it write, sends
+/// `signal` with kill(1), and returns the finished run. Fails if the run
+/// ends before it could be interrupted, or does not end within 30 s of
+/// the signal (a hang).
 fn interrupt_command(dir: &Path, args: &[&str], output: &str, signal: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
         .current_dir(dir)
@@ -504,6 +449,7 @@ fn interrupt_command(dir: &Path, args: &[&str], output: &str, signal: &str) -> R
         std::thread::sleep(Duration::from_millis(10));
     };
     Run {
+        // Killed by the signal itself (no handler): report as 128 + N.
         code: status.code().unwrap_or_else(|| {
             use std::os::unix::process::ExitStatusExt;
             128 + status.signal().unwrap_or(0)

@@ -5,26 +5,17 @@
 //!
 //! Run: `cargo test --test tests parse_cli`
 
+use crate::scan::ENRICHED;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-const KEYS: [&str; 13] = [
-    "input",
-    "kind",
-    "namespace",
-    "prefix",
-    "suffix",
-    "canonical",
-    "uri",
-    "url",
-    "resolver",
-    "query",
-    "fragment",
-    "error",
-    "warnings",
-];
+/// `parse`'s keys: the value read, then the columns `scan` adds after
+/// `record`.
+fn keys() -> Vec<&'static str> {
+    std::iter::once("input").chain(ENRICHED[1..].iter().copied()).collect()
+}
 
 struct Out {
     code: i32,
@@ -83,7 +74,7 @@ fn spec_section_5_as_json_lines() {
     assert_eq!(lines.len(), cases.len());
     for (case, line) in cases.iter().zip(lines) {
         let got: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-        assert_eq!(got.keys().map(String::as_str).collect::<Vec<_>>(), KEYS, "{line}");
+        assert_eq!(got.keys().map(String::as_str).collect::<Vec<_>>(), keys(), "{line}");
         assert_eq!(got["input"], case["input"], "CRLF is a line end, not part of the value");
         assert!(got["warnings"].is_array(), "{line}");
         for (k, want) in case["expect"].as_object().unwrap() {
@@ -107,7 +98,7 @@ fn spec_section_5_as_json_lines() {
 fn tsv_has_its_header_for_no_value_and_escapes() {
     let o = parse(&["--format", "tsv"], b"");
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(o.stdout, format!("{}\n", KEYS.join("\t")));
+    assert_eq!(o.stdout, format!("{}\n", keys().join("\t")));
     let o = parse(&["--format", "tsv", "10.1000/a\tb"], b"");
     let rows: Vec<&str> = o.stdout.lines().collect();
     assert_eq!(rows.len(), 2);
