@@ -188,7 +188,7 @@ fn closer(c: u8) -> Option<usize> {
 fn publisher_suffix_len(suffix: &str) -> usize {
     PUBLISHER_SUFFIXES
         .iter()
-        .find(|p| suffix.len() > p.len() && chars::ends_with_ci(suffix, p))
+        .find(|p| chars::ends_with_ci(suffix, p))
         .map_or(0, |p| p.len())
 }
 
@@ -308,7 +308,8 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
                 }
             }
         }
-        if has_amp(s) && has_entity(s, is_doi) {
+        let entity = has_amp(s) && has_entity(s, is_doi);
+        if entity {
             ws.add(Warning::HtmlEntity);
             decode_entities(s, tmp, is_doi);
             std::mem::swap(s, tmp);
@@ -344,7 +345,10 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         if dash {
             ws.add(Warning::UnicodeDash);
         }
-        let kept = truncations(s, is_doi, &mut ws);
+        // An entity decoded may leave another whose `;` ends the suffix
+        // (`&amp;lt;` gives `&lt;`): the next round decodes it before any
+        // trailing punctuation is dropped.
+        let kept = if entity { s.len() } else { truncations(s, is_doi, &mut ws) };
         if kept < s.len() {
             s.truncate(kept);
             changed = true;
@@ -384,7 +388,11 @@ fn truncations(s: &str, is_doi: bool, ws: &mut Warnings) -> usize {
         let n = publisher_suffix_len(s);
         if n > 0 {
             ws.add(Warning::PublisherSuffix);
-            end -= n;
+            // Never the whole suffix: `10.1000//abstract` is flagged and
+            // left as read, as trailing punctuation is below.
+            if n < end {
+                end -= n;
+            }
         }
     }
     let n = trailing_punct_len(&s[..end]);

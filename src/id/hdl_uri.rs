@@ -58,7 +58,8 @@ fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
         cx.warn(Warning::AmbiguousHdlHost);
     }
     handle::read(cx, p, suffix, true, Rule::Any)?;
-    cx.d.resolver = cx.lowercase(auth);
+    // `host:`, an empty port, is no port (RFC 3986 §6.2.3), as in URLs.
+    cx.d.resolver = cx.lowercase(if a.port.is_some() { auth } else { a.host });
     Ok(())
 }
 

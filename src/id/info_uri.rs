@@ -92,6 +92,13 @@ fn normalize<'a>(cx: &mut Cx<'a>, ident: &'a str) -> Result<Span, ErrorCode> {
         let c = b[i];
         if c == b'%' {
             let v = percent::escape_at(b, i).ok_or(ErrorCode::BadPercentEscape)?;
+            // A control character escaped is one all the same (§1: anywhere),
+            // as it is in the parts of `hdl` and `doi`, which are decoded:
+            // C0 and DEL, and C1 as UTF-8 (`%C2%80`..`%C2%9F`).
+            let c1 = v == 0xC2 && percent::escape_at(b, i + 3).is_some_and(|n| (0x80..=0x9F).contains(&n));
+            if v < 0x20 || v == 0x7F || c1 {
+                return Err(ErrorCode::ControlChar);
+            }
             // `%25` then two hex digits: an escape escaped again (§3).
             if v == b'%' && percent::escape_at(b, i + 2).is_some() {
                 cx.d.warnings.add(Warning::DoubleEncoded);

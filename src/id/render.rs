@@ -72,9 +72,14 @@ pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
         out.canonical.push_str("info:");
         out.canonical.push_str(ns);
         out.canonical.push('/');
+        let at = out.canonical.len();
         if repair && p.warnings.contains(Warning::InvisibleChar) {
             dirt::info_without_invisible(id, &mut out.canonical);
-        } else {
+        }
+        // Nothing repaired, or a repair that would leave the identifier
+        // empty (`info:lccn/%C2%AD`: invalid, `bad_info_identifier`): as
+        // for a handle's suffix, the value stays as read.
+        if out.canonical.len() == at {
             out.canonical.push_str(id);
         }
         out.uri.push_str(&out.canonical);
