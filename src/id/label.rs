@@ -66,6 +66,11 @@ pub fn labelled<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
 pub fn urn_doi<'a>(cx: &mut Cx<'a>, nss: &'a str) -> Result<(), ErrorCode> {
     cx.check_encoded(&[Some(nss)]);
     let b = nss.as_bytes();
+    // A URN's NSS holds no raw `?` (RFC 8141: it would start a
+    // q-component), so one in a DOI should have been escaped, as in `info:`.
+    if chars::find_byte(b'?', b).is_some() {
+        cx.warn(Warning::UnencodedChars);
+    }
     let (p, s) = match (chars::find_byte(b':', b), chars::find_byte(b'/', b)) {
         (Some(c), slash) if slash.is_none_or(|s| c < s) => (&nss[..c], &nss[c + 1..]),
         _ => handle::split_uri_part(nss, &mut cx.d.warnings)?,
