@@ -123,7 +123,9 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let inputs: Vec<InputSpec> = args.inputs.iter().map(|s| InputSpec::parse(s)).collect();
     // Stdin is read once: a second `-` would only ever be empty.
     if inputs.iter().filter(|i| matches!(i, InputSpec::Stdin)).count() > 1 {
-        bail!(Usage("- (stdin) is given more than once; it can be read only once".into()));
+        bail!(Usage(
+            "- (stdin) is given more than once; it can be read only once".into()
+        ));
     }
     let formats: Vec<InputFormat> = inputs.iter().map(InputFormat::detect).collect();
     let input_format = match args.input_format {

@@ -348,7 +348,11 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         // An entity decoded may leave another whose `;` ends the suffix
         // (`&amp;lt;` gives `&lt;`): the next round decodes it before any
         // trailing punctuation is dropped.
-        let kept = if entity { s.len() } else { truncations(s, is_doi, &mut ws) };
+        let kept = if entity {
+            s.len()
+        } else {
+            truncations(s, is_doi, &mut ws)
+        };
         if kept < s.len() {
             s.truncate(kept);
             changed = true;
