@@ -7,7 +7,7 @@ use super::chars::{self, starts_with_ci};
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
 use super::hdl_uri::split_off;
-use super::{Cx, Options, Span};
+use super::{Cx, Options, Span, UserResolver, percent};
 
 /// The global resolvers: host, and the warning it carries.
 pub(super) const GLOBAL: [(&str, Option<Warning>); 6] = [
@@ -149,4 +149,95 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
     cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
     cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
     Ok(())
+}
+
+/// A resolver the user adds (`--resolver HOST[:PORT][/PATH]`, an
+/// `http(s)://` in front accepted and ignored). HOST is a host name, an
+/// IPv4 address or a bracketed IP literal, PORT 1 to 65535; PATH holds only
+/// characters a URL path may hold unescaped. Anything else is refused: a
+/// resolver that no URL can name would make the run quietly match nothing.
+pub fn user_resolver(spec: &str) -> Result<UserResolver, String> {
+    let refuse = |why: &str| {
+        Err(format!(
+            "--resolver {spec:?}: {why}; expected HOST[:PORT][/PATH], e.g. repository.example.edu/handle"
+        ))
+    };
+    let s = spec.trim();
+    let s = ["https://", "http://"]
+        .iter()
+        .find(|p| starts_with_ci(s, p))
+        .map_or(s, |p| &s[p.len()..]);
+    let (auth, path) = match s.find('/') {
+        Some(i) => (&s[..i], s[i..].trim_end_matches('/')),
+        None => (s, ""),
+    };
+    let Ok(a) = authority::parse(auth) else {
+        return refuse("not a host with an optional :PORT");
+    };
+    let name = |h: &str| {
+        h.split('.')
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+    };
+    if !(a.bracketed || authority::is_ipv4(a.host) || name(a.host)) {
+        return refuse("not a host name or IP address");
+    }
+    if let Some(p) = a.port
+        && !p.parse::<u16>().is_ok_and(|p| p > 0)
+    {
+        return refuse("the port must be 1 to 65535");
+    }
+    if !path.bytes().all(|b| b != b'?' && percent::URI_RAW.contains(b)) {
+        return refuse("the path holds a character a URL must escape");
+    }
+    let host = match a.port {
+        Some(port) => format!("{}:{port}", a.host),
+        None => a.host.to_string(),
+    };
+    Ok(UserResolver {
+        host: host.to_ascii_lowercase(),
+        path: path.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolvers_the_user_adds() {
+        let added = user_resolver;
+        let r = |host: &str, path: &str| UserResolver {
+            host: host.into(),
+            path: path.into(),
+        };
+        assert_eq!(added("Repo.Example.EDU/handle/"), Ok(r("repo.example.edu", "/handle")));
+        assert_eq!(added("https://h_1.example:8080"), Ok(r("h_1.example:8080", "")));
+        assert_eq!(added("190.12.34.56/x"), Ok(r("190.12.34.56", "/x")));
+        assert_eq!(added("[2001:DB8::1]:2641"), Ok(r("[2001:db8::1]:2641", "")));
+        // An empty port is the scheme's, as in a URL.
+        assert_eq!(added("host:"), Ok(r("host", "")));
+        for bad in [
+            "",
+            "/handle",
+            "a b",
+            ".",
+            "a..b",
+            "h:80:80/x",
+            ":80",
+            "a:b:c",
+            "[",
+            "[::1",
+            "[zz]",
+            "h:65536",
+            "h:0",
+            "h:x",
+            "u@h",
+            "h/a b",
+            "h/x?y",
+            "h/x#y",
+        ] {
+            let e = added(bad).unwrap_err();
+            assert!(e.starts_with(&format!("--resolver {bad:?}: ")), "{bad:?}: {e}");
+        }
+    }
 }
