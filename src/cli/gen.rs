@@ -92,12 +92,10 @@ impl GenFormat {
 pub fn run(args: GenArgs) -> Result<ExitCode> {
     // Refused as `scan` refuses it, rather than writing a file named `-`.
     if args.output.as_os_str() == "-" {
-        bail!(Usage(
-            "-o -: the output is written to a file and renamed into place when complete; name a file".into()
-        ));
+        bail!(Usage(super::DASH_OUTPUT.into()));
     }
     // An interrupt removes the temporary file, which can be gigabytes.
-    super::scan::install_signal_handler();
+    super::install_signal_handler();
     let started = Instant::now();
     let format = match args.format.or_else(|| GenFormat::from_path(&args.output)) {
         Some(f) => f,

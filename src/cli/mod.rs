@@ -1,6 +1,7 @@
-//! The command line: argument definitions, and the mapping of failures to
+//! The command line: argument definitions, the mapping of failures to
 //! exit codes (0 success, 1 error, 2 usage; a closed stdout is success, as
-//! for any Unix filter).
+//! for any Unix filter), and what the commands that write files share (the
+//! interrupt handler, the refusal of `-o -`).
 
 mod bench;
 mod r#gen;
@@ -64,6 +65,25 @@ impl std::fmt::Display for Usage {
 }
 
 impl std::error::Error for Usage {}
+
+/// Why `-o -` is refused (by `scan` and `gen`).
+const DASH_OUTPUT: &str = "-o -: the output is written to a file and renamed into place when complete; name a file";
+
+/// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.
+/// `scan` and `gen` install it: their outputs are `AtomicFile`s.
+fn install_signal_handler() {
+    let _ = ctrlc::set_handler(|| {
+        crate::io::atomic::remove_all_temp_files();
+        if crate::io::atomic::committed_any() {
+            // The interrupt came while output and report were renamed into
+            // place: they are complete.
+            say(format_args!("hdlscan: interrupted after the output was written"));
+        } else {
+            say(format_args!("hdlscan: interrupted; no output written"));
+        }
+        std::process::exit(130);
+    });
+}
 
 /// One line on stderr. `eprintln!` panics when stderr is closed or full
 /// (`2>/dev/full`); a message that cannot be shown is not worth a panic,

@@ -117,7 +117,7 @@ impl From<OutFormatArg> for OutputFormat {
 }
 
 pub fn run(args: ScanArgs) -> Result<ExitCode> {
-    install_signal_handler();
+    super::install_signal_handler();
     let started = Instant::now();
     let parser = args.parser.build()?;
     let inputs: Vec<InputSpec> = args.inputs.iter().map(|s| InputSpec::parse(s)).collect();
@@ -151,11 +151,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let output = match &args.output {
         Some(path) => {
             if path.as_os_str() == "-" {
-                bail!(Usage(
-                    "-o -: the output is written to a file and renamed into place when complete; name a file \
-                     (the report can go to stdout: --report -)"
-                        .into()
-                ));
+                bail!(Usage(format!(
+                    "{} (the report can go to stdout: --report -)",
+                    super::DASH_OUTPUT
+                )));
             }
             let format = match args.output_format {
                 Some(f) => f.into(),
@@ -334,20 +333,4 @@ fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: InputFormat) -> O
     };
     bar.set_style(ProgressStyle::with_template(template).ok()?);
     Some(bar)
-}
-
-/// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.
-/// `gen` installs it too: its output is an `AtomicFile` as well.
-pub(super) fn install_signal_handler() {
-    let _ = ctrlc::set_handler(|| {
-        atomic::remove_all_temp_files();
-        if atomic::committed_any() {
-            // The interrupt came while output and report were renamed into
-            // place: they are complete.
-            super::say(format_args!("hdlscan: interrupted after the output was written"));
-        } else {
-            super::say(format_args!("hdlscan: interrupted; no output written"));
-        }
-        std::process::exit(130);
-    });
 }
