@@ -83,16 +83,16 @@ pub fn flag(
     *ws = Warnings::from_bits(ws.bits() | found.bits());
 }
 
-/// A cheap pre-check of `flag` for a handle read without decoding from an
-/// ASCII value: false only when `flag` would raise nothing. `amp_or_space`
-/// says whether the value holds `&` or a space, `suffix_slash` whether the
+/// A cheap pre-check of `flag` for a handle read without decoding: false
+/// only when `flag` would raise nothing. `look` says the value holds what
+/// only `flag` reads (`&`, a space, non-ASCII), `suffix_slash` whether the
 /// suffix holds a `/` (the caller knows where they are). The DOI-only dirt is
 /// decided exactly (a last letter or a `/` alone lets through a tenth of
 /// all DOIs), each test behind the byte it needs.
 #[inline(always)]
-pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, amp_or_space: bool, suffix_slash: bool) -> bool {
+pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, look: bool, suffix_slash: bool) -> bool {
     let last = suffix.as_bytes().last().map_or(0, u8::to_ascii_lowercase);
-    amp_or_space
+    look
         || matches!(last, b'.' | b',' | b';' | b')' | b']' | b'}') // trailing_punct_len
         || (is_doi && may_flag_doi(suffix, last, suffix_slash))
         || TEST_PREFIXES.contains(&prefix)

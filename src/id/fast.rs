@@ -13,8 +13,7 @@
 //! (NBSP, U+3000, a BOM at its ends) is read the same way once
 //! `unicode_trimmed` has trimmed it. A value with non-ASCII characters
 //! after its prefix (invisible characters, dashes in a suffix) is read by
-//! `parse_non_ascii`, the same code compiled apart, so that `parse`, the
-//! ASCII path, carries none of it.
+//! the same code once `Text::non_ascii` has proved it UTF-8.
 //! One pass (`classes::of`) finds what the value holds and where its `/`
 //! are; bare values, the commonest, take a short path of their own
 //! (`bare`), the marked forms another (`marked`). The value is proved
@@ -83,47 +82,23 @@ enum Form {
     Url(Option<bool>),
 }
 
-/// Reads `raw` if it is one of the forms above and ASCII; `None` sends it
-/// to `parse_non_ascii` or the full parser. Marked `#[inline]` so that
-/// `Parser::parse`, its one caller, can inline it from any codegen unit:
-/// unmarked, whether it was inlined followed how the crate fell into
-/// codegen units, and an edit elsewhere in `id/mod.rs` made it a call
-/// (568 → 615 instructions a value; 580 marked so).
+/// Reads `raw` if it is one of the forms above; `None` sends it to the
+/// full parser. Marked `#[inline]` so that `Parser::parse`, its one
+/// caller, can inline it from any codegen unit: unmarked, whether it was
+/// inlined followed how the crate fell into codegen units, and an edit
+/// elsewhere in `id/mod.rs` made it a call (568 → 615 instructions a
+/// value; 580 marked so).
 #[inline]
 pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
     let t = trim_ascii(raw);
     let classes = classes::of(t);
-    if classes.acc & (GIVE_UP | NON_ASCII) != 0 {
-        return None;
-    }
-    // SAFETY: no byte of `t` is NON_ASCII.
-    read(unsafe { Text::ascii_unchecked(t) }, &classes, raw.len(), opts, bufs)
-}
-
-/// `parse` for a value holding non-ASCII characters: read when it is
-/// UTF-8 without C1 controls and its ends are ASCII (a non-ASCII end may
-/// be Unicode white space to trim: see `unicode_trimmed`). A path of its
-/// own, out of line, for one value in a hundred (with it inside `parse`,
-/// the ASCII path spilled registers it never needed). `Parser::parse`
-/// calls it once `parse` and the retry on a Unicode-trimmed value gave up.
-#[cold]
-#[inline(never)]
-pub fn parse_non_ascii<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
-    let t = trim_ascii(raw);
-    // ASCII values were `parse`'s to read.
-    if t.is_ascii() || !t.first()?.is_ascii() || !t.last()?.is_ascii() {
-        return None;
-    }
-    let classes = classes::of(t);
-    if classes.acc & GIVE_UP != 0 {
-        return None;
-    }
-    let s = std::str::from_utf8(t).ok()?;
-    // C0 and DEL were GIVE_UP; the C1 controls are encoded in two bytes.
-    if chars::has_c1_control(t) {
-        return None;
-    }
-    read(Text::<true>(s), &classes, raw.len(), opts, bufs)
+    let text = if classes.acc & (GIVE_UP | NON_ASCII) == 0 {
+        // SAFETY: no byte of `t` is NON_ASCII.
+        unsafe { Text::ascii_unchecked(t) }
+    } else {
+        Text::non_ascii(t, classes.acc)?
+    };
+    read(text, &classes, raw.len(), opts, bufs)
 }
 
 /// `raw` without the ASCII white space at its ends.
@@ -144,8 +119,8 @@ fn trim_ascii(raw: &[u8]) -> &[u8] {
 
 /// The trimmed value `t`, in whichever form it has.
 #[inline(always)]
-fn read<'a, const UNICODE: bool>(
-    t: Text<'a, UNICODE>,
+fn read<'a>(
+    t: Text<'a>,
     classes: &Classes,
     raw_len: usize,
     opts: &Options,
@@ -173,57 +148,87 @@ fn read<'a, const UNICODE: bool>(
     }
 }
 
-/// A trimmed value proved UTF-8: ASCII by the class pass alone (`UNICODE`
-/// false: `parse`, nearly every value), or by `parse_non_ascii`. The
-/// fast path cuts it only where its own ASCII bytes stand (after a head it
-/// matched, at a `/`, `?` or `#`, at its ends), which are char boundaries,
-/// so `cut` slices without the checks `str` slicing makes at both ends.
-/// The paths for the two kinds are compiled apart, so the ASCII one
-/// carries no test for the other.
+/// A trimmed value proved UTF-8: ASCII by the class pass alone (nearly
+/// every value), or by `non_ascii`. The fast path cuts it only where its
+/// own ASCII bytes stand (after a head it matched, at a `/`, `?` or `#`,
+/// at its ends), which are char boundaries, so `cut` slices without the
+/// checks `str` slicing makes at both ends. Values holding non-ASCII take
+/// the same code as ASCII ones: a path of their own would be cold when
+/// one came (one value in seventy), and its misses in the instruction
+/// cache cost more than its reading (440 ns such a value amid the
+/// benchmark's mix, against 160 ns alone).
+/// Whether it holds non-ASCII is its classes' `NON_ASCII`, which every
+/// step has at hand.
 #[derive(Clone, Copy)]
-struct Text<'a, const UNICODE: bool>(&'a str);
-
-impl<'a> Text<'a, false> {
-    /// Safety: every byte of `b` must be ASCII.
-    unsafe fn ascii_unchecked(b: &'a [u8]) -> Self {
-        debug_assert!(b.is_ascii());
-        // SAFETY: ASCII is UTF-8.
-        Text(unsafe { std::str::from_utf8_unchecked(b) })
-    }
+struct Text<'a> {
+    s: &'a str,
 }
 
-impl<'a, const UNICODE: bool> Text<'a, UNICODE> {
+impl<'a> Text<'a> {
+    /// Safety: every byte of `b` must be ASCII.
+    #[inline(always)]
+    unsafe fn ascii_unchecked(b: &'a [u8]) -> Self {
+        debug_assert!(b.is_ascii());
+        Text {
+            // SAFETY: ASCII is UTF-8.
+            s: unsafe { std::str::from_utf8_unchecked(b) },
+        }
+    }
+
+    /// `t` (trimmed) holding non-ASCII or control characters (`acc`, its
+    /// classes): readable when it is UTF-8 without control characters (C0
+    /// and DEL are GIVE_UP; the C1 controls are encoded in two bytes) and
+    /// its ends are ASCII (a non-ASCII end may be Unicode white space to
+    /// trim: see `unicode_trimmed`). Out of line, so the ASCII path keeps
+    /// its registers.
+    #[cold]
+    #[inline(never)]
+    fn non_ascii(t: &'a [u8], acc: u8) -> Option<Self> {
+        if acc & GIVE_UP != 0 || !t.first()?.is_ascii() || !t.last()?.is_ascii() {
+            return None;
+        }
+        let s = std::str::from_utf8(t).ok()?;
+        if chars::has_c1_control(t) {
+            return None;
+        }
+        Some(Text { s })
+    }
+
     /// True when `self[..i]` is ASCII. In a value holding non-ASCII, the
     /// label, scheme, host and prefix must not, or the full parser could
     /// read them otherwise (a Unicode space after a `doi` label): only the
     /// suffix, query and fragment may.
     #[inline(always)]
-    fn ascii_before(self, i: usize) -> bool {
-        !UNICODE || self.bytes()[..i].is_ascii()
+    fn ascii_before(self, classes: &Classes, i: usize) -> bool {
+        classes.acc & NON_ASCII == 0 || self.bytes()[..i].is_ascii()
     }
 
     /// `ascii_before` the prefix's end in a bare value: its first `/`, or
     /// its end when it has none.
     #[inline(always)]
     fn prefix_ascii(self, classes: &Classes) -> bool {
-        !UNICODE || self.ascii_before(classes.slash(self.bytes(), 0, self.len()).unwrap_or(self.len()))
+        classes.acc & NON_ASCII == 0
+            || self.ascii_before(
+                classes,
+                classes.slash(self.bytes(), 0, self.len()).unwrap_or(self.len()),
+            )
     }
 
     fn bytes(self) -> &'a [u8] {
-        self.0.as_bytes()
+        self.s.as_bytes()
     }
 
     fn len(self) -> usize {
-        self.0.len()
+        self.s.len()
     }
 
     /// `self[a..b]`, where `a` and `b` are the ends or the places of ASCII
     /// bytes.
     #[inline(always)]
     fn cut(self, a: usize, b: usize) -> &'a str {
-        debug_assert!(self.0.is_char_boundary(a) && self.0.is_char_boundary(b));
+        debug_assert!(self.s.is_char_boundary(a) && self.s.is_char_boundary(b));
         let part = &self.bytes()[a..b];
-        // SAFETY: `self.0` is UTF-8 and `a`, `b` char boundaries (above).
+        // SAFETY: `self.s` is UTF-8 and `a`, `b` char boundaries (above).
         unsafe { std::str::from_utf8_unchecked(part) }
     }
 }
@@ -232,12 +237,7 @@ impl<'a, const UNICODE: bool> Text<'a, UNICODE> {
 /// the prefix rule of values without a scheme. Inlined, and apart from the
 /// other forms, so this path keeps its few values in registers.
 #[inline(always)]
-fn bare<'a, const UNICODE: bool>(
-    t: Text<'a, UNICODE>,
-    classes: &Classes,
-    mut ws: Warnings,
-    bufs: &mut RepairBufs,
-) -> Parsed<'a> {
+fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Parsed<'a> {
     let acc = classes.acc;
     let Some(slash) = classes.slash(t.bytes(), 0, t.len()) else {
         return Parsed::invalid(ErrorCode::NoSlash, ws);
@@ -248,15 +248,16 @@ fn bare<'a, const UNICODE: bool>(
         Err(e) => return Parsed::invalid(e, ws),
     };
     let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
-    flag_dirt::<UNICODE>(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
+    flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
     handle_parsed(kind, prefix, suffix, is_doi, ws)
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
-/// says there can be any.
+/// says there can be any (always for a value holding `&`, a space or
+/// non-ASCII).
 #[inline(always)]
-fn flag_dirt<const UNICODE: bool>(
+fn flag_dirt(
     prefix: &str,
     suffix: &str,
     is_doi: bool,
@@ -265,11 +266,17 @@ fn flag_dirt<const UNICODE: bool>(
     ws: &mut Warnings,
     bufs: &mut RepairBufs,
 ) {
-    if UNICODE || dirt::may_flag(prefix, suffix, is_doi, acc & (AMP | SPACE) != 0, suffix_slash) {
+    if dirt::may_flag(
+        prefix,
+        suffix,
+        is_doi,
+        acc & (AMP | SPACE | NON_ASCII) != 0,
+        suffix_slash,
+    ) {
         let scan = Scan {
             amp: acc & AMP != 0,
             space: acc & SPACE != 0,
-            non_ascii: UNICODE,
+            non_ascii: acc & NON_ASCII != 0,
             ..Scan::default()
         };
         dirt::flag(prefix, suffix, is_doi, false, scan, ws, bufs);
@@ -297,8 +304,8 @@ fn handle_parsed<'a>(kind: Kind, prefix: &'a str, suffix: &'a str, is_doi: bool,
 /// handle starts at `at`. (`parse` gives `Form::Bare` to `bare`: it is
 /// matched below with the DOI labels only to keep the matches whole.)
 #[inline(always)]
-fn marked<'a, const UNICODE: bool>(
-    t: Text<'a, UNICODE>,
+fn marked<'a>(
+    t: Text<'a>,
     classes: &Classes,
     form: Form,
     at: usize,
@@ -407,8 +414,8 @@ fn marked<'a, const UNICODE: bool>(
 /// parser (other forms than bare may have warned before reaching it).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn handle_at<'a, const UNICODE: bool>(
-    t: Text<'a, UNICODE>,
+fn handle_at<'a>(
+    t: Text<'a>,
     classes: &Classes,
     from: usize,
     to: usize,
@@ -419,13 +426,13 @@ fn handle_at<'a, const UNICODE: bool>(
 ) -> Option<Parsed<'a>> {
     // The `/` are known by their place in `t`.
     let slash = classes.slash(t.bytes(), from, to)?;
-    if !t.ascii_before(slash) {
+    if !t.ascii_before(classes, slash) {
         return None;
     }
     let (prefix, suffix) = (t.cut(from, slash), t.cut(slash + 1, to));
     let is_doi = handle::check(prefix, suffix, rule, &mut ws).ok()?;
     let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
-    flag_dirt::<UNICODE>(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
+    flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
     Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
 }
 
@@ -657,8 +664,8 @@ struct Host<'a> {
 /// split off): the host and the handle part, or `not_a_resolver_url`;
 /// `None` for what the full parser must read (ports, user info, upper
 /// case outside the global hosts, no path).
-fn url_parts<'a, const UNICODE: bool>(
-    t: Text<'a, UNICODE>,
+fn url_parts<'a>(
+    t: Text<'a>,
     classes: &Classes,
     at: usize,
     len: usize,
@@ -759,11 +766,7 @@ mod tests {
             p
         }
         let fast = super::parse(raw, &parser.opts, &mut bufs)
-            .or_else(|| super::parse(inner?, &parser.opts, &mut bufs).map(trimmed))
-            .or_else(|| match inner {
-                Some(i) => super::parse_non_ascii(i, &parser.opts, &mut bufs).map(trimmed),
-                None => super::parse_non_ascii(raw, &parser.opts, &mut bufs),
-            });
+            .or_else(|| super::parse(inner?, &parser.opts, &mut bufs).map(trimmed));
         let full = parser.parse_full(input, &mut scratch);
         let Some(fast) = fast else {
             // Left to the full parser: `parse` must get there (and not go
@@ -878,7 +881,7 @@ mod tests {
 
     /// Non-ASCII inside every form the fast path reads (invisible
     /// characters, dashes, inner white space, C1 controls, letters, in the
-    /// prefix, the suffix, a host, a query and a fragment): `parse_non_ascii`
+    /// prefix, the suffix, a host, a query and a fragment): the fast path
     /// reads what stands after the prefix and leaves the rest, and agrees
     /// with the full parser on all of it.
     #[test]

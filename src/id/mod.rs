@@ -159,8 +159,8 @@ impl Parser {
         if raw.len() > self.opts.max_len {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
-        // The fast path proves its values ASCII as it reads them, so only
-        // the values it leaves are validated as UTF-8. A value whose only
+        // The fast path proves a value ASCII as it reads it, so only values
+        // holding other bytes are validated as UTF-8. A value whose only
         // non-ASCII characters are white space trimmed off its ends goes
         // round once more, trimmed: one call of `fast::parse` keeps it
         // inline here.
@@ -177,23 +177,14 @@ impl Parser {
                 _ => break,
             }
         }
-        self.parse_rest(raw, value, scratch)
+        self.parse_rest(raw, scratch)
     }
 
-    /// What the fast path leaves: `raw`, trimmed of its Unicode white space
-    /// into `value` when it had any. Values with non-ASCII inside
-    /// (invisible characters, dashes) have a fast path of their own; the
-    /// rest go to the full parser. Out of line, so that `parse` keeps its
-    /// registers for the fast path.
+    /// What the fast path leaves, for the full parser. Out of line, so
+    /// that `parse` keeps its registers for the fast path.
     #[cold]
     #[inline(never)]
-    fn parse_rest<'a>(&self, raw: &'a [u8], value: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        if let Some(mut p) = fast::parse_non_ascii(value, &self.opts, &mut scratch.repair) {
-            if value.len() != raw.len() {
-                p.warnings.add(Warning::Trimmed);
-            }
-            return p;
-        }
+    fn parse_rest<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
         let Ok(input) = std::str::from_utf8(raw) else {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
