@@ -4,7 +4,7 @@
 //! It takes ASCII values without control characters in these forms: bare
 //! handles and DOIs (and the errors of bare values: `empty`, `no_slash`,
 //! `bad_prefix`, …), `doi:` labels (`doubled_label` when more than one),
-//! `hdl:` path URIs, `info:doi/` and `info:hdl/`, and resolver URLs:
+//! `hdl:` path URIs, `urn:doi:`, `info:doi/` and `info:hdl/`, and resolver URLs:
 //! `http(s)://` on the global resolvers (any case, `/api/handles/`, `doi:`
 //! inside the path), the global hosts without a scheme, and another
 //! (lowercase) host's `/hdl/` and `/handle/` paths or
@@ -76,6 +76,8 @@ enum Form {
     Labels,
     /// `hdl:` path form.
     Hdl,
+    /// `urn:doi:`, where a `:` may stand for the first `/`.
+    UrnDoi,
     /// `info:doi/` (`true`) or `info:hdl/`.
     Info(bool),
     /// A URL; `Some(true)` for `https`, `None` when written without a scheme.
@@ -325,7 +327,8 @@ fn marked<'a>(
         if acc & UNENCODED != 0 {
             ws.add(Warning::UnencodedChars);
         }
-        let parsed = handle_at(t, classes, from, t.len(), Rule::Any, Kind::ResolverUrl, ws, bufs)?;
+        let slash = classes.slash(t.bytes(), from, t.len())?;
+        let parsed = handle_split(t, classes, from, slash, t.len(), Rule::Any, Kind::ResolverUrl, ws, bufs)?;
         return Some(Parsed {
             resolver: Some(host),
             ..parsed
@@ -334,7 +337,7 @@ fn marked<'a>(
     let mut rest = t.cut(at, t.len());
     let (mut query, mut fragment, mut resolver) = (None, None, None);
     let mut rule = match form {
-        Form::Bare | Form::Label | Form::Labels | Form::Info(true) => Rule::Doi,
+        Form::Bare | Form::Label | Form::Labels | Form::UrnDoi | Form::Info(true) => Rule::Doi,
         Form::Hdl | Form::Info(false) => Rule::Any,
         Form::Url(_) => Rule::Any, // set by the host below
     };
@@ -348,6 +351,10 @@ fn marked<'a>(
         }
         let unencoded;
         if acc & QUERY != 0 {
+            // A URN has no query or fragment: the full parser flags them.
+            if form == Form::UrnDoi {
+                return None;
+            }
             let (r, f) = split_off(rest, b'#');
             let r = if let Form::Info(_) = form {
                 r
@@ -388,7 +395,7 @@ fn marked<'a>(
     // Where `rest` is in `t`: the `/` are known by their place in `t`.
     let from = rest.as_ptr() as usize - t.bytes().as_ptr() as usize;
     let kind = match form {
-        Form::Bare | Form::Label | Form::Labels => Kind::Doi,
+        Form::Bare | Form::Label | Form::Labels | Form::UrnDoi => Kind::Doi,
         Form::Hdl => Kind::HdlUri,
         Form::Info(_) => Kind::InfoUri,
         Form::Url(_) => Kind::ResolverUrl,
@@ -400,7 +407,17 @@ fn marked<'a>(
     } else {
         *classes
     };
-    let parsed = handle_at(t, classes, from, from + rest.len(), rule, kind, ws, bufs)?;
+    let to = from + rest.len();
+    let slash = classes.slash(t.bytes(), from, to);
+    // `urn:doi:10.1000:182`: a `:` before the first `/` splits.
+    let sep = match form {
+        Form::UrnDoi => match chars::find_byte(b':', rest.as_bytes()) {
+            Some(c) if slash.is_none_or(|s| from + c < s) => from + c,
+            _ => slash?,
+        },
+        _ => slash?,
+    };
+    let parsed = handle_split(t, classes, from, sep, to, rule, kind, ws, bufs)?;
     Some(Parsed {
         resolver,
         query,
@@ -409,29 +426,30 @@ fn marked<'a>(
     })
 }
 
-/// The handle `t[from..to]` of a marked form, read by `rule`, as `kind`:
-/// the end every marked form shares. Its errors are left to the full
-/// parser (other forms than bare may have warned before reaching it).
+/// The handle `t[from..to]` of a marked form, split at `sep` (its first
+/// `/`, known by its place in `t`, or `urn:doi:`'s `:`), read by `rule`,
+/// as `kind`: the end every marked form shares. Its errors are left to
+/// the full parser (other forms than bare may have warned before reaching
+/// it).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn handle_at<'a>(
+fn handle_split<'a>(
     t: Text<'a>,
     classes: &Classes,
     from: usize,
+    sep: usize,
     to: usize,
     rule: Rule,
     kind: Kind,
     mut ws: Warnings,
     bufs: &mut RepairBufs,
 ) -> Option<Parsed<'a>> {
-    // The `/` are known by their place in `t`.
-    let slash = classes.slash(t.bytes(), from, to)?;
-    if !t.ascii_before(classes, slash) {
+    if !t.ascii_before(classes, sep) {
         return None;
     }
-    let (prefix, suffix) = (t.cut(from, slash), t.cut(slash + 1, to));
+    let (prefix, suffix) = (t.cut(from, sep), t.cut(sep + 1, to));
     let is_doi = handle::check(prefix, suffix, rule, &mut ws).ok()?;
-    let suffix_slash = classes.slash(t.bytes(), slash + 1, to).is_some();
+    let suffix_slash = classes.slash(t.bytes(), sep + 1, to).is_some();
     flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
     Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
 }
@@ -543,6 +561,7 @@ fn form_of(t: &[u8], classes: &Classes) -> Option<(Form, usize)> {
         b'h' if head.starts(&HTTPS) => Some((Form::Url(Some(true)), 8)),
         b'h' if head.starts(&HTTP) => Some((Form::Url(Some(false)), 7)),
         b'i' if head.starts(&INFO_DOI) && t.get(8) == Some(&b'/') => Some((Form::Info(true), 9)),
+        b'u' if head.starts(&URN_DOI) => Some((Form::UrnDoi, 8)),
         b'i' if head.starts(&INFO_HDL) && t.get(8) == Some(&b'/') => Some((Form::Info(false), 9)),
         _ => None,
     }
@@ -602,6 +621,7 @@ const HTTPS: Lit = Lit::new(b"https://");
 const HTTP: Lit = Lit::new(b"http://");
 const INFO_DOI: Lit = Lit::new(b"info:doi");
 const INFO_HDL: Lit = Lit::new(b"info:hdl");
+const URN_DOI: Lit = Lit::new(b"urn:doi:");
 
 /// The first eight bytes of a value (zero past its end) with `0x20` OR-ed
 /// into each: that lowercases the ASCII letters, and on the bytes the fast
@@ -911,6 +931,8 @@ mod tests {
             "hdl:20.500.12345/6x",
             "info:doi/10.1000/182x",
             "info:hdl/1234/5x",
+            "urn:doi:10.1000/182x",
+            "urn:doi:10.1000:182/x",
             "x.org/hdl/1721.1/5x",
             "https://doi.org/10.1000/a?q=1#f",
             "doi.org/10.1000/a.",
@@ -1028,6 +1050,9 @@ mod tests {
             "TBD ",
             "x.y/",
             "urn:doi:",
+            "URN:doi:",
+            "urn:doi:10.1000:",
+            "urn:doi:doi:",
             "pmid: ",
             "/",
             "?",
