@@ -185,6 +185,10 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_rest<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        let scratch = match fast::escaped_url(raw, &self.opts, scratch) {
+            Ok(p) => return p,
+            Err(scratch) => scratch,
+        };
         let Ok(input) = std::str::from_utf8(raw) else {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
