@@ -32,7 +32,9 @@ use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::GLOBAL;
-use super::{Options, Parsed, Scratch, chars, percent};
+use super::{Options, Parsed, chars, percent};
+
+pub mod rare;
 
 /// ASCII White_Space: what `chars::trim` removes that is one byte long.
 fn is_ascii_trim(b: u8) -> bool {
@@ -495,120 +497,6 @@ fn known_host(t: &[u8], at: usize) -> Option<(usize, &'static str, Option<Warnin
     t.get(at + len)?.is_ascii_digit().then_some((at + len, name, warning))
 }
 
-/// A resolver URL on a host `known_host` knows (`https://`, `http://` or
-/// no scheme), whose handle holds percent escapes (SICI DOIs' `%3C…%3E`,
-/// an encoded separator): the parts decoded into `scratch` as the full
-/// parser decodes them (SPEC §2 "Splitting URIs and URLs"), checked and
-/// flagged by the same code. Anything else, and any error, is the full
-/// parser's: `scratch` is given back for it. A value in a hundred comes
-/// here, after `parse` left it; the full parser's general steps
-/// (authority, ports, labels, users' hosts) cost it 500 ns amid the
-/// benchmark's mix.
-#[cold]
-#[inline(never)]
-pub fn escaped_url<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
-    let t = trim_ascii(raw);
-    let classes = classes::of(t);
-    if !opts.resolvers().is_empty() || classes.acc & (GIVE_UP | NON_ASCII | QUERY | PCT) != PCT {
-        return Err(scratch);
-    }
-    // SAFETY: no byte of `t` is NON_ASCII.
-    let t = unsafe { Text::ascii_unchecked(t) };
-    let head = Head::of(t.bytes());
-    let scheme = if head.starts(&HTTPS) {
-        Some(true)
-    } else if head.starts(&HTTP) {
-        Some(false)
-    } else {
-        None
-    };
-    let at = match scheme {
-        Some(true) => HTTPS.len,
-        Some(false) => HTTP.len,
-        None => 0,
-    };
-    let Some((from, host, host_ws)) = known_host(t.bytes(), at) else {
-        return Err(scratch);
-    };
-    let mut ws = Warnings::EMPTY;
-    // No `?` or `#`: the value's classes are the handle's.
-    for (w, raised) in [
-        (Warning::Trimmed, t.len() != raw.len()),
-        (Warning::UnencodedChars, classes.acc & UNENCODED != 0),
-    ] {
-        if raised {
-            ws.add(w);
-        }
-    }
-    for w in [scheme_warning(scheme), host_ws].into_iter().flatten() {
-        ws.add(w);
-    }
-    let Ok((prefix_raw, suffix_raw)) = handle::split_uri_part(t.cut(from, t.len()), &mut ws) else {
-        return Err(scratch);
-    };
-    if prefix_raw.is_empty() || suffix_raw.is_empty() {
-        return Err(scratch);
-    }
-    let (Some(p), Some(s)) = (
-        decode_part(prefix_raw, &mut scratch.bytes, &mut scratch.buf),
-        decode_part(suffix_raw, &mut scratch.bytes, &mut scratch.buf),
-    ) else {
-        return Err(scratch);
-    };
-    let (prefix, suffix) = (p.get(&scratch.buf), s.get(&scratch.buf));
-    let Ok(is_doi) = handle::check(prefix, suffix, Rule::Any, &mut ws) else {
-        return Err(scratch);
-    };
-    let value = Scan {
-        percent: true,
-        amp: classes.acc & AMP != 0,
-        space: classes.acc & SPACE != 0,
-        ..Scan::default()
-    };
-    dirt::flag(prefix, suffix, is_doi, true, value, &mut ws, &mut scratch.repair);
-    let buf: &'a str = &scratch.buf;
-    Ok(Parsed {
-        resolver: Some(host),
-        ..handle_parsed(Kind::ResolverUrl, p.get(buf), s.get(buf), is_doi, ws)
-    })
-}
-
-/// A handle part of `escaped_url`: as written, or decoded into `buf`.
-#[derive(Clone, Copy)]
-enum Part<'a> {
-    Raw(&'a str),
-    Decoded(usize, usize),
-}
-
-impl<'a> Part<'a> {
-    fn get<'b>(self, buf: &'b str) -> &'b str
-    where
-        'a: 'b,
-    {
-        match self {
-            Part::Raw(s) => s,
-            Part::Decoded(a, b) => &buf[a..b],
-        }
-    }
-}
-
-/// `raw` percent-decoded into `buf` when it holds an escape, as the full
-/// parser's `Cx::part` decodes it; `None` for what it would refuse (a bad
-/// escape, bytes that are not UTF-8, a control character).
-fn decode_part<'a>(raw: &'a str, bytes: &mut Vec<u8>, buf: &mut String) -> Option<Part<'a>> {
-    if chars::find_byte(b'%', raw.as_bytes()).is_none() {
-        return Some(Part::Raw(raw));
-    }
-    percent::decode_into(raw, bytes).ok()?;
-    let s = std::str::from_utf8(bytes).ok()?;
-    if chars::scan(s).control {
-        return None;
-    }
-    let start = buf.len();
-    buf.push_str(s);
-    Some(Part::Decoded(start, buf.len()))
-}
-
 /// `known_host`'s hosts in GLOBAL, checked when compiled.
 const HDL_HANDLE_NET: usize = 0;
 const DOI_ORG: usize = 1;
@@ -894,7 +782,7 @@ mod tests {
         let mut escaped_scratch = Scratch::default();
         let escaped_scratch = &mut escaped_scratch;
         // As `Parser::parse` calls them: again on a value trimmed of
-        // non-ASCII white space, then `escaped_url` on what they left.
+        // non-ASCII white space, then `rare::read` on what they left.
         let raw = input.as_bytes();
         let inner = super::unicode_trimmed(raw);
         fn trimmed(mut p: super::Parsed<'_>) -> super::Parsed<'_> {
@@ -903,7 +791,7 @@ mod tests {
         }
         let fast = super::parse(raw, &parser.opts, &mut bufs)
             .or_else(|| super::parse(inner?, &parser.opts, &mut bufs).map(trimmed))
-            .or_else(move || super::escaped_url(raw, &parser.opts, escaped_scratch).ok());
+            .or_else(move || super::rare::read(raw, &parser.opts, escaped_scratch).ok());
         let full = parser.parse_full(input, &mut scratch);
         let Some(fast) = fast else {
             // Left to the full parser: `parse` must get there (and not go
@@ -1118,6 +1006,51 @@ mod tests {
         }
         // A host the user adds could be any of them: the full parser's.
         assert_eq!(agree(&parsers()[1], "https://doi.org/10.1/x%41"), Ok(false));
+    }
+
+    /// The other forms `rare::read` takes (other `info:` namespaces as
+    /// written, `hdl://` with a numeric host, the plain errors of values
+    /// without `/`), and neighbours of theirs it must leave.
+    #[test]
+    fn rare_forms_are_taken_or_left() {
+        let parser = &parsers()[0];
+        for v in [
+            "info:pmid/14890380",
+            "INFO:lccn/2021817118",
+            "info:ofi/fmt:kev:mtx:journal",
+            "info:ark/13030/xd00fgacjr",
+            "info:foo/x",
+            "hdl://123456789/4231",
+            "hdl://20.500.11850/593138/x.",
+            "hdl://10.1000/182",
+            " urn:isbn:9785967673786 ",
+            "PMID: 21517381",
+            "ISBN 978-1-824-68942-9",
+            "https:x",
+            "n.a.",
+        ] {
+            assert_eq!(agree(parser, v), Ok(true), "{v}");
+        }
+        for v in [
+            "info:PMID/1",
+            "info:pmid/12a",
+            "info:sici/3356-4301(19810727)12:8<>1.0.TX;2-9",
+            "info:pmid/1#f",
+            "info:pmid",
+            "info:abc",
+            "hdl://1.2.3.4/x",
+            "hdl://123:80/x",
+            "hdl://hs.example.org/1/2",
+            "hdl:///x",
+            "hdl://1/x?q",
+            "doi:abc",
+            "DOI abc",
+            "doi doi x",
+            "hdl:abc",
+            "urn:doi:abc",
+        ] {
+            assert_eq!(agree(parser, v), Ok(false), "{v}");
+        }
     }
 
     /// Bytes that are not UTF-8 at an end stay the full parser's

@@ -68,6 +68,27 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     Ok(())
 }
 
+/// What follows `info:` (no `#` in it) in a namespace other than `doi` and
+/// `hdl` when `parse` would take it as written: the namespace lowercase,
+/// the identifier of `INFO_IDENTIFIER` bytes alone (nothing to unescape,
+/// nothing to escape, so no escaped invisible character either), a `pmid`
+/// all digits. Returns the namespace, the identifier and the warning for
+/// an unknown namespace; `None` for what `parse` must do (normalize, or
+/// report an error). The fast path's share of this form.
+pub fn as_written(rest: &str) -> Option<(&str, &str, Option<Warning>)> {
+    let (ns, ident) = rest.split_at(chars::find_byte(b'/', rest.as_bytes())?);
+    let ident = &ident[1..];
+    let plain = is_scheme(ns)
+        && !ns.bytes().any(|b| b.is_ascii_uppercase())
+        && !ident.is_empty()
+        && ident.bytes().all(|c| INFO_IDENTIFIER.contains(c));
+    if !plain || ns == "doi" || ns == "hdl" || (ns == "pmid" && !ident.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let warning = (!KNOWN.contains(&ns)).then_some(Warning::UnknownInfoNamespace);
+    Some((ns, ident, warning))
+}
+
 /// The `scheme` production of seed 004: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
 fn is_scheme(s: &str) -> bool {
     let b = s.as_bytes();

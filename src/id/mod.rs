@@ -185,7 +185,7 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_rest<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        let scratch = match fast::escaped_url(raw, &self.opts, scratch) {
+        let scratch = match fast::rare::read(raw, &self.opts, scratch) {
             Ok(p) => return p,
             Err(scratch) => scratch,
         };

@@ -1,0 +1,233 @@
+//! The forms the fast path (`fast.rs`) leaves that are still common
+//! enough to cost: read out of line once `fast::parse` gave up, before
+//! the full parser. Each of these values is rare, so its code is cold when
+//! one comes, and the full parser's general steps (authority, ports,
+//! labels, users' hosts) mispredict and miss the cache all the way
+//! through: 200 to 500 ns such a value amid the benchmark's mix. Read here
+//! by the fast path's pieces and SPEC's own functions (`handle::check`,
+//! `dirt::flag`, `info_uri::as_written`), they cost a fraction of that.
+//! Anything not plainly one of them, and any error but the plain ones
+//! below, is the full parser's; the `agree` tests in `fast.rs` check
+//! every answer against it.
+
+use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
+use super::super::handle::{self, Rule};
+use super::super::{Options, Parsed, Scratch, authority, chars, dirt, info_uri, label, percent};
+use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
+use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, known_host, scheme_warning, trim_ascii};
+
+/// Reads `raw` if it is one of the forms below; `scratch` back otherwise,
+/// for the full parser. ASCII values only (the fast path reads the others
+/// it can), without a host the user added (any could be theirs).
+#[cold]
+#[inline(never)]
+pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
+    let t = trim_ascii(raw);
+    let classes = classes::of(t);
+    if !opts.resolvers().is_empty() || t.is_empty() || classes.acc & (GIVE_UP | NON_ASCII) != 0 {
+        return Err(scratch);
+    }
+    // SAFETY: no byte of `t` is NON_ASCII.
+    let t = unsafe { Text::ascii_unchecked(t) };
+    let mut ws = Warnings::EMPTY;
+    if t.len() != raw.len() {
+        ws.add(Warning::Trimmed);
+    }
+    if classes.acc & PCT != 0 {
+        return escaped_url(t, &classes, ws, scratch);
+    }
+    let parsed = if chars::starts_with_ci(t.s, "info:") {
+        other_info(t, &classes, ws)
+    } else if chars::starts_with_ci(t.s, "hdl://") {
+        hdl_numeric_host(t, &classes, ws, &mut scratch.repair)
+    } else if classes.slash(t.bytes(), 0, t.len()).is_none() {
+        no_slash(t.s).map(|e| Parsed::invalid(e, ws))
+    } else {
+        None
+    };
+    parsed.ok_or(scratch)
+}
+
+/// `info:` in a namespace other than `doi` and `hdl` whose identifier
+/// normalization leaves as written (seed 004 §6: nothing escaped, nothing
+/// to escape, the namespace lowercase): `info:pmid/…`, `info:lccn/…`.
+fn other_info<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings) -> Option<Parsed<'a>> {
+    // A fragment is split off first: the full parser's.
+    if classes.acc & QUERY != 0 {
+        return None;
+    }
+    let (namespace, identifier, warning) = info_uri::as_written(t.cut(5, t.len()))?;
+    if let Some(w) = warning {
+        ws.add(w);
+    }
+    Some(Parsed {
+        kind: Kind::InfoUri,
+        error: None,
+        warnings: ws,
+        namespace: Some(namespace),
+        prefix: None,
+        suffix: None,
+        resolver: None,
+        query: None,
+        fragment: None,
+        info_identifier: Some(identifier),
+    })
+}
+
+/// `hdl://PREFIX/SUFFIX` where the host is a prefix of digits and dots
+/// (`hdl://20.500.11850/593138`): SPEC §2's host rule reads a host that is
+/// no IPv4 address, has no port and no letter as the prefix. The rest is
+/// the `hdl:` path form's.
+fn hdl_numeric_host<'a>(
+    t: Text<'a>,
+    classes: &Classes,
+    mut ws: Warnings,
+    repair: &mut dirt::RepairBufs,
+) -> Option<Parsed<'a>> {
+    if classes.acc & QUERY != 0 {
+        return None;
+    }
+    let sep = classes.slash(t.bytes(), 6, t.len())?;
+    let host = t.cut(6, sep);
+    let numeric = !host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    if !numeric || authority::is_ipv4(host) {
+        return None;
+    }
+    // No `?` or `#`: the value's classes are the host's and the path's.
+    if classes.acc & UNENCODED != 0 {
+        ws.add(Warning::UnencodedChars);
+    }
+    let (prefix, suffix) = (host, t.cut(sep + 1, t.len()));
+    let is_doi = handle::check(prefix, suffix, Rule::Any, &mut ws).ok()?;
+    let suffix_slash = classes.slash(t.bytes(), sep + 1, t.len()).is_some();
+    super::flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, repair);
+    Some(handle_parsed(Kind::HdlUri, prefix, suffix, is_doi, ws))
+}
+
+/// The error of a value without `/` or `%` that no form below claims
+/// (SPEC §2's order): `unsupported_scheme` for another URI scheme
+/// (`urn:isbn:…`, `PMID: 1`), `bad_uri` for `http:` or `https:` without
+/// `//`, else `no_slash` (`ISBN 978-…`, `N/A` aside). `None` where a form
+/// could still read it or raise another error: `hdl:`, `info:`,
+/// `urn:doi:` (whose `:` may split), a `doi` label (which may warn).
+fn no_slash(t: &str) -> Option<ErrorCode> {
+    let b = t.as_bytes();
+    let label = chars::starts_with_ci(t, "doi") && matches!(b.get(3), Some(b':' | b' '));
+    if label
+        || ["hdl:", "info:", "urn:doi:"]
+            .iter()
+            .any(|h| chars::starts_with_ci(t, h))
+    {
+        return None;
+    }
+    Some(match label::scheme_of(t) {
+        Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => ErrorCode::BadUri,
+        Some(_) => ErrorCode::UnsupportedScheme,
+        None => ErrorCode::NoSlash,
+    })
+}
+
+/// A resolver URL on a host `known_host` knows (`https://`, `http://` or
+/// no scheme), whose handle holds percent escapes (SICI DOIs' `%3C…%3E`,
+/// an encoded separator): the parts decoded into `scratch` as the full
+/// parser decodes them (SPEC §2 "Splitting URIs and URLs"), checked and
+/// flagged by the same code. The full parser's general steps (authority,
+/// ports, labels, users' hosts) cost such a value 520 ns amid the
+/// benchmark's mix; read here, 310 ns.
+fn escaped_url<'a>(
+    t: Text<'a>,
+    classes: &Classes,
+    mut ws: Warnings,
+    scratch: &'a mut Scratch,
+) -> Result<Parsed<'a>, &'a mut Scratch> {
+    if classes.acc & QUERY != 0 {
+        return Err(scratch);
+    }
+    let head = Head::of(t.bytes());
+    let scheme = if head.starts(&HTTPS) {
+        Some(true)
+    } else if head.starts(&HTTP) {
+        Some(false)
+    } else {
+        None
+    };
+    let at = match scheme {
+        Some(true) => HTTPS.len,
+        Some(false) => HTTP.len,
+        None => 0,
+    };
+    let Some((from, host, host_ws)) = known_host(t.bytes(), at) else {
+        return Err(scratch);
+    };
+    // No `?` or `#`: the value's classes are the handle's.
+    if classes.acc & UNENCODED != 0 {
+        ws.add(Warning::UnencodedChars);
+    }
+    for w in [scheme_warning(scheme), host_ws].into_iter().flatten() {
+        ws.add(w);
+    }
+    let Ok((prefix_raw, suffix_raw)) = handle::split_uri_part(t.cut(from, t.len()), &mut ws) else {
+        return Err(scratch);
+    };
+    if prefix_raw.is_empty() || suffix_raw.is_empty() {
+        return Err(scratch);
+    }
+    let (Some(p), Some(s)) = (
+        decode_part(prefix_raw, &mut scratch.bytes, &mut scratch.buf),
+        decode_part(suffix_raw, &mut scratch.bytes, &mut scratch.buf),
+    ) else {
+        return Err(scratch);
+    };
+    let (prefix, suffix) = (p.get(&scratch.buf), s.get(&scratch.buf));
+    let Ok(is_doi) = handle::check(prefix, suffix, Rule::Any, &mut ws) else {
+        return Err(scratch);
+    };
+    let value = Scan {
+        percent: true,
+        amp: classes.acc & AMP != 0,
+        space: classes.acc & SPACE != 0,
+        ..Scan::default()
+    };
+    dirt::flag(prefix, suffix, is_doi, true, value, &mut ws, &mut scratch.repair);
+    let buf: &'a str = &scratch.buf;
+    Ok(Parsed {
+        resolver: Some(host),
+        ..handle_parsed(Kind::ResolverUrl, p.get(buf), s.get(buf), is_doi, ws)
+    })
+}
+
+/// A handle part of `escaped_url`: as written, or decoded into `buf`.
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    Raw(&'a str),
+    Decoded(usize, usize),
+}
+
+impl<'a> Part<'a> {
+    fn get<'b>(self, buf: &'b str) -> &'b str
+    where
+        'a: 'b,
+    {
+        match self {
+            Part::Raw(s) => s,
+            Part::Decoded(a, b) => &buf[a..b],
+        }
+    }
+}
+
+/// `raw` percent-decoded into `buf` when it holds an escape, as the full
+/// parser's `Cx::part` decodes it; `None` for what it would refuse (a bad
+/// escape, bytes that are not UTF-8, a control character).
+fn decode_part<'a>(raw: &'a str, bytes: &mut Vec<u8>, buf: &mut String) -> Option<Part<'a>> {
+    if chars::find_byte(b'%', raw.as_bytes()).is_none() {
+        return Some(Part::Raw(raw));
+    }
+    percent::decode_into(raw, bytes).ok()?;
+    let s = std::str::from_utf8(bytes).ok()?;
+    if chars::scan(s).control {
+        return None;
+    }
+    let start = buf.len();
+    buf.push_str(s);
+    Some(Part::Decoded(start, buf.len()))
+}
