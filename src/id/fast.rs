@@ -191,11 +191,13 @@ impl<'a> Text<'a> {
         if acc & GIVE_UP != 0 || !t.first()?.is_ascii() || !t.last()?.is_ascii() {
             return None;
         }
-        let s = std::str::from_utf8(t).ok()?;
-        if chars::has_c1_control(t) {
+        if !chars::is_utf8_without_c1(t) {
             return None;
         }
-        Some(Text { s })
+        // SAFETY: `t` is UTF-8 (above).
+        Some(Text {
+            s: unsafe { std::str::from_utf8_unchecked(t) },
+        })
     }
 
     /// True when `self[..i]` is ASCII. In a value holding non-ASCII, the
