@@ -5,16 +5,18 @@
 //! labels, users' hosts) mispredict and miss the cache all the way
 //! through: 200 to 500 ns such a value amid the benchmark's mix. Read here
 //! by the fast path's pieces and SPEC's own functions (`handle::check`,
-//! `dirt::flag`, `info_uri::as_written`), they cost a fraction of that.
+//! `dirt::flag`, `info_uri::as_written`, `authority::parse`), they cost a
+//! fraction of that.
 //! Anything not plainly one of them, and any error but the plain ones
 //! below, is the full parser's; the `agree` tests in `fast.rs` check
 //! every answer against it.
 
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
+use super::super::resolver::GLOBAL;
 use super::super::{Options, Parsed, Scratch, authority, chars, dirt, info_uri, label, percent};
 use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
-use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, known_host, scheme_warning, trim_ascii};
+use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim_ascii};
 
 /// Reads `raw` if it is one of the forms below; `scratch` back otherwise,
 /// for the full parser. ASCII values only (the fast path reads the others
@@ -39,7 +41,11 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
     let parsed = if chars::starts_with_ci(t.s, "info:") {
         other_info(t, &classes, ws)
     } else if chars::starts_with_ci(t.s, "hdl://") {
-        hdl_numeric_host(t, &classes, ws, &mut scratch.repair)
+        hdl_host(t, &classes, ws, &mut scratch.repair)
+    } else if Head::of(t.bytes()).starts(&HTTPS) {
+        url_with_port(t, &classes, true, ws, &mut scratch.repair)
+    } else if Head::of(t.bytes()).starts(&HTTP) {
+        url_with_port(t, &classes, false, ws, &mut scratch.repair)
     } else if classes.slash(t.bytes(), 0, t.len()).is_none() {
         no_slash(t.s).map(|e| Parsed::invalid(e, ws))
     } else {
@@ -74,34 +80,114 @@ fn other_info<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings) -> Option<Pa
     })
 }
 
-/// `hdl://PREFIX/SUFFIX` where the host is a prefix of digits and dots
-/// (`hdl://20.500.11850/593138`): SPEC §2's host rule reads a host that is
-/// no IPv4 address, has no port and no letter as the prefix. The rest is
-/// the `hdl:` path form's.
-fn hdl_numeric_host<'a>(
-    t: Text<'a>,
-    classes: &Classes,
-    mut ws: Warnings,
-    repair: &mut dirt::RepairBufs,
-) -> Option<Parsed<'a>> {
+/// `hdl://HOST/…` (SPEC §2's host rule, `hdl_uri::authority_form`) where
+/// the host is plain (lowercase letters, digits, `.`, `-`, a port): a
+/// handle server by its port or its IPv4 address
+/// (`hdl://hs.example.org:2641/20.500.1/x`, `hdl://32.49.208.92/1959.4/5`),
+/// or, all digits and dots with no port, the prefix itself
+/// (`hdl://20.500.11850/593138`). A DNS name without a port (server or
+/// prefix by its path) is the full parser's.
+fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut dirt::RepairBufs) -> Option<Parsed<'a>> {
+    const AT: usize = "hdl://".len();
     if classes.acc & QUERY != 0 {
         return None;
     }
-    let sep = classes.slash(t.bytes(), 6, t.len())?;
-    let host = t.cut(6, sep);
-    let numeric = !host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    if !numeric || authority::is_ipv4(host) {
+    let sep = classes.slash(t.bytes(), AT, t.len())?;
+    let auth = t.cut(AT, sep);
+    if !plain_authority(auth) {
         return None;
     }
-    // No `?` or `#`: the value's classes are the host's and the path's.
+    let a = authority::parse(auth).ok()?;
+    // No `?` or `#`, a plain host: the value's classes are the path's.
     if classes.acc & UNENCODED != 0 {
         ws.add(Warning::UnencodedChars);
     }
-    let (prefix, suffix) = (host, t.cut(sep + 1, t.len()));
-    let is_doi = handle::check(prefix, suffix, Rule::Any, &mut ws).ok()?;
-    let suffix_slash = classes.slash(t.bytes(), sep + 1, t.len()).is_some();
-    super::flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, repair);
-    Some(handle_parsed(Kind::HdlUri, prefix, suffix, is_doi, ws))
+    if a.port.is_some() || authority::is_ipv4(a.host) {
+        let slash = classes.slash(t.bytes(), sep + 1, t.len())?;
+        let resolver = if a.port.is_some() { auth } else { a.host };
+        let parsed = handle_split(t, classes, sep + 1, slash, t.len(), Rule::Any, Kind::HdlUri, ws, repair)?;
+        return Some(Parsed {
+            resolver: Some(resolver),
+            ..parsed
+        });
+    }
+    let numeric = a.host == auth && auth.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    if !numeric {
+        return None;
+    }
+    handle_split(t, classes, AT, sep, t.len(), Rule::Any, Kind::HdlUri, ws, repair)
+}
+
+/// A resolver URL on another host with a port, or a default port written
+/// (`http://arrow.resolver.example.gov:2641/hdl/20.500.11820/…`), and a
+/// `/hdl/` or `/handle/` path (`resolver::parse`'s local rule); the fast
+/// path takes hosts without a port.
+fn url_with_port<'a>(
+    t: Text<'a>,
+    classes: &Classes,
+    https: bool,
+    mut ws: Warnings,
+    repair: &mut dirt::RepairBufs,
+) -> Option<Parsed<'a>> {
+    let at = if https { HTTPS.len } else { HTTP.len };
+    if classes.acc & QUERY != 0 {
+        return None;
+    }
+    let sep = classes.slash(t.bytes(), at, t.len())?;
+    let auth = t.cut(at, sep);
+    if !plain_authority(auth) || !auth.contains(':') {
+        return None;
+    }
+    let a = authority::parse(auth).ok()?;
+    if GLOBAL.iter().any(|(h, _)| *h == a.host) {
+        return None;
+    }
+    // Default ports drop (§2).
+    let default = if https { "443" } else { "80" };
+    let resolver = match a.port {
+        Some(p) if p != default => auth,
+        _ => a.host,
+    };
+    let path = t.cut(sep, t.len());
+    let handle = path.strip_prefix("/hdl/").or_else(|| path.strip_prefix("/handle/"))?;
+    // A `doi:` label inside the path: the full parser's.
+    if chars::starts_with_ci(handle, "doi") {
+        return None;
+    }
+    let from = t.len() - handle.len();
+    let slash = classes.slash(t.bytes(), from, t.len())?;
+    for w in [Some(Warning::LocalResolver), scheme_warning(Some(https))]
+        .into_iter()
+        .flatten()
+    {
+        ws.add(w);
+    }
+    // No `?` or `#`, a plain host: the value's classes are the path's.
+    if classes.acc & UNENCODED != 0 {
+        ws.add(Warning::UnencodedChars);
+    }
+    let parsed = handle_split(
+        t,
+        classes,
+        from,
+        slash,
+        t.len(),
+        Rule::Numeric,
+        Kind::ResolverUrl,
+        ws,
+        repair,
+    )?;
+    Some(Parsed {
+        resolver: Some(resolver),
+        ..parsed
+    })
+}
+
+/// An authority of lowercase letters, digits, `.`, `-` and `:`: nothing
+/// to lowercase for `resolver`, nothing `unencoded_chars` looks at.
+fn plain_authority(auth: &str) -> bool {
+    auth.bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b':'))
 }
 
 /// The error of a value without `/` or `%` that no form below claims
