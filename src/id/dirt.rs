@@ -64,6 +64,13 @@ pub fn flag(
     if TEST_PREFIXES.contains(&prefix) {
         ws.add(Warning::TestPrefix);
     }
+    // ASCII without `&` and nothing decoded: only the truncating repairs
+    // can apply (as in `chain`), and their warnings need no copy of the
+    // parts; a suffix with nothing to truncate costs one round.
+    if prefix_ascii && !scan.non_ascii && !scan.amp && !decoded {
+        truncate_all(suffix, is_doi, ws);
+        return;
+    }
     // Cheap pre-check: most values have no repairable dirt at all.
     let maybe = trailing_punct_len(suffix) > 0
         || scan.non_ascii
@@ -74,16 +81,7 @@ pub fn flag(
     if !maybe {
         return;
     }
-    // ASCII without `&` and nothing decoded: only the truncating repairs
-    // can apply (as in `chain`), and their warnings need no copy of the
-    // parts.
-    let found = if prefix_ascii && !scan.non_ascii && !scan.amp && !decoded {
-        let mut found = Warnings::EMPTY;
-        truncate_all(suffix, is_doi, &mut found);
-        found
-    } else {
-        chain(prefix, suffix, is_doi, decoded, bufs)
-    };
+    let found = chain(prefix, suffix, is_doi, decoded, bufs);
     *ws = Warnings::from_bits(ws.bits() | found.bits());
 }
 
@@ -147,7 +145,7 @@ pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, look: bool, suffix_sla
 /// fail for nearly every DOI, and their walks are out of line.
 #[inline(always)]
 fn may_flag_doi(suffix: &str, last: u8, suffix_slash: bool) -> bool {
-    (matches!(last, b't' | b'l' | b'f') && publisher_suffix_len(suffix) > 0)
+    (matches!(last, b't' | b'l' | b'f') && publisher_suffix_search(suffix) > 0)
         || (suffix_slash && has_embedded_doi(suffix))
 }
 
@@ -228,8 +226,19 @@ fn closer(c: u8) -> Option<usize> {
     }
 }
 
-#[inline(never)]
+/// Length of the publisher suffix `suffix` ends in (any case), if any.
+/// They all end in `t`, `l` or `f` (a test checks): any other last letter
+/// decides it without the search.
+#[inline]
 fn publisher_suffix_len(suffix: &str) -> usize {
+    match suffix.as_bytes().last().map(u8::to_ascii_lowercase) {
+        Some(b't' | b'l' | b'f') => publisher_suffix_search(suffix),
+        _ => 0,
+    }
+}
+
+#[inline(never)]
+fn publisher_suffix_search(suffix: &str) -> usize {
     PUBLISHER_SUFFIXES
         .iter()
         .find(|p| chars::ends_with_ci(suffix, p))
