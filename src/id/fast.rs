@@ -111,6 +111,9 @@ fn trim_ascii(raw: &[u8]) -> &[u8] {
     let (mut start, mut end) = (0, raw.len());
     // Most values have nothing to trim: both ends above the space.
     if raw.first().is_none_or(|&b| b <= b' ') || raw.last().is_some_and(|&b| b <= b' ') {
+        if let Some((lead, trail)) = classes::ascii_space_runs(raw) {
+            return &raw[lead..raw.len() - trail];
+        }
         while start < end && is_ascii_trim(raw[start]) {
             start += 1;
         }
@@ -319,12 +322,12 @@ fn marked<'a>(
     bufs: &mut RepairBufs,
 ) -> Option<Parsed<'a>> {
     let acc = classes.acc;
-    if let Form::Url(Some(https)) = form
+    if let Form::Url(scheme) = form
         && acc & (PCT | QUERY) == 0
         && let Some((from, host, host_ws)) = known_host(t.bytes(), at)
     {
         let mut ws = ws;
-        for w in [scheme_warning(Some(https)), host_ws].into_iter().flatten() {
+        for w in [scheme_warning(scheme), host_ws].into_iter().flatten() {
             ws.add(w);
         }
         // No `?` or `#`: the value's classes are the handle's.
