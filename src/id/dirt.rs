@@ -528,14 +528,20 @@ fn has_amp(s: &str) -> bool {
 }
 
 fn has_entity(s: &str, any_case: bool) -> bool {
-    s.match_indices('&')
-        .any(|(i, _)| entity_at(&s[i..], any_case).is_some())
+    let mut rest = s;
+    while let Some(i) = chars::find_byte(b'&', rest.as_bytes()) {
+        if entity_at(&rest[i..], any_case).is_some() {
+            return true;
+        }
+        rest = &rest[i + 1..];
+    }
+    false
 }
 
 fn decode_entities(s: &str, out: &mut String, any_case: bool) {
     out.clear();
     let mut rest = s;
-    while let Some(i) = rest.find('&') {
+    while let Some(i) = chars::find_byte(b'&', rest.as_bytes()) {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         match entity_at(rest, any_case) {
