@@ -252,11 +252,20 @@ fn escaped_url<'a>(
     for w in [scheme_warning(scheme), host_ws].into_iter().flatten() {
         ws.add(w);
     }
-    let Ok((prefix_raw, suffix_raw)) = handle::split_uri_part(t.cut(from, t.len()), &mut ws) else {
-        return Err(scratch);
+    // The errors below are the full parser's, raised at the same step with
+    // the same warnings (`resolver::parse`, `handle::read`); a part that
+    // does not decode is left to it.
+    let (prefix_raw, suffix_raw) = match handle::split_uri_part(t.cut(from, t.len()), &mut ws) {
+        Ok(parts) => parts,
+        Err(e) => return Ok(Parsed::invalid(e, ws)),
     };
-    if prefix_raw.is_empty() || suffix_raw.is_empty() {
-        return Err(scratch);
+    for (raw, e) in [
+        (prefix_raw, ErrorCode::EmptyPrefix),
+        (suffix_raw, ErrorCode::EmptySuffix),
+    ] {
+        if raw.is_empty() {
+            return Ok(Parsed::invalid(e, ws));
+        }
     }
     let (Some(p), Some(s)) = (
         decode_part(prefix_raw, &mut scratch.bytes, &mut scratch.buf),
@@ -265,8 +274,9 @@ fn escaped_url<'a>(
         return Err(scratch);
     };
     let (prefix, suffix) = (p.get(&scratch.buf), s.get(&scratch.buf));
-    let Ok(is_doi) = handle::check(prefix, suffix, Rule::Any, &mut ws) else {
-        return Err(scratch);
+    let is_doi = match handle::check(prefix, suffix, Rule::Any, &mut ws) {
+        Ok(is_doi) => is_doi,
+        Err(e) => return Ok(Parsed::invalid(e, ws)),
     };
     let value = Scan {
         percent: true,
