@@ -959,29 +959,37 @@ mod tests {
         }
         // Taken after the prefix, left before it.
         let parser = &parsers()[0];
-        for v in [
+        let taken = [
             "https://doi.org/10.1000/18\u{200B}2",
             "doi: 10.1000/a\u{2013}b",
             "10.1000/\u{AD}x",
-        ] {
-            assert_eq!(agree(parser, v), Ok(true), "{v}");
-        }
-        for v in [
+        ];
+        let left = [
             "10.10\u{AD}00/182",
             "doi:\u{A0}10.1000/182",
             "https://d\u{F6}i.org/10.1/2",
-        ] {
-            assert_eq!(agree(parser, v), Ok(false), "{v}");
+        ];
+        taken_and_left(parser, &taken, &left);
+    }
+
+    /// `agree` on each value, which the fast path (or `rare::read`) must
+    /// take (`taken`) or leave to the full parser (`left`).
+    fn taken_and_left(parser: &Parser, taken: &[&str], left: &[&str]) {
+        for (values, want) in [(taken, true), (left, false)] {
+            for v in values {
+                assert_eq!(agree(parser, v), Ok(want), "{v}");
+            }
         }
     }
 
     /// Percent-encoded handles in URLs on the known hosts: taken by
-    /// `escaped_url` (SICI DOIs, an encoded separator, a double encoding),
-    /// or left to the full parser for its error or its general steps.
+    /// `escaped_url` (SICI DOIs, an encoded separator, a double encoding,
+    /// the errors of splitting and checking), or left to the full parser
+    /// (a part that does not decode, a query, a label in the path).
     #[test]
     fn escaped_urls_are_taken_or_left() {
         let parser = &parsers()[0];
-        for v in [
+        let taken = [
             "https://doi.org/10.1002/(SICI)1750-9952(199911)37:9%3C598::AID-JPS5%3E3.0.CO;2-J",
             "http://hdl.handle.net/10023%2f20045",
             " doi.org/10.1038%2Fs41556-009-01202-1",
@@ -996,10 +1004,8 @@ mod tests {
             "https://doi.org/10%2E1234",
             "https://doi.org/10.1000%2F",
             "http://hdl.handle.net/20.500.12345%252F7104",
-        ] {
-            assert_eq!(agree(parser, v), Ok(true), "{v}");
-        }
-        for v in [
+        ];
+        let left = [
             "https://doi.org/10.1000/%ZZ",
             "https://doi.org/10.1000/a%00",
             "https://doi.org/10.1000/a%C2%85",
@@ -1009,20 +1015,20 @@ mod tests {
             "https://doi.org/doi%3A10.1/x%41",
             "https://www.doi.org/10.1/x%41",
             "https://doi.org:443/10.1/x%41",
-        ] {
-            assert_eq!(agree(parser, v), Ok(false), "{v}");
-        }
+        ];
+        taken_and_left(parser, &taken, &left);
         // A host the user adds could be any of them: the full parser's.
         assert_eq!(agree(&parsers()[1], "https://doi.org/10.1/x%41"), Ok(false));
     }
 
     /// The other forms `rare::read` takes (other `info:` namespaces as
-    /// written, `hdl://` with a numeric host, the plain errors of values
-    /// without `/`), and neighbours of theirs it must leave.
+    /// written, `hdl://` with a numeric host, a server or a port, other
+    /// hosts' URLs with a port, the plain errors of values without `/`),
+    /// and neighbours of theirs it must leave.
     #[test]
     fn rare_forms_are_taken_or_left() {
         let parser = &parsers()[0];
-        for v in [
+        let taken = [
             "info:pmid/14890380",
             "INFO:lccn/2021817118",
             "info:ofi/fmt:kev:mtx:journal",
@@ -1045,10 +1051,8 @@ mod tests {
             "ISBN 978-1-824-68942-9",
             "https:x",
             "n.a.",
-        ] {
-            assert_eq!(agree(parser, v), Ok(true), "{v}");
-        }
-        for v in [
+        ];
+        let left = [
             "info:PMID/1",
             "info:pmid/12a",
             "info:sici/3356-4301(19810727)12:8<>1.0.TX;2-9",
@@ -1075,9 +1079,8 @@ mod tests {
             "doi doi x",
             "hdl:abc",
             "urn:doi:abc",
-        ] {
-            assert_eq!(agree(parser, v), Ok(false), "{v}");
-        }
+        ];
+        taken_and_left(parser, &taken, &left);
     }
 
     /// Bytes that are not UTF-8 at an end stay the full parser's
