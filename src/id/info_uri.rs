@@ -3,7 +3,7 @@
 //! normalized per seed 004 §6 steps a–d.
 
 use super::chars;
-use super::codes::{ErrorCode, Kind, Warning};
+use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt;
 use super::handle::{self, Rule};
 use super::hdl_uri::split_off;
@@ -51,42 +51,50 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
         let (p, s) = handle::split_uri_part(ident, &mut cx.d.warnings)?;
         return handle::read(cx, p, s, true, rule);
     }
-    let ns_span = cx.lowercase(ns);
-    let id_span = normalize(cx, ident)?;
-    let ns_lc = cx.text(ns_span);
-    if ns_lc == "pmid" && !cx.text(id_span).bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ErrorCode::BadInfoIdentifier);
-    }
-    if !KNOWN.contains(&ns_lc) {
-        cx.warn(Warning::UnknownInfoNamespace);
-    }
-    if dirt::info_has_invisible(cx.text(id_span)) {
-        cx.warn(Warning::InvisibleChar);
-    }
-    cx.d.namespace = ns_span;
+    let id_span = match other_identifier(ns, ident, cx.buf, &mut cx.d.warnings)? {
+        None => cx.span_of(ident),
+        Some((a, b)) => Span::Buf(a as u32, b as u32),
+    };
+    cx.d.namespace = cx.lowercase(ns);
     cx.d.info_id = id_span;
     Ok(())
 }
 
+/// The identifier `ident` of another namespace than `doi` and `hdl`
+/// (`ns`, any case): normalized per seed 004 §6 c–d, appended to `buf`
+/// when that changes it (its range there returned; `None` when it stays as
+/// written), then checked (a `pmid` is digits) and flagged (an unknown
+/// namespace, an escaped invisible character). Shared by `parse` and the
+/// fast path's `rare::read`.
+pub fn other_identifier(
+    ns: &str,
+    ident: &str,
+    buf: &mut String,
+    ws: &mut Warnings,
+) -> Result<Option<(usize, usize)>, ErrorCode> {
+    let range = normalize(ident, buf, ws)?;
+    let id = range.map_or(ident, |(a, b)| &buf[a..b]);
+    if ns.eq_ignore_ascii_case("pmid") && !id.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ErrorCode::BadInfoIdentifier);
+    }
+    if !KNOWN.iter().any(|k| ns.eq_ignore_ascii_case(k)) {
+        ws.add(Warning::UnknownInfoNamespace);
+    }
+    if dirt::info_has_invisible(id) {
+        ws.add(Warning::InvisibleChar);
+    }
+    Ok(range)
+}
+
 /// What follows `info:` (no `#` in it) in a namespace other than `doi` and
-/// `hdl` when `parse` would take it as written: the namespace lowercase,
-/// the identifier of `INFO_IDENTIFIER` bytes alone (nothing to unescape,
-/// nothing to escape, so no escaped invisible character either), a `pmid`
-/// all digits. Returns the namespace, the identifier and the warning for
-/// an unknown namespace; `None` for what `parse` must do (normalize, or
-/// report an error). The fast path's share of this form.
-pub fn as_written(rest: &str) -> Option<(&str, &str, Option<Warning>)> {
+/// `hdl`, split: a lowercase namespace and a non-empty identifier, for the
+/// fast path's `rare::read` (`parse` reports what does not fit: a bad
+/// namespace or identifier; another case needs a lowercase copy).
+pub fn other_parts(rest: &str) -> Option<(&str, &str)> {
     let (ns, ident) = rest.split_at(chars::find_byte(b'/', rest.as_bytes())?);
     let ident = &ident[1..];
-    let plain = is_scheme(ns)
-        && !ns.bytes().any(|b| b.is_ascii_uppercase())
-        && !ident.is_empty()
-        && ident.bytes().all(|c| INFO_IDENTIFIER.contains(c));
-    if !plain || ns == "doi" || ns == "hdl" || (ns == "pmid" && !ident.bytes().all(|b| b.is_ascii_digit())) {
-        return None;
-    }
-    let warning = (!KNOWN.contains(&ns)).then_some(Warning::UnknownInfoNamespace);
-    Some((ns, ident, warning))
+    let plain = is_scheme(ns) && !ns.bytes().any(|b| b.is_ascii_uppercase()) && !ident.is_empty();
+    (plain && ns != "doi" && ns != "hdl").then_some((ns, ident))
 }
 
 /// The `scheme` production of seed 004: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
@@ -102,12 +110,12 @@ fn is_scheme(s: &str) -> bool {
 /// unreserved characters (RFC 2396's set), uppercase the hex of the others.
 /// Characters that should have been escaped are escaped (`unencoded_chars`).
 /// Dot segments are never removed.
-fn normalize<'a>(cx: &mut Cx<'a>, ident: &'a str) -> Result<Span, ErrorCode> {
+fn normalize(ident: &str, buf: &mut String, ws: &mut Warnings) -> Result<Option<(usize, usize)>, ErrorCode> {
     let b = ident.as_bytes();
     if b.iter().all(|&c| INFO_IDENTIFIER.contains(c)) {
-        return Ok(cx.span_of(ident));
+        return Ok(None);
     }
-    let start = cx.buf.len();
+    let start = buf.len();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -122,22 +130,22 @@ fn normalize<'a>(cx: &mut Cx<'a>, ident: &'a str) -> Result<Span, ErrorCode> {
             }
             // `%25` then two hex digits: an escape escaped again (§3).
             if v == b'%' && percent::escape_at(b, i + 2).is_some() {
-                cx.d.warnings.add(Warning::DoubleEncoded);
+                ws.add(Warning::DoubleEncoded);
             }
             if INFO_UNRESERVED.contains(v) {
-                cx.buf.push(v as char);
+                buf.push(v as char);
             } else {
-                percent::push_escape(v, cx.buf);
+                percent::push_escape(v, buf);
             }
             i += 3;
         } else if INFO_IDENTIFIER.contains(c) {
-            cx.buf.push(c as char);
+            buf.push(c as char);
             i += 1;
         } else {
-            cx.d.warnings.add(Warning::UnencodedChars);
-            percent::push_escape(c, cx.buf);
+            ws.add(Warning::UnencodedChars);
+            percent::push_escape(c, buf);
             i += 1;
         }
     }
-    Ok(Span::Buf(start as u32, cx.buf.len() as u32))
+    Ok(Some((start, buf.len())))
 }

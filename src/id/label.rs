@@ -22,6 +22,19 @@ pub fn bare<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
 /// Strips `doi:` / `DOI ` labels (any case, Unicode White_Space after them);
 /// `None` when `t` has no label. Two or more labels raise `doubled_label`.
 pub fn strip_doi_labels<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<&'a str> {
+    let (labels, rest) = doi_labels(t);
+    if labels == 0 {
+        return None;
+    }
+    if labels > 1 {
+        cx.warn(Warning::DoubledLabel);
+    }
+    Some(rest)
+}
+
+/// How many `doi:` / `DOI ` labels `t` starts with, and what follows
+/// them (and the white space after them).
+pub fn doi_labels(t: &str) -> (usize, &str) {
     let mut rest = t;
     let mut labels = 0;
     loop {
@@ -37,13 +50,7 @@ pub fn strip_doi_labels<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<&'a str> {
         // the DOI's, flagged `invisible_char` (trimming is for the ends).
         rest = after.trim_start_matches(char::is_whitespace);
     }
-    if labels == 0 {
-        return None;
-    }
-    if labels > 1 {
-        cx.warn(Warning::DoubledLabel);
-    }
-    Some(rest)
+    (labels, rest)
 }
 
 /// What follows `doi:` labels: a bare DOI, or a resolver URL someone

@@ -35,38 +35,62 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
     if t.len() != raw.len() {
         ws.add(Warning::Trimmed);
     }
+    let mut scratch = scratch;
     if classes.acc & PCT != 0 {
-        return escaped_url(t, &classes, ws, scratch);
+        // A URL on a known host, or nothing `%` could change below.
+        scratch = match escaped_url(t, &classes, ws, scratch) {
+            Ok(p) => return Ok(p),
+            Err(scratch) => scratch,
+        };
     }
-    let parsed = if chars::starts_with_ci(t.s, "info:") {
-        other_info(t, &classes, ws)
-    } else if chars::starts_with_ci(t.s, "hdl://") {
+    if chars::starts_with_ci(t.s, "info:") {
+        return other_info(t, &classes, ws, scratch);
+    }
+    // Below, `%` would be decoded (URIs, URLs) or is taken literally
+    // (`no_slash`'s values).
+    let plain = classes.acc & PCT == 0;
+    let parsed = if plain && chars::starts_with_ci(t.s, "hdl://") {
         hdl_host(t, &classes, ws, &mut scratch.repair)
-    } else if Head::of(t.bytes()).starts(&HTTPS) {
+    } else if plain && Head::of(t.bytes()).starts(&HTTPS) {
         url_with_port(t, &classes, true, ws, &mut scratch.repair)
-    } else if Head::of(t.bytes()).starts(&HTTP) {
+    } else if plain && Head::of(t.bytes()).starts(&HTTP) {
         url_with_port(t, &classes, false, ws, &mut scratch.repair)
     } else if classes.slash(t.bytes(), 0, t.len()).is_none() {
-        no_slash(t.s).map(|e| Parsed::invalid(e, ws))
+        no_slash(t.s).map(|(e, w)| {
+            if let Some(w) = w {
+                ws.add(w);
+            }
+            Parsed::invalid(e, ws)
+        })
     } else {
         None
     };
     parsed.ok_or(scratch)
 }
 
-/// `info:` in a namespace other than `doi` and `hdl` whose identifier
-/// normalization leaves as written (seed 004 §6: nothing escaped, nothing
-/// to escape, the namespace lowercase): `info:pmid/…`, `info:lccn/…`.
-fn other_info<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings) -> Option<Parsed<'a>> {
-    // A fragment is split off first: the full parser's.
+/// `info:` in a namespace other than `doi` and `hdl` (`info:pmid/…`,
+/// `info:sici/…<>…`), lowercase, without a fragment: the identifier
+/// normalized as `info_uri::parse` does it (seed 004 §6), into `scratch`
+/// when that changes it.
+fn other_info<'a>(
+    t: Text<'a>,
+    classes: &Classes,
+    mut ws: Warnings,
+    scratch: &'a mut Scratch,
+) -> Result<Parsed<'a>, &'a mut Scratch> {
+    // A fragment (or a `?` that may stand before one) is the full parser's.
     if classes.acc & QUERY != 0 {
-        return None;
+        return Err(scratch);
     }
-    let (namespace, identifier, warning) = info_uri::as_written(t.cut(5, t.len()))?;
-    if let Some(w) = warning {
-        ws.add(w);
-    }
-    Some(Parsed {
+    let Some((namespace, ident)) = info_uri::other_parts(t.cut(5, t.len())) else {
+        return Err(scratch);
+    };
+    let range = match info_uri::other_identifier(namespace, ident, &mut scratch.buf, &mut ws) {
+        Ok(range) => range,
+        Err(e) => return Ok(Parsed::invalid(e, ws)),
+    };
+    let buf: &'a str = &scratch.buf;
+    Ok(Parsed {
         kind: Kind::InfoUri,
         error: None,
         warnings: ws,
@@ -76,7 +100,7 @@ fn other_info<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings) -> Option<Pa
         resolver: None,
         query: None,
         fragment: None,
-        info_identifier: Some(identifier),
+        info_identifier: Some(range.map_or(ident, |(a, b)| &buf[a..b])),
     })
 }
 
@@ -191,26 +215,36 @@ fn plain_authority(auth: &str) -> bool {
 }
 
 /// The error of a value without `/` or `%` that no form below claims
-/// (SPEC §2's order): `unsupported_scheme` for another URI scheme
-/// (`urn:isbn:…`, `PMID: 1`), `bad_uri` for `http:` or `https:` without
-/// `//`, else `no_slash` (`ISBN 978-…`, `N/A` aside). `None` where a form
-/// could still read it or raise another error: `hdl:`, `info:`,
-/// `urn:doi:` (whose `:` may split), a `doi` label (which may warn).
-fn no_slash(t: &str) -> Option<ErrorCode> {
-    let b = t.as_bytes();
-    let label = chars::starts_with_ci(t, "doi") && matches!(b.get(3), Some(b':' | b' '));
-    if label
-        || ["hdl:", "info:", "urn:doi:"]
-            .iter()
-            .any(|h| chars::starts_with_ci(t, h))
+/// (SPEC §2's order), with the warning its labels raise: after `doi`
+/// labels, `empty` or `no_slash` (`doi:10.48550%2FarXiv…` is taken
+/// literally), `doubled_label` for two or more; else `unsupported_scheme`
+/// for another URI scheme (`urn:isbn:…`, `PMID: 1`), `bad_uri` for
+/// `http:` or `https:` without `//`, else `no_slash` (`ISBN 978-…`).
+/// `None` where a form could still read it or raise another error:
+/// `hdl:`, `info:`, `urn:doi:` (whose `:` may split).
+fn no_slash(t: &str) -> Option<(ErrorCode, Option<Warning>)> {
+    if ["hdl:", "info:", "urn:doi:"]
+        .iter()
+        .any(|h| chars::starts_with_ci(t, h))
     {
         return None;
     }
-    Some(match label::scheme_of(t) {
+    let (labels, rest) = label::doi_labels(t);
+    if labels > 0 {
+        // What follows the labels holds no `/`, so no URL (`labelled`).
+        let e = if rest.is_empty() {
+            ErrorCode::Empty
+        } else {
+            ErrorCode::NoSlash
+        };
+        return Some((e, (labels > 1).then_some(Warning::DoubledLabel)));
+    }
+    let e = match label::scheme_of(t) {
         Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => ErrorCode::BadUri,
         Some(_) => ErrorCode::UnsupportedScheme,
         None => ErrorCode::NoSlash,
-    })
+    };
+    Some((e, None))
 }
 
 /// A resolver URL on a host `known_host` knows (`https://`, `http://` or
