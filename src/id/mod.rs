@@ -160,22 +160,9 @@ impl Parser {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
         // The fast path proves a value ASCII as it reads it, so only values
-        // holding other bytes are validated as UTF-8. A value whose only
-        // non-ASCII characters are white space trimmed off its ends goes
-        // round once more, trimmed: one call of `fast::parse` keeps it
-        // inline here.
-        let mut value = raw;
-        loop {
-            if let Some(mut p) = fast::parse(value, &self.opts, &mut scratch.repair) {
-                if value.len() != raw.len() {
-                    p.warnings.add(Warning::Trimmed);
-                }
-                return p;
-            }
-            match fast::unicode_trimmed(value) {
-                Some(inner) if value.len() == raw.len() => value = inner,
-                _ => break,
-            }
+        // holding other bytes are validated as UTF-8.
+        if let Some(p) = fast::parse(raw, &self.opts, &mut scratch.repair) {
+            return p;
         }
         self.parse_rest(raw, scratch)
     }

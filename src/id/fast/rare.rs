@@ -16,7 +16,7 @@ use super::super::handle::{self, Rule};
 use super::super::resolver::GLOBAL;
 use super::super::{Options, Parsed, Scratch, authority, chars, dirt, info_uri, label, percent};
 use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
-use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim_ascii};
+use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim};
 
 /// Reads `raw` if it is one of the forms below; `scratch` back otherwise,
 /// for the full parser. ASCII values only (the fast path reads the others
@@ -24,7 +24,7 @@ use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_ho
 #[cold]
 #[inline(never)]
 pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
-    let t = trim_ascii(raw);
+    let t = trim(raw);
     let classes = classes::of(t);
     if !opts.resolvers().is_empty() || t.is_empty() || classes.acc & (GIVE_UP | NON_ASCII) != 0 {
         return Err(scratch);
