@@ -124,7 +124,9 @@ fn normalize(ident: &str, buf: &mut String, ws: &mut Warnings) -> Result<Option<
             // A control character escaped is one all the same (§1: anywhere),
             // as it is in the parts of `hdl` and `doi`, which are decoded:
             // C0 and DEL, and C1 as UTF-8 (`%C2%80`..`%C2%9F`).
-            let c1 = v == 0xC2 && percent::escape_at(b, i + 3).is_some_and(|n| (0x80..=0x9F).contains(&n));
+            let c1 = v == 0xC2
+                && b.get(i + 3) == Some(&b'%')
+                && percent::escape_at(b, i + 3).is_some_and(|n| (0x80..=0x9F).contains(&n));
             if v < 0x20 || v == 0x7F || c1 {
                 return Err(ErrorCode::ControlChar);
             }
