@@ -5,11 +5,11 @@
 //! labels, users' hosts) mispredict and miss the cache all the way
 //! through: 200 to 500 ns such a value amid the benchmark's mix. Read here
 //! by the fast path's pieces and SPEC's own functions (`handle::check`,
-//! `dirt::flag`, `info_uri::as_written`, `authority::parse`), they cost a
-//! fraction of that.
-//! Anything not plainly one of them, and any error but the plain ones
-//! below, is the full parser's; the `agree` tests in `fast.rs` check
-//! every answer against it.
+//! `dirt::flag`, `info_uri::other_identifier`, `authority::parse`), they
+//! cost a fraction of that. Errors are answered where the full parser
+//! raises them at the same step with the same warnings; anything not
+//! plainly one of these forms is the full parser's. The `agree` tests in
+//! `fast.rs` and the fuzz target check every answer against it.
 
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
