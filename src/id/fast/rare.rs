@@ -19,14 +19,17 @@ use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, 
 use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim};
 
 /// Reads `raw` if it is one of the forms below; `scratch` back otherwise,
-/// for the full parser. ASCII values only (the fast path reads the others
-/// it can), without a host the user added (any could be theirs).
+/// for the full parser. ASCII values without `?` or `#` only (the fast
+/// path reads the others it can), without a host the user added (any
+/// could be theirs).
 #[cold]
 #[inline(never)]
 pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
     let t = trim(raw);
     let classes = classes::of(t);
-    if !opts.resolvers().is_empty() || t.is_empty() || classes.acc & (GIVE_UP | NON_ASCII) != 0 {
+    // A query or a fragment (`?`, `#`) is split off first: the full
+    // parser's, as are values holding non-ASCII.
+    if !opts.resolvers().is_empty() || t.is_empty() || classes.acc & (GIVE_UP | NON_ASCII | QUERY) != 0 {
         return Err(scratch);
     }
     // SAFETY: no byte of `t` is NON_ASCII.
@@ -44,7 +47,7 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
         };
     }
     if chars::starts_with_ci(t.s, "info:") {
-        return other_info(t, &classes, ws, scratch);
+        return other_info(t, ws, scratch);
     }
     // Below, `%` would be decoded (URIs, URLs) or is taken literally
     // (`no_slash`'s values).
@@ -72,16 +75,7 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
 /// `info:sici/…<>…`), lowercase, without a fragment: the identifier
 /// normalized as `info_uri::parse` does it (seed 004 §6), into `scratch`
 /// when that changes it.
-fn other_info<'a>(
-    t: Text<'a>,
-    classes: &Classes,
-    mut ws: Warnings,
-    scratch: &'a mut Scratch,
-) -> Result<Parsed<'a>, &'a mut Scratch> {
-    // A fragment (or a `?` that may stand before one) is the full parser's.
-    if classes.acc & QUERY != 0 {
-        return Err(scratch);
-    }
+fn other_info<'a>(t: Text<'a>, mut ws: Warnings, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
     let Some((namespace, ident)) = info_uri::other_parts(t.cut(5, t.len())) else {
         return Err(scratch);
     };
@@ -113,9 +107,6 @@ fn other_info<'a>(
 /// prefix by its path) is the full parser's.
 fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut dirt::RepairBufs) -> Option<Parsed<'a>> {
     const AT: usize = "hdl://".len();
-    if classes.acc & QUERY != 0 {
-        return None;
-    }
     let sep = classes.slash(t.bytes(), AT, t.len())?;
     let auth = t.cut(AT, sep);
     if !plain_authority(auth) {
@@ -154,9 +145,6 @@ fn url_with_port<'a>(
     repair: &mut dirt::RepairBufs,
 ) -> Option<Parsed<'a>> {
     let at = if https { HTTPS.len } else { HTTP.len };
-    if classes.acc & QUERY != 0 {
-        return None;
-    }
     let sep = classes.slash(t.bytes(), at, t.len())?;
     let auth = t.cut(at, sep);
     if !plain_authority(auth) || !auth.contains(':') {
@@ -260,9 +248,6 @@ fn escaped_url<'a>(
     mut ws: Warnings,
     scratch: &'a mut Scratch,
 ) -> Result<Parsed<'a>, &'a mut Scratch> {
-    if classes.acc & QUERY != 0 {
-        return Err(scratch);
-    }
     let head = Head::of(t.bytes());
     let scheme = if head.starts(&HTTPS) {
         Some(true)
