@@ -167,8 +167,9 @@ impl Parser {
         self.parse_rest(raw, scratch)
     }
 
-    /// What the fast path leaves, for the full parser. Out of line, so
-    /// that `parse` keeps its registers for the fast path.
+    /// What the fast path leaves: the rarer forms `fast::rare` reads, then
+    /// the full parser. Out of line, so that `parse` keeps its registers
+    /// for the fast path.
     #[cold]
     #[inline(never)]
     fn parse_rest<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
@@ -329,17 +330,13 @@ impl<'a> Cx<'a> {
     /// A handle part: as it is for bare values, percent-decoded once for URI
     /// and URL forms (SPEC §2 "Splitting URIs and URLs").
     fn part(&mut self, raw: &'a str, decode: bool) -> Result<Span, ErrorCode> {
-        if !decode || !self.scan.percent || chars::find_byte(b'%', raw.as_bytes()).is_none() {
+        if !decode || !self.scan.percent {
             return Ok(self.span_of(raw));
         }
-        percent::decode_into(raw, self.bytes)?;
-        let s = std::str::from_utf8(self.bytes).map_err(|_| ErrorCode::BadUtf8)?;
-        if chars::scan(s).control {
-            return Err(ErrorCode::ControlChar);
-        }
-        let start = self.buf.len();
-        self.buf.push_str(s);
-        Ok(Span::Buf(start as u32, self.buf.len() as u32))
+        Ok(match decode_part(raw, self.bytes, self.buf)? {
+            None => self.span_of(raw),
+            Some((a, b)) => Span::Buf(a as u32, b as u32),
+        })
     }
 
     /// Flags `unencoded_chars` when a URI component holds a byte it should
@@ -349,6 +346,25 @@ impl<'a> Cx<'a> {
             self.warn(Warning::UnencodedChars);
         }
     }
+}
+
+/// A handle part of a URI or URL percent-decoded once (SPEC §2 "Splitting
+/// URIs and URLs"), through `bytes`, and appended to `buf`: its range there,
+/// or `None` when it holds no escape and stays as written. Decoded bytes
+/// must be UTF-8 without control characters. `Cx::part` and the fast
+/// path's `rare::read` share it.
+fn decode_part(raw: &str, bytes: &mut Vec<u8>, buf: &mut String) -> Result<Option<(usize, usize)>, ErrorCode> {
+    if chars::find_byte(b'%', raw.as_bytes()).is_none() {
+        return Ok(None);
+    }
+    percent::decode_into(raw, bytes)?;
+    let s = std::str::from_utf8(bytes).map_err(|_| ErrorCode::BadUtf8)?;
+    if chars::scan(s).control {
+        return Err(ErrorCode::ControlChar);
+    }
+    let start = buf.len();
+    buf.push_str(s);
+    Ok(Some((start, buf.len())))
 }
 
 /// Trims, rejects what no form accepts, and hands the value to the one form

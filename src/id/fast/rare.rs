@@ -14,7 +14,7 @@
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
 use super::super::resolver::GLOBAL;
-use super::super::{Options, Parsed, Scratch, authority, chars, dirt, info_uri, label, percent};
+use super::super::{Options, Parsed, Scratch, authority, chars, decode_part, dirt, info_uri, label};
 use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
 use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim};
 
@@ -237,8 +237,8 @@ fn no_slash(t: &str) -> Option<(ErrorCode, Option<Warning>)> {
 
 /// A resolver URL on a host `known_host` knows (`https://`, `http://` or
 /// no scheme), whose handle holds percent escapes (SICI DOIs' `%3C…%3E`,
-/// an encoded separator): the parts decoded into `scratch` as the full
-/// parser decodes them (SPEC §2 "Splitting URIs and URLs"), checked and
+/// an encoded separator): the parts decoded into `scratch` by the full
+/// parser's `decode_part` (SPEC §2 "Splitting URIs and URLs"), checked and
 /// flagged by the same code. The full parser's general steps (authority,
 /// ports, labels, users' hosts) cost such a value 520 ns amid the
 /// benchmark's mix; read here, 310 ns.
@@ -286,13 +286,15 @@ fn escaped_url<'a>(
             return Ok(Parsed::invalid(e, ws));
         }
     }
-    let (Some(p), Some(s)) = (
+    let (Ok(p), Ok(s)) = (
         decode_part(prefix_raw, &mut scratch.bytes, &mut scratch.buf),
         decode_part(suffix_raw, &mut scratch.bytes, &mut scratch.buf),
     ) else {
         return Err(scratch);
     };
-    let (prefix, suffix) = (p.get(&scratch.buf), s.get(&scratch.buf));
+    // A part as written, or its range in `buf` once decoded.
+    let text = |part: Option<(usize, usize)>, raw: &'a str, buf: &'a str| part.map_or(raw, |(a, b)| &buf[a..b]);
+    let (prefix, suffix) = (text(p, prefix_raw, &scratch.buf), text(s, suffix_raw, &scratch.buf));
     let is_doi = match handle::check(prefix, suffix, Rule::Any, &mut ws) {
         Ok(is_doi) => is_doi,
         Err(e) => return Ok(Parsed::invalid(e, ws)),
@@ -307,42 +309,12 @@ fn escaped_url<'a>(
     let buf: &'a str = &scratch.buf;
     Ok(Parsed {
         resolver: Some(host),
-        ..handle_parsed(Kind::ResolverUrl, p.get(buf), s.get(buf), is_doi, ws)
+        ..handle_parsed(
+            Kind::ResolverUrl,
+            text(p, prefix_raw, buf),
+            text(s, suffix_raw, buf),
+            is_doi,
+            ws,
+        )
     })
-}
-
-/// A handle part of `escaped_url`: as written, or decoded into `buf`.
-#[derive(Clone, Copy)]
-enum Part<'a> {
-    Raw(&'a str),
-    Decoded(usize, usize),
-}
-
-impl<'a> Part<'a> {
-    fn get<'b>(self, buf: &'b str) -> &'b str
-    where
-        'a: 'b,
-    {
-        match self {
-            Part::Raw(s) => s,
-            Part::Decoded(a, b) => &buf[a..b],
-        }
-    }
-}
-
-/// `raw` percent-decoded into `buf` when it holds an escape, as the full
-/// parser's `Cx::part` decodes it; `None` for what it would refuse (a bad
-/// escape, bytes that are not UTF-8, a control character).
-fn decode_part<'a>(raw: &'a str, bytes: &mut Vec<u8>, buf: &mut String) -> Option<Part<'a>> {
-    if chars::find_byte(b'%', raw.as_bytes()).is_none() {
-        return Some(Part::Raw(raw));
-    }
-    percent::decode_into(raw, bytes).ok()?;
-    let s = std::str::from_utf8(bytes).ok()?;
-    if chars::scan(s).control {
-        return None;
-    }
-    let start = buf.len();
-    buf.push_str(s);
-    Some(Part::Decoded(start, buf.len()))
 }
