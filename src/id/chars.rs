@@ -43,7 +43,7 @@ pub fn any_non_ascii(s: &str, pred: impl Fn(char) -> bool) -> bool {
 /// The non-ASCII characters of `s` and where they start. The ASCII between
 /// them is skipped eight bytes at a time, not decoded: most values hold
 /// one or two non-ASCII characters, if any.
-pub fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let b = s.as_bytes();
     let mut i = 0;
@@ -63,27 +63,6 @@ pub fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
         i += c.len_utf8();
         Some((at, c))
     })
-}
-
-/// Writes `s` to `out` with each non-ASCII character mapped by `f` (`None`
-/// drops it), copying the text between them whole; returns false, and
-/// writes nothing, when `f` changes no character.
-pub fn map_non_ascii(s: &str, out: &mut String, mut f: impl FnMut(char) -> Option<char>) -> bool {
-    let mut copied = 0;
-    for (at, c) in non_ascii_chars(s) {
-        let mapped = f(c);
-        if mapped == Some(c) {
-            continue;
-        }
-        out.push_str(&s[copied..at]);
-        out.extend(mapped);
-        copied = at + c.len_utf8();
-    }
-    if copied == 0 {
-        return false;
-    }
-    out.push_str(&s[copied..]);
-    true
 }
 
 /// Trims per §2; returns the trimmed slice (a sub-slice of `s`).
@@ -453,22 +432,6 @@ mod tests {
             let mut hay = vec![b'7'; len];
             hay[at.index(len)] = x;
             proptest::prop_assert_eq!(all_digits(&hay), x.is_ascii_digit());
-        }
-
-        /// `map_non_ascii` is the char-by-char map, and says when it changed
-        /// anything.
-        #[test]
-        fn map_non_ascii_is_the_char_map(s in "[a-z0-9 ./]{0,20}([\u{AD}\u{A0}\u{2013}\u{200B}é日😀]{0,2}[a-z0-9./]{0,12}){0,3}") {
-            let f = |c: char| match c {
-                '\u{AD}' | '\u{200B}' => None,
-                '\u{2013}' => Some('-'),
-                c => Some(c),
-            };
-            let want: String = s.chars().filter_map(f).collect();
-            let mut out = String::new();
-            let changed = map_non_ascii(&s, &mut out, f);
-            proptest::prop_assert_eq!(changed, want != s);
-            proptest::prop_assert_eq!(if changed { out } else { s.clone() }, want);
         }
 
         /// Dense in `.`, digits and their neighbours in the byte order,

@@ -87,42 +87,27 @@ pub fn flag(
 
 /// `flag` for a value holding non-ASCII (invisible characters, dashes,
 /// letters) but no `&`, read without decoding: then `chain` maps the
-/// characters once and truncates (see there), and the suffix's characters
-/// are walked once, for the map and the inner white space together. A
+/// characters once and truncates (see there), and `map_chars` walks the
+/// suffix once, for the map and the inner white space together. A
 /// value in seventy comes here, when this code is cold: each pass over
 /// the text and each call saved is mispredictions saved.
 fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, bufs: &mut RepairBufs) {
-    let mapped = &mut bufs.suffix;
-    mapped.clear();
-    let (mut invisible, mut dash, mut inner_space) = (false, false, false);
-    for c in suffix.chars() {
-        if c.is_ascii() {
-            inner_space |= c == ' ';
-            mapped.push(c);
-        } else if is_invisible(c) {
-            invisible = true;
-        } else if is_doi && is_unicode_dash(c) {
-            dash = true;
-            mapped.push('-');
-        } else {
-            inner_space |= chars::is_inner_space(c);
-            mapped.push(c);
-        }
-    }
-    invisible |= !prefix.is_ascii() && chars::any_non_ascii(prefix, is_invisible);
-    let found = [
-        (inner_space, Warning::InternalWhitespace),
+    bufs.suffix.clear();
+    let found = map_chars(suffix, is_doi, &mut bufs.suffix);
+    let invisible_prefix = !prefix.is_ascii() && chars::any_non_ascii(prefix, is_invisible);
+    let raised = [
+        (found.inner_space, Warning::InternalWhitespace),
         (is_doi && has_embedded_doi(suffix), Warning::EmbeddedDoi),
         (TEST_PREFIXES.contains(&prefix), Warning::TestPrefix),
-        (invisible, Warning::InvisibleChar),
-        (dash, Warning::UnicodeDash),
+        (found.invisible || invisible_prefix, Warning::InvisibleChar),
+        (found.dash, Warning::UnicodeDash),
     ];
-    for (raised, w) in found {
+    for (raised, w) in raised {
         if raised {
             ws.add(w);
         }
     }
-    truncate_all(mapped, is_doi, ws);
+    truncate_all(&bufs.suffix, is_doi, ws);
 }
 
 /// A cheap pre-check of `flag` for a handle read without decoding: false
@@ -350,22 +335,12 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
     // change, and every round truncates. So: one map, then the truncations
     // until none applies, with no copy per round (ASCII text: no map).
     if !decode_again && !has_amp(suffix) {
-        let (invisible_p, _) = map_chars(prefix, false, p);
-        if !invisible_p {
-            p.push_str(prefix);
-        }
-        let (invisible, dash) = map_chars(suffix, is_doi, s);
-        let mapped = invisible || dash;
-        let text = if mapped { &s[..] } else { suffix };
-        let kept = truncate_all(text, is_doi, &mut ws);
-        if mapped {
-            s.truncate(kept);
-        } else {
-            s.push_str(&suffix[..kept]);
-        }
+        let (in_prefix, in_suffix) = (map_chars(prefix, false, p), map_chars(suffix, is_doi, s));
+        let kept = truncate_all(s, is_doi, &mut ws);
+        s.truncate(kept);
         for (found, w) in [
-            (invisible_p || invisible, Warning::InvisibleChar),
-            (dash, Warning::UnicodeDash),
+            (in_prefix.invisible || in_suffix.invisible, Warning::InvisibleChar),
+            (in_suffix.dash, Warning::UnicodeDash),
         ] {
             if found {
                 ws.add(w);
@@ -407,13 +382,17 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         // suffix), which are not ASCII, in one pass over each part.
         let (mut invisible, mut dash) = (false, false);
         for (part, dashes) in [(&mut *p, false), (&mut *s, is_doi)] {
+            // ASCII has nothing to map: no copy.
+            if part.is_ascii() {
+                continue;
+            }
             tmp.clear();
-            let (i, d) = map_chars(part, dashes, tmp);
-            if i || d {
+            let found = map_chars(part, dashes, tmp);
+            if found.invisible || found.dash {
                 std::mem::swap(part, tmp);
                 changed = true;
             }
-            (invisible, dash) = (invisible || i, dash || d);
+            (invisible, dash) = (invisible || found.invisible, dash || found.dash);
         }
         if invisible {
             ws.add(Warning::InvisibleChar);
@@ -440,26 +419,36 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
     ws
 }
 
-/// The character repairs of §3 on `part`: invisible characters dropped
-/// and, when `dashes` (a DOI's suffix), Unicode dashes made `-`. Writes
-/// the result to `out` when either was found, else nothing; returns
-/// whether each was.
-fn map_chars(part: &str, dashes: bool, out: &mut String) -> (bool, bool) {
-    let (mut invisible, mut dash) = (false, false);
-    if !part.is_ascii() {
-        chars::map_non_ascii(part, out, |c| {
-            if is_invisible(c) {
-                invisible = true;
-                None
-            } else if dashes && is_unicode_dash(c) {
-                dash = true;
-                Some('-')
-            } else {
-                Some(c)
-            }
-        });
+/// What `map_chars` found in a part.
+#[derive(Debug, Default, Clone, Copy)]
+struct Found {
+    invisible: bool,
+    dash: bool,
+    /// Inner white space (`internal_whitespace`), ASCII space included.
+    inner_space: bool,
+}
+
+/// The character repairs of §3 on `part`, written to `out`: invisible
+/// characters dropped and, when `dashes` (a DOI's suffix), Unicode dashes
+/// made `-`. Returns what it found, inner white space too: one walk of the
+/// characters serves `flag_non_ascii` and `chain`.
+fn map_chars(part: &str, dashes: bool, out: &mut String) -> Found {
+    let mut found = Found::default();
+    for c in part.chars() {
+        if c.is_ascii() {
+            found.inner_space |= c == ' ';
+            out.push(c);
+        } else if is_invisible(c) {
+            found.invisible = true;
+        } else if dashes && is_unicode_dash(c) {
+            found.dash = true;
+            out.push('-');
+        } else {
+            found.inner_space |= chars::is_inner_space(c);
+            out.push(c);
+        }
     }
-    (invisible, dash)
+    found
 }
 
 /// Rounds of the repair chain. Each step shrinks the text or maps
@@ -768,6 +757,28 @@ mod tests {
             proptest::prop_assert_eq!(a, b);
             proptest::prop_assert_eq!(&fast.suffix, &general.suffix);
             proptest::prop_assert_eq!(&fast.prefix, &general.prefix);
+        }
+    }
+
+    proptest::proptest! {
+        /// `map_chars` is the char-by-char map of §3's character repairs,
+        /// and finds what it says it found.
+        #[test]
+        fn map_chars_is_the_char_map(
+            s in "[a-z0-9 ./]{0,20}([\u{AD}\u{A0}\u{2013}\u{2212}\u{200B}\u{3000}é日😀]{0,2}[a-z0-9./]{0,12}){0,3}",
+            dashes in proptest::bool::ANY,
+        ) {
+            let want: String = s
+                .chars()
+                .filter(|&c| !is_invisible(c))
+                .map(|c| if dashes && is_unicode_dash(c) { '-' } else { c })
+                .collect();
+            let mut out = String::new();
+            let found = map_chars(&s, dashes, &mut out);
+            proptest::prop_assert_eq!(out, want);
+            proptest::prop_assert_eq!(found.invisible, s.chars().any(is_invisible));
+            proptest::prop_assert_eq!(found.dash, dashes && s.chars().any(is_unicode_dash));
+            proptest::prop_assert_eq!(found.inner_space, s.chars().any(chars::is_inner_space));
         }
     }
 
