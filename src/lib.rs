@@ -1,7 +1,8 @@
 //! hdlscan: audit persistent identifiers (Handle System handles, DOIs,
 //! `hdl:` and `info:` URIs, resolver URLs) in bulk.
 //!
-//! - [`id`]: the pure parser of one value (SPEC.md): no I/O, threads or arrow.
+//! - [`id`]: the pure parser of one value (SPEC.md), the `hdlscan-id` crate
+//!   re-exported: no I/O, threads or arrow.
 //! - [`io`]: CSV and Parquet readers, output sinks, atomic output files.
 //! - [`columns`]: SPEC's output columns as Arrow arrays.
 //! - [`pipeline`]: blocks, rayon, ordered collection, the writer thread.
@@ -12,8 +13,9 @@
 pub mod cli;
 pub mod columns;
 pub mod heap;
-pub mod id;
 pub mod io;
 pub mod pipeline;
 pub mod report;
 pub mod synth;
+
+pub use hdlscan_id as id;

@@ -2,11 +2,11 @@
 //! tests: parsing a valid value's `uri` or `url` gives back its `canonical`;
 //! so does parsing its `canonical` (numeric prefix, no edge white space);
 //! normalizing twice changes nothing; and any bytes at all yield exactly one
-//! kind without panicking. The checks are `hdlscan::id::laws`, shared with
+//! kind without panicking. The checks are `hdlscan_id::laws`, shared with
 //! the fuzz target; this file brings the values.
 
-use hdlscan::id::laws::{self, Seen};
-use hdlscan::id::{Kind, Options, Parser};
+use hdlscan_id::laws::{self, Seen};
+use hdlscan_id::{Kind, Options, Parser};
 use proptest::prelude::*;
 
 fn see(parser: &Parser, v: &[u8]) -> Seen {

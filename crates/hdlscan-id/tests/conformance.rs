@@ -11,9 +11,9 @@
 //! still fail, and the test fails when one starts passing, so the list
 //! shrinks as the parser is fixed.
 //!
-//! Run: `cargo test --test tests conformance`
+//! Run: `cargo test -p hdlscan-id --test conformance`
 
-use hdlscan::id::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning};
+use hdlscan_id::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning};
 use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,7 +43,7 @@ const FIELDS: &[&str] = &[
 ];
 
 fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name)
 }
 
 fn load_corpus() -> Vec<Value> {

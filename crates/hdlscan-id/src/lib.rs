@@ -2,7 +2,7 @@
 //! out. Pure: no I/O, no threads, no arrow.
 //!
 //! ```
-//! use hdlscan::id::{Parser, Options, Scratch, Rendered, Kind};
+//! use hdlscan_id::{Parser, Options, Scratch, Rendered, Kind};
 //! let parser = Parser::new(Options::default());
 //! let (mut scratch, mut out) = (Scratch::default(), Rendered::default());
 //! let p = parser.parse(b" doi:10.1045/April2006-Paskin ", &mut scratch);
@@ -27,7 +27,7 @@ mod handle;
 mod hdl_uri;
 mod info_uri;
 mod label;
-#[doc(hidden)]
+#[cfg(feature = "laws")]
 pub mod laws;
 pub mod percent;
 #[cfg(test)]
