@@ -49,6 +49,8 @@ code_enum! {
     /// Why a value is invalid (SPEC §4). A value carries at most one.
     ErrorCode {
         Empty = "empty",
+        /// A word that stands for "no identifier" (SPEC §6).
+        Placeholder = "placeholder",
         TooLong = "too_long",
         BadUtf8 = "bad_utf8",
         ControlChar = "control_char",
@@ -63,6 +65,16 @@ code_enum! {
         BadInfoIdentifier = "bad_info_identifier",
         UnsupportedScheme = "unsupported_scheme",
         NotAResolverUrl = "not_a_resolver_url",
+        /// SPEC §6: two or more pieces are identifiers or links.
+        MultipleValues = "multiple_values",
+        /// SPEC §6: one identifier broken over two lines.
+        WrappedLine = "wrapped_line",
+        /// SPEC §6: raw whitespace, text glued to an identifier.
+        ExtraText = "extra_text",
+        /// SPEC §6: a landing page whose path holds a DOI.
+        PublisherUrl = "publisher_url",
+        /// SPEC §6: valid, but not of a namespace the caller expects.
+        UnexpectedNamespace = "unexpected_namespace",
     }
 }
 
@@ -84,6 +96,8 @@ code_enum! {
         MissingUrlScheme = "missing_url_scheme",
         DoubledLabel = "doubled_label",
         UnencodedChars = "unencoded_chars",
+        /// DSpace's `/bitstream/handle/PREFIX/SUFFIX/FILE` (SPEC §2).
+        FileUrl = "file_url",
         TrailingPunct = "trailing_punct",
         UnicodeDash = "unicode_dash",
         InvisibleChar = "invisible_char",
@@ -93,6 +107,12 @@ code_enum! {
         EmbeddedDoi = "embedded_doi",
         InternalWhitespace = "internal_whitespace",
         TestPrefix = "test_prefix",
+        UnusualPrefix = "unusual_prefix",
+        /// SPEC §6's codes after a whole-value repair: the same dirt, repaired.
+        MultipleValues = "multiple_values",
+        WrappedLine = "wrapped_line",
+        ExtraText = "extra_text",
+        PublisherUrl = "publisher_url",
     }
 }
 

@@ -19,14 +19,14 @@ const KNOWN: [&str; 10] = [
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     let (rest, fragment) = split_off(rest, b'#');
     let Some(slash) = chars::find_byte(b'/', rest.as_bytes()) else {
-        return Err(if is_scheme(rest) {
+        return Err(if is_namespace(rest) {
             ErrorCode::BadInfoIdentifier
         } else {
             ErrorCode::BadInfoNamespace
         });
     };
     let (ns, ident) = (&rest[..slash], &rest[slash + 1..]);
-    if !is_scheme(ns) {
+    if !is_namespace(ns) {
         return Err(ErrorCode::BadInfoNamespace);
     }
     if ident.is_empty() {
@@ -93,12 +93,12 @@ pub fn other_identifier(
 pub fn other_parts(rest: &str) -> Option<(&str, &str)> {
     let (ns, ident) = rest.split_at(chars::find_byte(b'/', rest.as_bytes())?);
     let ident = &ident[1..];
-    let plain = is_scheme(ns) && !ns.bytes().any(|b| b.is_ascii_uppercase()) && !ident.is_empty();
+    let plain = is_namespace(ns) && !ns.bytes().any(|b| b.is_ascii_uppercase()) && !ident.is_empty();
     (plain && ns != "doi" && ns != "hdl").then_some((ns, ident))
 }
 
 /// The `scheme` production of seed 004: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-fn is_scheme(s: &str) -> bool {
+pub fn is_namespace(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
         && b[0].is_ascii_alphabetic()

@@ -47,6 +47,9 @@ pub struct Options {
     /// Values longer than this many bytes are `too_long` (SPEC §4).
     pub max_len: usize,
     resolvers: Vec<UserResolver>,
+    /// The namespaces a column holds (`--expect`); empty: any (SPEC §6
+    /// `unexpected_namespace`).
+    expect: Vec<String>,
 }
 
 /// A resolver host the user named (`--resolver HOST[/PATH]`).
@@ -64,6 +67,7 @@ impl Default for Options {
             repair: false,
             max_len: 2048,
             resolvers: Vec::new(),
+            expect: Vec::new(),
         }
     }
 }
@@ -79,6 +83,28 @@ impl Options {
 
     pub fn resolvers(&self) -> &[UserResolver] {
         &self.resolvers
+    }
+
+    /// Declares that values should be of namespace `ns` (`doi`, `hdl`, or
+    /// an `info:` namespace such as `pmid`; any case), repeatable: a valid
+    /// value of any other namespace becomes `unexpected_namespace`
+    /// (SPEC §6). Refuses what no value's namespace could be.
+    pub fn expect(&mut self, ns: &str) -> Result<(), String> {
+        let lower = ns.trim().to_ascii_lowercase();
+        if !info_uri::is_namespace(&lower) {
+            return Err(format!(
+                "--expect {ns:?}: not a namespace; expected doi, hdl, or an info: namespace such as pmid"
+            ));
+        }
+        if !self.expect.contains(&lower) {
+            self.expect.push(lower);
+        }
+        Ok(())
+    }
+
+    /// The namespaces `expect` declared, lowercase.
+    pub fn expected(&self) -> &[String] {
+        &self.expect
     }
 }
 
@@ -267,6 +293,9 @@ struct Draft {
     query: Span,
     fragment: Span,
     info_id: Span,
+    /// With an error of SPEC §6 that has a whole-value repair
+    /// (`publisher_url`'s DOI): the text to read instead.
+    whole: Span,
 }
 
 impl Draft {

@@ -1,8 +1,9 @@
-//! Replays `testdata/conformance.json` (the conformance corpus of SPEC.md)
+//! Replays `testdata/conformance.json` and `testdata/conformance/*.json`
+//! (the conformance corpus of SPEC.md)
 //! against the parser, in the spirit of rust-url's `urltestdata.json`.
 //!
 //! Each case names an `input` (or `input_hex` for bytes that are not UTF-8),
-//! optional `options` (`repair`, `max_len`, `resolvers`) and an `expect`
+//! optional `options` (`repair`, `max_len`, `resolvers`, `expect`) and an `expect`
 //! object. A key absent from `expect` is not checked; `null` means the field
 //! must be absent; `warnings` is compared as an exact set.
 //!
@@ -46,14 +47,30 @@ fn testdata(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name)
 }
 
+/// The cases of `testdata/conformance.json` (SPEC v1's corpus and the §5
+/// rows), then of each file in `testdata/conformance/` by name (SPEC v2's
+/// cases, a file per section), all in one list.
 fn load_corpus() -> Vec<Value> {
-    let path = testdata("conformance.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    doc.get("cases")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_else(|| panic!("{}: no \"cases\" array", path.display()))
+    let mut files = vec![testdata("conformance.json")];
+    let dir = testdata("conformance");
+    let mut more: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    more.sort();
+    files.extend(more);
+    let mut cases = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let more = doc
+            .get("cases")
+            .and_then(Value::as_array)
+            .unwrap_or_else(|| panic!("{}: no \"cases\" array", path.display()));
+        cases.extend(more.iter().cloned());
+    }
+    cases
 }
 
 /// `id -> reason` from the xfail list: one id per line, then the reason;
@@ -106,7 +123,7 @@ fn lint_case(case: &Value, problems: &mut Vec<String>) {
             let ok = match k.as_str() {
                 "repair" => v.is_boolean(),
                 "max_len" => v.is_u64(),
-                "resolvers" => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+                "resolvers" | "expect" => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
                 _ => false,
             };
             if !ok {
@@ -164,6 +181,9 @@ fn build_parser(opts: Option<&Map<String, Value>>) -> Result<Parser, String> {
         }
         for r in m.get("resolvers").and_then(Value::as_array).into_iter().flatten() {
             o.add_resolver(r.as_str().unwrap_or_default())?;
+        }
+        for ns in m.get("expect").and_then(Value::as_array).into_iter().flatten() {
+            o.expect(ns.as_str().unwrap_or_default())?;
         }
     }
     Ok(Parser::new(o))
