@@ -1,9 +1,11 @@
 //! The byte classes the fast path (`fast.rs`) decides a value by, OR-ed
 //! over the whole value: which of control characters, `%`, `?`/`#`, bytes
-//! a URI must escape, `&`, space, `:` and non-ASCII it holds anywhere; and, in the
-//! same pass, where its `/` are, as a bit mask for values of up to 64
-//! bytes, so that finding the prefix, the host or a second `/` is a
-//! shift and a count of zeros rather than another search.
+//! a URI must escape, `&`, space, `:` (or a SPEC §6 separator) and
+//! non-ASCII it holds anywhere; and, in the same pass, where its `/` and
+//! its separator bytes are, as bit masks for values of up to 64 bytes, so
+//! that finding the prefix, the host or a second `/`, or asking whether a
+//! separator stands after a head, is a shift and a count of zeros rather
+//! than another search.
 //!
 //! [`of`] is the table walk (`naive`) done 16 bytes at a time with SSE2,
 //! which every x86-64 CPU has. The walk is a chain of dependent ORs, a
@@ -28,8 +30,9 @@ pub const QUERY: u8 = 4;
 pub const UNENCODED: u8 = 8;
 pub const AMP: u8 = 16;
 pub const SPACE: u8 = 32;
-/// A scheme or label may be written.
-pub const COLON: u8 = 64;
+/// `:`, `;`, `,` or `|`: a scheme or a label may be written, or one of
+/// SPEC §6's separators (`::`, `;`, `,`, `|`, `||`) stands in the value.
+pub const SEP: u8 = 64;
 /// A byte of a non-ASCII character (also `UNENCODED`).
 pub const NON_ASCII: u8 = 128;
 
@@ -53,8 +56,10 @@ static CLASS: [u8; 256] = {
             AMP
         } else if b == b' ' {
             SPACE | UNENCODED
-        } else if b == b':' {
-            COLON
+        } else if b == b':' || b == b';' || b == b',' {
+            SEP
+        } else if b == b'|' {
+            SEP | UNENCODED
         } else if percent::URI_RAW.contains(b) {
             0
         } else {
@@ -74,6 +79,8 @@ pub struct Classes {
     /// Bit `i` is set when byte `i` is `/`; kept for values of up to
     /// `MASKED` bytes (`slash` searches longer ones).
     slashes: u64,
+    /// Bit `i` is set when byte `i` is of class `SEP`, as `slashes`.
+    seps: u64,
 }
 
 /// The longest value whose `/` are kept as a mask.
@@ -97,6 +104,19 @@ impl Classes {
         let above = self.slashes & (!0u64).checked_shl(from as u32).unwrap_or(0);
         let i = above.trailing_zeros() as usize;
         (i < end).then_some(i)
+    }
+
+    /// True when `b[from..]` holds a byte of class `SEP` (`:`, `;`, `,`,
+    /// `|`): the handle part after a head may then be cut into pieces.
+    #[inline(always)]
+    pub fn sep_from(&self, b: &[u8], from: usize) -> bool {
+        if self.acc & SEP == 0 {
+            return false;
+        }
+        if b.len() > MASKED {
+            return b[from..].iter().any(|&x| CLASS[x as usize] & SEP != 0);
+        }
+        self.seps & (!0u64).checked_shl(from as u32).unwrap_or(0) != 0
     }
 }
 
@@ -138,11 +158,18 @@ pub fn ascii_space_runs(b: &[u8]) -> Option<(usize, usize)> {
 /// The table walk: the oracle, and short values.
 #[inline]
 fn naive(b: &[u8]) -> Classes {
-    let mut c = Classes { acc: 0, slashes: 0 };
+    let mut c = Classes {
+        acc: 0,
+        slashes: 0,
+        seps: 0,
+    };
     for (i, &x) in b.iter().enumerate() {
         c.acc |= CLASS[x as usize];
         if x == b'/' && i < MASKED {
             c.slashes |= 1 << i;
+        }
+        if CLASS[x as usize] & SEP != 0 && i < MASKED {
+            c.seps |= 1 << i;
         }
     }
     c
@@ -158,8 +185,9 @@ mod sse2 {
     /// ones 16 bytes at a time, the last chunk overlapping the one before.
     /// Most values hold only letters, digits, `'()*+,-./:;` and `_`: a
     /// first pass over the chunks tests for that alone (a third of the work
-    /// of `classes`), notes `:` and collects the `/`; only a value holding
-    /// some other byte takes the second pass.
+    /// of `classes`), collects the `/` and the separator bytes (`:`, `;`,
+    /// `,`, `|`); only a value holding some other byte takes the second
+    /// pass.
     ///
     /// Safety: `b` must hold at least 8 bytes (the loads are unchecked).
     #[inline(always)]
@@ -171,6 +199,7 @@ mod sse2 {
         // says; the rest are SSE2 intrinsics, part of the x86-64 baseline.
         unsafe {
             let slash_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'/' as i8))) as u64;
+            let sep_bits = |x: __m128i| _mm_movemask_epi8(sep_bytes(x)) as u64;
             if n < 16 {
                 // Bytes 0..8 and n-8..n, with 8 <= n < 16.
                 let lo = p.cast::<u64>().read_unaligned();
@@ -178,27 +207,32 @@ mod sse2 {
                 let x = _mm_set_epi64x(hi as i64, lo as i64);
                 let s = slash_bits(x);
                 let slashes = (s & 0xFF) | (s >> 8) << (n - 8);
+                let s = sep_bits(x);
+                let seps = (s & 0xFF) | (s >> 8) << (n - 8);
                 let acc = if _mm_movemask_epi8(plain_bytes(x)) == 0xFFFF {
-                    colon_bit(_mm_cmpeq_epi8(x, _mm_set1_epi8(b':' as i8)))
+                    if seps != 0 { SEP } else { 0 }
                 } else {
                     fold(classes(x))
                 };
-                return Classes { acc, slashes };
+                return Classes { acc, slashes, seps };
             }
             let last = n - 16;
             // `i <= last`: 16 bytes from `i` are in `b`.
             let load = |i: usize| _mm_loadu_si128(p.add(i).cast());
-            let (mut plain, mut colon) = (_mm_set1_epi8(-1), _mm_setzero_si128());
-            let mut slashes = 0u64;
+            let mut plain = _mm_set1_epi8(-1);
+            let (mut slashes, mut seps, mut any_sep) = (0u64, 0u64, 0u64);
             let mut i = 0;
             loop {
                 let at = i.min(last);
                 let x = load(at);
                 plain = _mm_and_si128(plain, plain_bytes(x));
-                colon = _mm_or_si128(colon, _mm_cmpeq_epi8(x, _mm_set1_epi8(b':' as i8)));
                 // Bits past 64 fall off, and a shift of 64 or more keeps
-                // none: `slash` searches values longer than MASKED anyway.
+                // none: `slash` and `sep_from` search values longer than
+                // MASKED anyway.
                 slashes |= slash_bits(x).checked_shl(at as u32).unwrap_or(0);
+                let s = sep_bits(x);
+                seps |= s.checked_shl(at as u32).unwrap_or(0);
+                any_sep |= s;
                 if i >= last {
                     break;
                 }
@@ -206,8 +240,9 @@ mod sse2 {
             }
             if _mm_movemask_epi8(plain) == 0xFFFF {
                 return Classes {
-                    acc: colon_bit(colon),
+                    acc: if any_sep != 0 { SEP } else { 0 },
                     slashes,
+                    seps,
                 };
             }
             let mut acc = _mm_setzero_si128();
@@ -220,6 +255,7 @@ mod sse2 {
             Classes {
                 acc: fold(acc),
                 slashes,
+                seps,
             }
         }
     }
@@ -251,14 +287,13 @@ mod sse2 {
         }
     }
 
-    /// `COLON` when any byte of `colon` is set.
+    /// The bytes of class `SEP`: `:` and `;` (one range), `,` and `|`.
     #[inline(always)]
-    unsafe fn colon_bit(colon: __m128i) -> u8 {
+    unsafe fn sep_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
-        if unsafe { _mm_movemask_epi8(colon) } != 0 {
-            COLON
-        } else {
-            0
+        unsafe {
+            let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
+            _mm_or_si128(in_range(x, b':', b';'), _mm_or_si128(eq(b','), eq(b'|')))
         }
     }
 
@@ -282,7 +317,7 @@ mod sse2 {
         }
     }
 
-    /// The bytes of class 0 or `COLON` that the first pass knows: `'` to
+    /// The bytes of class 0 or `SEP` that the first pass knows: `'` to
     /// `;` (0x27..=0x3B: `'()*+,-./`, digits, `:`, `;`), letters, `_`.
     #[inline(always)]
     unsafe fn plain_bytes(x: __m128i) -> __m128i {
@@ -311,7 +346,8 @@ mod sse2 {
                 eq(0x7F),
             );
             // The printable bytes URI_RAW lacks, `#` and space aside: `"`,
-            // `<` and `>` (one test: `x | 2 == '>'`), `[\]^`, `` ` ``, `{|}`.
+            // `<` and `>` (one test: `x | 2 == '>'`), `[\]^`, `` ` ``, `{|}`
+            // (`|` is `SEP` too).
             let angle = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(2)), _mm_set1_epi8(b'>' as i8));
             let unencoded = _mm_or_si128(
                 _mm_or_si128(eq(b'"'), angle),
@@ -320,7 +356,7 @@ mod sse2 {
             let a = _mm_or_si128(bits(give_up, GIVE_UP), bits(eq(b'%'), PCT));
             let b = _mm_or_si128(bits(eq(b'?'), QUERY), bits(eq(b'#'), QUERY | UNENCODED));
             let c = _mm_or_si128(bits(unencoded, UNENCODED), bits(eq(b'&'), AMP));
-            let d = _mm_or_si128(bits(eq(b' '), SPACE | UNENCODED), bits(eq(b':'), COLON));
+            let d = _mm_or_si128(bits(eq(b' '), SPACE | UNENCODED), bits(sep_bytes(x), SEP));
             let e = bits(non_ascii, NON_ASCII | UNENCODED);
             _mm_or_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)), e)
         }
@@ -345,6 +381,10 @@ mod tests {
                     assert_eq!(c.acc, CLASS[x as usize], "byte {x:#04x} at {at} of {len}");
                     let want = if x == b'/' { 1 << at } else { 0 };
                     assert_eq!(c.slashes, want, "byte {x:#04x} at {at} of {len}");
+                    let want = if CLASS[x as usize] & SEP != 0 { 1 << at } else { 0 };
+                    assert_eq!(c.seps, want, "byte {x:#04x} at {at} of {len}");
+                    assert_eq!(c.sep_from(&v, at), want != 0, "byte {x:#04x} at {at} of {len}");
+                    assert!(!c.sep_from(&v, at + 1), "byte {x:#04x} at {at} of {len}");
                 }
             }
         }

@@ -27,12 +27,12 @@
 //! on the conformance corpus and on generated values.
 
 use super::chars::Scan;
-use super::classes::{self, AMP, COLON, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
+use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SEP, SPACE, UNENCODED};
 use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::GLOBAL;
-use super::{Options, Parsed, chars, percent};
+use super::{Options, Parsed, chars, percent, pieces, whole};
 
 pub mod rare;
 
@@ -88,7 +88,7 @@ pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option
 /// fails (one value in 120 of the benchmark's mix, which cost 240 ns amid
 /// it that way).
 #[inline(always)]
-fn trim(raw: &[u8]) -> &[u8] {
+pub(crate) fn trim(raw: &[u8]) -> &[u8] {
     // Most values have nothing to trim: both ends printable ASCII.
     let printable = |b: &u8| b.wrapping_sub(0x21) < 0x5F;
     if raw.first().is_some_and(printable) && raw.last().is_some_and(printable) {
@@ -173,15 +173,38 @@ fn read<'a>(
     // A bare value starting with a digit is read as such whatever hosts the
     // user added; anything else could be one of their URLs.
     if first.is_ascii_digit() {
-        return t.prefix_ascii(classes).then(|| bare(t, classes, ws, bufs));
+        if tb.len() == 1 && whole::is_placeholder(t.s) {
+            return Some(Parsed::invalid(ErrorCode::Placeholder, ws));
+        }
+        return (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0)).then(|| bare(t, classes, ws, bufs));
     }
     if !opts.resolvers().is_empty() {
         return None;
     }
     match form_of(tb, classes)? {
-        (Form::Bare, _) => t.prefix_ascii(classes).then(|| bare(t, classes, ws, bufs)),
-        (form, at) => marked(t, classes, form, at, ws, bufs),
+        (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
+        (Form::Bare, _) => {
+            (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0)).then(|| bare(t, classes, ws, bufs))
+        }
+        (form, at) if one_value(t, classes, form, at) => marked(t, classes, form, at, ws, bufs),
+        _ => None,
     }
+}
+
+/// False when SPEC §6 may have a say, which the full parser decides: the
+/// handle part `t[at..]` holds a space (a label's space comes before
+/// `at`) or separator bytes that may cut the value into two identifiers.
+/// Raw whitespace of other kinds never comes here: tab, CR and LF are
+/// `GIVE_UP`, and `Text::non_ascii` refuses Unicode white space.
+#[inline(always)]
+fn one_value(t: Text<'_>, classes: &Classes, form: Form, at: usize) -> bool {
+    let rest = &t.bytes()[at..];
+    if classes.acc & SPACE != 0
+        && (!matches!(form, Form::Label | Form::Labels) || chars::find_byte(b' ', rest).is_some())
+    {
+        return false;
+    }
+    !(classes.sep_from(t.bytes(), at) && pieces::may_be_several(rest))
 }
 
 /// A trimmed value proved UTF-8: ASCII by the class pass alone (nearly
@@ -227,9 +250,12 @@ impl<'a> Text<'a> {
             return None;
         }
         // SAFETY: `t` is UTF-8 (above).
-        Some(Text {
-            s: unsafe { std::str::from_utf8_unchecked(t) },
-        })
+        let s = unsafe { std::str::from_utf8_unchecked(t) };
+        // White space inside is raw (SPEC §6): the full parser's.
+        if s.chars().any(|c| !c.is_ascii() && pieces::is_space(c)) {
+            return None;
+        }
+        Some(Text { s })
     }
 
     /// True when `self[..i]` is ASCII. In a value holding non-ASCII, the
@@ -560,7 +586,7 @@ const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 /// offset of its handle part (for URLs, of the authority).
 #[inline(always)]
 fn form_of(t: &[u8], classes: &Classes) -> Option<(Form, usize)> {
-    if classes.acc & (COLON | SPACE) == 0 {
+    if classes.acc & (SEP | SPACE) == 0 {
         // No scheme, no label: a URL without a scheme on a global host, or
         // (no `.` before the first `/`, so no host at all) a bare value.
         let slash = classes.slash(t, 0, t.len());
@@ -1071,11 +1097,8 @@ mod tests {
             "http://arrow.resolver.example.gov:2641/hdl/20.500.11820/63c6e333",
             "https://repo.example.edu:443/handle/1721.1/5",
             "http://repo.example.edu:80/handle/1721.1/5",
-            "http://repo.example.edu:443/handle/1721.1/5 x",
             "https://repo.example.edu:/hdl/1721.1/5",
             " urn:isbn:9785967673786 ",
-            "PMID: 21517381",
-            "ISBN 978-1-824-68942-9",
             "https:x",
             "n.a.",
         ];
@@ -1097,6 +1120,10 @@ mod tests {
             "https://repo.example.edu:8080/handle/1",
             "https://repo.example.edu:8080/items/1721.1/5",
             "hdl://hs.example.org/1/2",
+            // SPEC §6: raw whitespace inside.
+            "http://repo.example.edu:443/handle/1721.1/5 x",
+            "PMID: 21517381",
+            "ISBN 978-1-824-68942-9",
             "hdl:///x",
             "hdl://1/x?q",
             "hdl:abc",

@@ -12,15 +12,24 @@
 //! back too when the canonical is an `info:` URI, or its first prefix
 //! segment is all digits and its suffix neither starts nor ends with a
 //! character the parser trims (SPEC: "a bare value is trimmed and needs a
-//! numeric prefix"; README "Decisions").
+//! numeric prefix"; README "Decisions") and holds no whitespace and no
+//! separator of SPEC §6 before another identifier or link. And SPEC §6's
+//! promise that a join on `canonical` is never fooled: the canonical of a
+//! valid value holds no raw whitespace and is one identifier (read again,
+//! never `multiple_values` or `extra_text`), unless the value held a `%`
+//! escape that decoded to it (`hdl:1234/a%20b` is the handle `1234/a b`,
+//! `internal_whitespace`).
 
 use super::chars::is_trim_char;
-use super::{Kind, Options, Parser, Rendered, Scratch};
+use super::pieces::is_space;
+use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warnings};
 
 /// What a law compares, owned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Seen {
     pub kind: Kind,
+    pub error: Option<ErrorCode>,
+    pub warnings: Warnings,
     pub canonical: Option<String>,
     pub uri: Option<String>,
     pub url: Option<String>,
@@ -56,6 +65,8 @@ pub fn see(parser: &Parser, v: &[u8]) -> Result<Seen, String> {
     parser.render(&p, &mut out);
     let seen = Seen {
         kind: p.kind,
+        error: p.error,
+        warnings: p.warnings,
         canonical: out.canonical().map(str::to_owned),
         uri: out.uri().map(str::to_owned),
         url: out.url().map(str::to_owned),
@@ -103,8 +114,22 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     let first_segment = canonical.split(['.', '/']).next().unwrap_or("");
     let numeric = !first_segment.is_empty() && first_segment.bytes().all(|b| b.is_ascii_digit());
     let trimmable_edge = suffix.starts_with(is_trim_char) || suffix.ends_with(is_trim_char);
-    if (numeric && !trimmable_edge) || canonical.starts_with("info:") {
-        let via_canonical = see(again, canonical.as_bytes())?;
+    let via_canonical = see(again, canonical.as_bytes())?;
+    let escaped = v.contains(&b'%');
+    if !escaped && canonical.contains(is_space) {
+        return Err(format!("canonical of {v:?} holds raw whitespace: {canonical:?}"));
+    }
+    let several = matches!(
+        via_canonical.error,
+        Some(ErrorCode::MultipleValues | ErrorCode::ExtraText)
+    );
+    if several && !escaped {
+        return Err(format!(
+            "canonical of {v:?} is not one identifier: {canonical:?} reads as {:?}",
+            via_canonical.error
+        ));
+    }
+    if ((numeric && !trimmable_edge && !suffix.contains(is_space)) || canonical.starts_with("info:")) && !several {
         expect("canonical twice", via_canonical.canonical.as_deref(), canonical)?;
     }
     Ok(())

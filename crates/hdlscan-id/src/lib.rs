@@ -30,12 +30,16 @@ mod label;
 #[cfg(feature = "laws")]
 pub mod laws;
 pub mod percent;
+mod pieces;
 #[cfg(test)]
 mod reference;
 mod render;
 mod resolver;
+mod split;
+mod whole;
 
 pub use codes::{ErrorCode, Kind, Warning, Warnings};
+pub use split::Split;
 
 use std::sync::Arc;
 
@@ -120,6 +124,19 @@ pub struct Scratch {
     buf: String,
     bytes: Vec<u8>,
     repair: dirt::RepairBufs,
+    /// What a whole-value repair (SPEC §6) reads instead of the value.
+    whole: String,
+}
+
+/// How much of SPEC a reading applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// A value: §1–3 and §6, with §6's whole-value repairs when asked.
+    Value,
+    /// What a whole-value repair left: §1–3 and §6, no repair again.
+    Repaired,
+    /// A piece of a value (§6 "is an identifier"): §1–3 only.
+    Forms,
 }
 
 /// What a value is. Every field but `kind`, `error` and `warnings` is `None`
@@ -179,6 +196,30 @@ impl Parser {
     /// it, and collects its error or warnings. Allocates nothing once
     /// `scratch` has grown to the size of the values seen.
     pub fn parse<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        let p = self.parse_any(raw, scratch);
+        if self.opts.expect.is_empty() {
+            return p;
+        }
+        self.expected(p)
+    }
+
+    /// SPEC §6 `unexpected_namespace`, last, on a valid value: an invalid
+    /// value that keeps the namespace found.
+    #[cold]
+    #[inline(never)]
+    fn expected<'a>(&self, p: Parsed<'a>) -> Parsed<'a> {
+        match p.namespace {
+            Some(ns) if p.error.is_none() && !self.opts.expect.iter().any(|e| e == ns) => Parsed {
+                namespace: Some(ns),
+                ..Parsed::invalid(ErrorCode::UnexpectedNamespace, p.warnings)
+            },
+            _ => p,
+        }
+    }
+
+    /// `parse` before `unexpected_namespace`.
+    #[inline(always)]
+    fn parse_any<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
         scratch.buf.clear();
         // §4 too_long: checked on the raw bytes first, so an oversized value
         // costs nothing more than its length test.
@@ -212,22 +253,7 @@ impl Parser {
     /// The full parser, every form of SPEC §2; `parse` comes here when the
     /// fast path gives up.
     fn parse_full<'a>(&self, input: &'a str, scratch: &'a mut Scratch) -> Parsed<'a> {
-        let mut cx = Cx {
-            input,
-            buf: &mut scratch.buf,
-            bytes: &mut scratch.bytes,
-            repair: &mut scratch.repair,
-            opts: &self.opts,
-            scan: chars::Scan::default(),
-            d: Draft::default(),
-        };
-        let result = dispatch(&mut cx);
-        let d = cx.d;
-        let scratch: &'a Scratch = scratch;
-        match result {
-            Err(e) => Parsed::invalid(e, d.warnings),
-            Ok(()) => d.finish(input, &scratch.buf),
-        }
+        read_value(input, scratch, &self.opts, Level::Value)
     }
 
     /// Renders `canonical`, `uri` and `url` of `p` into `out` (SPEC §3),
@@ -322,6 +348,7 @@ struct Cx<'a> {
     bytes: &'a mut Vec<u8>,
     repair: &'a mut dirt::RepairBufs,
     opts: &'a Options,
+    level: Level,
     /// Byte classes of the whole trimmed value: what no part of it holds
     /// need not be looked for again.
     scan: chars::Scan,
@@ -377,6 +404,69 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// The full parser at `level`: every form of SPEC §2, and at
+/// `Level::Value` SPEC §6 with its whole-value repairs when the options
+/// ask for repairs: a value whose §6 error has one is read as what the
+/// repair leaves, when that is valid, and keeps the error's name as a
+/// warning (SPEC §6 "Whole-value repairs").
+fn read_value<'a>(input: &'a str, scratch: &'a mut Scratch, opts: &Options, level: Level) -> Parsed<'a> {
+    let Scratch {
+        buf,
+        bytes,
+        repair,
+        whole,
+    } = scratch;
+    buf.clear();
+    let (d, result) = read(input, buf, bytes, repair, opts, level);
+    let Err(e) = result else {
+        let buf: &'a String = buf;
+        return d.finish(input, buf);
+    };
+    if level == Level::Value
+        && opts.repair
+        && let Some(code) = whole::repaired_as(e)
+        && let Some(text) = d.whole.get(input, buf)
+    {
+        whole.clear();
+        whole.push_str(text);
+        buf.clear();
+        let whole: &'a String = whole;
+        let (again, result) = read(whole, buf, bytes, repair, opts, Level::Repaired);
+        if result.is_ok() {
+            let buf: &'a String = buf;
+            let mut p = again.finish(whole, buf);
+            p.warnings = Warnings::from_bits(d.warnings.bits() | p.warnings.bits());
+            p.warnings.add(code);
+            return p;
+        }
+    }
+    Parsed::invalid(e, d.warnings)
+}
+
+/// One reading of `input` by the full parser: the draft, and the error
+/// that ended it.
+fn read(
+    input: &str,
+    buf: &mut String,
+    bytes: &mut Vec<u8>,
+    repair: &mut dirt::RepairBufs,
+    opts: &Options,
+    level: Level,
+) -> (Draft, Result<(), ErrorCode>) {
+    let mut cx = Cx {
+        input,
+        buf,
+        bytes,
+        repair,
+        opts,
+        level,
+        scan: chars::Scan::default(),
+        d: Draft::default(),
+    };
+    let result = dispatch(&mut cx);
+    (cx.d, result)
+}
+
 /// A handle part of a URI or URL percent-decoded once (SPEC §2 "Splitting
 /// URIs and URLs"), through `bytes`, and appended to `buf`: its range there,
 /// or `None` when it holds no escape and stays as written. Decoded bytes
@@ -410,6 +500,12 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     cx.scan = chars::scan(t);
     if cx.scan.control {
         return Err(ErrorCode::ControlChar);
+    }
+    if whole::is_placeholder(t) {
+        return Err(ErrorCode::Placeholder);
+    }
+    if cx.level != Level::Forms {
+        whole::check(cx, t)?;
     }
     let first = t.as_bytes()[0];
     if first.is_ascii_digit() {

@@ -14,7 +14,7 @@
 //!
 //! Run: `cargo test -p hdlscan-id --test conformance`
 
-use hdlscan_id::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning};
+use hdlscan_id::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, laws};
 use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -368,12 +368,10 @@ fn conformance_corpus() {
     );
 }
 
-/// SPEC §3 laws, over every corpus input the parser finds valid (default
-/// options plus the case's resolvers; the laws are stated without repair):
-/// parsing `uri` or `url` gives back the same `canonical`; so does parsing
-/// `canonical` when the prefix's first segment is all digits (SPEC words it
-/// "starts with a digit") and the suffix neither starts nor ends with
-/// whitespace; normalizing twice changes nothing.
+/// SPEC §3's laws (`hdlscan_id::laws::check`, shared with the property
+/// tests and the fuzz target), over every corpus input the parser finds
+/// valid, with default options plus the case's resolvers (the laws are
+/// stated without repair).
 #[test]
 fn conformance_laws() {
     quiet_panics_on_this_thread();
@@ -403,43 +401,10 @@ fn conformance_laws() {
         };
         QUIET_PANICS.with(|q| q.set(true));
         let r = catch_unwind(AssertUnwindSafe(|| {
-            let first = actual(&parser, &input);
-            if first["kind"] == "invalid" {
+            if actual(&parser, &input)["kind"] == "invalid" {
                 return None;
             }
-            let canonical = first["canonical"].as_str().unwrap_or_default().to_string();
-            let prefix = first["prefix"].as_str().unwrap_or_default().to_string();
-            let suffix = first["suffix"].as_str().unwrap_or_default().to_string();
-            let mut again = Vec::new();
-            for col in ["uri", "url"] {
-                if let Some(v) = first[col].as_str() {
-                    again.push((col, v.to_string()));
-                }
-            }
-            // SPEC says "the prefix starts with a digit", but a bare value
-            // needs its whole first segment to be digits (§1): `1234?x/5`
-            // starts with a digit and is still no bare handle.
-            let seg0 = prefix.split('.').next().unwrap_or_default();
-            let digit_prefix = (!seg0.is_empty() && seg0.bytes().all(|b| b.is_ascii_digit()))
-                || (first["prefix"].is_null() && first["kind"] == "info_uri");
-            if digit_prefix && suffix.trim() == suffix {
-                again.push(("canonical", canonical.clone()));
-            }
-            let mut bad = Vec::new();
-            for (col, v) in again {
-                let second = actual(&reparser, v.as_bytes());
-                if second["canonical"].as_str() != Some(canonical.as_str()) {
-                    bad.push(format!(
-                        "    parse({col} {}) gives canonical {} ({} {}), expected {}",
-                        short(&format!("{v:?}")),
-                        short(&second["canonical"].to_string()),
-                        second["kind"],
-                        second["error"],
-                        short(&format!("{canonical:?}"))
-                    ));
-                }
-            }
-            Some(bad)
+            Some(laws::check(&parser, &reparser, &input).err().map(|e| format!("    {e}")).into_iter().collect::<Vec<_>>())
         }));
         QUIET_PANICS.with(|q| q.set(false));
         match r {

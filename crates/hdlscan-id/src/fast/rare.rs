@@ -14,8 +14,8 @@
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
 use super::super::resolver::GLOBAL;
-use super::super::{Options, Parsed, Scratch, authority, chars, decode_part, dirt, info_uri, label};
-use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
+use super::super::{Options, Parsed, Scratch, authority, chars, decode_part, dirt, info_uri, label, pieces, whole};
+use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SEP, SPACE, UNENCODED};
 use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim};
 
 /// Reads `raw` if it is one of the forms below; `scratch` back otherwise,
@@ -34,9 +34,19 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
     }
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
+    // SPEC §6 is the full parser's: raw whitespace, or separators that may
+    // cut the value into several identifiers.
+    if (classes.acc & SPACE != 0 && pieces::has_raw_space(t.s))
+        || (classes.acc & SEP != 0 && pieces::may_be_several(t.bytes()))
+    {
+        return Err(scratch);
+    }
     let mut ws = Warnings::EMPTY;
     if t.len() != raw.len() {
         ws.add(Warning::Trimmed);
+    }
+    if whole::is_placeholder(t.s) {
+        return Ok(Parsed::invalid(ErrorCode::Placeholder, ws));
     }
     let mut scratch = scratch;
     if classes.acc & PCT != 0 {

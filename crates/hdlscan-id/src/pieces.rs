@@ -1,0 +1,236 @@
+//! SPEC §6 "Words used here": raw whitespace, separators and pieces.
+//!
+//! *Raw whitespace* is Unicode White_Space inside a trimmed value, but
+//! for the whitespace SPEC §2 skips after a head (a `doi:` or `DOI`
+//! label, `hdl:`, a resolver URL's host or path prefix): [`head_len`]
+//! says where a head and its whitespace end. A *separator* is raw
+//! whitespace or one of `||`, `|`, `::`, `;`, `,`, and ` / ` and ` and `
+//! with whitespace on both sides; a run of them is one separator. The
+//! *pieces* are the non-empty parts between separators, each starting
+//! with its head, so `DOI: 10.1/x; DOI: 10.1/y` is two pieces, not four.
+//!
+//! [`Words`] are the pieces cut at whitespace alone (` / ` and ` and `
+//! included), which `extra_text`'s repair picks from: `;`, `,` and `::`
+//! stand inside real DOIs (SICI), and cutting there would repair a value
+//! to a DOI that does not exist.
+
+use super::chars::starts_with_ci;
+use super::label;
+use std::ops::Range;
+
+/// Which separators cut: all of SPEC §6's, or whitespace only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// Every separator of SPEC §6: pieces.
+    All,
+    /// Raw whitespace and the separators that hold it (` / `, ` and `):
+    /// words.
+    Whitespace,
+}
+
+/// Is `c` whitespace (SPEC §6: a space, tab, CR, LF or any other Unicode
+/// White_Space)? U+200B and U+FEFF are not: inside a value they are
+/// `invisible_char`.
+#[inline]
+pub fn is_space(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// True when the trimmed value `t` holds raw whitespace.
+pub fn has_raw_space(t: &str) -> bool {
+    t[head_len(t)..].contains(is_space)
+}
+
+/// The length of the head `s` starts with, with the whitespace SPEC §2
+/// skips after it (`DOI: `, `doi:doi: `, `hdl: `, `https://doi.org/ `,
+/// `https://repo.example.edu/handle/ `); 0 when `s` has no head followed
+/// by whitespace. What stands before it is not raw whitespace.
+pub fn head_len(s: &str) -> usize {
+    let (labels, rest) = label::doi_labels(s);
+    if labels > 0 {
+        // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
+        return s.len() - rest.len();
+    }
+    resolver_head_space(s).map_or(0, |(_, end)| end)
+}
+
+/// The separator that starts at byte `i` of `t`, if any: its length.
+/// `space_before` says whether whitespace ends just before `i`.
+fn separator_at(t: &str, i: usize, space_before: bool, cut: Cut) -> usize {
+    let b = t.as_bytes();
+    let c = b[i];
+    if c.is_ascii() {
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) {
+            return 1;
+        }
+        let space_after = |len: usize| t[i + len..].starts_with(is_space);
+        return match c {
+            b'|' | b';' | b',' if cut == Cut::All => 1,
+            b':' if cut == Cut::All && b.get(i + 1) == Some(&b':') => 2,
+            b'/' if space_before && space_after(1) => 1,
+            b'a' | b'A' if space_before && starts_with_ci(&t[i..], "and") && space_after(3) => 3,
+            _ => 0,
+        };
+    }
+    match t[i..].chars().next() {
+        Some(ch) if is_space(ch) => ch.len_utf8(),
+        _ => 0,
+    }
+}
+
+/// The pieces (or words) of the trimmed value `t`: byte ranges, in order,
+/// none empty.
+pub struct Pieces<'a> {
+    t: &'a str,
+    at: usize,
+    cut: Cut,
+}
+
+impl<'a> Pieces<'a> {
+    pub fn new(t: &'a str, cut: Cut) -> Pieces<'a> {
+        Pieces { t, at: 0, cut }
+    }
+
+    /// The separator run from `i`: where it ends.
+    fn skip_separators(&self, mut i: usize) -> usize {
+        let t = self.t;
+        let mut space_before = i > 0 && t[..i].ends_with(is_space);
+        while i < t.len() {
+            let n = separator_at(t, i, space_before, self.cut);
+            if n == 0 {
+                break;
+            }
+            space_before = t[i..i + n].starts_with(is_space);
+            i += n;
+        }
+        i
+    }
+}
+
+impl Iterator for Pieces<'_> {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        let t = self.t;
+        let start = self.skip_separators(self.at);
+        if start >= t.len() {
+            self.at = t.len();
+            return None;
+        }
+        // The piece's head and the whitespace after it are the piece's.
+        let mut i = start + head_len(&t[start..]);
+        let mut space_before = false;
+        while i < t.len() {
+            if separator_at(t, i, space_before, self.cut) > 0 {
+                break;
+            }
+            let len = t[i..].chars().next().map_or(1, char::len_utf8);
+            space_before = false;
+            i += len;
+        }
+        // A head with nothing after it (`doi: ` at the end) ends at its
+        // last visible character.
+        let end = t[..i].trim_end_matches(is_space).len().max(start + 1).min(i);
+        self.at = i;
+        Some(start..end)
+    }
+}
+
+/// True when `piece` is a link (SPEC §6): it starts with `http://` or
+/// `https://`, any case.
+pub fn is_link(piece: &str) -> bool {
+    starts_with_ci(piece, "http://") || starts_with_ci(piece, "https://")
+}
+
+/// True when `t` may be cut by a separator other than whitespace into two
+/// or more pieces that could each be an identifier or a link: each holds
+/// a `/`, a `%2F` (an escaped one) or a `:` (`urn:doi:10.1:x`). False
+/// proves that `multiple_values` cannot apply to a value without raw
+/// whitespace; the fast path asks it of values holding `|`, `;`, `,` or
+/// `:` after their head.
+pub fn may_be_several(t: &[u8]) -> bool {
+    let mut candidates = 0;
+    let mut piece_has = false;
+    let mut i = 0;
+    while i < t.len() {
+        let c = t[i];
+        let sep = match c {
+            b'|' | b';' | b',' => 1,
+            b':' if t.get(i + 1) == Some(&b':') => 2,
+            _ => 0,
+        };
+        if sep > 0 {
+            candidates += piece_has as u32;
+            piece_has = false;
+            i += sep;
+            continue;
+        }
+        piece_has |= matches!(c, b'/' | b':')
+            || (c == b'%' && t.get(i + 1) == Some(&b'2') && t.get(i + 2).is_some_and(|&f| f | 0x20 == b'f'));
+        i += 1;
+    }
+    candidates + piece_has as u32 >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(t: &str, cut: Cut) -> Vec<&str> {
+        Pieces::new(t, cut).map(|r| &t[r]).collect()
+    }
+
+    #[test]
+    fn pieces_at_every_separator() {
+        assert_eq!(
+            cut("http://hdl.handle.net/1/2||http://dx.doi.org/10.1/x", Cut::All),
+            ["http://hdl.handle.net/1/2", "http://dx.doi.org/10.1/x"]
+        );
+        assert_eq!(cut("10.1/a, 10.1/b ; 10.1/c", Cut::All), ["10.1/a", "10.1/b", "10.1/c"]);
+        assert_eq!(cut("10.1/a / 10.1/b and 10.1/c", Cut::All), ["10.1/a", "10.1/b", "10.1/c"]);
+        assert_eq!(cut("10.1/a AND 10.1/b", Cut::All), ["10.1/a", "10.1/b"]);
+        assert_eq!(cut("10.1/a\r\n10.1/b\n", Cut::All), ["10.1/a", "10.1/b"]);
+        assert_eq!(cut("hdl:1/2 :: doi:10.1/x", Cut::All), ["hdl:1/2", "doi:10.1/x"]);
+        // `/` and `and` without whitespace on both sides are not separators.
+        assert_eq!(cut("10.1/a/b andx/y", Cut::All), ["10.1/a/b", "andx/y"]);
+        assert_eq!(cut("10.1/a /b", Cut::All), ["10.1/a", "/b"]);
+        assert_eq!(cut("sand and band", Cut::All), ["sand", "band"]);
+    }
+
+    #[test]
+    fn heads_keep_their_whitespace() {
+        assert_eq!(
+            cut("DOI: 10.1/x; doi 10.1/y, hdl: 1/2", Cut::All),
+            ["DOI: 10.1/x", "doi 10.1/y", "hdl: 1/2"]
+        );
+        assert_eq!(cut("see DOI:\u{A0}10.1/x", Cut::Whitespace), ["see", "DOI:\u{A0}10.1/x"]);
+        assert_eq!(cut("doi: ", Cut::All), ["doi:"]);
+        assert!(!has_raw_space("DOI: doi: 10.1/x"));
+        assert!(has_raw_space("10.1/x see"));
+        assert!(has_raw_space("DOI: 10.1/x see"));
+    }
+
+    #[test]
+    fn words_keep_sici_dois_whole() {
+        let sici = "10.1002/(SICI)1098-2736(199908)36:6<637::AID-TEA4>3.0.CO;2-9";
+        assert_eq!(cut(&format!("{sici} see"), Cut::Whitespace), [sici, "see"]);
+        assert_eq!(cut(sici, Cut::All).len(), 3);
+        assert!(!may_be_several(sici.as_bytes()));
+        assert!(may_be_several(b"10.1/a,10.1/b"));
+        assert!(may_be_several(b"urn:doi:10.1:a|urn:doi:10.1:b"));
+        assert!(!may_be_several(b"10.1/a,b;c"));
+        assert!(may_be_several(b"10.1%2Fa;10.1%2fb"));
+        assert!(!may_be_several(b"https://doi.org/10.1/(SICI)37:9%3C598::AID-JPS5%3E3.0.CO;2-J"));
+    }
+
+    #[test]
+    fn separators_only_give_no_piece() {
+        assert!(cut(" || ;, ", Cut::All).is_empty());
+        assert!(cut("", Cut::All).is_empty());
+    }
+}
+
+// PENDING: resolver::head_space (being written): until then, no URL head.
+fn resolver_head_space(_s: &str) -> Option<(usize, usize)> {
+    None
+}

@@ -1,0 +1,156 @@
+//! SPEC §6 "What is not one identifier": the checks that come after
+//! `empty`, `too_long`, `bad_utf8` and `control_char` and before the forms
+//! of §2, in SPEC's order (`placeholder`, `multiple_values`,
+//! `wrapped_line`, `extra_text`), and what each one's whole-value repair
+//! reads instead. `publisher_url` is checked among the URL forms
+//! (`resolver.rs`), `unexpected_namespace` last (`Parser::parse`); the
+//! repair itself is applied in `Parser::parse_full`.
+
+use super::codes::{ErrorCode, Warning};
+use super::pieces::{self, Cut, Pieces};
+use super::{Cx, Level, Rendered, Scratch, Span, label, render};
+
+/// SPEC §6 `placeholder`: the trimmed value `t` stands for "no
+/// identifier". A bare value (no scheme, no label) with no ASCII digit and
+/// no `/` (`n.a.`, `none`, `TBD`, `not yet published`, `-`, `?`), one of
+/// `n/a`, `n/d`, `w/o`, `and/or` (any case), or exactly `0`. A digit-less
+/// value with a `/` (`CNRI.TEST/abc`) is a handle attempt, not this.
+pub fn is_placeholder(t: &str) -> bool {
+    let b = t.as_bytes();
+    if b == b"0" {
+        return true;
+    }
+    if b.iter().any(|&c| c.is_ascii_digit()) {
+        return false;
+    }
+    if b.contains(&b'/') {
+        return ["n/a", "n/d", "w/o", "and/or"].iter().any(|w| t.eq_ignore_ascii_case(w));
+    }
+    label::scheme_of(t).is_none() && label::doi_labels(t).0 == 0
+}
+
+/// The rows of SPEC §6's table after `placeholder`, on the trimmed value
+/// `t` (a slice of `cx.input`): the error, with `cx.d.whole` set to what
+/// its repair would read when it has one; `Ok` when the value is one
+/// identifier's worth of text and the forms of §2 decide.
+pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
+    let space = pieces::has_raw_space(t);
+    if !space && !pieces::may_be_several(t.as_bytes()) {
+        return Ok(());
+    }
+    let mut piece = Piece::new(cx);
+    // multiple_values: two or more pieces are identifiers or links.
+    let mut found = 0;
+    let mut first_id: Option<&'a str> = None;
+    let mut one_canonical = true;
+    let mut canonical = String::new();
+    for r in Pieces::new(t, Cut::All) {
+        let p = &t[r];
+        let id = piece.canonical(p);
+        if id.is_some() || pieces::is_link(p) {
+            found += 1;
+        }
+        if let Some(c) = id {
+            match first_id {
+                None => {
+                    first_id = Some(p);
+                    canonical.push_str(c);
+                }
+                Some(_) => one_canonical &= canonical == c,
+            }
+        }
+    }
+    if found >= 2 {
+        if let (Some(p), true) = (first_id, one_canonical) {
+            cx.d.whole = cx.span_of(p);
+        }
+        return Err(ErrorCode::MultipleValues);
+    }
+    if !space {
+        return Ok(());
+    }
+    if let Some((before, after)) = wrapped(t) {
+        let after_is_one = pieces::is_link(after) || piece.canonical(after).is_some();
+        if !after.contains(pieces::is_space) && !after_is_one {
+            // A second line that repeats the end of the first is the
+            // same text twice, not the rest of it: joining would make a
+            // DOI that does not exist.
+            if !before.ends_with(after) {
+                let start = cx.buf.len();
+                cx.buf.push_str(before);
+                cx.buf.push_str(after);
+                cx.d.whole = Span::Buf(start as u32, cx.buf.len() as u32);
+            }
+            return Err(ErrorCode::WrappedLine);
+        }
+    }
+    // extra_text: the one word that is an identifier, unless the text
+    // beside it may be the rest of it (a DOI broken by a stray space).
+    let words: Vec<&'a str> = Pieces::new(t, Cut::Whitespace).map(|r| &t[r]).collect();
+    let ids: Vec<usize> = (0..words.len()).filter(|&i| piece.canonical(words[i]).is_some()).collect();
+    if let [i] = ids[..] {
+        let word = words[i];
+        let broken = word.ends_with(['-', '_', '/'])
+            || words.get(i + 1).is_some_and(|next| next.bytes().any(|c| c.is_ascii_digit()));
+        if !broken {
+            cx.d.whole = cx.span_of(word);
+        }
+    }
+    Err(ErrorCode::ExtraText)
+}
+
+/// The two lines of `t` when it holds exactly one line break (LF, CR,
+/// CRLF, U+2028 or U+2029), each without the whitespace around the break.
+fn wrapped(t: &str) -> Option<(&str, &str)> {
+    let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
+    let i = t.find(is_break)?;
+    let rest = &t[i..];
+    let rest = rest.strip_prefix("\r\n").unwrap_or(&rest[rest.chars().next()?.len_utf8()..]);
+    if rest.contains(is_break) {
+        return None;
+    }
+    Some((
+        t[..i].trim_end_matches(pieces::is_space),
+        rest.trim_start_matches(pieces::is_space),
+    ))
+}
+
+/// A piece read alone under SPEC §1–3 (no §6: a piece is never several),
+/// with buffers of its own, since the value's are in use.
+struct Piece<'o> {
+    opts: &'o super::Options,
+    scratch: Scratch,
+    out: Rendered,
+}
+
+impl<'o> Piece<'o> {
+    fn new(cx: &Cx<'o>) -> Piece<'o> {
+        Piece {
+            opts: cx.opts,
+            scratch: Scratch::default(),
+            out: Rendered::default(),
+        }
+    }
+
+    /// The canonical of `piece` (trimmed first), when it is an identifier.
+    fn canonical(&mut self, piece: &str) -> Option<&str> {
+        let p = super::read_value(piece, &mut self.scratch, self.opts, Level::Forms);
+        if p.error.is_some() {
+            return None;
+        }
+        render::render(&p, self.opts.repair, &mut self.out);
+        self.out.canonical()
+    }
+}
+
+/// The warning a repaired value keeps for SPEC §6's `error` (the same
+/// name: the dirt was there), when the error has a whole-value repair.
+pub fn repaired_as(error: ErrorCode) -> Option<Warning> {
+    Some(match error {
+        ErrorCode::MultipleValues => Warning::MultipleValues,
+        ErrorCode::WrappedLine => Warning::WrappedLine,
+        ErrorCode::ExtraText => Warning::ExtraText,
+        ErrorCode::PublisherUrl => Warning::PublisherUrl,
+        _ => return None,
+    })
+}
