@@ -103,11 +103,21 @@ pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// Options shared by every command that parses identifiers.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ParserArgs {
-    /// Apply SPEC's repairs (trailing punctuation, look-alike dashes, invisible
-    /// characters, HTML entities, publisher suffixes, double encoding) to
-    /// canonical, uri and url. Warnings stay, so reports show what was repaired.
+    /// Apply SPEC's repairs: trailing punctuation, look-alike dashes,
+    /// invisible characters, HTML entities, publisher suffixes and double
+    /// encoding in canonical, uri and url; and the whole-value repairs of
+    /// SPEC §6 (a cell holding one identifier twice, a line break inside
+    /// one, text glued to one, a publisher's landing page holding a DOI),
+    /// which then read as that identifier. Codes stay as warnings, so
+    /// reports show what was repaired.
     #[arg(long)]
     pub repair: bool,
+    /// The namespace the values should have (doi, hdl, or an info:
+    /// namespace such as pmid). Repeatable. A valid value of any other
+    /// namespace is then invalid with unexpected_namespace (a handle in a
+    /// DOI column).
+    #[arg(long = "expect", value_name = "NS")]
+    pub expect: Vec<String>,
     /// Also accept resolver URLs on this host (HOST[:PORT][/PATH], e.g.
     /// repository.example.edu/handle). Repeatable.
     #[arg(long = "resolver", value_name = "HOST[/PATH]")]
@@ -124,6 +134,9 @@ impl ParserArgs {
         opts.max_len = self.max_len;
         for r in &self.resolvers {
             opts.add_resolver(r).map_err(|e| anyhow::Error::new(Usage(e)))?;
+        }
+        for ns in &self.expect {
+            opts.expect(ns).map_err(|e| anyhow::Error::new(Usage(e)))?;
         }
         Ok(crate::id::Parser::new(opts))
     }

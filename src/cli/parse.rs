@@ -1,8 +1,10 @@
 //! `hdlscan parse`: parse values from the command line or stdin and print
-//! every column of SPEC §3, as a table, JSON lines or TSV.
+//! every column of SPEC §3, as a table, JSON lines or TSV; with `--split`,
+//! a row for each value a cell holds, with its place in the cell.
 
 use super::ParserArgs;
-use crate::id::{Parsed, Parser, Rendered, Scratch};
+use super::Usage;
+use crate::id::{Parsed, Parser, Rendered, Scratch, Split};
 use anyhow::Result;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -11,7 +13,9 @@ const EXAMPLES: &str = "\
 Examples:
   hdlscan parse '10.1045/April2006-Paskin' 'https://hdl.handle.net/1721.1/123?noredirect'
   hdlscan parse --format jsonl < identifiers.txt
-  cut -d, -f6 export.csv | hdlscan parse --format tsv --repair > parsed.tsv";
+  cut -d, -f6 export.csv | hdlscan parse --format tsv --repair > parsed.tsv
+  hdlscan parse --split '||' 'hdl:1721.1/5||https://doi.org/10.1000/182'
+  hdlscan parse --expect doi --split auto 'doi:10.1000/1, doi:10.1000/2' '20.1000/x'";
 
 #[derive(clap::Args, Debug)]
 #[command(about = "Parse identifiers given as arguments, or one per line on stdin", after_help = EXAMPLES)]
@@ -24,6 +28,14 @@ pub struct ParseArgs {
     /// tsv every column.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// Split each value into the values it holds (SPEC §6): at SEP (DSpace
+    /// uses '||'), or, with no SEP or 'auto', at SPEC's separators (white
+    /// space, '|', ';', ',', '::', ' / ', ' and ') of a value that holds
+    /// several identifiers. Each piece gets a row with its place: 'line'
+    /// (which value), 'value_index' (1-based) and its byte range in the
+    /// value ('start', 'end'). A value that is not split is one piece.
+    #[arg(long, value_name = "SEP", num_args = 0..=1, default_missing_value = "auto")]
+    pub split: Option<String>,
     #[command(flatten)]
     pub parser: ParserArgs,
 }
@@ -40,8 +52,31 @@ fn columns() -> impl Iterator<Item = &'static str> {
     std::iter::once("input").chain(crate::columns::SPEC)
 }
 
+/// The columns `--split` puts first: where the piece stands.
+const PLACE: [&str; 4] = ["line", "value_index", "start", "end"];
+
+/// Where a piece stands: the value it is from (1-based), its 1-based
+/// index among the value's pieces, and its byte range in the value.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    line: usize,
+    index: usize,
+    start: usize,
+    end: usize,
+}
+
+impl Place {
+    fn fields(self) -> [usize; 4] {
+        [self.line, self.index, self.start, self.end]
+    }
+}
+
 pub fn run(args: ParseArgs) -> Result<ExitCode> {
     let parser = args.parser.build()?;
+    let split = match &args.split {
+        Some(sep) => Some(Split::at(sep).map_err(|e| anyhow::Error::new(Usage(e)))?),
+        None => None,
+    };
     let stdout = io::stdout();
     let format = args.format.unwrap_or(if stdout.is_terminal() {
         Format::Table
@@ -51,7 +86,7 @@ pub fn run(args: ParseArgs) -> Result<ExitCode> {
     let mut out = io::BufWriter::new(stdout.lock());
     // Someone typing values wants each row as soon as its line is read.
     let interactive = args.values.is_empty() && io::stdin().is_terminal();
-    let mut printer = Printer::new(format, parser, if interactive { 1 } else { TABLE_BLOCK });
+    let mut printer = Printer::new(format, parser, split, if interactive { 1 } else { TABLE_BLOCK });
     printer.start(&mut out)?;
     if !args.values.is_empty() {
         for v in &args.values {
@@ -88,16 +123,23 @@ const TABLE_BLOCK: usize = 1000;
 struct Printer {
     format: Format,
     parser: Parser,
+    split: Option<Split>,
+    pieces: Vec<std::ops::Range<usize>>,
+    /// Values read so far.
+    line: usize,
     scratch: Scratch,
     rendered: Rendered,
     table: Table,
 }
 
 impl Printer {
-    fn new(format: Format, parser: Parser, block: usize) -> Printer {
+    fn new(format: Format, parser: Parser, split: Option<Split>, block: usize) -> Printer {
         Printer {
             format,
             parser,
+            split,
+            pieces: Vec::new(),
+            line: 0,
             scratch: Scratch::default(),
             rendered: Rendered::default(),
             table: Table {
@@ -112,23 +154,59 @@ impl Printer {
     /// The TSV header, even for no values.
     fn start(&mut self, out: &mut impl Write) -> Result<()> {
         if self.format == Format::Tsv {
-            writeln!(out, "{}", columns().collect::<Vec<_>>().join("\t"))?;
+            let place = self.split.is_some().then_some(PLACE).into_iter().flatten();
+            writeln!(out, "{}", place.chain(columns()).collect::<Vec<_>>().join("\t"))?;
         }
         Ok(())
     }
 
+    /// One value read: one row, or with `--split` a row for each piece.
     fn value(&mut self, raw: &[u8], out: &mut impl Write) -> Result<()> {
+        self.line += 1;
+        let Some(split) = &self.split else {
+            return self.row(raw, None, out);
+        };
+        split.pieces(&self.parser, raw, &mut self.scratch, &mut self.pieces);
+        // An empty value is one empty piece: nothing read goes unaccounted.
+        if self.pieces.is_empty() {
+            self.pieces.push(0..raw.len());
+        }
+        for index in 0..self.pieces.len() {
+            let r = self.pieces[index].clone();
+            let place = Place {
+                line: self.line,
+                index: index + 1,
+                start: r.start,
+                end: r.end,
+            };
+            self.row(&raw[r], Some(place), out)?;
+        }
+        Ok(())
+    }
+
+    fn row(&mut self, raw: &[u8], place: Option<Place>, out: &mut impl Write) -> Result<()> {
         let p = self.parser.parse(raw, &mut self.scratch);
         self.parser.render(&p, &mut self.rendered);
         let input = String::from_utf8_lossy(raw);
         let fields = fields(&input, &p, &self.rendered);
         match self.format {
-            Format::Jsonl => write_json(&fields, &p, out)?,
+            Format::Jsonl => write_json(place, &fields, &p, out)?,
             Format::Tsv => {
-                let line: Vec<String> = fields.iter().map(|f| tsv_escape(f.as_deref().unwrap_or(""))).collect();
+                let place = place.map(Place::fields).into_iter().flatten().map(|n| n.to_string());
+                let line: Vec<String> = place
+                    .chain(fields.iter().map(|f| tsv_escape(f.as_deref().unwrap_or(""))))
+                    .collect();
                 writeln!(out, "{}", line.join("\t"))?;
             }
-            Format::Table => self.table.push(fields.map(|f| f.unwrap_or_default()), out)?,
+            Format::Table => {
+                let mut row = fields.map(|f| f.unwrap_or_default());
+                if let Some(p) = place {
+                    row[0] = format!("{}.{} {}", p.line, p.index, format_args!("{:?}", row[0]));
+                } else {
+                    row[0] = format!("{:?}", row[0]);
+                }
+                self.table.push(row, out)?
+            }
         }
         Ok(())
     }
@@ -169,8 +247,11 @@ fn fields(input: &str, p: &Parsed<'_>, r: &Rendered) -> [Option<String>; 13] {
     ]
 }
 
-fn write_json(fields: &[Option<String>; 13], p: &Parsed<'_>, out: &mut impl Write) -> Result<()> {
+fn write_json(place: Option<Place>, fields: &[Option<String>; 13], p: &Parsed<'_>, out: &mut impl Write) -> Result<()> {
     let mut obj = serde_json::Map::new();
+    for (k, n) in place.map(|p| PLACE.into_iter().zip(p.fields())).into_iter().flatten() {
+        obj.insert(k.into(), n.into());
+    }
     for (k, v) in columns().zip(fields.iter()).take(12) {
         obj.insert(
             k.into(),
@@ -213,8 +294,7 @@ impl Table {
         } else {
             format!("error: {}", r[11])
         };
-        self.rows
-            .push([format!("{:?}", r[0]), r[1].clone(), r[5].clone(), diag]);
+        self.rows.push([r[0].clone(), r[1].clone(), r[5].clone(), diag]);
         if self.rows.len() >= self.block {
             self.write(out)?;
         }

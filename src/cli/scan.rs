@@ -214,6 +214,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         "repair": args.parser.repair,
         "max_len": args.parser.max_len,
         "resolvers": args.parser.resolvers,
+        "expect": args.parser.expect,
         "threads": threads,
     });
     let result = pipeline::run(ScanConfig {
