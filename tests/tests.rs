@@ -5,4 +5,5 @@ mod faults;
 mod gen_bench;
 mod hostile;
 mod parse_cli;
+mod real;
 mod scan;
