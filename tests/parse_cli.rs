@@ -173,3 +173,67 @@ fn resolver_no_url_can_name_is_a_usage_error() {
         (Some("resolver_url"), Some("repo.example.edu:8443"))
     );
 }
+
+/// `--split`: a row per piece with its place in the value; `auto` (or no
+/// SEP) splits only what holds several identifiers; an empty value is one
+/// empty piece.
+#[test]
+fn split_prints_each_piece_with_its_place() {
+    let cell = "hdl:1721.1/5||https://doi.org/10.1000/182";
+    let o = parse(&["--format", "jsonl", "--split", "||", cell, ""], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let rows: Vec<Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let place = |v: &Value| {
+        (
+            v["line"].as_u64().unwrap(),
+            v["value_index"].as_u64().unwrap(),
+            v["start"].as_u64().unwrap() as usize,
+            v["end"].as_u64().unwrap() as usize,
+        )
+    };
+    assert_eq!(rows.len(), 3);
+    assert_eq!(place(&rows[0]), (1, 1, 0, 12));
+    assert_eq!(place(&rows[1]), (1, 2, 14, cell.len()));
+    assert_eq!(rows[1]["input"], "https://doi.org/10.1000/182");
+    assert_eq!(rows[1]["canonical"], "10.1000/182");
+    assert_eq!((place(&rows[2]), rows[2]["error"].as_str()), ((2, 1, 0, 0), Some("empty")));
+    // The keys: the place, then parse's own.
+    let got: Vec<&str> = rows[0].as_object().unwrap().keys().map(String::as_str).collect();
+    let want: Vec<&str> = ["line", "value_index", "start", "end"].into_iter().chain(keys()).collect();
+    assert_eq!(got, want);
+
+    // Auto, from stdin: only the value holding two identifiers is split.
+    let o = parse(&["--format", "tsv", "--split"], b"10.1/a, doi:10.1/b\n10.1/c see also\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<Vec<&str>> = o.stdout.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines[0][..5], ["line", "value_index", "start", "end", "input"]);
+    let rows: Vec<_> = lines[1..].iter().map(|f| (f[0], f[1], f[4], f[5])).collect();
+    assert_eq!(
+        rows,
+        [
+            ("1", "1", "10.1/a", "doi"),
+            ("1", "2", "doi:10.1/b", "doi"),
+            ("2", "1", "10.1/c see also", "invalid")
+        ]
+    );
+    let o = parse(&["--split", ""], b"");
+    assert_eq!(o.code, 2, "an empty separator is a usage error: {}", o.stderr);
+}
+
+/// `--expect`: a valid value of another namespace is `unexpected_namespace`
+/// and keeps the namespace found; an impossible namespace is a usage error.
+#[test]
+fn expect_flags_other_namespaces() {
+    let o = parse(&["--format", "jsonl", "--expect", "DOI", "1721.1/5", "doi:10.1000/1"], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let rows: Vec<Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        (rows[0]["kind"].as_str(), rows[0]["error"].as_str(), rows[0]["namespace"].as_str()),
+        (Some("invalid"), Some("unexpected_namespace"), Some("hdl"))
+    );
+    assert_eq!(rows[0]["canonical"], Value::Null);
+    assert_eq!(rows[1]["error"], Value::Null);
+    let o = parse(&["--expect", "10.1000", "x"], b"");
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("--expect \"10.1000\""), "{}", o.stderr);
+}

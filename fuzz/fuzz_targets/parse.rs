@@ -1,4 +1,5 @@
-//! Fuzz the identifier parser (`crates/hdlscan-id`) with arbitrary bytes, repair off.
+//! Fuzz the identifier parser (`crates/hdlscan-id`) with arbitrary bytes,
+//! repair off and on (SPEC §6's whole-value repairs read a value again).
 //!
 //! Checks, for every input:
 //! 1. `parse` and `render` never panic (nor overflow, index out of bounds…);
@@ -17,8 +18,12 @@ use hdlscan_id::{Options, laws};
 
 fuzz_target!(|input: &[u8]| {
     // Built per input: cheap next to parsing, and no state between runs.
-    let (parser, again) = laws::parsers(&Options::default());
-    if let Err(e) = laws::check(&parser, &again, input) {
-        panic!("{e}");
+    for repair in [false, true] {
+        let mut opts = Options::default();
+        opts.repair = repair;
+        let (parser, again) = laws::parsers(&opts);
+        if let Err(e) = laws::check(&parser, &again, input) {
+            panic!("repair {repair}: {e}");
+        }
     }
 });

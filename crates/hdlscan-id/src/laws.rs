@@ -134,3 +134,53 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The laws of a cell split into values (SPEC §6 "Splitting cells"): the
+/// pieces are in order, inside the cell, none empty, and what stands
+/// between them (with the cell's ends) is separator: at a given separator,
+/// occurrences of it and whitespace; `auto`, §6's separators. A cell that
+/// is not split is one piece, itself.
+pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result<Vec<std::ops::Range<usize>>, String> {
+    let mut pieces = Vec::new();
+    split.pieces(parser, cell, &mut Scratch::default(), &mut pieces);
+    let fail = |what: &str| Err(format!("{what}: {cell:?} split {split:?} gave {pieces:?}"));
+    if cell.is_empty() != pieces.is_empty() && !matches!(split, super::Split::At(_)) {
+        return fail("an empty cell has no piece, any other at least one");
+    }
+    let mut at = 0;
+    let mut between = Vec::new();
+    for r in &pieces {
+        if r.start < at || r.end > cell.len() || r.start >= r.end {
+            return fail("pieces out of order, out of the cell, or empty");
+        }
+        between.push(&cell[at..r.start]);
+        at = r.end;
+    }
+    between.push(&cell[at..]);
+    if pieces.as_slice() == [0..cell.len()] {
+        return Ok(pieces);
+    }
+    for gap in between {
+        let ok = match split {
+            super::Split::At(sep) => {
+                // The separator's own whitespace may have gone to a trim.
+                let core = super::fast::trim(sep);
+                let mut g = gap;
+                loop {
+                    g = super::fast::trim(g);
+                    match g.strip_prefix(core) {
+                        _ if g.is_empty() => break true,
+                        Some(rest) if !core.is_empty() => g = rest,
+                        _ => break false,
+                    }
+                }
+            }
+            super::Split::Auto => std::str::from_utf8(gap)
+                .is_ok_and(|g| super::pieces::Pieces::new(g, super::pieces::Cut::All).next().is_none()),
+        };
+        if !ok {
+            return fail(&format!("{:?} between pieces is not separator", String::from_utf8_lossy(gap)));
+        }
+    }
+    Ok(pieces)
+}
