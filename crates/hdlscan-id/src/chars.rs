@@ -13,11 +13,12 @@ pub fn is_trim_char(c: char) -> bool {
 }
 
 /// Unicode White_Space that may stand inside a value without being a control
-/// character: what `internal_whitespace` looks for (§3).
+/// character (§1: tab, CR and LF are whitespace, VT, FF and NEL controls):
+/// what `internal_whitespace` looks for in a suffix decoded from escapes (§3).
 pub fn is_inner_space(c: char) -> bool {
     matches!(
         c,
-        ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+        ' ' | '\t' | '\n' | '\r' | '\u{A0}' | '\u{1680}' | '\u{2000}'
             ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
     )
 }
@@ -79,11 +80,12 @@ pub fn trim(s: &str) -> &str {
 /// (no `%` means nothing to decode, ASCII-only means no Unicode checks).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Scan {
-    /// U+0000–U+001F, U+007F–U+009F (§1 `control_char`).
+    /// U+0000–U+001F, U+007F–U+009F but tab, CR and LF (§1 `control_char`).
     pub control: bool,
     pub non_ascii: bool,
     pub percent: bool,
     pub amp: bool,
+    /// ASCII whitespace that is no control character: space, tab, CR, LF.
     pub space: bool,
 }
 
@@ -98,7 +100,10 @@ static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
-        t[i] = if i < 0x20 || i == 0x7F {
+        // Tab, CR and LF are whitespace inside a value, not controls (§1).
+        t[i] = if i == b'\t' as usize || i == b'\n' as usize || i == b'\r' as usize {
+            F_SPACE
+        } else if i < 0x20 || i == 0x7F {
             F_CTRL
         } else if i == 0xC2 {
             F_NONASCII | F_C2
@@ -183,9 +188,10 @@ pub fn is_utf8_without_c1(b: &[u8]) -> bool {
     true
 }
 
-/// True when `c` is a control character per §1.
+/// True when `c` is a control character per §1: C0, DEL and C1, but tab,
+/// CR and LF, which are whitespace inside a value.
 pub fn is_control(c: char) -> bool {
-    matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
+    matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}') && !matches!(c, '\t' | '\n' | '\r')
 }
 
 /// All ASCII digits, at least one; invisible characters are looked through
@@ -335,13 +341,13 @@ mod tests {
     use super::*;
 
     /// The classes `any_non_ascii` serves hold no ASCII character but the
-    /// space, which its callers rule out first.
+    /// ASCII whitespace (`Scan::space`), which its callers rule out first.
     #[test]
     fn ascii_free_classes() {
         for b in 0..128u8 {
             let c = b as char;
             assert!(!is_invisible(c) && !is_unicode_dash(c), "{c:?}");
-            assert_eq!(is_inner_space(c), c == ' ', "{c:?}");
+            assert_eq!(is_inner_space(c), matches!(c, ' ' | '\t' | '\n' | '\r'), "{c:?}");
         }
     }
 
@@ -378,7 +384,7 @@ mod tests {
         /// every length with the characters of each class.
         #[test]
         fn any_non_ascii_matches_chars_any(s in "[a-z0-9 ./]{0,20}([\u{AD}\u{A0}\u{2013}\u{200B}\u{3000}é日😀]{0,2}[a-z0-9./]{0,12}){0,3}") {
-            let preds: [fn(char) -> bool; 3] = [is_invisible, is_unicode_dash, |c| c != ' ' && is_inner_space(c)];
+            let preds: [fn(char) -> bool; 3] = [is_invisible, is_unicode_dash, |c| !c.is_ascii() && is_inner_space(c)];
             for pred in preds {
                 proptest::prop_assert_eq!(any_non_ascii(&s, pred), s.chars().any(pred), "{:?}", s);
             }
@@ -400,6 +406,23 @@ mod tests {
         assert!(!scan("a\u{A0}é").control);
         let s = scan("10.1/a b%20&");
         assert!(s.space && s.percent && s.amp && !s.non_ascii);
+    }
+
+    /// SPEC §1: tab, CR and LF inside a value are whitespace, not controls;
+    /// VT, FF and NEL stay controls.
+    #[test]
+    fn tab_cr_lf_are_whitespace_not_controls() {
+        for v in ["a\tb", "a\nb", "a\rb", "a\r\nb"] {
+            let s = scan(v);
+            assert!(!s.control && s.space, "{v:?}");
+        }
+        for v in ["a\u{0B}b", "a\u{0C}b", "a\u{85}b", "a\u{0}b"] {
+            assert!(scan(v).control, "{v:?}");
+        }
+        for c in '\0'..='\u{A0}' {
+            assert_eq!(is_control(c), scan(&c.to_string()).control, "{c:?}");
+        }
+        assert_eq!(trim("\t\r\n10.1/x\r\n"), "10.1/x");
     }
 
     #[test]

@@ -8,13 +8,48 @@ use super::codes::{Warning, Warnings};
 use super::handle::{self, Rule};
 use super::percent;
 
-const PUBLISHER_SUFFIXES: [&str; 4] = ["/abstract", "/full", "/pdf", "/epdf"];
+/// `publisher_suffix` (§3 table), any case, DOIs only. Where one ends
+/// another (`/full/html`, `/html`), the longer comes first: the suffix is
+/// the longest one the DOI ends in. All start with `/`, so a suffix holding
+/// no `/` ends in none (`may_flag_doi` relies on it; a test checks).
+const PUBLISHER_SUFFIXES: [&str; 11] = [
+    "/full/html",
+    "/full/pdf",
+    "/abstract",
+    "/full",
+    "/pdf",
+    "/epdf",
+    "/html",
+    "/fulltext",
+    "/meta",
+    "/references",
+    "/-/DCSupplemental",
+];
+
+/// The last letters of `PUBLISHER_SUFFIXES`, lowercase, a bit per letter
+/// (`a` is bit 0): any other last byte rules a publisher suffix out
+/// without the search. Derived from the list, so it cannot fall behind it.
+const PUBLISHER_LAST: u32 = {
+    let mut mask = 0u32;
+    let mut i = 0;
+    while i < PUBLISHER_SUFFIXES.len() {
+        let s = PUBLISHER_SUFFIXES[i].as_bytes();
+        let last = s[s.len() - 1].to_ascii_lowercase();
+        assert!(last.is_ascii_lowercase(), "a publisher suffix ends in a letter");
+        mask |= 1 << (last - b'a');
+        i += 1;
+    }
+    mask
+};
 const TEST_PREFIXES: [&str; 3] = ["123456789", "10.5072", "10.2999"];
 const ENTITIES: [(&str, char); 3] = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&')];
 
 /// Raises the §3 warnings that apply to a handle's decoded parts. The
 /// repairable ones are found by running the repair chain itself, so a dirt
 /// that only shows once another is repaired (`x.]/pdf`) is flagged too.
+/// `internal_whitespace` is raised only for whitespace a URI or URL's
+/// escapes decoded to (`decoded`): raw whitespace inside a value is SPEC
+/// §6's (`extra_text`, `wrapped_line`, …) and never reaches here.
 pub fn flag(
     prefix: &str,
     suffix: &str,
@@ -53,8 +88,11 @@ pub fn flag(
         return;
     }
     let prefix_ascii = !(decoded || value.non_ascii) || prefix.is_ascii();
-    // No ASCII space (the only ASCII inner space) past `scan.space`.
-    let inner_space = scan.space || (scan.non_ascii && chars::any_non_ascii(suffix, chars::is_inner_space));
+    // Decoded from `%20`, `%09`, `%C2%A0`, …: the parts of URIs and URLs
+    // (and of a bare value split at `%2F`) are decoded, others taken
+    // literally. No ASCII whitespace past `scan.space`.
+    let inner_space =
+        decoded && (scan.space || (scan.non_ascii && chars::any_non_ascii(suffix, chars::is_inner_space)));
     if inner_space {
         ws.add(Warning::InternalWhitespace);
     }
@@ -88,7 +126,7 @@ pub fn flag(
 /// `flag` for a value holding non-ASCII (invisible characters, dashes,
 /// letters) but no `&`, read without decoding: then `chain` maps the
 /// characters once and truncates (see there), and `map_chars` walks the
-/// suffix once, for the map and the inner white space together. A
+/// suffix once. Nothing was decoded, so no `internal_whitespace`. A
 /// value in seventy comes here, when this code is cold: each pass over
 /// the text and each call saved is mispredictions saved.
 fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, bufs: &mut RepairBufs) {
@@ -96,7 +134,6 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
     let found = map_chars(suffix, is_doi, &mut bufs.suffix);
     let invisible_prefix = !prefix.is_ascii() && chars::any_non_ascii(prefix, is_invisible);
     let raised = [
-        (found.inner_space, Warning::InternalWhitespace),
         (is_doi && has_embedded_doi(suffix), Warning::EmbeddedDoi),
         (TEST_PREFIXES.contains(&prefix), Warning::TestPrefix),
         (found.invisible || invisible_prefix, Warning::InvisibleChar),
@@ -120,23 +157,23 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
 pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, look: bool, suffix_slash: bool) -> bool {
     let last = suffix.as_bytes().last().map_or(0, u8::to_ascii_lowercase);
     look
-        || matches!(last, b'.' | b',' | b';' | b')' | b']' | b'}') // trailing_punct_len
-        || (is_doi && may_flag_doi(suffix, last, suffix_slash))
+        || droppable(last) // trailing_punct_len
+        || (is_doi && suffix_slash && may_flag_doi(suffix, last))
         || TEST_PREFIXES.contains(&prefix)
 }
 
-/// The DOI dirt of `may_flag`: a publisher suffix (all end in `t`, `l` or
-/// `f`) or an embedded DOI (a `/` inside the suffix). Inlined: both tests
-/// fail for nearly every DOI, and their walks are out of line.
+/// The DOI dirt of `may_flag` in a suffix holding a `/`, as both need: a
+/// publisher suffix (behind its last letters) or an embedded DOI.
+/// Inlined: both tests fail for nearly every DOI, and their walks are out
+/// of line.
 #[inline(always)]
-fn may_flag_doi(suffix: &str, last: u8, suffix_slash: bool) -> bool {
-    (matches!(last, b't' | b'l' | b'f') && publisher_suffix_search(suffix) > 0)
-        || (suffix_slash && has_embedded_doi(suffix))
+fn may_flag_doi(suffix: &str, last: u8) -> bool {
+    (may_end_publisher_suffix(last) && publisher_suffix_search(suffix) > 0) || has_embedded_doi(suffix)
 }
 
-/// Length of the trailing punctuation §3 flags: `.` `,` `;`, and closing
-/// brackets the suffix never opened, repeatedly; it may be the whole
-/// suffix, which `truncations` then flags without emptying.
+/// Length of the trailing punctuation §3 flags: `.` `,` `;` `/`, and
+/// closing brackets the suffix never opened, repeatedly; it may be the
+/// whole suffix, which `truncations` then flags without emptying.
 ///
 /// A closer is "opened" when an opener of its kind is still unmatched
 /// before it, matching left to right and skipping closers with nothing
@@ -152,9 +189,11 @@ fn trailing_punct_len(suffix: &str) -> usize {
     }
 }
 
-/// Punctuation `trailing_punct_len` may drop.
+/// Punctuation `trailing_punct_len` may drop (§3 table: `.`, `,`, `;`,
+/// `/`, and the closers).
+#[inline(always)]
 fn droppable(c: u8) -> bool {
-    matches!(c, b'.' | b',' | b';') || closer(c).is_some()
+    matches!(c, b'.' | b',' | b';' | b'/') || closer(c).is_some()
 }
 
 /// `trailing_punct_len` of a suffix that ends in `droppable` punctuation.
@@ -163,7 +202,7 @@ fn trailing_run_len(suffix: &str) -> usize {
     let b = suffix.as_bytes();
     let run = b.len() - b.iter().rposition(|&c| !droppable(c)).map_or(0, |i| i + 1);
     let (head, tail) = b.split_at(b.len() - run);
-    // `.`, `,` and `;` alone (the usual run) need no bracket counts.
+    // `.`, `,`, `;` and `/` alone (the usual run) need no bracket counts.
     if !tail.iter().any(|&c| closer(c).is_some()) {
         return run;
     }
@@ -211,15 +250,21 @@ fn closer(c: u8) -> Option<usize> {
     }
 }
 
-/// Length of the publisher suffix `suffix` ends in (any case), if any.
-/// They all end in `t`, `l` or `f` (a test checks): any other last letter
-/// decides it without the search.
+/// Length of the publisher suffix `suffix` ends in (any case), if any:
+/// a last letter none of them ends in decides it without the search.
 #[inline]
 fn publisher_suffix_len(suffix: &str) -> usize {
-    match suffix.as_bytes().last().map(u8::to_ascii_lowercase) {
-        Some(b't' | b'l' | b'f') => publisher_suffix_search(suffix),
+    match suffix.as_bytes().last() {
+        Some(&c) if may_end_publisher_suffix(c.to_ascii_lowercase()) => publisher_suffix_search(suffix),
         _ => 0,
     }
+}
+
+/// True when a publisher suffix may end in the lowercase byte `last`.
+#[inline(always)]
+fn may_end_publisher_suffix(last: u8) -> bool {
+    let i = last.wrapping_sub(b'a');
+    i < 26 && PUBLISHER_LAST >> i & 1 != 0
 }
 
 #[inline(never)]
@@ -424,31 +469,78 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
 struct Found {
     invisible: bool,
     dash: bool,
-    /// Inner white space (`internal_whitespace`), ASCII space included.
-    inner_space: bool,
 }
 
 /// The character repairs of §3 on `part`, written to `out`: invisible
-/// characters dropped and, when `dashes` (a DOI's suffix), Unicode dashes
-/// made `-`. Returns what it found, inner white space too: one walk of the
-/// characters serves `flag_non_ascii` and `chain`.
+/// characters dropped (`invisible_char`) and, when `dashes` (a DOI's
+/// suffix), each run of dashes made one `-` (`unicode_dash`). Returns what
+/// it found: one walk of the characters serves `flag_non_ascii` and
+/// `chain`.
 fn map_chars(part: &str, dashes: bool, out: &mut String) -> Found {
     let mut found = Found::default();
+    if !dashes {
+        for c in part.chars() {
+            if is_invisible(c) {
+                found.invisible = true;
+            } else {
+                out.push(c);
+            }
+        }
+        return found;
+    }
+    let mut run = DashRun::default();
     for c in part.chars() {
-        if c.is_ascii() {
-            found.inner_space |= c == ' ';
-            out.push(c);
+        if c == '-' || is_unicode_dash(c) {
+            found.dash |= c != '-';
+            run.dash(c != '-');
         } else if is_invisible(c) {
             found.invisible = true;
-        } else if dashes && is_unicode_dash(c) {
-            found.dash = true;
-            out.push('-');
+            run.gap = true;
         } else {
-            found.inner_space |= chars::is_inner_space(c);
+            run.flush(out);
             out.push(c);
         }
     }
+    run.flush(out);
     found
+}
+
+/// SPEC §3 `unicode_dash`: "a run of dashes (ASCII `-` among them) with
+/// only invisible characters between is one dash". A run is dashes (`-`,
+/// U+2010–U+2015, U+2212) one after another, with nothing but invisible
+/// characters between two of them; invisible characters before its first
+/// dash or after its last are not in it (they are removed, as anywhere).
+/// It becomes one `-` when it holds a Unicode dash or an invisible
+/// character: `-` U+00AD U+2010 is `-`, never `--`, and so is `-` U+00AD
+/// `-` (a soft hyphen between two hyphens is a line break's). A run of
+/// ASCII `-` alone is the DOI's own (`a--b`) and stays as written: it is
+/// not dirt. The row is a DOI's, so are runs: a handle's dashes stay as
+/// written, its invisible characters removed (`1234/a-` U+00AD `-b` is
+/// `1234/a--b`).
+#[derive(Default)]
+struct DashRun {
+    /// Dashes in the run so far.
+    dashes: usize,
+    /// An invisible character since the last dash (or before the first).
+    gap: bool,
+    /// The run holds a Unicode dash, or an invisible character between two
+    /// of its dashes: it becomes one `-`.
+    collapse: bool,
+}
+
+impl DashRun {
+    fn dash(&mut self, unicode: bool) {
+        self.collapse |= unicode || (self.gap && self.dashes > 0);
+        self.gap = false;
+        self.dashes += 1;
+    }
+
+    /// Writes the run ended by another character (or the end) to `out`.
+    fn flush(&mut self, out: &mut String) {
+        let n = if self.collapse { 1 } else { self.dashes };
+        out.extend(std::iter::repeat_n('-', n));
+        *self = DashRun::default();
+    }
 }
 
 /// Rounds of the repair chain. Each step shrinks the text or maps
@@ -585,9 +677,12 @@ pub fn repair<'b>(
 mod tests {
     use super::*;
 
+    /// The warnings `flag` raises; `decoded`: as if the parts were decoded
+    /// from a value holding escapes.
     fn flags(prefix: &str, suffix: &str, decoded: bool) -> Vec<&'static str> {
         let mut ws = Warnings::EMPTY;
-        let value = chars::scan(&format!("{prefix}/{suffix}"));
+        let mut value = chars::scan(&format!("{prefix}/{suffix}"));
+        value.percent |= decoded;
         flag(
             prefix,
             suffix,
@@ -617,12 +712,22 @@ mod tests {
         assert_eq!(trailing_punct_len("a.)"), 2);
         assert_eq!(trailing_punct_len("((x)))"), 1);
         assert_eq!(trailing_punct_len("((x))))"), 2);
+        // `/` too (SPEC v2), alone or in a run with the others.
+        assert_eq!(trailing_punct_len("182/"), 1);
+        assert_eq!(trailing_punct_len("a/b//"), 2);
+        assert_eq!(trailing_punct_len("(a)/."), 2);
+        assert_eq!(trailing_punct_len("a/b"), 0);
         // The whole suffix is flagged, though never dropped whole.
         assert_eq!(flags("10.1000", ".", false), ["trailing_punct"]);
         assert_eq!(flags("10.1000", "182.", false), ["trailing_punct"]);
+        assert_eq!(flags("10.1000", "182/", false), ["trailing_punct"]);
+        assert_eq!(flags("1234", "/", false), ["trailing_punct"]);
+        // `may_flag` lets a `/` end through, for DOIs and handles alike.
+        assert!(may_flag("10.1000", "182/", true, false, true));
+        assert!(may_flag("1234", "5/", false, false, true));
     }
 
-    /// SPEC §3's rule read literally: drop `.` `,` `;` from the end, and a
+    /// SPEC §3's rule read literally: drop `.` `,` `;` `/` from the end, and a
     /// closer when matching left to right up to it (closers with nothing
     /// open skipped) leaves it unmatched. Quadratic, obviously right.
     fn naive_trailing_punct_len(s: &str) -> usize {
@@ -630,7 +735,7 @@ mod tests {
         let mut end = b.len();
         while end > 0 {
             let c = b[end - 1];
-            if !matches!(c, b'.' | b',' | b';') {
+            if !matches!(c, b'.' | b',' | b';' | b'/') {
                 let Some(k) = b")]}".iter().position(|&x| x == c) else {
                     break;
                 };
@@ -672,17 +777,67 @@ mod tests {
         }
 
         #[test]
-        fn trailing_punct_matches_naive(s in "[()\\[\\]{}.,;ab]{0,16}") {
+        fn trailing_punct_matches_naive(s in "[()\\[\\]{}.,;/ab]{0,16}") {
             proptest::prop_assert_eq!(trailing_punct_len(&s), naive_trailing_punct_len(&s), "{:?}", s);
         }
     }
 
-    /// `may_flag_doi` looks for a publisher suffix only behind these letters.
+    /// `may_flag_doi` looks for a publisher suffix only behind these last
+    /// letters, and only in a suffix holding a `/`.
     #[test]
     fn publisher_suffixes_end_in_the_letters_may_flag_knows() {
         for p in PUBLISHER_SUFFIXES {
-            assert!(matches!(p.as_bytes().last(), Some(b't' | b'l' | b'f')), "{p}");
+            assert!(p.starts_with('/'), "{p}");
+            let last = p.as_bytes()[p.len() - 1];
+            assert!(may_end_publisher_suffix(last.to_ascii_lowercase()), "{p}");
         }
+        let letters: String = (b'a'..=b'z')
+            .filter(|&c| may_end_publisher_suffix(c))
+            .map(char::from)
+            .collect();
+        assert_eq!(letters, "aflst");
+        for b in [b'A', b'T', b'/', b'.', 0, 0xFF, b'z' + 1, b'a' - 1] {
+            assert!(!may_end_publisher_suffix(b), "{b}");
+        }
+    }
+
+    /// SPEC v2's list, any case, the longest first, DOIs only.
+    #[test]
+    fn publisher_suffixes_of_spec_v2() {
+        for (suffix, len) in [
+            ("x/abstract", 9),
+            ("x/FULL", 5),
+            ("x/pdf", 4),
+            ("x/epdf", 5),
+            ("x/html", 5),
+            ("x/full/html", 10),
+            ("x/Full/PDF", 9),
+            ("x/fulltext", 9),
+            ("x/meta", 5),
+            ("x/references", 11),
+            ("x/-/DCSupplemental", 17),
+            ("x/-/dcsupplemental", 17),
+            ("x/xhtml", 0),
+            ("x/beta", 0),
+            ("xpdf", 0),
+            ("x/-DCSupplemental", 0),
+        ] {
+            assert_eq!(publisher_suffix_len(suffix), len, "{suffix}");
+            let want: &[&str] = if len > 0 { &["publisher_suffix"] } else { &[] };
+            assert_eq!(flags("10.1000", suffix, false), want, "{suffix}");
+            assert_eq!(flags("1234", suffix, false), Vec::<&str>::new(), "{suffix}");
+            assert_eq!(
+                may_flag("10.1000", suffix, true, false, suffix.contains('/')),
+                len > 0,
+                "{suffix}"
+            );
+        }
+        let mut b = RepairBufs::default();
+        let ws: Warnings = [Warning::PublisherSuffix, Warning::TrailingPunct].into_iter().collect();
+        assert_eq!(repair("10.1", "x/-/DCSupplemental.", ws, true, &mut b), ("10.1", "x"));
+        assert_eq!(repair("10.1", "x/full/html/", ws, true, &mut b), ("10.1", "x"));
+        // Never the whole suffix: the longest match is the whole of it.
+        assert_eq!(repair("10.1", "/full/html", ws, true, &mut b), ("10.1", "/full/html"));
     }
 
     #[test]
@@ -706,8 +861,12 @@ mod tests {
         assert_eq!(flags("10.1000", "x%41", false), Vec::<&str>::new());
         assert_eq!(flags("10.1000", "x10.1234/y", false), ["embedded_doi"]);
         assert_eq!(flags("10.1000", "x10.12/y", false), Vec::<&str>::new());
-        assert_eq!(flags("10.1000", "a b", false), ["internal_whitespace"]);
-        assert_eq!(flags("10.1000", "a\u{A0}b", false), ["internal_whitespace"]);
+        // Whitespace decoded from escapes only: raw whitespace is SPEC §6's.
+        for ws in [" ", "\t", "\n", "\r", "\u{A0}", "\u{3000}"] {
+            let suffix = format!("a{ws}b");
+            assert_eq!(flags("10.1000", &suffix, true), ["internal_whitespace"], "{ws:?}");
+            assert_eq!(flags("10.1000", &suffix, false), Vec::<&str>::new(), "{ws:?}");
+        }
         assert_eq!(flags("10.5072", "x", false), ["test_prefix"]);
     }
 
@@ -747,7 +906,7 @@ mod tests {
         /// its decoding step does nothing.
         #[test]
         fn map_then_truncating_rounds_match_the_general_chain(
-            suffix in "[a-zA-Z0-9./;,()\\[\\]{}\u{AD}\u{200B}\u{2013}\u{2212}\u{E9}]{0,12}(/pdf|/full|/abstract|/epdf)?[.,;)\\]}\u{AD}]{0,3}(/PDF)?[.\u{2060}]?",
+            suffix in "[a-zA-Z0-9./;,()\\[\\]{}\u{AD}\u{200B}\u{2013}\u{2212}\u{E9}-]{0,12}(/pdf|/full|/abstract|/epdf|/full/html|/meta|/-/DCSupplemental)?[.,;/)\\]}\u{AD}-]{0,3}(/PDF)?[.\u{2060}]?",
             prefix in "10[.\u{AD}]1\u{200B}?000|1234",
             is_doi in proptest::bool::ANY,
         ) {
@@ -760,25 +919,105 @@ mod tests {
         }
     }
 
+    /// §3's character repairs as SPEC words them: at each dash, the run is
+    /// the longest stretch of dashes and invisible characters that ends in
+    /// a dash; it is one `-` when it holds anything but `-`. Invisible
+    /// characters elsewhere are dropped; without `dashes` (handles,
+    /// prefixes), that is all.
+    fn naive_map(s: &str, dashes: bool) -> String {
+        let is_dash = |c: char| c == '-' || is_unicode_dash(c);
+        let cs: Vec<char> = s.chars().collect();
+        let mut out = String::new();
+        let mut i = 0;
+        while i < cs.len() {
+            let c = cs[i];
+            if dashes && is_dash(c) {
+                let mut end = i + 1;
+                for (j, &d) in cs.iter().enumerate().skip(i + 1) {
+                    if is_dash(d) {
+                        end = j + 1;
+                    } else if !is_invisible(d) {
+                        break;
+                    }
+                }
+                let run = &cs[i..end];
+                if run.iter().all(|&c| c == '-') {
+                    out.extend(run);
+                } else {
+                    out.push('-');
+                }
+                i = end;
+            } else {
+                if !is_invisible(c) {
+                    out.push(c);
+                }
+                i += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn dash_runs_are_one_dash() {
+        for (s, want) in [
+            ("a-\u{AD}\u{2010}b", "a-b"),
+            ("a-\u{AD}b", "a-b"),
+            ("a\u{2010}\u{2010}b", "a-b"),
+            ("a-\u{AD}-b", "a-b"),
+            ("a\u{2013}-\u{200B}\u{2212}b", "a-b"),
+            ("a--b", "a--b"),
+            ("a--\u{AD}b", "a--b"),
+            ("a\u{AD}--b", "a--b"),
+            ("a-b\u{2013}c", "a-b-c"),
+            ("\u{2010}", "-"),
+        ] {
+            let mut out = String::new();
+            map_chars(s, true, &mut out);
+            assert_eq!(out, want, "{s:?}");
+        }
+        let mut out = String::new();
+        map_chars("a-\u{AD}-b\u{2013}", false, &mut out);
+        assert_eq!(out, "a--b\u{2013}", "a handle's dashes are not mapped");
+        assert_eq!(flags("10.1000", "x-\u{AD}-y", false), ["invisible_char"]);
+        assert_eq!(flags("10.1000", "x-\u{2010}y", false), ["unicode_dash"]);
+        let mut b = RepairBufs::default();
+        let ws: Warnings = [Warning::InvisibleChar].into_iter().collect();
+        assert_eq!(repair("10.1000", "x-\u{AD}-y", ws, true, &mut b), ("10.1000", "x-y"));
+    }
+
     proptest::proptest! {
-        /// `map_chars` is the char-by-char map of §3's character repairs,
-        /// and finds what it says it found.
+        /// `map_chars` is §3's character repairs as `naive_map` words
+        /// them, and finds what it says it found.
         #[test]
         fn map_chars_is_the_char_map(
-            s in "[a-z0-9 ./]{0,20}([\u{AD}\u{A0}\u{2013}\u{2212}\u{200B}\u{3000}é日😀]{0,2}[a-z0-9./]{0,12}){0,3}",
+            s in "[a-z0-9 ./-]{0,20}([\u{AD}\u{A0}\u{2013}\u{2212}\u{200B}\u{3000}é日😀-]{0,3}[a-z0-9./-]{0,12}){0,3}",
             dashes in proptest::bool::ANY,
         ) {
-            let want: String = s
-                .chars()
-                .filter(|&c| !is_invisible(c))
-                .map(|c| if dashes && is_unicode_dash(c) { '-' } else { c })
-                .collect();
             let mut out = String::new();
             let found = map_chars(&s, dashes, &mut out);
-            proptest::prop_assert_eq!(out, want);
+            proptest::prop_assert_eq!(out, naive_map(&s, dashes));
             proptest::prop_assert_eq!(found.invisible, s.chars().any(is_invisible));
             proptest::prop_assert_eq!(found.dash, dashes && s.chars().any(is_unicode_dash));
-            proptest::prop_assert_eq!(found.inner_space, s.chars().any(chars::is_inner_space));
+        }
+
+        /// A DOI's dash repair never makes `--` out of a run holding a
+        /// Unicode dash or an invisible character: every `--` it leaves
+        /// was written so, two ASCII `-` side by side.
+        #[test]
+        fn dash_runs_never_become_double(
+            s in "[a\u{AD}\u{200B}\u{2060}\u{FEFF}\u{2010}-\u{2015}\u{2212}-]{0,16}",
+        ) {
+            let mut out = String::new();
+            map_chars(&s, true, &mut out);
+            let dashes = out.matches('-').count();
+            let runs = out.split(|c| c != '-').filter(|r| !r.is_empty()).count();
+            if !s.contains("--") {
+                proptest::prop_assert!(!out.contains("--"), "{:?} -> {:?}", s, out);
+            }
+            // As many `-` as runs, but for the ASCII `--` written so.
+            let written = s.as_bytes().windows(2).filter(|w| w == b"--").count();
+            proptest::prop_assert!(dashes - runs <= written, "{:?} -> {:?}", s, out);
+            proptest::prop_assert!(out.chars().all(|c| c == '-' || c == 'a'));
         }
     }
 
@@ -786,12 +1025,15 @@ mod tests {
         /// `flag_non_ascii` raises what the general steps raise: with
         /// `decoded` and no `%`, `flag` takes them and decodes nothing.
         #[test]
+        /// No whitespace: raw, it never reaches `flag` (SPEC §6), and
+        /// decoded it is `internal_whitespace`, which the undecoded path
+        /// rightly never raises.
         fn non_ascii_flags_match_the_general_steps(
-            suffix in "[a-zA-Z0-9./;,() \\[\\]{}\u{AD}\u{200B}\u{2013}\u{2212}\u{E9}\u{A0}\u{3000}\u{2060}]{0,14}(/pdf|/full|10[.]1234/x)?[.,;)\\]}\u{AD}]{0,3}[.\u{FEFF}]?",
+            suffix in "[a-zA-Z0-9./;,()\\[\\]{}\u{AD}\u{200B}\u{2013}\u{2212}\u{E9}\u{2060}-]{0,14}(/pdf|/full|/html|/-/DCSupplemental|10[.]1234/x)?[.,;/)\\]}\u{AD}-]{0,3}[.\u{FEFF}]?",
             prefix in "10[.\u{AD}]1\u{200B}?000|1234|10[.]5072|123456789",
             is_doi in proptest::bool::ANY,
         ) {
-            let value = chars::Scan { non_ascii: true, space: suffix.contains(' '), ..chars::Scan::default() };
+            let value = chars::Scan { non_ascii: true, ..chars::Scan::default() };
             let (mut a, mut b) = (Warnings::EMPTY, Warnings::EMPTY);
             let mut bufs = RepairBufs::default();
             flag(&prefix, &suffix, is_doi, false, value, &mut a, &mut bufs);

@@ -7,8 +7,12 @@
 //! `hdl:` path URIs, `urn:doi:`, `info:doi/` and `info:hdl/`, and resolver URLs:
 //! `http(s)://` on the global resolvers (any case, `/api/handles/`, `doi:`
 //! inside the path), the global hosts without a scheme, and another
-//! (lowercase) host's `/hdl/` and `/handle/` paths or
-//! `not_a_resolver_url`. URI and URL forms must hold no `%`.
+//! (lowercase) host's `/hdl/` and `/handle/` paths and DSpace's UI paths
+//! or `not_a_resolver_url`, routed by `resolver::route` as the full
+//! parser routes them; a handle part that does not start with a digit
+//! (shortDOIs, `urn:doi:`, a URL written twice, whitespace), file URLs
+//! and landing pages holding a DOI (`publisher_url`) are the full
+//! parser's. URI and URL forms must hold no `%`.
 //! A value whose only non-ASCII characters are white space trimming removes
 //! (NBSP, U+3000, a BOM at its ends) is read the same way once `trim` has
 //! trimmed it. A value with non-ASCII characters
@@ -31,7 +35,7 @@ use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SEP, SP
 use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
-use super::resolver::GLOBAL;
+use super::resolver::{self, GLOBAL, Route, Scheme};
 use super::{Options, Parsed, chars, percent, pieces, whole};
 
 pub mod rare;
@@ -176,16 +180,18 @@ fn read<'a>(
         if tb.len() == 1 && whole::is_placeholder(t.s) {
             return Some(Parsed::invalid(ErrorCode::Placeholder, ws));
         }
-        return (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0)).then(|| bare(t, classes, ws, bufs));
+        return (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0))
+            .then(|| bare(t, classes, ws, bufs))
+            .flatten();
     }
     if !opts.resolvers().is_empty() {
         return None;
     }
     match form_of(tb, classes)? {
         (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
-        (Form::Bare, _) => {
-            (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0)).then(|| bare(t, classes, ws, bufs))
-        }
+        (Form::Bare, _) => (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0))
+            .then(|| bare(t, classes, ws, bufs))
+            .flatten(),
         (form, at) if one_value(t, classes, form, at) => marked(t, classes, form, at, ws, bufs),
         _ => None,
     }
@@ -299,22 +305,25 @@ impl<'a> Text<'a> {
 
 /// A bare value (SPEC §2), the commonest form: the handle as written, with
 /// the prefix rule of values without a scheme. Inlined, and apart from the
-/// other forms, so this path keeps its few values in registers.
+/// other forms, so this path keeps its few values in registers. `None`
+/// for a value without `/` that holds a `%`: it may be split at a `%2F`
+/// and its suffix decoded (`handle::split_bare_encoded`), the full
+/// parser's.
 #[inline(always)]
-fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Parsed<'a> {
+fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
     let acc = classes.acc;
     let Some(slash) = classes.slash(t.bytes(), 0, t.len()) else {
-        return Parsed::invalid(ErrorCode::NoSlash, ws);
+        return (acc & PCT == 0).then(|| Parsed::invalid(ErrorCode::NoSlash, ws));
     };
     let (prefix, suffix) = (t.cut(0, slash), t.cut(slash + 1, t.len()));
     let is_doi = match handle::check(prefix, suffix, Rule::Numeric, &mut ws) {
         Ok(is_doi) => is_doi,
-        Err(e) => return Parsed::invalid(e, ws),
+        Err(e) => return Some(Parsed::invalid(e, ws)),
     };
     let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
     flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
-    handle_parsed(kind, prefix, suffix, is_doi, ws)
+    Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
@@ -397,6 +406,10 @@ fn marked<'a>(
         });
     }
     let mut rest = t.cut(at, t.len());
+    // `hdl: 1234/5`: whitespace the full parser skips (SPEC §2).
+    if form == Form::Hdl && acc & SPACE != 0 && resolver::skipped_space(rest) > 0 {
+        return None;
+    }
     let (mut query, mut fragment, mut resolver) = (None, None, None);
     let mut rule = match form {
         Form::Bare | Form::Label | Form::Labels | Form::UrnDoi | Form::Info(true) => Rule::Doi,
@@ -517,14 +530,15 @@ fn handle_split<'a>(
 }
 
 /// What a resolver URL's scheme raises (`Form::Url`'s: `Some(true)` for
-/// `https`, `None` when written without one).
+/// `https`, `None` when written without one), as `Scheme::warning` says.
 #[inline(always)]
 fn scheme_warning(scheme: Option<bool>) -> Option<Warning> {
     match scheme {
-        Some(true) => None,
-        Some(false) => Some(Warning::HttpResolver),
-        None => Some(Warning::MissingUrlScheme),
+        Some(true) => Scheme::Https,
+        Some(false) => Scheme::Http,
+        None => Scheme::Missing,
     }
+    .warning()
 }
 
 /// `acc` without `SPACE` unless `handle` holds a space: for a value whose
@@ -542,7 +556,12 @@ fn without_label_space(acc: u8, handle: &[u8]) -> u8 {
 /// The global hosts most URLs name, lowercase, with the `/` after them:
 /// `t[at..]` starting with one of them, then a digit, is read by `marked`
 /// without `url_parts` and its general steps (a port, user info, another
-/// host, `api/handles/`, a `doi:` in the path: none can apply).
+/// host, `api/handles/`, a `doi:` in the path: none can apply). Nor can
+/// any rule of `resolver::parse` for what stands before a handle: a handle
+/// part starting with a digit holds no whitespace or label there, is no
+/// URL written again (no global host starts with a digit; users' hosts
+/// turn the fast path off), no `urn:doi:`, and, holding a `/`, no
+/// shortDOI.
 #[inline(always)]
 fn known_host(t: &[u8], at: usize) -> Option<(usize, &'static str, Option<Warning>)> {
     let word = |i: usize| t.get(i..i + 8).map(|w| u64::from_le_bytes(w.try_into().unwrap()));
@@ -743,9 +762,10 @@ struct Host<'a> {
 }
 
 /// Splits `host/path` of a URL, `t[at..at + len]` (query and fragment
-/// split off): the host and the handle part, or `not_a_resolver_url`;
-/// `None` for what the full parser must read (ports, user info, upper
-/// case outside the global hosts, no path).
+/// split off), routed by `resolver::route`: the host and the handle part,
+/// or `not_a_resolver_url`; `None` for what the full parser must read
+/// (ports, user info, upper case outside the global hosts, a file URL, a
+/// landing page's DOI, a handle part not starting with a digit).
 fn url_parts<'a>(
     t: Text<'a>,
     classes: &Classes,
@@ -758,53 +778,54 @@ fn url_parts<'a>(
     // A global host as written in `GLOBAL` (most URLs) needs no look at its
     // bytes; any other host must hold letters, digits, `.` and `-` only (no
     // port, user info or IP literal), and upper case only if global.
-    let mut upper = false;
-    let global = match GLOBAL.iter().find(|(h, _)| *h == host) {
-        Some(g) => Some(g),
-        None => {
-            let class = host.bytes().fold(0, |acc, c| acc | HOST_CLASS[c as usize]);
-            if host.is_empty() || class & HOST_OTHER != 0 {
-                return None;
-            }
-            upper = class & HOST_UPPER != 0;
-            if upper {
-                GLOBAL.iter().find(|(h, _)| host.eq_ignore_ascii_case(h))
-            } else {
-                None
-            }
-        }
+    let class = if GLOBAL.iter().any(|(h, _)| *h == host) {
+        0
+    } else {
+        host.bytes().fold(0, |acc, c| acc | HOST_CLASS[c as usize])
     };
+    if host.is_empty() || class & HOST_OTHER != 0 {
+        return None;
+    }
     let mut warnings = Warnings::EMPTY;
     if let Some(w) = scheme_warning(scheme) {
         warnings.add(w);
     }
-    let (name, mut part, rule) = if let Some((name, w)) = global {
-        if let Some(w) = w {
-            warnings.add(*w);
-        }
-        let p = t.cut(slash + 1, at + len);
-        let p = match p.strip_prefix("api/handles/") {
-            Some(api) => {
-                warnings.add(Warning::ApiUrl);
-                api
+    let (name, part, rule) = match resolver::route(host, path) {
+        Route::Global { host, api, part } => {
+            let (name, w) = GLOBAL[host];
+            if let Some(w) = w {
+                warnings.add(w);
             }
-            None => p,
-        };
-        (*name, p, Rule::Any)
-    } else if upper {
-        return None;
-    } else if let Some(p) = path.strip_prefix("/hdl/").or_else(|| path.strip_prefix("/handle/")) {
-        warnings.add(Warning::LocalResolver);
-        (host, p, Rule::Numeric)
-    } else {
-        return Some(Err(ErrorCode::NotAResolverUrl));
+            if api {
+                warnings.add(Warning::ApiUrl);
+            }
+            (name, part, Rule::Any)
+        }
+        _ if class & HOST_UPPER != 0 => return None,
+        // A UI path's segments before the handle are `unencoded_chars`'s
+        // too, which `marked` looks for in the handle part only.
+        Route::Local { part, file: false } if !percent::has_unencoded(&path[..path.len() - part.len()]) => {
+            warnings.add(Warning::LocalResolver);
+            (host, part, Rule::Numeric)
+        }
+        // A landing page holding a DOI is `publisher_url`, whose repair
+        // reads the full parser's draft.
+        Route::None if resolver::publisher_doi(path).is_none() => return Some(Err(ErrorCode::NotAResolverUrl)),
+        _ => return None,
     };
-    // A `doi:` label inside the path (escaped ones hold `%`: not here).
-    while part.len() >= 4 && part.as_bytes()[..4].eq_ignore_ascii_case(b"doi:") {
-        warnings.add(Warning::DoubledLabel);
-        part = &part[4..];
+    // What `resolver::parse` reads before a handle that does not start
+    // with a digit (whitespace, a URL written again, the DOI proxy's
+    // paths) is its own; `doi:` labels (escaped ones hold `%`: not here)
+    // are read alike.
+    let head = resolver::part_head(part);
+    let handle = &part[head.at..];
+    if head.space > 0 || !handle.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
     }
-    Some(Ok((Host { name, rule, warnings }, part)))
+    if head.labels > 0 {
+        warnings.add(Warning::DoubledLabel);
+    }
+    Some(Ok((Host { name, rule, warnings }, handle)))
 }
 
 fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
@@ -864,15 +885,21 @@ mod tests {
         Ok(true)
     }
 
+    /// The inputs of `testdata/conformance.json` and of each file in
+    /// `testdata/conformance/`.
     fn corpus_inputs() -> Vec<String> {
-        let text = include_str!("../../../testdata/conformance.json");
-        let doc: serde_json::Value = serde_json::from_str(text).unwrap();
-        doc["cases"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|c| c["input"].as_str().map(str::to_owned))
-            .collect()
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let mut files = vec![data.join("conformance.json")];
+        let dir = std::fs::read_dir(data.join("conformance")).unwrap();
+        let json = |p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "json");
+        files.extend(dir.map(|e| e.unwrap().path()).filter(json));
+        let mut inputs = Vec::new();
+        for file in files {
+            let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let cases = doc["cases"].as_array().unwrap().iter();
+            inputs.extend(cases.filter_map(|c| c["input"].as_str().map(str::to_owned)));
+        }
+        inputs
     }
 
     #[test]
@@ -1084,9 +1111,12 @@ mod tests {
             "doi:abc",
             "DOI abc",
             "doi doi x",
-            "DOI:DOI:10.1016%2Fj.compstruct",
+            // No valid prefix before the `%2F`: `no_slash` (SPEC §2).
+            "DOI:DOI:10.x%2Fj.compstruct",
+            "abc%2Fdef",
+            "10.1007%41%2Fx",
+            "doi:%2Fx",
             "doi: ",
-            " \tdoi:10.48550%2FarXiv.1604.21027 \t",
             "hdl://123456789/4231",
             "hdl://20.500.11850/593138/x.",
             "hdl://10.1000/182",
@@ -1128,6 +1158,57 @@ mod tests {
             "hdl://1/x?q",
             "hdl:abc",
             "urn:doi:abc",
+            // Split at `%2F` after a valid prefix, the suffix decoded
+            // (SPEC §2): the full parser's.
+            "DOI:DOI:10.1016%2Fj.compstruct",
+            " \tdoi:10.48550%2FarXiv.1604.21027 \t",
+            "10.1007%2FBF01451751",
+            "12345%2fabc",
+            "10.1007%2Fa%ZZ",
+            "10.1007%2F",
+        ];
+        taken_and_left(parser, &taken, &left);
+    }
+
+    /// SPEC v2's URL forms (`resolver.rs`): the fast path takes the ones
+    /// `resolver::route` and `resolver::part_head` decide alike for it
+    /// (DSpace's UI paths, other hosts' pages), and leaves those whose
+    /// handle part does not start with a digit, file URLs and landing
+    /// pages holding a DOI.
+    #[test]
+    fn v2_url_forms_are_taken_or_left() {
+        let parser = &parsers()[0];
+        let taken = [
+            "https://repo.example.edu/xmlui/handle/1721.1/77",
+            "http://repo.example.edu/jspui/handle/1721.1/77?show=full",
+            "https://repo.example.edu/a/b/handle/doi:10.1/x",
+            "https://repo.example.edu:8080/xmlui/handle/1721.1/77",
+            "https://repo.example.edu/handle/abc/def",
+            "https://repo.example.edu/hdl/cnri.test/x",
+            "https://example.com/paper/1",
+            "https://journals.example.org/doi/10.1000",
+            "https://doi.org/doi:10.1000/182?x",
+        ];
+        let left = [
+            "https://doi.org/abcde",
+            "doi.org/abcde",
+            "https://doi.org/1abc",
+            "https://doi.org/1abc?x",
+            "https://doi.org/urn:doi:10.1000:182",
+            "https://doi.org/urn:doi:10.1000/182",
+            "https://doi.org/https://doi.org/10.1000/182",
+            "http://dx.doi.org/doi.org/10.1/x",
+            "https://doi.org/doi.org/10.1/x?q",
+            "https://doi.org/ 10.1000/x",
+            "https://repo.example.edu/handle/ 1721.1/5?q",
+            "hdl: 1234/5",
+            "https://repo.example.edu/bitstream/handle/1721.1/77/a.pdf",
+            "https://repo.example.edu/bitstream/handle/1721.1/77/a.pdf?sequence=1",
+            "https://repo.example.edu:8080/bitstream/handle/1721.1/77/a.pdf",
+            "https://journals.example.org/doi/full/10.1000/182",
+            "https://example.com/10.1000/182?x",
+            "https://repo.example.edu/a\"b/handle/1721.1/5?q",
+            "https://repo.example.edu/handle/10",
         ];
         taken_and_left(parser, &taken, &left);
     }
@@ -1144,6 +1225,43 @@ mod tests {
             let v = format!("{lead}{body}{tail}");
             prop_assert_eq!(super::trim(v.as_bytes()), super::super::chars::trim(&v).as_bytes());
         }
+    }
+
+    /// SPEC v2's rules about the handle and its dirt (`handle::check`,
+    /// `dirt::flag`, `handle::split_bare_encoded`): what the fast path
+    /// takes it answers as the full parser does, and a value it must not
+    /// answer (a `%2F` split, decoded) it leaves.
+    #[test]
+    fn agrees_on_v2_handle_rules() {
+        let parser = &parsers()[0];
+        let taken = [
+            "10.1000/182/",
+            "https://doi.org/10.1000/182/",
+            "doi:10.1/x/-/DCSupplemental.",
+            "10.1/x/full/html",
+            "10.1/x/META",
+            "10.1000/x-\u{AD}-y",
+            "10.1000/a\u{2010}\u{2010}b",
+            "0.5555/x1",
+            "0.NA/x",
+            "0.na/x",
+            "0/x",
+            "00/x",
+            "hdl:0042/x",
+            "abc%2Fdef",
+            "10.1007",
+            "10.1000/a%2Fb",
+        ];
+        let left = [
+            "10.1007%2FBF01451751",
+            "doi:10.1007%2FBF01451751",
+            "10.1007%2f",
+            "10.1007%2Fa%ZZ",
+            "10.1007%2Fa%20b",
+            "10.1000/a\tb",
+            "hdl:12%2034/5",
+        ];
+        taken_and_left(parser, &taken, &left);
     }
 
     /// Bytes that are not UTF-8 at an end stay the full parser's
@@ -1250,8 +1368,19 @@ mod tests {
             "?",
             "doi.org?/",
             "https://doi.org/DOI:doi:",
+            "https://doi.org/https://doi.org/",
+            "http://dx.doi.org/doi.org/",
+            "https://doi.org/ ",
+            "https://doi.org/urn:doi:",
+            "https://doi.org/a",
+            "https://x.org/xmlui/handle/",
+            "https://x.org/bitstream/handle/",
+            "https://x.org:1/jspui/handle/",
+            "https://x.org/doi/",
+            "https://x.org/a\"/handle/",
+            "hdl: ",
         ]);
-        let prefix = "(10|10\\.[0-9]{1,5}|0\\.NA|123456789|10\\.5072|10\\.2999|[0-9]{1,5}(\\.[0-9]{1,3})?|[a-z]{1,3}|10\\.1\u{AD}0|1\u{200B}2|)";
+        let prefix = "(10|10\\.[0-9]{1,5}|0\\.NA|0\\.(na|TYPE|0|[0-9]{1,4}|[a-z]{1,3})|00?[0-9]{0,3}|123456789|10\\.5072|10\\.2999|[0-9]{1,5}(\\.[0-9]{1,3})?|[a-z]{1,3}|10\\.1\u{AD}0|1\u{200B}2|)";
         let suffix = "[a-zA-Z0-9./;:()<>\\[\\]{}&%?#@ ,_|\u{AD}\u{200B}\u{2013}\u{2212}\u{A0}\u{85}é日-]{0,14}";
         let tail = prop::sample::select(vec![
             "",
@@ -1278,6 +1407,25 @@ mod tests {
             " \u{200B}",
             "\u{2028}\t",
             "\u{AD}",
+            "/",
+            "//",
+            ")/",
+            "/html",
+            "/full/html",
+            "/Full/PDF",
+            "/fulltext",
+            "/meta",
+            "/references",
+            "/-/DCSupplemental",
+            "/-/DCSupplemental.",
+            "%2Fx",
+            "%2f",
+            "%2Fa%20b",
+            "%2Fa%ZZ",
+            "-\u{AD}-",
+            "\u{2010}\u{2010}",
+            "a\tb",
+            "a\r\nb",
         ]);
         (head, prefix, prop::bool::ANY, suffix, tail)
             .prop_map(|(h, p, slash, s, t)| format!("{h}{p}{}{s}{t}", if slash { "/" } else { "" }))

@@ -1,8 +1,10 @@
-//! SPEC §1 "Handles and DOIs": the prefix grammar, the DOI rule, and the
-//! split of a URI's handle part into prefix and suffix (§2 "Splitting URIs
-//! and URLs"). Every form ends here once it has found its handle.
+//! SPEC §1 "Handles and DOIs": the prefix grammar, the DOI rule, the
+//! prefix warnings (§3 `unusual_prefix`), and the split of a handle part
+//! into prefix and suffix: a URI's (§2 "Splitting URIs and URLs") and a
+//! bare or labelled value's at `%2F` (§2 "Bare values and the `doi:`
+//! label"). Every form ends here once it has found its handle.
 
-use super::chars::{self, is_digits, is_visibly};
+use super::chars::{self, is_digits, is_invisible, is_visibly};
 use super::codes::{ErrorCode, Warning, Warnings};
 use super::{Cx, Span, dirt};
 
@@ -20,7 +22,9 @@ pub enum Rule {
     Doi,
 }
 
-/// Checks a (decoded) prefix and suffix; returns whether the handle is a DOI.
+/// Checks a (decoded) prefix and suffix; returns whether the handle is a DOI,
+/// and raises the prefix's warnings (`short_doi`, `nonnumeric_prefix`,
+/// `unusual_prefix`). Every path calls it, the fast ones too.
 /// Inlined wherever it is called (the compiler left it out of line once the
 /// fast path read several forms): the commonest prefixes are decided here,
 /// without a call.
@@ -40,20 +44,51 @@ pub fn check(prefix: &str, suffix: &str, rule: Rule, ws: &mut Warnings) -> Resul
         return Ok(true);
     }
     if b != b"10" && (chars::all_digits(b) || chars::dotted_digits(b)) {
-        return numeric(b, rule);
+        return numeric(prefix, rule, ws);
     }
     check_shape(prefix, rule, ws)
 }
 
 /// `check` for a prefix of digits and dots, no segment empty, but `10`.
 #[inline(always)]
-fn numeric(b: &[u8], rule: Rule) -> Result<bool, ErrorCode> {
+fn numeric(prefix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, ErrorCode> {
+    let b = prefix.as_bytes();
     if b.starts_with(b"10.") {
         Ok(true)
     } else if rule == Rule::Doi {
         Err(ErrorCode::BadDoiPrefix)
     } else {
+        // Only a prefix starting with `0` can be unusual: one byte decides
+        // nearly every handle.
+        if b[0] == b'0' {
+            flag_unusual(prefix, ws);
+        }
         Ok(false)
+    }
+}
+
+/// SPEC §3 `unusual_prefix`, of the prefix of a handle that is not a DOI:
+/// its first segment has a leading zero (`0042`: a `0` then a digit; a lone
+/// `0`, as in `0.NA`, is none), or it is in the global service's `0.`
+/// space (first segment `0`, then a `.`) but none of `0.NA`, `0.TYPE`,
+/// `0.SERV`, `0.0`, compared ASCII case-insensitively as prefixes are
+/// (`0.na` is `0.NA`). A prefix that is `0` alone is neither. Invisible
+/// characters are looked through, as for the digits of the prefix rule
+/// (`is_digits`). Cold: few prefixes start with `0`.
+#[cold]
+#[inline(never)]
+fn flag_unusual(prefix: &str, ws: &mut Warnings) {
+    const OWN: [&str; 4] = ["NA", "TYPE", "SERV", "0"];
+    let mut visible = prefix.chars().filter(|&c| !is_invisible(c));
+    let unusual = match (visible.next(), visible.next()) {
+        (Some('0'), Some(d)) if d.is_ascii_digit() => true,
+        (Some('0'), Some('.')) => !OWN
+            .iter()
+            .any(|own| visible.clone().map(|c| c.to_ascii_uppercase()).eq(own.chars())),
+        _ => false,
+    };
+    if unusual {
+        ws.add(Warning::UnusualPrefix);
     }
 }
 
@@ -68,8 +103,9 @@ fn check_shape(prefix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, Erro
         PrefixShape::of(prefix)
     };
     // One or more non-empty segments joined by `.`; no segment holds `/`
-    // (seed 000's na-segment), which a URI prefix can only get from `%2F`.
-    if shape.empty_segment || shape.slash {
+    // (seed 000's na-segment), which a URI prefix can only get from `%2F`,
+    // nor whitespace (§1), which it can only get from `%20` and the like.
+    if shape.empty_segment || shape.slash || shape.space {
         return Err(ErrorCode::BadPrefix);
     }
     if shape.first_is_ten {
@@ -86,7 +122,10 @@ fn check_shape(prefix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, Erro
     }
     match rule {
         Rule::Doi => Err(ErrorCode::BadDoiPrefix),
-        _ if shape.first_digits => Ok(false),
+        _ if shape.first_digits => {
+            flag_unusual(prefix, ws);
+            Ok(false)
+        }
         Rule::Numeric => Err(ErrorCode::BadPrefix),
         Rule::Any => {
             ws.add(Warning::NonnumericPrefix);
@@ -100,6 +139,8 @@ struct PrefixShape {
     segments: usize,
     empty_segment: bool,
     slash: bool,
+    /// Whitespace (`pieces::is_space`'s, Unicode White_Space).
+    space: bool,
     /// The first segment is `10` (looking through invisible characters).
     first_is_ten: bool,
     /// The first segment is all digits.
@@ -115,6 +156,7 @@ impl PrefixShape {
             segments: 1,
             empty_segment: false,
             slash: false,
+            space: false,
             first_is_ten: false,
             first_digits: true,
             rest_digits: true,
@@ -131,6 +173,7 @@ impl PrefixShape {
                 seg_start = i + 1;
             } else if !c.is_ascii_digit() {
                 shape.slash |= c == b'/';
+                shape.space |= (c as char).is_whitespace();
                 if shape.segments == 1 {
                     shape.first_digits = false;
                 } else {
@@ -151,6 +194,7 @@ impl PrefixShape {
             segments: 1,
             empty_segment: first.is_empty(),
             slash: prefix.contains('/'),
+            space: prefix.contains(char::is_whitespace),
             first_is_ten: is_visibly(first, "10"),
             first_digits: is_digits(first),
             rest_digits: true,
@@ -188,7 +232,36 @@ pub fn split_uri_part<'s>(part: &'s str, ws: &mut Warnings) -> Result<(&'s str, 
 
 fn find_encoded_slash(s: &str) -> Option<usize> {
     let b = s.as_bytes();
-    (0..b.len()).find(|&i| b[i] == b'%' && b.get(i + 1) == Some(&b'2') && matches!(b.get(i + 2), Some(b'f' | b'F')))
+    (0..b.len()).find(|&i| is_encoded_slash(b, i))
+}
+
+/// `b[i..]` starts with `%2F` or `%2f`.
+fn is_encoded_slash(b: &[u8], i: usize) -> bool {
+    b.get(i) == Some(&b'%') && b.get(i + 1) == Some(&b'2') && matches!(b.get(i + 2), Some(b'f' | b'F'))
+}
+
+/// SPEC §2 "Bare values and the `doi:` label": a bare or labelled value
+/// `t` that holds no literal `/` but a `%2F` (either case) copied out of a
+/// URL, split there with `encoded_separator` when what stands before it is
+/// a valid prefix under `rule` (bare values `Rule::Numeric`, labelled ones
+/// `Rule::Doi`). That prefix is taken literally, so it holds no `%`: the
+/// value's first `%` is the `%2F`. Returns the raw parts; the caller
+/// decodes the suffix once, as the URL it came from would have been.
+/// `no_slash` otherwise (`10.1000`, `abc%2Fdef`, `10.abc%2Fx`). The full
+/// parser (`label::bare`, `label::labelled`) and the fast path
+/// (`rare::no_slash`) both decide by it.
+pub fn split_bare_encoded<'s>(t: &'s str, rule: Rule, ws: &mut Warnings) -> Result<(&'s str, &'s str), ErrorCode> {
+    let b = t.as_bytes();
+    let Some(i) = chars::find_byte(b'%', b).filter(|&i| is_encoded_slash(b, i)) else {
+        return Err(ErrorCode::NoSlash);
+    };
+    // The prefix alone decides (a stand-in suffix): `10.1007%2F` splits,
+    // and is then `empty_suffix`, as `10.1007/` is.
+    if check(&t[..i], "x", rule, &mut Warnings::default()).is_err() {
+        return Err(ErrorCode::NoSlash);
+    }
+    ws.add(Warning::EncodedSeparator);
+    Ok((&t[..i], &t[i + 3..]))
 }
 
 /// True when `s` holds a `/` or a `%2F`.
@@ -263,6 +336,90 @@ mod tests {
             check("1", "", Rule::Any, &mut Warnings::default()),
             Err(ErrorCode::EmptySuffix)
         );
+    }
+
+    /// The prefix's warnings, as `check` raises them under `rule`.
+    fn warned(p: &str, rule: Rule) -> Vec<&'static str> {
+        let mut ws = Warnings::default();
+        check(p, "x", rule, &mut ws).unwrap();
+        ws.iter().map(|w| w.as_str()).collect()
+    }
+
+    #[test]
+    fn unusual_prefixes() {
+        for p in [
+            "0042",
+            "00",
+            "01.5",
+            "0.5555",
+            "0.1234",
+            "0.TEST",
+            "0.na.1",
+            "0.00",
+            "0\u{AD}42",
+        ] {
+            for rule in [Rule::Numeric, Rule::Any] {
+                assert_eq!(warned(p, rule), ["unusual_prefix"], "{p:?} {rule:?}");
+            }
+        }
+        for p in [
+            "0.NA",
+            "0.na",
+            "0.Type",
+            "0.SERV",
+            "0.0",
+            "0",
+            "1234",
+            "20.500.1",
+            "100.0",
+            "0\u{AD}.NA",
+        ] {
+            assert_eq!(warned(p, Rule::Any), Vec::<&str>::new(), "{p:?}");
+        }
+        // DOIs are never unusual; `010` is not `10`.
+        assert_eq!(warned("10.0042", Rule::Doi), Vec::<&str>::new());
+        assert_eq!(c("010.1", Rule::Numeric), Ok(false));
+        assert_eq!(warned("010.1", Rule::Numeric), ["unusual_prefix"]);
+        assert_eq!(warned("0abc", Rule::Any), ["nonnumeric_prefix"]);
+    }
+
+    #[test]
+    fn prefix_with_whitespace_is_bad() {
+        for p in ["12 34", "1.2\t3", "1\u{A0}2", "0. NA", " 1", "1\n"] {
+            for rule in [Rule::Numeric, Rule::Any, Rule::Doi] {
+                assert_eq!(c(p, rule), Err(ErrorCode::BadPrefix), "{p:?} {rule:?}");
+            }
+        }
+        assert_eq!(c("10.12 34", Rule::Any), Err(ErrorCode::BadPrefix));
+    }
+
+    #[test]
+    fn bare_values_split_at_an_encoded_slash_after_a_valid_prefix() {
+        let split = |t, rule| {
+            let mut ws = Warnings::EMPTY;
+            let r = split_bare_encoded(t, rule, &mut ws);
+            assert_eq!(r.is_ok(), ws.contains(Warning::EncodedSeparator), "{t}");
+            r
+        };
+        assert_eq!(
+            split("10.1007%2FBF01451751", Rule::Numeric),
+            Ok(("10.1007", "BF01451751"))
+        );
+        assert_eq!(split("12345%2fa%2Fb", Rule::Numeric), Ok(("12345", "a%2Fb")));
+        assert_eq!(split("10.1007%2F", Rule::Doi), Ok(("10.1007", "")));
+        assert_eq!(split("10%2Fabcde", Rule::Doi), Ok(("10", "abcde")));
+        for (t, rule) in [
+            ("12345%2Fabc", Rule::Doi),
+            ("abc%2Fdef", Rule::Numeric),
+            ("10.abc%2Fx", Rule::Numeric),
+            ("%2Fx", Rule::Numeric),
+            ("10.1%41%2Fx", Rule::Numeric),
+            ("10.1%2Ex", Rule::Numeric),
+            ("10.1000", Rule::Numeric),
+            ("10.1%2", Rule::Numeric),
+        ] {
+            assert_eq!(split(t, rule), Err(ErrorCode::NoSlash), "{t}");
+        }
     }
 
     #[test]

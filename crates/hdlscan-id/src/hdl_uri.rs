@@ -1,16 +1,25 @@
 //! `hdl:` URIs (SPEC §2): the path form `hdl:PREFIX/SUFFIX` of seeds 000
 //! and 002, and the authority forms `hdl://NA/local` (seed 002: the host
 //! names the prefix) and `hdl://SERVER/prefix/suffix` (seed 000: the host is
-//! a handle server), with optional `?query` and `#fragment`.
+//! a handle server), with optional `?query` and `#fragment`. Whitespace
+//! right after `hdl:` is skipped (`resolver::skipped_space`, which SPEC §6
+//! learns of by `resolver::head_space`); which hosts are servers is
+//! [`names_server`]'s, which the fast path asks too.
 
-use super::authority;
+use super::authority::{self, Authority};
 use super::chars;
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
-use super::{Cx, Span};
+use super::{Cx, Span, resolver};
 
 /// Parses what follows `hdl:`.
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
+    // `hdl: 1234/5`: the whitespace is skipped; a URI holds none (SPEC §2).
+    let space = resolver::skipped_space(rest);
+    if space > 0 {
+        cx.warn(Warning::UnencodedChars);
+    }
+    let rest = &rest[space..];
     let (rest, fragment) = split_off(rest, b'#');
     let (rest, query) = split_off(rest, b'?');
     // The authority (an IP literal's brackets) is checked by its own grammar.
@@ -32,9 +41,18 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     Ok(())
 }
 
-/// `hdl://HOST/PATH`. HOST is a server when it is an IPv4 dotted quad, a
-/// bracketed IP literal, carries a port, or is a DNS name with a letter
-/// while PATH holds a `/`; otherwise HOST is the prefix and PATH the suffix.
+/// SPEC §2 "hdl: URIs": HOST of `hdl://HOST/PATH` is a handle server when
+/// it is an IPv4 dotted quad, a bracketed IP literal, carries a port, or is
+/// a DNS name with a letter while PATH holds a `/` (or `%2F`); otherwise
+/// HOST is the prefix and PATH the suffix. `rare::hdl_host` asks it too.
+pub fn names_server(a: &Authority<'_>, path: Option<&str>) -> bool {
+    a.bracketed
+        || a.port.is_some()
+        || authority::is_ipv4(a.host)
+        || (authority::is_dns_name_with_letter(a.host) && path.is_some_and(handle::has_separator))
+}
+
+/// `hdl://HOST/PATH`, HOST read by `names_server`.
 fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
     let (auth, path) = match chars::find_byte(b'/', s.as_bytes()) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
@@ -42,9 +60,7 @@ fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
     };
     let a = authority::parse(auth)?;
     let dns = authority::is_dns_name_with_letter(a.host);
-    let path_has_slash = path.is_some_and(handle::has_separator);
-    let server = a.bracketed || a.port.is_some() || authority::is_ipv4(a.host) || (dns && path_has_slash);
-    if !server {
+    if !names_server(&a, path) {
         // The host is the prefix: what it holds raw counts as the path's.
         cx.check_encoded(&[Some(a.host)]);
         let path = path.ok_or(ErrorCode::NoSlash)?;

@@ -1,16 +1,19 @@
 //! Values without a URI scheme (SPEC §2): bare handles and DOIs, the `doi:`
 //! label and `urn:doi:`. Bare and labelled values are taken literally (no
-//! percent-decoding); `urn:doi:` is a URI, so its parts are decoded.
+//! percent-decoding), but for the one exception of §2: one with no `/`
+//! whose `%2F` follows a valid prefix is split there and its suffix
+//! decoded (`handle::split_bare_encoded`). `urn:doi:` is a URI, so its
+//! parts are decoded.
 
 use super::chars::{self, starts_with_ci};
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
 use super::{Cx, resolver};
 
-/// A bare handle or DOI: split at the first `/`, numeric prefix required.
+/// A bare handle or DOI: split at the first `/` (or a `%2F`, §2),
+/// numeric prefix required.
 pub fn bare<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
-    let i = chars::find_byte(b'/', t.as_bytes()).ok_or(ErrorCode::NoSlash)?;
-    handle::read(cx, &t[..i], &t[i + 1..], false, Rule::Numeric)?;
+    literal_or_encoded(cx, t, Rule::Numeric)?;
     cx.d.kind = Some(if cx.d.namespace.get("", "") == Some("doi") {
         Kind::Doi
     } else {
@@ -63,10 +66,20 @@ pub fn labelled<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
         cx.warn(Warning::DoubledLabel);
         return resolver::parse(cx, url);
     }
-    let i = chars::find_byte(b'/', rest.as_bytes()).ok_or(ErrorCode::NoSlash)?;
-    handle::read(cx, &rest[..i], &rest[i + 1..], false, Rule::Doi)?;
+    literal_or_encoded(cx, rest, Rule::Doi)?;
     cx.d.kind = Some(Kind::Doi);
     Ok(())
+}
+
+/// Reads the handle `t` of a bare or labelled value: split at its first
+/// `/` and taken literally, or, without one, split at a `%2F` after a
+/// valid prefix and its suffix decoded once (§2).
+fn literal_or_encoded<'a>(cx: &mut Cx<'a>, t: &'a str, rule: Rule) -> Result<(), ErrorCode> {
+    if let Some(i) = chars::find_byte(b'/', t.as_bytes()) {
+        return handle::read(cx, &t[..i], &t[i + 1..], false, rule);
+    }
+    let (prefix, suffix) = handle::split_bare_encoded(t, rule, &mut cx.d.warnings)?;
+    handle::read(cx, prefix, suffix, true, rule)
 }
 
 /// `urn:doi:` (after the scheme and NID): a `:` may stand for the first `/`.

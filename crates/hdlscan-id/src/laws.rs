@@ -176,7 +176,7 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
                 }
             }
             super::Split::Auto => std::str::from_utf8(gap)
-                .is_ok_and(|g| super::pieces::Pieces::new(g, super::pieces::Cut::All).next().is_none()),
+                .is_ok_and(|g| super::pieces::Pieces::new(g, super::pieces::Cut::All, parser.options()).next().is_none()),
         };
         if !ok {
             return fail(&format!("{:?} between pieces is not separator", String::from_utf8_lossy(gap)));

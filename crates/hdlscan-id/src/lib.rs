@@ -367,10 +367,6 @@ impl<'a> Cx<'a> {
         Span::In(start as u32, (start + sub.len()) as u32)
     }
 
-    fn text(&self, sp: Span) -> &str {
-        sp.get(self.input, self.buf).unwrap_or("")
-    }
-
     /// The span of `sub` lowercased (ASCII): the input itself when already
     /// lowercase, else a lowercase copy in the scratch buffer.
     fn lowercase(&mut self, sub: &'a str) -> Span {

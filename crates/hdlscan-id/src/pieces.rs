@@ -15,7 +15,7 @@
 //! to a DOI that does not exist.
 
 use super::chars::starts_with_ci;
-use super::label;
+use super::{Options, label, resolver};
 use std::ops::Range;
 
 /// Which separators cut: all of SPEC §6's, or whitespace only.
@@ -37,21 +37,22 @@ pub fn is_space(c: char) -> bool {
 }
 
 /// True when the trimmed value `t` holds raw whitespace.
-pub fn has_raw_space(t: &str) -> bool {
-    t[head_len(t)..].contains(is_space)
+pub fn has_raw_space(t: &str, opts: &Options) -> bool {
+    t[head_len(t, opts)..].contains(is_space)
 }
 
 /// The length of the head `s` starts with, with the whitespace SPEC §2
 /// skips after it (`DOI: `, `doi:doi: `, `hdl: `, `https://doi.org/ `,
 /// `https://repo.example.edu/handle/ `); 0 when `s` has no head followed
 /// by whitespace. What stands before it is not raw whitespace.
-pub fn head_len(s: &str) -> usize {
+/// `opts` names the hosts the user added, whose paths are heads too.
+pub fn head_len(s: &str, opts: &Options) -> usize {
+    // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
     let (labels, rest) = label::doi_labels(s);
-    if labels > 0 {
-        // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
-        return s.len() - rest.len();
-    }
-    resolver_head_space(s).map_or(0, |(_, end)| end)
+    let label = if labels > 0 { s.len() - rest.len() } else { 0 };
+    // A resolver URL's, perhaps after labels (`doi: https://doi.org/ 10.1/x`).
+    let url = resolver::head_space(s, opts).map_or(0, |(_, end)| end);
+    label.max(url)
 }
 
 /// The separator that starts at byte `i` of `t`, if any: its length.
@@ -84,11 +85,12 @@ pub struct Pieces<'a> {
     t: &'a str,
     at: usize,
     cut: Cut,
+    opts: &'a Options,
 }
 
 impl<'a> Pieces<'a> {
-    pub fn new(t: &'a str, cut: Cut) -> Pieces<'a> {
-        Pieces { t, at: 0, cut }
+    pub fn new(t: &'a str, cut: Cut, opts: &'a Options) -> Pieces<'a> {
+        Pieces { t, at: 0, cut, opts }
     }
 
     /// The separator run from `i`: where it ends.
@@ -118,15 +120,11 @@ impl Iterator for Pieces<'_> {
             return None;
         }
         // The piece's head and the whitespace after it are the piece's.
-        let mut i = start + head_len(&t[start..]);
-        let mut space_before = false;
-        while i < t.len() {
-            if separator_at(t, i, space_before, self.cut) > 0 {
-                break;
-            }
-            let len = t[i..].chars().next().map_or(1, char::len_utf8);
-            space_before = false;
-            i += len;
+        let mut i = start + head_len(&t[start..], self.opts);
+        // Whitespace ends a piece, so none stands before a `/` or `and`
+        // inside one.
+        while i < t.len() && separator_at(t, i, false, self.cut) == 0 {
+            i += t[i..].chars().next().map_or(1, char::len_utf8);
         }
         // A head with nothing after it (`doi: ` at the end) ends at its
         // last visible character.
@@ -177,7 +175,11 @@ mod tests {
     use super::*;
 
     fn cut(t: &str, cut: Cut) -> Vec<&str> {
-        Pieces::new(t, cut).map(|r| &t[r]).collect()
+        Pieces::new(t, cut, &Options::default()).map(|r| &t[r]).collect()
+    }
+
+    fn has_raw_space(t: &str) -> bool {
+        super::has_raw_space(t, &Options::default())
     }
 
     #[test]
@@ -228,9 +230,4 @@ mod tests {
         assert!(cut(" || ;, ", Cut::All).is_empty());
         assert!(cut("", Cut::All).is_empty());
     }
-}
-
-// PENDING: resolver::head_space (being written): until then, no URL head.
-fn resolver_head_space(_s: &str) -> Option<(usize, usize)> {
-    None
 }

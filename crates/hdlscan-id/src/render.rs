@@ -1,6 +1,8 @@
 //! SPEC §3 rendering: `canonical` (the key two values share exactly when
 //! they name the same thing), `uri` (`hdl:` with seed 000's native
-//! characters) and `url` (the global resolver's URL).
+//! characters) and `url` (the global resolver's URL), each of which reads
+//! back as the one identifier it renders (§3's laws), never as two (§6's
+//! separators, `separator_before_another`).
 
 use super::chars::{self, is_visibly};
 use super::codes::Warning;
@@ -13,7 +15,28 @@ use super::{Kind, Parsed, Rendered};
 const URL_PREFIX: AsciiSet = URL_PATH.without(b':');
 
 /// What a suffix may hold to be written as it is in both `uri` and `url`.
+/// Neither keeps `|` (seed 000 and RFC 3986 have none), so a `|` or `||`
+/// of SPEC §6 is always escaped.
 const PLAIN_SUFFIX: AsciiSet = HDL_SUFFIX.and(&URL_PATH);
+
+/// What each column keeps raw, of prefix and suffix.
+struct Sets {
+    uri_prefix: AsciiSet,
+    uri_suffix: AsciiSet,
+    url_prefix: AsciiSet,
+    url_suffix: AsciiSet,
+}
+
+/// The sets of a handle with a separator before another identifier
+/// (`separator_before_another`): those of `handle_columns` without §6's
+/// separator characters `;`, `,` and `:`, which then read back as `%3B`,
+/// `%2C`, `%3A`.
+const SEPARATED: Sets = Sets {
+    uri_prefix: HDL_PREFIX.without(b';').without(b','),
+    uri_suffix: HDL_SUFFIX.without(b';').without(b','),
+    url_prefix: URL_PREFIX.without(b';').without(b','),
+    url_suffix: URL_PATH.without(b';').without(b',').without(b':'),
+};
 
 /// Byte classes for one OR-ed walk over each part, which decides at once
 /// whether it needs escapes and whether it has a letter to case-map.
@@ -21,6 +44,7 @@ const NOT_PLAIN_SUFFIX: u8 = 1; // outside PLAIN_SUFFIX
 const NOT_PLAIN_PREFIX: u8 = 2; // not a digit or `.`
 const UPPER: u8 = 4; // ASCII uppercase
 const NON_ASCII: u8 = 8;
+const SEPARATOR: u8 = 16; // `;`, `,`, `:`: may be (part of) a §6 separator
 
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -38,6 +62,9 @@ static CLASS: [u8; 256] = {
         }
         if !b.is_ascii() {
             t[i] |= NON_ASCII;
+        }
+        if matches!(b, b';' | b',' | b':') {
+            t[i] |= SEPARATOR;
         }
         i += 1;
     }
@@ -99,46 +126,46 @@ fn handle_columns(
     let (prefix_class, suffix_class) = (classes(prefix), classes(suffix));
     let plain_prefix = prefix_class & NOT_PLAIN_PREFIX == 0;
     let plain_suffix = suffix_class & NOT_PLAIN_SUFFIX == 0;
-
-    uri.push_str("hdl:");
-    if plain_prefix {
-        uri.push_str(prefix);
+    let separated = (prefix_class | suffix_class) & SEPARATOR != 0 && separator_before_another(prefix, suffix);
+    if separated {
+        separated_columns(prefix, suffix, is_doi, uri, url);
     } else {
-        percent::encode_into(prefix, &HDL_PREFIX, uri);
-    }
-    uri.push('/');
-    if plain_suffix {
-        uri.push_str(suffix);
-    } else {
-        percent::encode_into(suffix, &HDL_SUFFIX, uri);
-    }
-
-    // One literal per branch: a copy of known length needs no memcpy call.
-    if is_doi {
-        url.push_str("https://doi.org/");
-    } else {
-        url.push_str("https://hdl.handle.net/");
-    }
-    if plain_prefix && plain_suffix {
-        // Both paths are `prefix/suffix` as read: one copy of the uri's,
-        // not three pieces again.
-        url.push_str(&uri["hdl:".len()..]);
-    } else {
+        uri.push_str("hdl:");
         if plain_prefix {
-            url.push_str(prefix);
+            uri.push_str(prefix);
         } else {
-            url_prefix(prefix, suffix, url);
+            percent::encode_into(prefix, &HDL_PREFIX, uri);
         }
-        url.push('/');
+        uri.push('/');
         if plain_suffix {
-            url.push_str(suffix);
+            uri.push_str(suffix);
         } else {
-            percent::encode_into(suffix, &URL_PATH, url);
+            percent::encode_into(suffix, &HDL_SUFFIX, uri);
+        }
+
+        // One literal per branch: a copy of known length needs no memcpy call.
+        url.push_str(url_head(is_doi));
+        if plain_prefix && plain_suffix {
+            // Both paths are `prefix/suffix` as read: one copy of the uri's,
+            // not three pieces again.
+            url.push_str(&uri["hdl:".len()..]);
+        } else {
+            if plain_prefix {
+                url.push_str(prefix);
+            } else {
+                url_prefix(prefix, suffix, &URL_PREFIX, url);
+            }
+            url.push('/');
+            if plain_suffix {
+                url.push_str(suffix);
+            } else {
+                percent::encode_into(suffix, &URL_PATH, url);
+            }
         }
     }
 
     // `prefix/suffix` as read, in one copy when the uri holds it unescaped.
-    if plain_prefix && plain_suffix {
+    if plain_prefix && plain_suffix && !separated {
         canonical.push_str(&uri["hdl:".len()..]);
     } else {
         canonical.push_str(prefix);
@@ -159,11 +186,79 @@ fn handle_columns(
     }
 }
 
-/// The prefix in the `url` path, escaped where it would otherwise be read
-/// back as something else.
-fn url_prefix(prefix: &str, suffix: &str, url: &mut String) {
+/// SPEC §3's laws under §6: `uri` and `url` must each read back as one
+/// identifier, but §6 reads a value holding a raw `;`, `,` or `::` (`|`
+/// is always escaped) as two when the pieces around it are identifiers or
+/// links. True when such a separator in the handle stands before what any
+/// identifier or link after it must hold: a `/`, a `%` (of a `%2F`,
+/// conservatively), or, for the one form without either, `urn:doi:`
+/// (`urn:doi:10.1000:182`). The `/` that ends the prefix counts, so a
+/// separator in a prefix is always escaped. Conservative and cheap:
+/// escaping reads back the same, so a false alarm costs only readability.
+/// SICI DOIs (`…(199908)36:6<637::AID-TEA4>3.0.CO;2-9`) and DOIs holding
+/// entities (`…118&lt;0328:PXAFTC&gt;2.0.CO;2`), whose separators have
+/// nothing of the kind after them, keep theirs raw.
+#[cold]
+#[inline(never)]
+fn separator_before_another(prefix: &str, suffix: &str) -> bool {
+    /// Where the first separator of `b` ends.
+    fn after_separator(b: &[u8]) -> Option<usize> {
+        (0..b.len()).find_map(|i| match b[i] {
+            b';' | b',' => Some(i + 1),
+            b':' if b.get(i + 1) == Some(&b':') => Some(i + 2),
+            _ => None,
+        })
+    }
+    if after_separator(prefix.as_bytes()).is_some() {
+        return true;
+    }
+    let b = suffix.as_bytes();
+    let Some(end) = after_separator(b) else {
+        return false;
+    };
+    let rest = &b[end..];
+    let urn_doi = |i: usize| {
+        i >= 3
+            && rest[i - 3..i].eq_ignore_ascii_case(b"urn")
+            && rest.len() >= i + 5
+            && rest[i + 1..i + 5].eq_ignore_ascii_case(b"doi:")
+    };
+    // One pass for the bytes; `urn:doi:` is looked for at a `:` only.
+    rest.iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'/' || c == b'%' || (c == b':' && urn_doi(i)))
+}
+
+/// `uri` and `url` of a handle whose separators `separator_before_another`
+/// found: `;`, `,` and `:` escaped too. Out of line: few handles come here.
+#[cold]
+#[inline(never)]
+fn separated_columns(prefix: &str, suffix: &str, is_doi: bool, uri: &mut String, url: &mut String) {
+    uri.push_str("hdl:");
+    percent::encode_into(prefix, &SEPARATED.uri_prefix, uri);
+    uri.push('/');
+    percent::encode_into(suffix, &SEPARATED.uri_suffix, uri);
+    url.push_str(url_head(is_doi));
+    url_prefix(prefix, suffix, &SEPARATED.url_prefix, url);
+    url.push('/');
+    percent::encode_into(suffix, &SEPARATED.url_suffix, url);
+}
+
+/// The global resolver's URL before the handle.
+#[inline(always)]
+fn url_head(is_doi: bool) -> &'static str {
+    if is_doi {
+        "https://doi.org/"
+    } else {
+        "https://hdl.handle.net/"
+    }
+}
+
+/// The prefix in the `url` path, escaped (outside `keep`) where it would
+/// otherwise be read back as something else.
+fn url_prefix(prefix: &str, suffix: &str, keep: &AsciiSet, url: &mut String) {
     let at = url.len();
-    percent::encode_into(prefix, &URL_PREFIX, url);
+    percent::encode_into(prefix, keep, url);
     // Escape the prefix's first letter where the path would otherwise be
     // read back as something else: `api/handles/…` is the REST API path, and
     // `doi%3A…` an (escaped) `doi:` label.
@@ -187,4 +282,111 @@ fn is_global_service_prefix(prefix: &str, non_ascii: bool) -> bool {
         return true;
     }
     non_ascii && is_visibly(prefix.split('.').next().unwrap_or(""), "0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Options, Parser, Rendered, Scratch};
+    use super::separator_before_another;
+
+    /// `uri` and `url` of `v`.
+    fn columns(v: &str) -> (String, String) {
+        let parser = Parser::new(Options::default());
+        let (mut scratch, mut out) = (Scratch::default(), Rendered::default());
+        let p = parser.parse(v.as_bytes(), &mut scratch);
+        parser.render(&p, &mut out);
+        (out.uri().unwrap().to_owned(), out.url().unwrap().to_owned())
+    }
+
+    #[test]
+    fn separators_before_another_identifier_are_escaped() {
+        assert!(separator_before_another("10.1000", "a;10.1/b"));
+        assert!(separator_before_another("10.1000", "a,URN:DOI:10.1:c"));
+        assert!(separator_before_another("10.1000", "a::b%2Fc"));
+        assert!(!separator_before_another("10.1000", "a,b:c"));
+        let entities = "1520-0481(1984)118&lt;0328:PXAFTC&gt;2.0.CO;2";
+        assert!(!separator_before_another("10.1175", entities));
+        assert!(separator_before_another("1;2", "x"));
+        assert!(!separator_before_another("10.1000", "a:b/c;d"));
+        assert!(!separator_before_another("10.1000", "a;b,c-d"));
+        assert!(!separator_before_another("10.1000", "a;b,c::d"));
+        let sici = "(SICI)1098-2736(199908)36:6<637::AID-TEA4>3.0.CO;2-9";
+        assert!(!separator_before_another("10.1002", sici));
+        for (v, uri, url) in [
+            (
+                "hdl:1234/a%3B10.1/b",
+                "hdl:1234/a%3B10.1/b",
+                "https://hdl.handle.net/1234/a%3B10.1/b",
+            ),
+            (
+                "hdl:1234/a%2Chttps%3A//x.org/1",
+                "hdl:1234/a%2Chttps%3A//x.org/1",
+                "https://hdl.handle.net/1234/a%2Chttps%3A//x.org/1",
+            ),
+            (
+                "hdl:1234/a%3A%3Adoi%3A10.1/x",
+                "hdl:1234/a%3A%3Adoi%3A10.1/x",
+                "https://hdl.handle.net/1234/a%3A%3Adoi%3A10.1/x",
+            ),
+            (
+                "hdl:1234/a%7C10.1/b",
+                "hdl:1234/a%7C10.1/b",
+                "https://hdl.handle.net/1234/a%7C10.1/b",
+            ),
+            (
+                "hdl:1234/a%3Burn%3Adoi%3A10.1%3Ax",
+                "hdl:1234/a%3Burn%3Adoi%3A10.1%3Ax",
+                "https://hdl.handle.net/1234/a%3Burn%3Adoi%3A10.1%3Ax",
+            ),
+            // A `:` that starts nothing: kept raw in the url.
+            (
+                "hdl:1234/a%3Bb%3Ac",
+                "hdl:1234/a;b%3Ac",
+                "https://hdl.handle.net/1234/a;b:c",
+            ),
+            // Nothing that could start another after it: kept raw.
+            ("10.1000/a;b", "hdl:10.1000/a;b", "https://doi.org/10.1000/a;b"),
+            (
+                &format!("10.1002/{sici}"),
+                "hdl:10.1002/(SICI)1098-2736(199908)36%3A6%3C637%3A%3AAID-TEA4%3E3.0.CO;2-9",
+                "https://doi.org/10.1002/(SICI)1098-2736(199908)36:6%3C637::AID-TEA4%3E3.0.CO;2-9",
+            ),
+        ] {
+            assert_eq!(columns(v), (uri.to_owned(), url.to_owned()), "{v}");
+        }
+    }
+
+    /// The canonical of `v` and of the `uri` and `url` it renders.
+    fn read_back(v: &str) -> Option<[Option<String>; 3]> {
+        let parser = Parser::new(Options::default());
+        let canonical = |v: &str| {
+            let (mut scratch, mut out) = (Scratch::default(), Rendered::default());
+            let p = parser.parse(v.as_bytes(), &mut scratch);
+            parser.render(&p, &mut out);
+            let cols = [out.canonical(), out.uri(), out.url()];
+            cols.map(|c| c.map(str::to_owned))
+        };
+        let [c, uri, url] = canonical(v);
+        let c = c?;
+        Some([Some(c), canonical(&uri?)[0].clone(), canonical(&url?)[0].clone()])
+    }
+
+    proptest::proptest! {
+        /// SPEC §3's laws where §6's separators could cut: a handle whose
+        /// (decoded) prefix and suffix hold `;`, `,`, `:`, `|` and what
+        /// starts identifiers and links reads back from its `uri` and its
+        /// `url` as the same one identifier.
+        #[test]
+        fn separators_read_back_as_one_identifier(
+            prefix in "(10[.]1000|1234|0[.]NA|1[;,]2|a:b)",
+            suffix in "([a0-9./;,:|]|%2F|%7C|%3B|doi:|hdl:|https://x[.]org/|10[.]1/x|urn:doi:10[.]1:x|URN:DOI:1){1,8}",
+        ) {
+            let escaped: String = suffix.replace(';', "%3B").replace(',', "%2C").replace('|', "%7C");
+            let v = format!("hdl:{}/{escaped}", prefix.replace(';', "%3B").replace(',', "%2C"));
+            if let Some([c, via_uri, via_url]) = read_back(&v) {
+                proptest::prop_assert_eq!(&via_uri, &c, "uri of {:?}", v);
+                proptest::prop_assert_eq!(&via_url, &c, "url of {:?}", v);
+            }
+        }
+    }
 }

@@ -1,13 +1,36 @@
 //! HTTP(S) resolver URLs (SPEC §2 "Resolver URLs", seed 002): the global
 //! resolvers, DataCite's test resolvers, their `/api/handles/` REST path,
-//! the `/hdl/` and `/handle/` paths of any host, and hosts the user adds.
+//! the `/hdl/` and `/handle/` paths of any host with DSpace's UI and file
+//! paths, hosts the user adds, the DOI proxy's own paths (shortDOIs,
+//! `urn:doi:`), a resolver URL written inside another, and whitespace
+//! before the handle; then SPEC §6 `publisher_url`, the last URL form
+//! checked before `not_a_resolver_url`.
+//!
+//! Each rule is decided here once. The fast path (`fast.rs`,
+//! `fast/rare.rs`) routes a URL by [`route`], reads what stands before
+//! its handle by [`part_head`] and asks [`publisher_doi`] before it
+//! answers `not_a_resolver_url`; it gives up on the rest (a handle part
+//! that does not start with a digit: whitespace, a URL written twice, the
+//! DOI proxy's paths), which no handle starting with a digit can be.
+//! SPEC §6 asks [`head_space`] which whitespace §2 skips.
+//!
+//! Where SPEC is silent: a shortDOI path holds a letter (`https://doi.org/10`
+//! and `https://doi.org/12345` are `no_slash`, as `https://doi.org/10.1000`:
+//! a truncated DOI, not a shortDOI); a `/bitstream/handle/PREFIX/SUFFIX`
+//! without a file name after it is read as a UI path (`local_resolver`, the
+//! handle as written); a resolver URL written inside another without its
+//! scheme is recognized by a global or user host only (`doi.org/…`), and
+//! one written with it is read whatever its host, so that
+//! `https://doi.org/https://example.com/x` is `not_a_resolver_url`, never a
+//! handle with prefix `https:`; an inner URL's `http:` is flagged, its
+//! missing scheme is not (it is the doubling's).
 
 use super::authority;
 use super::chars::{self, starts_with_ci};
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
 use super::hdl_uri::split_off;
-use super::{Cx, Options, Span, UserResolver, percent};
+use super::{Cx, Options, Span, UserResolver, decode_part, label, percent, pieces};
 
 /// The global resolvers: host, and the warning it carries.
 pub(super) const GLOBAL: [(&str, Option<Warning>); 6] = [
@@ -19,12 +42,43 @@ pub(super) const GLOBAL: [(&str, Option<Warning>); 6] = [
     ("handle.test.datacite.org", Some(Warning::TestResolver)),
 ];
 
+/// The global resolver `host` names (any case): its index in `GLOBAL`.
+pub(super) fn global(host: &str) -> Option<usize> {
+    GLOBAL.iter().position(|(h, _)| host.eq_ignore_ascii_case(h))
+}
+
+/// The DOI proxy's hosts, which read shortDOIs and `urn:doi:` (SPEC §2):
+/// every global resolver but the Handle System's own.
+fn is_doi_host(global: usize) -> bool {
+    GLOBAL[global].0 != "hdl.handle.net"
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheme {
     Http,
     Https,
     /// `doi.org/10.1/x`: no scheme written (`missing_url_scheme`).
     Missing,
+}
+
+impl Scheme {
+    /// What a resolver URL written with this scheme raises (SPEC §2).
+    pub fn warning(self) -> Option<Warning> {
+        match self {
+            Scheme::Http => Some(Warning::HttpResolver),
+            Scheme::Https => None,
+            Scheme::Missing => Some(Warning::MissingUrlScheme),
+        }
+    }
+
+    /// The port a URL of this scheme keeps: none when it is the default
+    /// (SPEC §2 "default ports drop"; without a scheme, either default).
+    pub fn kept_port(self, port: Option<&str>) -> Option<&str> {
+        match (self, port) {
+            (Scheme::Http | Scheme::Missing, Some("80")) | (Scheme::Https | Scheme::Missing, Some("443")) => None,
+            (_, p) => p,
+        }
+    }
 }
 
 /// A value that is a URL: its scheme and what follows `scheme://`.
@@ -36,119 +90,414 @@ pub struct UrlStart<'a> {
 
 impl<'a> UrlStart<'a> {
     /// Recognizes `http://…`, `https://…`, and a scheme-less URL whose host
-    /// is a known or user resolver, or any DNS name followed by `/hdl/` or
-    /// `/handle/`.
+    /// is a known or user resolver, or a DNS name whose path is a resolver
+    /// form of any host (`/hdl/`, `/handle/`, DSpace's paths; [`route`]).
     pub fn detect(t: &'a str, opts: &Options) -> Option<UrlStart<'a>> {
+        if let Some(url) = UrlStart::with_scheme(t) {
+            return Some(url);
+        }
+        let slash = chars::find_byte(b'/', t.as_bytes())?;
+        let (auth, path) = (&t[..slash], &t[slash..]);
+        let host = authority::parse(auth).ok()?.host;
+        let local =
+            || host.contains('.') && authority::is_dns_name_with_letter(host) && route(host, path) != Route::None;
+        (names_resolver(auth, host, opts) || local()).then_some(UrlStart {
+            scheme: Scheme::Missing,
+            rest: t,
+        })
+    }
+
+    /// This URL without its query and fragment.
+    fn without_query(self) -> UrlStart<'a> {
+        let (rest, _) = split_off(self.rest, b'#');
+        let (rest, _) = split_off(rest, b'?');
+        UrlStart { rest, ..self }
+    }
+
+    /// `http://…` or `https://…` (any case).
+    fn with_scheme(t: &'a str) -> Option<UrlStart<'a>> {
         if starts_with_ci(t, "https://") {
             return Some(UrlStart {
                 scheme: Scheme::Https,
                 rest: &t[8..],
             });
         }
-        if starts_with_ci(t, "http://") {
-            return Some(UrlStart {
-                scheme: Scheme::Http,
-                rest: &t[7..],
-            });
-        }
-        let slash = chars::find_byte(b'/', t.as_bytes())?;
-        let (auth, path) = (&t[..slash], &t[slash..]);
-        let host = authority::parse(auth).ok()?.host;
-        let known = GLOBAL.iter().any(|(h, _)| host.eq_ignore_ascii_case(h))
-            || opts
-                .resolvers
-                .iter()
-                .any(|r| r.host.eq_ignore_ascii_case(auth) || r.host.eq_ignore_ascii_case(host));
-        let local = host.contains('.')
-            && authority::is_dns_name_with_letter(host)
-            && (path.starts_with("/hdl/") || path.starts_with("/handle/"));
-        (known || local).then_some(UrlStart {
-            scheme: Scheme::Missing,
-            rest: t,
+        starts_with_ci(t, "http://").then(|| UrlStart {
+            scheme: Scheme::Http,
+            rest: &t[7..],
         })
     }
 }
 
-/// Parses a resolver URL.
-pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
-    let (rest, fragment) = split_off(url.rest, b'#');
-    let (rest, query) = split_off(rest, b'?');
-    let (auth, path) = match chars::find_byte(b'/', rest.as_bytes()) {
-        Some(i) => (&rest[..i], &rest[i..]),
-        None => (rest, ""),
-    };
-    let a = authority::parse(auth).map_err(|_| ErrorCode::NotAResolverUrl)?;
-    // Default ports drop (§2).
-    let port = match (url.scheme, a.port) {
-        (Scheme::Http | Scheme::Missing, Some("80")) | (Scheme::Https | Scheme::Missing, Some("443")) => None,
-        (_, p) => p,
-    };
-    let host_and_port = match port {
-        Some(_) => auth,
-        None => a.host,
-    };
-    let resolver = cx.lowercase(host_and_port);
-    let host_lc = &cx.text(resolver)[..a.host.len()];
+/// True when `auth` (host `host`) is a global resolver or one the user
+/// added.
+fn names_resolver(auth: &str, host: &str, opts: &Options) -> bool {
+    global(host).is_some()
+        || opts
+            .resolvers
+            .iter()
+            .any(|r| r.host.eq_ignore_ascii_case(auth) || r.host.eq_ignore_ascii_case(host))
+}
 
-    let user = cx.opts.resolvers.iter().find(|r| {
-        r.host == cx.text(resolver) && path.starts_with(r.path.as_str()) && path[r.path.len()..].starts_with('/')
-    });
-    let (handle_part, rule) = if let Some(r) = user {
-        let part = &path[r.path.len() + 1..];
-        // A host added without a path still serves `/handle/` and `/hdl/`
-        // as any host does: adding it must not turn DSpace's
-        // `/handle/1721.1/5` into the handle `handle/1721.1/5`.
-        let local = ["handle/", "hdl/"].iter().find_map(|p| part.strip_prefix(p));
-        let part = match local {
-            Some(rest) if r.path.is_empty() && handle::has_separator(rest) => rest,
-            _ => part,
-        };
-        (part, Rule::Any)
-    } else if let Some((_, w)) = GLOBAL.iter().find(|(h, _)| *h == host_lc) {
-        if let Some(w) = w {
-            cx.warn(*w);
-        }
+/// Which rule of SPEC §2 a URL's host and path name, and its handle part:
+/// what follows the host's `/` or the path prefix, up to the query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route<'p> {
+    /// `GLOBAL[host]`: the path after the host's `/`, or after
+    /// `/api/handles/` (`api`). Any prefix that fits the grammar.
+    Global { host: usize, api: bool, part: &'p str },
+    /// Another host's `/hdl/` or `/handle/` path, DSpace's UI paths before
+    /// `/handle/`, or (`file`) `/bitstream/handle/PREFIX/SUFFIX/FILE`,
+    /// whose part is `PREFIX/SUFFIX`; its handle starts with a digit, and
+    /// its first prefix segment must be all digits.
+    Local { part: &'p str, file: bool },
+    /// A host the user added, with its path; any prefix.
+    User { part: &'p str, file: bool },
+    /// None of them: not a resolver URL.
+    None,
+}
+
+/// Routes `path` (`/…` or empty, no query) on `host` (as written), a host
+/// the user did not add (SPEC §2 "Resolver URLs").
+pub fn route<'p>(host: &str, path: &'p str) -> Route<'p> {
+    if let Some(host) = global(host) {
         let p = path.strip_prefix('/').unwrap_or(path);
-        match p.strip_prefix("api/handles/") {
-            Some(api) => {
-                cx.warn(Warning::ApiUrl);
-                (api, Rule::Any)
-            }
-            None => (p, Rule::Any),
-        }
-    } else if let Some(p) = path.strip_prefix("/hdl/").or_else(|| path.strip_prefix("/handle/")) {
-        cx.warn(Warning::LocalResolver);
-        (p, Rule::Numeric)
-    } else {
-        return Err(ErrorCode::NotAResolverUrl);
-    };
-
-    match url.scheme {
-        Scheme::Http => cx.warn(Warning::HttpResolver),
-        Scheme::Missing => cx.warn(Warning::MissingUrlScheme),
-        Scheme::Https => {}
+        return match p.strip_prefix("api/handles/") {
+            Some(part) => Route::Global { host, api: true, part },
+            None => Route::Global {
+                host,
+                api: false,
+                part: p,
+            },
+        };
     }
-    let mut handle_part = handle_part;
-    // A `doi:` label inside the path, written raw or escaped.
+    match local_path(path) {
+        // Only a handle starting with a digit makes another host's path a
+        // resolver's: `/handle/abc/def` is a page of the site (SPEC §2).
+        Some((part, file)) if part[part_head(part).at..].starts_with(|c: char| c.is_ascii_digit()) => {
+            Route::Local { part, file }
+        }
+        _ => Route::None,
+    }
+}
+
+/// Where any host's path names a handle: after `/hdl/` (seed 002), after
+/// the first segment named `handle` (a repository's own URL, and DSpace's
+/// UI paths such as `/xmlui/handle/`), and, when that segment follows one
+/// named `bitstream`, the item's `PREFIX/SUFFIX` before the file's name
+/// (`true`). Without a file name, a `bitstream` path is a UI path. The
+/// handle itself is not looked at.
+fn local_path(path: &str) -> Option<(&str, bool)> {
+    if let Some(part) = path.strip_prefix("/hdl/") {
+        return Some((part, false));
+    }
+    // `/handle/` only ever matches a whole segment, so the first match is
+    // the first segment named `handle` with anything after it.
+    let i = path.find("/handle/")?;
+    let part = &path[i + "/handle/".len()..];
+    if path[..i].ends_with("/bitstream")
+        && let Some(p) = chars::find_byte(b'/', part.as_bytes())
+        && let Some(s) = chars::find_byte(b'/', &part.as_bytes()[p + 1..])
+        && part.len() > p + 1 + s + 1
+    {
+        return Some((&part[..p + 1 + s], true));
+    }
+    Some((part, false))
+}
+
+/// What stands before the handle in a resolver URL's handle part (SPEC §2):
+/// whitespace, skipped (`unencoded_chars`), then `doi:` labels, raw or
+/// escaped (`doubled_label`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartHead {
+    /// The length of the whitespace.
+    pub space: usize,
+    /// How many labels.
+    pub labels: usize,
+    /// Where what follows them starts.
+    pub at: usize,
+}
+
+/// The head of the handle part `part`.
+#[inline]
+pub fn part_head(part: &str) -> PartHead {
+    let space = skipped_space(part);
+    let (mut at, mut labels) = (space, 0);
     loop {
-        let n = if starts_with_ci(handle_part, "doi:") {
+        let rest = &part[at..];
+        at += if starts_with_ci(rest, "doi:") {
             4
-        } else if starts_with_ci(handle_part, "doi%3a") {
+        } else if starts_with_ci(rest, "doi%3a") {
             6
         } else {
             break;
         };
-        cx.warn(Warning::DoubledLabel);
-        handle_part = &handle_part[n..];
+        labels += 1;
     }
-    cx.check_encoded(&[Some(handle_part), query, fragment]);
-    let (p, s) = handle::split_uri_part(handle_part, &mut cx.d.warnings)?;
-    handle::read(cx, p, s, true, rule)?;
-    cx.d.kind = Some(Kind::ResolverUrl);
-    cx.d.resolver = resolver;
-    cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
-    cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
-    Ok(())
+    PartHead { space, labels, at }
+}
+
+/// The length of the whitespace `s` starts with: what SPEC §2 skips after
+/// `hdl:` and between a resolver URL's host or path prefix and its handle,
+/// any Unicode White_Space (SPEC §6's whitespace, which this is not).
+#[inline]
+pub fn skipped_space(s: &str) -> usize {
+    match s.as_bytes().first() {
+        Some(b) if b.is_ascii_alphanumeric() => 0,
+        Some(_) => s.len() - s.trim_start_matches(pieces::is_space).len(),
+        None => 0,
+    }
+}
+
+/// The whitespace SPEC §2 skips in the trimmed value `t`, which SPEC §6
+/// must not count as raw: right after `hdl:` (`hdl: 1234/5`), or between
+/// a resolver URL's host or path prefix and its handle
+/// (`https://doi.org/ 10.1000/x`, `https://repo.example.edu/handle/ 1/2`),
+/// the URL perhaps after `doi:` labels (whose own whitespace is not this).
+/// The range of `t` it takes; `None` when there is none. A URL written
+/// inside another may have one run for each; this is the first, and a
+/// second is raw.
+pub(crate) fn head_space(t: &str, opts: &Options) -> Option<(usize, usize)> {
+    if t.as_bytes().first()?.is_ascii_digit() {
+        return None;
+    }
+    if starts_with_ci(t, "hdl:") {
+        let n = skipped_space(&t[4..]);
+        return (n > 0).then_some((4, 4 + n));
+    }
+    let url = UrlStart::detect(t, opts).or_else(|| match label::doi_labels(t) {
+        (0, _) => None,
+        (_, rest) => UrlStart::detect(rest, opts),
+    })?;
+    let mut url = url.without_query();
+    loop {
+        let part = match locate(url, opts).ok()?.route {
+            Route::Global { part, .. } | Route::Local { part, .. } | Route::User { part, .. } => part,
+            Route::None => return None,
+        };
+        let head = part_head(part);
+        if head.space > 0 {
+            let at = part.as_ptr() as usize - t.as_ptr() as usize;
+            return Some((at, at + head.space));
+        }
+        url = inner_url(&part[head.at..], opts)?;
+    }
+}
+
+/// A resolver URL written again at the start of a resolver URL's handle
+/// (SPEC §2, `doubled_label`): `http(s)://` and any host, or a global or
+/// user resolver's host and `/` without a scheme.
+fn inner_url<'a>(s: &'a str, opts: &Options) -> Option<UrlStart<'a>> {
+    if let Some(url) = UrlStart::with_scheme(s) {
+        return Some(url);
+    }
+    let slash = chars::find_byte(b'/', s.as_bytes())?;
+    let auth = &s[..slash];
+    let host = authority::parse(auth).ok()?.host;
+    names_resolver(auth, host, opts).then_some(UrlStart {
+        scheme: Scheme::Missing,
+        rest: s,
+    })
+}
+
+/// A URL's authority and path, routed.
+struct Located<'a> {
+    /// `host[:port]` as written, a default port dropped.
+    resolver: &'a str,
+    path: &'a str,
+    route: Route<'a>,
+    /// The host is one the user added (whatever the path).
+    user_host: bool,
+}
+
+/// Splits `url` (no query) into authority and path and routes it;
+/// `not_a_resolver_url` for an authority that is none (user info, a bad
+/// port).
+fn locate<'a>(url: UrlStart<'a>, opts: &Options) -> Result<Located<'a>, ErrorCode> {
+    let (auth, path) = match chars::find_byte(b'/', url.rest.as_bytes()) {
+        Some(i) => (&url.rest[..i], &url.rest[i..]),
+        None => (url.rest, ""),
+    };
+    let a = authority::parse(auth).map_err(|_| ErrorCode::NotAResolverUrl)?;
+    let resolver = match url.scheme.kept_port(a.port) {
+        Some(_) => auth,
+        None => a.host,
+    };
+    let user = opts.resolvers.iter().find(|r| {
+        r.host.eq_ignore_ascii_case(resolver)
+            && path.starts_with(r.path.as_str())
+            && path[r.path.len()..].starts_with('/')
+    });
+    let route = match user {
+        Some(r) => user_route(r, path),
+        None => route(a.host, path),
+    };
+    let user_host = user.is_some() || opts.resolvers.iter().any(|r| r.host.eq_ignore_ascii_case(resolver));
+    Ok(Located {
+        resolver,
+        path,
+        route,
+        user_host,
+    })
+}
+
+/// The handle part of `path` on a host the user added with `r.path`.
+fn user_route<'p>(r: &UserResolver, path: &'p str) -> Route<'p> {
+    // A host added without a path still serves the paths any host serves
+    // (`/handle/`, `/hdl/`, DSpace's): adding it must not turn DSpace's
+    // `/handle/1721.1/5` into the handle `handle/1721.1/5`.
+    if r.path.is_empty()
+        && let Some((part, file)) = local_path(path)
+        && handle::has_separator(part)
+    {
+        return Route::User { part, file };
+    }
+    Route::User {
+        part: &path[r.path.len() + 1..],
+        file: false,
+    }
+}
+
+/// Parses a resolver URL, and the resolver URL written inside it, if any.
+pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
+    let (rest, fragment) = split_off(url.rest, b'#');
+    let (rest, query) = split_off(rest, b'?');
+    let mut url = UrlStart { rest, ..url };
+    let mut outer = true;
+    // What must be percent-encoded: the whole path (a UI path's segments,
+    // a file URL's file name, a URL written inside it), the query and the
+    // fragment.
+    let mut path = "";
+    loop {
+        let at = locate(url, cx.opts)?;
+        if outer {
+            path = at.path;
+        }
+        let (part, rule) = match at.route {
+            Route::Global { host, api, part } => {
+                if let Some(w) = GLOBAL[host].1 {
+                    cx.warn(w);
+                }
+                if api {
+                    cx.warn(Warning::ApiUrl);
+                }
+                (part, Rule::Any)
+            }
+            Route::Local { part, file } => {
+                cx.warn(Warning::LocalResolver);
+                if file {
+                    cx.warn(Warning::FileUrl);
+                }
+                (part, Rule::Numeric)
+            }
+            Route::User { part, file } => {
+                if file {
+                    cx.warn(Warning::FileUrl);
+                }
+                (part, Rule::Any)
+            }
+            Route::None => return Err(not_a_resolver(cx, &at)),
+        };
+        // An inner URL's missing scheme is the doubling's, not a warning
+        // of its own; `http:` is flagged wherever it is written.
+        if let Some(w) = url.scheme.warning()
+            && (outer || url.scheme == Scheme::Http)
+        {
+            cx.warn(w);
+        }
+        let head = part_head(part);
+        if head.space > 0 {
+            cx.warn(Warning::UnencodedChars);
+        }
+        if head.labels > 0 {
+            cx.warn(Warning::DoubledLabel);
+        }
+        let handle = &part[head.at..];
+        if let Some(inner) = inner_url(handle, cx.opts) {
+            cx.warn(Warning::DoubledLabel);
+            (url, outer) = (inner, false);
+            continue;
+        }
+        cx.check_encoded(&[Some(path), query, fragment]);
+        let proxy = matches!(at.route, Route::Global { host, api: false, .. } if is_doi_host(host)) && head.labels == 0;
+        if proxy && is_short_doi(handle) {
+            read_short_doi(cx, handle);
+        } else if proxy && starts_with_ci(handle, "urn:doi:") {
+            // The DOI proxy's own syntax: no warning (SPEC §2).
+            label::urn_doi(cx, &handle[8..])?;
+        } else {
+            let (p, s) = handle::split_uri_part(handle, &mut cx.d.warnings)?;
+            handle::read(cx, p, s, true, rule)?;
+        }
+        cx.d.kind = Some(Kind::ResolverUrl);
+        cx.d.resolver = cx.lowercase(at.resolver);
+        cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+        cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
+        return Ok(());
+    }
+}
+
+/// A shortDOI path on the DOI proxy's hosts (SPEC §2): one segment of
+/// ASCII letters and digits, with a letter (all digits, it is a DOI cut
+/// short: `no_slash`).
+fn is_short_doi(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric()) && s.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// `https://doi.org/abcde`: the shortDOI `10/abcde` (warning `short_doi`,
+/// raised by `handle::check` for the prefix `10`). Letters and digits hold
+/// none of SPEC §3's dirt.
+fn read_short_doi<'a>(cx: &mut Cx<'a>, code: &'a str) {
+    const PREFIX: &str = "10";
+    let is_doi = handle::check(PREFIX, code, Rule::Any, &mut cx.d.warnings);
+    debug_assert_eq!(is_doi, Ok(true));
+    cx.d.prefix = Span::Lit(PREFIX);
+    cx.d.suffix = cx.span_of(code);
+    cx.d.namespace = Span::Lit("doi");
+}
+
+/// The error of a URL no resolver form claims: `publisher_url` when its
+/// path holds a DOI on a host that is no resolver (SPEC §6), with
+/// `cx.d.whole` set to that DOI for its repair; else `not_a_resolver_url`.
+fn not_a_resolver<'a>(cx: &mut Cx<'a>, at: &Located<'a>) -> ErrorCode {
+    if at.user_host {
+        return ErrorCode::NotAResolverUrl;
+    }
+    // The path percent-decoded once, as a handle part is (SPEC §6); one
+    // that does not decode is read as written.
+    let decoded = decode_part(at.path, cx.bytes, cx.buf).ok().flatten();
+    let text = decoded.map_or(at.path, |(a, b)| &cx.buf[a..b]);
+    let Some(i) = publisher_doi(text) else {
+        return ErrorCode::NotAResolverUrl;
+    };
+    cx.d.whole = match decoded {
+        Some((a, b)) => Span::Buf((a + i) as u32, b as u32),
+        None => cx.span_of(&at.path[i..]),
+    };
+    ErrorCode::PublisherUrl
+}
+
+/// SPEC §6 `publisher_url`: where the DOI that a landing page's path
+/// (decoded, without query) holds starts: the first segment `10.` and
+/// digits (`10.1000`, derived `10.1000.10`) followed by a non-empty
+/// segment (`/doi/10.1000/182`, `/doi/abs/10.1000/182`). The DOI runs to
+/// the end of the path.
+pub fn publisher_doi(path: &str) -> Option<usize> {
+    let b = path.as_bytes();
+    let mut start = 0;
+    loop {
+        let end = chars::find_byte(b'/', &b[start..]).map(|i| start + i);
+        let seg = &b[start..end.unwrap_or(b.len())];
+        let end = end?;
+        if seg.len() > 3
+            && seg.starts_with(b"10.")
+            && chars::dotted_digits(&seg[3..])
+            && b.get(end + 1).is_some_and(|&c| c != b'/')
+        {
+            return Some(start);
+        }
+        start = end + 1;
+    }
 }
 
 /// A resolver the user adds (`--resolver HOST[:PORT][/PATH]`, an
@@ -202,6 +551,121 @@ pub fn user_resolver(spec: &str) -> Result<UserResolver, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Level, Scratch, read_value};
+
+    #[test]
+    fn routes() {
+        let local = |part, file| Route::Local { part, file };
+        assert_eq!(
+            route("DOI.org", "/api/handles/10.1/x"),
+            Route::Global {
+                host: 1,
+                api: true,
+                part: "10.1/x"
+            }
+        );
+        assert_eq!(route("x.org", "/handle/1721.1/5"), local("1721.1/5", false));
+        assert_eq!(route("x.org", "/hdl/ 1/2"), local(" 1/2", false));
+        assert_eq!(route("x.org", "/xmlui/handle/1721.1/5"), local("1721.1/5", false));
+        assert_eq!(route("x.org", "/a/handle/doi:10.1/x"), local("doi:10.1/x", false));
+        assert_eq!(route("x.org", "/bitstream/handle/1/2/f.pdf"), local("1/2", true));
+        assert_eq!(route("x.org", "/x/bitstream/handle/1/2/a/b"), local("1/2", true));
+        assert_eq!(route("x.org", "/bitstream/handle/1/2/"), local("1/2/", false));
+        assert_eq!(route("x.org", "/bitstream/handle/1/2"), local("1/2", false));
+        for not in [
+            "/handle/abc/1",
+            "/handle/",
+            "/handle",
+            "/hdl/x/handle/1/2",
+            "/xhandle/1/2",
+            "/HANDLE/1/2",
+            "",
+        ] {
+            assert_eq!(route("x.org", not), Route::None, "{not}");
+        }
+    }
+
+    /// The fast path answers a handle part starting with a digit without
+    /// asking whether it is a URL written again: no global host starts
+    /// with one.
+    #[test]
+    fn no_global_host_starts_with_a_digit() {
+        assert!(GLOBAL.iter().all(|(h, _)| !h.as_bytes()[0].is_ascii_digit()));
+    }
+
+    #[test]
+    fn publisher_dois() {
+        for (path, at) in [
+            ("/doi/10.1000/182", Some(5)),
+            ("/doi/abs/10.1000/182/full", Some(9)),
+            ("/10.1000.10/x", Some(1)),
+            ("/a/10.1000/10.1000/x", Some(3)),
+            ("/doi/10.1000", None),
+            ("/doi/10.1000/", None),
+            ("/doi/10.1000//x", None),
+            ("/doi/10./x", None),
+            ("/doi/10.1a/x", None),
+            ("/doi/x10.1/x", None),
+            ("/doi/10.1..2/x", None),
+            ("", None),
+        ] {
+            assert_eq!(publisher_doi(path), at, "{path}");
+        }
+    }
+
+    #[test]
+    fn head_spaces() {
+        let mut user = Options::default();
+        user.add_resolver("repo.example.edu/id").unwrap();
+        for (t, want) in [
+            ("hdl: 1/2", Some((4, 5))),
+            ("HDL:\u{A0}\t1/2", Some((4, 7))),
+            ("hdl:1/2", None),
+            ("https://doi.org/ 10.1/x", Some((16, 17))),
+            ("doi.org/\u{3000}10.1/x", Some((8, 11))),
+            ("https://x.org/xmlui/handle/ 1/2", Some((27, 28))),
+            ("https://doi.org/https://doi.org/ 10.1/x", Some((32, 33))),
+            ("doi: https://doi.org/ 10.1/x", Some((21, 22))),
+            ("https://doi.org/10.1/ x", None),
+            ("https://x.org/handle/ abc/def", None),
+            ("https://x.org/a b", None),
+            ("https://doi.org/?q= x", None),
+            ("10.1/ x", None),
+            ("https://repo.example.edu/id/ 1/2", None),
+        ] {
+            assert_eq!(head_space(t, &Options::default()), want, "{t}");
+        }
+        assert_eq!(head_space("https://repo.example.edu/id/ 1/2", &user), Some((28, 29)));
+    }
+
+    /// The forms with whitespace before the handle, read without SPEC §6
+    /// (whose raw whitespace `head_space` tells apart).
+    #[test]
+    fn whitespace_before_the_handle_is_skipped() {
+        let opts = Options::default();
+        for (v, prefix, suffix) in [
+            ("https://doi.org/ 10.1000/x", "10.1000", "x"),
+            ("http://dx.doi.org/\t10.1000/x", "10.1000", "x"),
+            ("https://x.org/xmlui/handle/\u{A0}1721.1/5", "1721.1", "5"),
+            ("https://doi.org/ https://doi.org/ abcde", "10", "abcde"),
+            ("hdl: 1234/5", "1234", "5"),
+            ("hdl:\u{2003}//100.102/x", "100.102", "x"),
+        ] {
+            // Every whitespace of these is the one run `head_space` finds,
+            // but the doubled URL's second.
+            let (a, b) = head_space(v, &opts).unwrap();
+            let outside = format!("{}{}", &v[..a], &v[b..]);
+            assert_eq!(
+                outside.contains(char::is_whitespace),
+                v.contains("https://doi.org/ https"),
+                "{v}"
+            );
+            let mut scratch = Scratch::default();
+            let p = read_value(v, &mut scratch, &opts, Level::Forms);
+            assert_eq!((p.error, p.prefix, p.suffix), (None, Some(prefix), Some(suffix)), "{v}");
+            assert!(p.warnings.contains(Warning::UnencodedChars), "{v}");
+        }
+    }
 
     #[test]
     fn resolvers_the_user_adds() {

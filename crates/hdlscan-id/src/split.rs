@@ -71,7 +71,7 @@ fn auto(parser: &Parser, cell: &[u8], scratch: &mut Scratch, out: &mut Vec<Range
             let t = fast::trim(cell);
             let from = t.as_ptr() as usize - cell.as_ptr() as usize;
             let t = &s[from..from + t.len()];
-            out.extend(Pieces::new(t, Cut::All).map(|r| r.start + from..r.end + from));
+            out.extend(Pieces::new(t, Cut::All, parser.options()).map(|r| r.start + from..r.end + from));
         }
         _ => out.push(0..cell.len()),
     }

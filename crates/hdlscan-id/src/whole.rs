@@ -34,7 +34,7 @@ pub fn is_placeholder(t: &str) -> bool {
 /// its repair would read when it has one; `Ok` when the value is one
 /// identifier's worth of text and the forms of §2 decide.
 pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
-    let space = pieces::has_raw_space(t);
+    let space = pieces::has_raw_space(t, cx.opts);
     if !space && !pieces::may_be_several(t.as_bytes()) {
         return Ok(());
     }
@@ -44,7 +44,7 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     let mut first_id: Option<&'a str> = None;
     let mut one_canonical = true;
     let mut canonical = String::new();
-    for r in Pieces::new(t, Cut::All) {
+    for r in Pieces::new(t, Cut::All, cx.opts) {
         let p = &t[r];
         let id = piece.canonical(p);
         if id.is_some() || pieces::is_link(p) {
@@ -86,7 +86,7 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     }
     // extra_text: the one word that is an identifier, unless the text
     // beside it may be the rest of it (a DOI broken by a stray space).
-    let words: Vec<&'a str> = Pieces::new(t, Cut::Whitespace).map(|r| &t[r]).collect();
+    let words: Vec<&'a str> = Pieces::new(t, Cut::Whitespace, cx.opts).map(|r| &t[r]).collect();
     let ids: Vec<usize> = (0..words.len()).filter(|&i| piece.canonical(words[i]).is_some()).collect();
     if let [i] = ids[..] {
         let word = words[i];

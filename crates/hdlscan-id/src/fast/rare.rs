@@ -13,8 +13,10 @@
 
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
-use super::super::resolver::GLOBAL;
-use super::super::{Options, Parsed, Scratch, authority, chars, decode_part, dirt, info_uri, label, pieces, whole};
+use super::super::resolver::{self, Route, Scheme};
+use super::super::{
+    Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
+};
 use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SEP, SPACE, UNENCODED};
 use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim};
 
@@ -36,7 +38,7 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
     let t = unsafe { Text::ascii_unchecked(t) };
     // SPEC §6 is the full parser's: raw whitespace, or separators that may
     // cut the value into several identifiers.
-    if (classes.acc & SPACE != 0 && pieces::has_raw_space(t.s))
+    if (classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts))
         || (classes.acc & SEP != 0 && pieces::may_be_several(t.bytes()))
     {
         return Err(scratch);
@@ -60,7 +62,7 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
         return other_info(t, ws, scratch);
     }
     // Below, `%` would be decoded (URIs, URLs) or is taken literally
-    // (`no_slash`'s values).
+    // (`no_slash`'s values, but a `%2F` it leaves to the full parser).
     let plain = classes.acc & PCT == 0;
     let parsed = if plain && chars::starts_with_ci(t.s, "hdl://") {
         hdl_host(t, &classes, ws, &mut scratch.repair)
@@ -108,13 +110,13 @@ fn other_info<'a>(t: Text<'a>, mut ws: Warnings, scratch: &'a mut Scratch) -> Re
     })
 }
 
-/// `hdl://HOST/…` (SPEC §2's host rule, `hdl_uri::authority_form`) where
-/// the host is plain (lowercase letters, digits, `.`, `-`, a port): a
-/// handle server by its port or its IPv4 address
+/// `hdl://HOST/…` where the host is plain (lowercase letters, digits, `.`,
+/// `-`, a port), read as a server or as the prefix by SPEC §2's host rule
+/// (`hdl_uri::names_server`): a server with a port or an IPv4 address
 /// (`hdl://hs.example.org:2641/20.500.1/x`, `hdl://32.49.208.92/1959.4/5`),
-/// or, all digits and dots with no port, the prefix itself
-/// (`hdl://20.500.11850/593138`). A DNS name without a port (server or
-/// prefix by its path) is the full parser's.
+/// or a prefix of digits and dots (`hdl://20.500.11850/593138`). A DNS
+/// name without a port (a server that may be a prefix,
+/// `ambiguous_hdl_host`) is the full parser's.
 fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut dirt::RepairBufs) -> Option<Parsed<'a>> {
     const AT: usize = "hdl://".len();
     let sep = classes.slash(t.bytes(), AT, t.len())?;
@@ -127,7 +129,11 @@ fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut d
     if classes.acc & UNENCODED != 0 {
         ws.add(Warning::UnencodedChars);
     }
-    if a.port.is_some() || authority::is_ipv4(a.host) {
+    let server = hdl_uri::names_server(&a, Some(t.cut(sep + 1, t.len())));
+    if server && a.port.is_none() && authority::is_dns_name_with_letter(a.host) {
+        return None;
+    }
+    if server {
         let slash = classes.slash(t.bytes(), sep + 1, t.len())?;
         let resolver = if a.port.is_some() { auth } else { a.host };
         let parsed = handle_split(t, classes, sep + 1, slash, t.len(), Rule::Any, Kind::HdlUri, ws, repair)?;
@@ -145,8 +151,9 @@ fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut d
 
 /// A resolver URL on another host with a port, or a default port written
 /// (`http://arrow.resolver.example.gov:2641/hdl/20.500.11820/…`), and a
-/// `/hdl/` or `/handle/` path (`resolver::parse`'s local rule); the fast
-/// path takes hosts without a port.
+/// `/hdl/` or `/handle/` path or a UI path before `/handle/`
+/// (`resolver::route`'s `Route::Local`, not a file URL); the fast path
+/// takes hosts without a port.
 fn url_with_port<'a>(
     t: Text<'a>,
     classes: &Classes,
@@ -161,19 +168,21 @@ fn url_with_port<'a>(
         return None;
     }
     let a = authority::parse(auth).ok()?;
-    if GLOBAL.iter().any(|(h, _)| *h == a.host) {
+    let scheme = if https { Scheme::Https } else { Scheme::Http };
+    let resolver = match scheme.kept_port(a.port) {
+        Some(_) => auth,
+        None => a.host,
+    };
+    // Global hosts are the fast path's or the full parser's.
+    let path = t.cut(sep, t.len());
+    let Route::Local { part: handle, file } = resolver::route(a.host, path) else {
+        return None;
+    };
+    if file {
         return None;
     }
-    // Default ports drop (§2).
-    let default = if https { "443" } else { "80" };
-    let resolver = match a.port {
-        Some(p) if p != default => auth,
-        _ => a.host,
-    };
-    let path = t.cut(sep, t.len());
-    let handle = path.strip_prefix("/hdl/").or_else(|| path.strip_prefix("/handle/"))?;
-    // A `doi:` label inside the path: the full parser's.
-    if chars::starts_with_ci(handle, "doi") {
+    // Whitespace or a `doi:` label before the handle: the full parser's.
+    if resolver::part_head(handle).at != 0 {
         return None;
     }
     let from = t.len() - handle.len();
@@ -212,14 +221,15 @@ fn plain_authority(auth: &str) -> bool {
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b':'))
 }
 
-/// The error of a value without `/` or `%` that no form below claims
-/// (SPEC §2's order), with the warning its labels raise: after `doi`
-/// labels, `empty` or `no_slash` (`doi:10.48550%2FarXiv…` is taken
-/// literally), `doubled_label` for two or more; else `unsupported_scheme`
-/// for another URI scheme (`urn:isbn:…`, `PMID: 1`), `bad_uri` for
-/// `http:` or `https:` without `//`, else `no_slash` (`ISBN 978-…`).
-/// `None` where a form could still read it or raise another error:
-/// `hdl:`, `info:`, `urn:doi:` (whose `:` may split).
+/// The error of a value without `/` that no form below claims (SPEC §2's
+/// order), with the warning its labels raise: after `doi` labels, `empty`
+/// or `no_slash`, `doubled_label` for two or more; else
+/// `unsupported_scheme` for another URI scheme (`urn:isbn:…`, `PMID: 1`),
+/// `bad_uri` for `http:` or `https:` without `//`, else `no_slash`
+/// (`ISBN 978-…`). `None` where a form could still read it or raise
+/// another error: `hdl:`, `info:`, `urn:doi:` (whose `:` may split), and
+/// a bare or labelled value that `handle::split_bare_encoded` splits at a
+/// `%2F` (`doi:10.48550%2FarXiv…`), whose suffix is decoded.
 fn no_slash(t: &str) -> Option<(ErrorCode, Option<Warning>)> {
     if ["hdl:", "info:", "urn:doi:"]
         .iter()
@@ -227,11 +237,15 @@ fn no_slash(t: &str) -> Option<(ErrorCode, Option<Warning>)> {
     {
         return None;
     }
+    // The split is the full parser's; the throwaway warnings its own.
+    let splits = |t: &str, rule| handle::split_bare_encoded(t, rule, &mut Warnings::default()).is_ok();
     let (labels, rest) = label::doi_labels(t);
     if labels > 0 {
         // What follows the labels holds no `/`, so no URL (`labelled`).
         let e = if rest.is_empty() {
             ErrorCode::Empty
+        } else if splits(rest, Rule::Doi) {
+            return None;
         } else {
             ErrorCode::NoSlash
         };
@@ -240,6 +254,7 @@ fn no_slash(t: &str) -> Option<(ErrorCode, Option<Warning>)> {
     let e = match label::scheme_of(t) {
         Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => ErrorCode::BadUri,
         Some(_) => ErrorCode::UnsupportedScheme,
+        None if splits(t, Rule::Numeric) => return None,
         None => ErrorCode::NoSlash,
     };
     Some((e, None))
