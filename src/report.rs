@@ -566,8 +566,8 @@ mod tests {
         assert_eq!(whole.unique_canonical, 2);
         assert_eq!(whole.duplicate_values(), 2);
         assert_eq!(a["by_kind"]["invalid"], 3);
-        assert_eq!(a["errors"]["bad_prefix"]["count"], 2);
-        assert_eq!(a["errors"]["bad_prefix"]["examples"][1]["record"], 7);
+        assert_eq!(a["errors"]["placeholder"]["count"], 3);
+        assert_eq!(a["errors"]["placeholder"]["examples"][2]["record"], 7);
         assert_eq!(a["top_prefixes"][0]["prefix"], "10.1000");
         assert_eq!(a["resolvers"]["doi.org"], 1);
     }
@@ -577,7 +577,7 @@ mod tests {
         let vals = ["N/A"; 12];
         let mut st = stats_of(&vals[..3], 1);
         st += stats_of(&vals[3..], 4);
-        let ex: Vec<u64> = st.errors[ErrorCode::BadPrefix as usize]
+        let ex: Vec<u64> = st.errors[ErrorCode::Placeholder as usize]
             .examples
             .iter()
             .map(|e| e.record)

@@ -535,7 +535,7 @@ pub const KNOWN: &[Expect] = &[
         None,
         None,
         None,
-        Some("bad_prefix"),
+        Some("placeholder"),
         &[],
     ),
     (
@@ -671,7 +671,7 @@ pub fn check_sample_report(r: &Value) {
             .collect()
     };
     assert_eq!(ex("empty")[0], 87);
-    assert_eq!(ex("bad_prefix")[..2], [88, 89]);
+    assert_eq!(ex("placeholder")[..2], [88, 89]);
     assert_eq!(
         r["errors"]["bad_percent_escape"]["examples"][0]["value"],
         "hdl:1234/5%G7"
@@ -1022,7 +1022,7 @@ fn stdin_small_input() {
     let r: Value = serde_json::from_slice(&run.stdout).unwrap();
     check_report_totals(&r, 2);
     assert_eq!(r["by_kind"]["doi"], 1);
-    assert_eq!(r["errors"]["bad_prefix"]["examples"][0]["record"], 2);
+    assert_eq!(r["errors"]["placeholder"]["examples"][0]["record"], 2);
 }
 
 #[test]
@@ -1105,7 +1105,7 @@ fn several_inputs_continue_records() {
     let t = Table::from_csv(&d.join("out.csv"), b',');
     assert_eq!(t.get(0, "record"), "1");
     assert_eq!(t.get(0, "canonical"), "10.1000/a");
-    assert_eq!(t.get(1, "error"), "no_slash");
+    assert_eq!(t.get(1, "error"), "placeholder");
     let rest = Table {
         names: t.names.clone(),
         rows: t.rows[2..].to_vec(),
@@ -1174,7 +1174,17 @@ fn repair_changes_canonical_and_keeps_warning() {
         repaired["warnings"]["trailing_punct"]["count"]
     );
     assert_eq!(plain["rows"], repaired["rows"]);
-    assert_eq!(plain["valid"], repaired["valid"]);
+    // SPEC v2 §6: whole-value repairs make values valid, each keeping its
+    // error's name as a warning; the other repairs change no validity.
+    let whole: u64 = ["multiple_values", "wrapped_line", "extra_text", "publisher_url"]
+        .iter()
+        .map(|w| repaired["warnings"][w]["count"].as_u64().unwrap_or(0))
+        .sum();
+    assert!(whole > 0, "the sample holds values a whole-value repair reads");
+    assert_eq!(
+        plain["valid"].as_u64().unwrap() + whole,
+        repaired["valid"].as_u64().unwrap()
+    );
     // Repairs merge duplicates (182. and 182 are one now).
     assert!(repaired["unique_canonical"].as_u64() < plain["unique_canonical"].as_u64());
 }
