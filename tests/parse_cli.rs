@@ -57,20 +57,31 @@ fn spec_cases() -> Vec<Value> {
         .filter(|c| c["id"].as_str().unwrap().starts_with("spec-5-"))
         .cloned()
         .collect();
-    assert!(cases.len() >= 20, "SPEC §5 has more rows than {}", cases.len());
+    assert_eq!(cases.len(), 34, "SPEC v2 §5 has 34 rows");
     cases
 }
 
 #[test]
 fn spec_section_5_as_json_lines() {
-    let cases = spec_cases();
-    let stdin: String = cases
+    // A row whose input holds a line break (SPEC §6's wrapped_line) is
+    // given as an argument; the others as CRLF lines on stdin.
+    let (lines, args): (Vec<Value>, Vec<Value>) =
+        spec_cases().into_iter().partition(|c| !c["input"].as_str().unwrap().contains(['\n', '\r']));
+    assert!(!args.is_empty());
+    let stdin: String = lines
         .iter()
         .map(|c| format!("{}\r\n", c["input"].as_str().unwrap()))
         .collect();
     let o = parse(&["--format", "jsonl"], stdin.as_bytes());
     assert_eq!(o.code, 0, "{}", o.stderr);
-    let lines: Vec<&str> = o.stdout.lines().collect();
+    let mut out = o.stdout;
+    let mut argv = vec!["--format", "jsonl", "--"];
+    argv.extend(args.iter().map(|c| c["input"].as_str().unwrap()));
+    let o = parse(&argv, b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    out.push_str(&o.stdout);
+    let cases: Vec<Value> = lines.into_iter().chain(args).collect();
+    let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), cases.len());
     for (case, line) in cases.iter().zip(lines) {
         let got: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
