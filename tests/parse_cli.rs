@@ -65,8 +65,9 @@ fn spec_cases() -> Vec<Value> {
 fn spec_section_5_as_json_lines() {
     // A row whose input holds a line break (SPEC §6's wrapped_line) is
     // given as an argument; the others as CRLF lines on stdin.
-    let (lines, args): (Vec<Value>, Vec<Value>) =
-        spec_cases().into_iter().partition(|c| !c["input"].as_str().unwrap().contains(['\n', '\r']));
+    let (lines, args): (Vec<Value>, Vec<Value>) = spec_cases()
+        .into_iter()
+        .partition(|c| !c["input"].as_str().unwrap().contains(['\n', '\r']));
     assert!(!args.is_empty());
     let stdin: String = lines
         .iter()
@@ -207,14 +208,23 @@ fn split_prints_each_piece_with_its_place() {
     assert_eq!(place(&rows[1]), (1, 2, 14, cell.len()));
     assert_eq!(rows[1]["input"], "https://doi.org/10.1000/182");
     assert_eq!(rows[1]["canonical"], "10.1000/182");
-    assert_eq!((place(&rows[2]), rows[2]["error"].as_str()), ((2, 1, 0, 0), Some("empty")));
+    assert_eq!(
+        (place(&rows[2]), rows[2]["error"].as_str()),
+        ((2, 1, 0, 0), Some("empty"))
+    );
     // The keys: the place, then parse's own.
     let got: Vec<&str> = rows[0].as_object().unwrap().keys().map(String::as_str).collect();
-    let want: Vec<&str> = ["line", "value_index", "start", "end"].into_iter().chain(keys()).collect();
+    let want: Vec<&str> = ["line", "value_index", "start", "end"]
+        .into_iter()
+        .chain(keys())
+        .collect();
     assert_eq!(got, want);
 
     // Auto, from stdin: only the value holding two identifiers is split.
-    let o = parse(&["--format", "tsv", "--split"], b"10.1/a, doi:10.1/b\n10.1/c see also\n");
+    let o = parse(
+        &["--format", "tsv", "--split"],
+        b"10.1/a, doi:10.1/b\n10.1/c see also\n",
+    );
     assert_eq!(o.code, 0, "{}", o.stderr);
     let lines: Vec<Vec<&str>> = o.stdout.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(lines[0][..5], ["line", "value_index", "start", "end", "input"]);
@@ -235,11 +245,18 @@ fn split_prints_each_piece_with_its_place() {
 /// and keeps the namespace found; an impossible namespace is a usage error.
 #[test]
 fn expect_flags_other_namespaces() {
-    let o = parse(&["--format", "jsonl", "--expect", "DOI", "1721.1/5", "doi:10.1000/1"], b"");
+    let o = parse(
+        &["--format", "jsonl", "--expect", "DOI", "1721.1/5", "doi:10.1000/1"],
+        b"",
+    );
     assert_eq!(o.code, 0, "{}", o.stderr);
     let rows: Vec<Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(
-        (rows[0]["kind"].as_str(), rows[0]["error"].as_str(), rows[0]["namespace"].as_str()),
+        (
+            rows[0]["kind"].as_str(),
+            rows[0]["error"].as_str(),
+            rows[0]["namespace"].as_str()
+        ),
         (Some("invalid"), Some("unexpected_namespace"), Some("hdl"))
     );
     assert_eq!(rows[0]["canonical"], Value::Null);

@@ -96,7 +96,12 @@ fn parse_all(values: &[&str]) -> Vec<(String, String, String)> {
             let code = match v["error"].as_str() {
                 Some(e) => e.to_string(),
                 None => {
-                    let mut w: Vec<&str> = v["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+                    let mut w: Vec<&str> = v["warnings"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|w| w.as_str().unwrap())
+                        .collect();
                     w.sort();
                     w.join(";")
                 }
@@ -147,7 +152,12 @@ fn every_cell_is_what_the_oracle_says() {
         }
     }
     assert!(checked > 400, "only {checked} cells checked");
-    assert!(wrong.is_empty(), "{} of {checked} cells differ:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} cells differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 /// `scan`'s report on one column counts each kind and error code as the

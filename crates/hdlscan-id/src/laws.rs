@@ -157,7 +157,9 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
         at = r.end;
     }
     between.push(&cell[at..]);
-    if pieces.as_slice() == [0..cell.len()] {
+    if let [whole] = pieces.as_slice()
+        && *whole == (0..cell.len())
+    {
         return Ok(pieces);
     }
     for gap in between {
@@ -175,11 +177,17 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
                     }
                 }
             }
-            super::Split::Auto => std::str::from_utf8(gap)
-                .is_ok_and(|g| super::pieces::Pieces::new(g, super::pieces::Cut::All, parser.options()).next().is_none()),
+            super::Split::Auto => std::str::from_utf8(gap).is_ok_and(|g| {
+                super::pieces::Pieces::new(g, super::pieces::Cut::All, parser.options())
+                    .next()
+                    .is_none()
+            }),
         };
         if !ok {
-            return fail(&format!("{:?} between pieces is not separator", String::from_utf8_lossy(gap)));
+            return fail(&format!(
+                "{:?} between pieces is not separator",
+                String::from_utf8_lossy(gap)
+            ));
         }
     }
     Ok(pieces)

@@ -189,7 +189,10 @@ mod tests {
             ["http://hdl.handle.net/1/2", "http://dx.doi.org/10.1/x"]
         );
         assert_eq!(cut("10.1/a, 10.1/b ; 10.1/c", Cut::All), ["10.1/a", "10.1/b", "10.1/c"]);
-        assert_eq!(cut("10.1/a / 10.1/b and 10.1/c", Cut::All), ["10.1/a", "10.1/b", "10.1/c"]);
+        assert_eq!(
+            cut("10.1/a / 10.1/b and 10.1/c", Cut::All),
+            ["10.1/a", "10.1/b", "10.1/c"]
+        );
         assert_eq!(cut("10.1/a AND 10.1/b", Cut::All), ["10.1/a", "10.1/b"]);
         assert_eq!(cut("10.1/a\r\n10.1/b\n", Cut::All), ["10.1/a", "10.1/b"]);
         assert_eq!(cut("hdl:1/2 :: doi:10.1/x", Cut::All), ["hdl:1/2", "doi:10.1/x"]);
@@ -205,7 +208,10 @@ mod tests {
             cut("DOI: 10.1/x; doi 10.1/y, hdl: 1/2", Cut::All),
             ["DOI: 10.1/x", "doi 10.1/y", "hdl: 1/2"]
         );
-        assert_eq!(cut("see DOI:\u{A0}10.1/x", Cut::Whitespace), ["see", "DOI:\u{A0}10.1/x"]);
+        assert_eq!(
+            cut("see DOI:\u{A0}10.1/x", Cut::Whitespace),
+            ["see", "DOI:\u{A0}10.1/x"]
+        );
         assert_eq!(cut("doi: ", Cut::All), ["doi:"]);
         assert!(!has_raw_space("DOI: doi: 10.1/x"));
         assert!(has_raw_space("10.1/x see"));
@@ -222,7 +228,9 @@ mod tests {
         assert!(may_be_several(b"urn:doi:10.1:a|urn:doi:10.1:b"));
         assert!(!may_be_several(b"10.1/a,b;c"));
         assert!(may_be_several(b"10.1%2Fa;10.1%2fb"));
-        assert!(!may_be_several(b"https://doi.org/10.1/(SICI)37:9%3C598::AID-JPS5%3E3.0.CO;2-J"));
+        assert!(!may_be_several(
+            b"https://doi.org/10.1/(SICI)37:9%3C598::AID-JPS5%3E3.0.CO;2-J"
+        ));
     }
 
     #[test]

@@ -24,7 +24,9 @@ pub fn is_placeholder(t: &str) -> bool {
         return false;
     }
     if b.contains(&b'/') {
-        return ["n/a", "n/d", "w/o", "and/or"].iter().any(|w| t.eq_ignore_ascii_case(w));
+        return ["n/a", "n/d", "w/o", "and/or"]
+            .iter()
+            .any(|w| t.eq_ignore_ascii_case(w));
     }
     label::scheme_of(t).is_none() && label::doi_labels(t).0 == 0
 }
@@ -87,11 +89,15 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     // extra_text: the one word that is an identifier, unless the text
     // beside it may be the rest of it (a DOI broken by a stray space).
     let words: Vec<&'a str> = Pieces::new(t, Cut::Whitespace, cx.opts).map(|r| &t[r]).collect();
-    let ids: Vec<usize> = (0..words.len()).filter(|&i| piece.canonical(words[i]).is_some()).collect();
+    let ids: Vec<usize> = (0..words.len())
+        .filter(|&i| piece.canonical(words[i]).is_some())
+        .collect();
     if let [i] = ids[..] {
         let word = words[i];
         let broken = word.ends_with(['-', '_', '/'])
-            || words.get(i + 1).is_some_and(|next| next.bytes().any(|c| c.is_ascii_digit()));
+            || words
+                .get(i + 1)
+                .is_some_and(|next| next.bytes().any(|c| c.is_ascii_digit()));
         if !broken {
             cx.d.whole = cx.span_of(word);
         }
@@ -105,7 +111,9 @@ fn wrapped(t: &str) -> Option<(&str, &str)> {
     let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
     let i = t.find(is_break)?;
     let rest = &t[i..];
-    let rest = rest.strip_prefix("\r\n").unwrap_or(&rest[rest.chars().next()?.len_utf8()..]);
+    let rest = rest
+        .strip_prefix("\r\n")
+        .unwrap_or(&rest[rest.chars().next()?.len_utf8()..]);
     if rest.contains(is_break) {
         return None;
     }

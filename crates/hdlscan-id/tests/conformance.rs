@@ -44,7 +44,9 @@ const FIELDS: &[&str] = &[
 ];
 
 fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata")
+        .join(name)
 }
 
 /// The cases of `testdata/conformance.json` (SPEC v1's corpus and the §5
@@ -404,7 +406,13 @@ fn conformance_laws() {
             if actual(&parser, &input)["kind"] == "invalid" {
                 return None;
             }
-            Some(laws::check(&parser, &reparser, &input).err().map(|e| format!("    {e}")).into_iter().collect::<Vec<_>>())
+            Some(
+                laws::check(&parser, &reparser, &input)
+                    .err()
+                    .map(|e| format!("    {e}"))
+                    .into_iter()
+                    .collect::<Vec<_>>(),
+            )
         }));
         QUIET_PANICS.with(|q| q.set(false));
         match r {
