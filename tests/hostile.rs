@@ -1063,12 +1063,17 @@ fn hundred_thousand_columns_error_stays_short() {
 // Fuzz regressions
 
 /// The checks of `fuzz/fuzz_targets/parse.rs` for one input
-/// (`hdlscan::id::laws`): one kind, and SPEC §3's laws for a valid value.
+/// (`hdlscan::id::laws`): one kind, and SPEC §3's laws for a valid value,
+/// repair off and on.
 fn parse_laws(input: &[u8]) {
     use hdlscan::id::{Options, laws};
-    let (parser, again) = laws::parsers(&Options::default());
-    if let Err(e) = laws::check(&parser, &again, input) {
-        panic!("{e}");
+    for repair in [false, true] {
+        let mut opts = Options::default();
+        opts.repair = repair;
+        let (parser, again) = laws::parsers(&opts);
+        if let Err(e) = laws::check(&parser, &again, input) {
+            panic!("repair {repair}: {e}");
+        }
     }
 }
 

@@ -94,6 +94,13 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     let Some(canonical) = first.canonical.as_deref() else {
         return Ok(());
     };
+    // With repair, a suffix holding a literal `%XX` renders as `%25XX`,
+    // which the `double_encoded` repair reads back as one more level of
+    // encoding: SPEC's own rule, so such values are outside the round
+    // trips (README "Decisions").
+    if parser.options().repair && canonical.split_once('/').is_some_and(|(_, s)| has_escape(s)) {
+        return Ok(());
+    }
     let expect = |law: &str, got: Option<&str>, want: &str| {
         if got == Some(want) {
             Ok(())
@@ -191,4 +198,11 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
         }
     }
     Ok(pieces)
+}
+
+/// True when `s` holds `%` and two hex digits.
+fn has_escape(s: &str) -> bool {
+    s.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
 }
