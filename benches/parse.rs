@@ -1,32 +1,38 @@
-//! Parser throughput on `testdata/bench_values.txt` (50,000 values from
-//! `hdlscan::synth`, one per line), single thread:
+//! Parser throughput on two corpora of 50,000 values from `hdlscan::synth`,
+//! single thread:
 //!
-//! - `classify`: `Parser::parse` per value;
-//! - `classify_render`: `parse`, then `render` (`canonical`, `uri`, `url`).
+//! - `testdata/bench_values.txt`: the mix of SPEC version 1
+//!   (`synth::Mix::V1`, seed `BENCH_SEED`), groups `parse_values` and
+//!   `parse_bytes`;
+//! - `testdata/bench_values_v2.txt`: the same mix plus SPEC version 2's
+//!   dirt on about 9% of the values (`synth::Mix::V2`, seed
+//!   `BENCH_V2_SEED`: two identifiers in a cell, glued text, wrapped lines,
+//!   placeholders, shortDOI, DSpace and landing-page URLs, …), groups
+//!   `parse_values_v2` and `parse_bytes_v2`.
 //!
-//! Group `parse_values` reports values/s, `parse_bytes` bytes/s; one
-//! iteration is the whole file. `scripts/bench-parse` runs this and prints
-//! ns/value from criterion's median estimates.
+//! In each group, `classify` is `Parser::parse` per value, and
+//! `classify_render` is `parse`, then `render` (`canonical`, `uri`, `url`).
+//! `parse_values*` report values/s, `parse_bytes*` bytes/s (of the values,
+//! as the parser sees them); one iteration is the whole file.
+//! `scripts/bench-parse` runs this and prints ns/value for both corpora
+//! from criterion's median estimates.
+//!
+//! **File format** (`hdlscan::synth::values_file`, which both this bench and
+//! `examples/parse_file.rs` read with): one value a line, LF-terminated; a
+//! line that starts with `"` is a JSON string holding the value (used for
+//! the values that hold CR or LF, or start with `"`), any other line is the
+//! value's bytes as they are. `bench_values.txt` has no quoted line; in
+//! `bench_values_v2.txt`, `"10.1/x\n10.1/x"` is the same DOI on two lines.
+//! The parser always sees the real bytes.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hdlscan::id::{Options, Parser, Rendered, Scratch};
+use hdlscan::synth::values_file;
 use std::hint::black_box;
 
-fn load() -> Vec<Vec<u8>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/bench_values.txt");
-    let text = std::fs::read(path).expect("testdata/bench_values.txt");
-    text.split(|&b| b == b'\n')
-        .map(<[u8]>::to_vec)
-        .collect::<Vec<_>>()
-        .split_last()
-        .map_or_else(Vec::new, |(last, rest)| {
-            // The file ends in LF: drop the empty piece after it.
-            let mut v = rest.to_vec();
-            if !last.is_empty() {
-                v.push(last.clone());
-            }
-            v
-        })
+fn load(file: &str) -> Vec<Vec<u8>> {
+    let path = format!("{}/testdata/{file}", env!("CARGO_MANIFEST_DIR"));
+    values_file::read(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn classify(parser: &Parser, values: &[Vec<u8>], scratch: &mut Scratch) -> usize {
@@ -50,16 +56,18 @@ fn classify_render(parser: &Parser, values: &[Vec<u8>], scratch: &mut Scratch, o
     len
 }
 
-fn bench(c: &mut Criterion) {
-    let values = load();
+/// Both modes on the values of `file`, in groups `parse_values{suffix}`
+/// and `parse_bytes{suffix}`.
+fn bench_corpus(c: &mut Criterion, file: &str, suffix: &str) {
+    let values = load(file);
     let n = values.len() as u64;
     let bytes: u64 = values.iter().map(|v| v.len() as u64).sum();
     let parser = Parser::new(Options::default());
     let (mut scratch, mut out) = (Scratch::default(), Rendered::default());
 
     for (group, throughput) in [
-        ("parse_values", Throughput::Elements(n)),
-        ("parse_bytes", Throughput::Bytes(bytes)),
+        (format!("parse_values{suffix}"), Throughput::Elements(n)),
+        (format!("parse_bytes{suffix}"), Throughput::Bytes(bytes)),
     ] {
         let mut g = c.benchmark_group(group);
         g.throughput(throughput);
@@ -71,6 +79,11 @@ fn bench(c: &mut Criterion) {
         });
         g.finish();
     }
+}
+
+fn bench(c: &mut Criterion) {
+    bench_corpus(c, "bench_values.txt", "");
+    bench_corpus(c, "bench_values_v2.txt", "_v2");
 }
 
 criterion_group!(benches, bench);

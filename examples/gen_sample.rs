@@ -1,9 +1,10 @@
 //! Regenerates the committed test data from `hdlscan::synth`:
 //!
 //! ```text
-//! cargo run --release --example gen_sample                 # testdata/sample_export.csv, testdata/bench_values.txt
+//! cargo run --release --example gen_sample                 # testdata/sample_export.csv, bench_values.txt, bench_values_v2.txt
 //! cargo run --release --example gen_sample -- csv N [SEED] # N generated rows to stdout, timing on stderr
 //! cargo run --release --example gen_sample -- values N [SEED] # N values, one per line, to stdout
+//! cargo run --release --example gen_sample -- values-v2 N [SEED] # N values of synth::Mix::V2 (synth::values_file format)
 //! ```
 
 use hdlscan::synth;
@@ -30,7 +31,16 @@ fn main() -> io::Result<()> {
                 synth::BENCH_VALUES,
                 synth::BENCH_SEED,
             )?;
-            eprintln!("wrote {}/sample_export.csv and bench_values.txt", dir.display());
+            synth::write_values(
+                BufWriter::new(File::create(dir.join("bench_values_v2.txt"))?),
+                synth::BENCH_VALUES,
+                synth::BENCH_V2_SEED,
+                synth::Mix::V2,
+            )?;
+            eprintln!(
+                "wrote {}/sample_export.csv, bench_values.txt and bench_values_v2.txt",
+                dir.display()
+            );
         }
         Some("csv") => {
             let (n, seed) = (num(1, 1_000_000), num(2, 1));
@@ -43,8 +53,14 @@ fn main() -> io::Result<()> {
             let (n, seed) = (num(1, 50_000), num(2, 1));
             synth::write_bench_values(BufWriter::new(io::stdout().lock()), n as usize, seed)?;
         }
+        Some("values-v2") => {
+            let (n, seed) = (num(1, 50_000), num(2, 1));
+            synth::write_values(BufWriter::new(io::stdout().lock()), n as usize, seed, synth::Mix::V2)?;
+        }
         Some(other) => {
-            eprintln!("unknown mode {other:?}: expected no argument, `csv N [SEED]` or `values N [SEED]`");
+            eprintln!(
+                "unknown mode {other:?}: expected no argument, `csv N [SEED]`, `values N [SEED]` or `values-v2 N [SEED]`"
+            );
             std::process::exit(2);
         }
     }

@@ -1,8 +1,14 @@
-//! Parses every line of a file PASSES times with `Parser::parse`, and
+//! Parses every value of a file PASSES times with `Parser::parse`, and
 //! prints the fastest pass and the median in ns a value. With `sorted`
-//! last, the lines are sorted first, so that values of one form follow
+//! last, the values are sorted first, so that values of one form follow
 //! each other: the difference from the file's order is what the branches
 //! the CPU mispredicts on a mix of forms cost.
+//!
+//! The file is read as the criterion bench reads its corpora
+//! (`hdlscan::synth::values_file`): one value a line, a line starting with
+//! `"` being a JSON string (a value holding CR or LF, as in
+//! `testdata/bench_values_v2.txt`); the LF ending the last line is not a
+//! value.
 //!
 //! Three uses. Timing two builds against each other: on a shared, noisy
 //! machine the fastest of many short passes is the steadiest figure
@@ -19,9 +25,11 @@
 //! valgrind --tool=callgrind target/release/examples/parse_file values.txt 1
 //! valgrind --tool=callgrind target/release/examples/parse_file values.txt 3
 //! target/release/examples/parse_file testdata/bench_values.txt 200 sorted
+//! target/release/examples/parse_file testdata/bench_values_v2.txt 200
 //! ```
 
 use hdlscan::id::{Options, Parser, Scratch};
+use hdlscan::synth::values_file;
 use std::time::Instant;
 
 fn main() {
@@ -38,13 +46,17 @@ fn main() {
         eprintln!("{path}: {e}");
         std::process::exit(1);
     });
-    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let mut lines = values_file::parse(&text).unwrap_or_else(|e| {
+        eprintln!("{path}: {e}");
+        std::process::exit(1);
+    });
     if sorted.is_some() {
         lines.sort_unstable();
     }
     // One allocation a value, as the criterion benchmark holds them, made
     // in the order parsed: sorted values lie in memory in their order too.
-    let values: Vec<Vec<u8>> = lines.into_iter().map(<[u8]>::to_vec).collect();
+    let values: Vec<Vec<u8>> = lines.iter().map(|v| v.to_vec()).collect();
+    drop(lines);
     let parser = Parser::new(Options::default());
     let mut scratch = Scratch::default();
     let mut times = Vec::with_capacity(passes);

@@ -27,10 +27,37 @@
 //! another form or case). Mean length about 32.5 bytes. No identifier ever
 //! holds CR or LF; only titles do (LF).
 //!
+//! That is [`Mix::V1`], what [`Synth::new`] makes, `hdlscan gen` writes and
+//! `testdata/bench_values.txt` holds, unchanged since SPEC version 1.
+//! [`Mix::V2`] ([`Synth::with_mix`]) adds the dirt SPEC version 2 reads
+//! (section 6, and the new forms of section 2), found in real exports
+//! (OpenAPC, DSpace, CGIAR) and at the rates of the dirtiest of them:
+//! about 9% of the values, among them cells with two identifiers and
+//! values broken over lines (so CR and LF). See [`v2`] for the rates and
+//! where they come from; `testdata/bench_values_v2.txt` holds
+//! [`BENCH_VALUES`] values of it with seed [`BENCH_V2_SEED`], in the
+//! format of [`values_file`] ([`write_values`]).
+//!
 //! Nothing here allocates per value once the rings of recent values are full
 //! (after [`POOL`] values).
 
 use std::io::{self, Write};
+
+pub mod v2;
+pub mod values_file;
+
+/// Which dirt [`Synth`] puts on its values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mix {
+    /// The mix of SPEC version 1 (the module docs), whose values never
+    /// hold CR or LF. [`Synth::new`] makes it; its output is fixed by the
+    /// committed `testdata/bench_values.txt`.
+    #[default]
+    V1,
+    /// [`V1`](Mix::V1), plus SPEC version 2's dirt on about 9% of the
+    /// values ([`v2`]). From the same seed, a different sequence.
+    V2,
+}
 
 /// SplitMix64: small, fast, good enough for test data.
 #[derive(Debug, Clone)]
@@ -170,6 +197,44 @@ pub enum Dirt {
     InternalSpace,
     /// Two DOIs glued together.
     GluedDoi,
+    // SPEC version 2's dirt and forms, made only in [`Mix::V2`] (see [`v2`]).
+    /// Two identifiers in one cell: `a||b`, `a, b`, `a; b`, a DOI URL and a
+    /// landing page joined by a space, two lines (the same DOI twice, or
+    /// two): SPEC §6 `multiple_values`.
+    MultipleValues,
+    /// Text glued before or after one identifier (`10.1/x PMCID: PMC123`,
+    /// `10.1/x |`, `10.1136/ bmjgh-…`): `extra_text`.
+    ExtraText,
+    /// A DOI broken over two lines (`10.1136/bmjopen-2017-` LF `024355`):
+    /// `wrapped_line`.
+    WrappedLine,
+    /// A word for "no identifier" (`NA`, `n.a.`, `no doi`, `Pas de DOI`,
+    /// `0`, …): `placeholder`.
+    Placeholder,
+    /// A shortDOI on a DOI host (`http://doi.org/f3s5pp`): valid, `short_doi`.
+    ShortDoiUrl,
+    /// A DSpace UI or file URL (`…/xmlui/handle/…`, `…/jspui/handle/…`,
+    /// `…/bitstream/handle/P/S/file.pdf?sequence=1`): valid,
+    /// `local_resolver` (and `file_url`).
+    DspaceUrl,
+    /// A publisher's landing page carrying a DOI in its path
+    /// (`https://www.tandfonline.com/doi/full/10.1080/…`): `publisher_url`.
+    PublisherUrl,
+    /// A bare DOI with its separator written `%2F` (`10.1177%2F146…`):
+    /// valid, `encoded_separator`.
+    BareEncodedSlash,
+    /// A resolver URL inside another (`http://dx.doi.org/http://dx.doi.org/10.…`):
+    /// valid, `doubled_label`.
+    DoubledResolver,
+    /// A space between a resolver's host and the handle
+    /// (`https://doi.org/ 10.1/x`): valid, `unencoded_chars`.
+    SpaceAfterHost,
+    /// Every `-` of a DOI written as a run of a hyphen, a soft hyphen and
+    /// U+2010 (`10.1186/1471-\u{AD}\u{2010}2458-…`): `unicode_dash`,
+    /// `invisible_char`.
+    DashRun,
+    /// A DOI ending in `/` (`10.1088/1367-2630/16/6/`): `trailing_punct`.
+    TrailingSlash,
 }
 
 /// What the last [`Synth::next_identifier`] produced.
@@ -190,6 +255,9 @@ pub const SAMPLE_SEED: u64 = 0x4844_4C53_4341_4E01;
 pub const SAMPLE_ROWS: u64 = 3000;
 pub const BENCH_SEED: u64 = 0x4844_4C53_4341_4E02;
 pub const BENCH_VALUES: usize = 50_000;
+/// Seed of `testdata/bench_values_v2.txt` ([`BENCH_VALUES`] values of
+/// [`Mix::V2`]).
+pub const BENCH_V2_SEED: u64 = 0x4844_4C53_4341_4E03;
 
 /// The CSV header of [`write_csv`] and [`write_sample_csv`].
 pub const CSV_HEADER: &str = "id,collection,dc.title,dc.date.issued,dc.type,dc.identifier.uri";
@@ -197,6 +265,7 @@ pub const CSV_HEADER: &str = "id,collection,dc.title,dc.date.issued,dc.type,dc.i
 /// The identifier generator. See the module docs for the mix.
 pub struct Synth {
     rng: SplitMix64,
+    mix: Mix,
     /// The identifier being built: `prefix/suffix`.
     core: String,
     core_is_doi: bool,
@@ -628,9 +697,16 @@ fn push_encoded(out: &mut String, s: &str, keep_angle: bool) {
 }
 
 impl Synth {
+    /// A generator of [`Mix::V1`].
     pub fn new(seed: u64) -> Synth {
+        Synth::with_mix(seed, Mix::V1)
+    }
+
+    /// A generator of `mix`.
+    pub fn with_mix(seed: u64, mix: Mix) -> Synth {
         Synth {
             rng: SplitMix64::new(seed),
+            mix,
             core: String::with_capacity(128),
             core_is_doi: true,
             tmp: String::with_capacity(128),
@@ -659,17 +735,26 @@ impl Synth {
         self.meta
     }
 
-    /// Writes the next identifier value into `out` (cleared first). Never
-    /// holds CR or LF.
+    /// The mix this generator makes.
+    pub fn mix(&self) -> Mix {
+        self.mix
+    }
+
+    /// Writes the next identifier value into `out` (cleared first). In
+    /// [`Mix::V1`] it never holds CR or LF.
     pub fn next_identifier(&mut self, out: &mut String) {
         out.clear();
         self.count += 1;
-        if !self.pool.is_empty() && self.rng.chance(DUP_PER_MILLE) {
+        // Mix::V1 draws nothing here: its sequence stays that of the
+        // committed bench_values.txt.
+        if self.mix == Mix::V2 && self.rng.below(v2::PER) < u64::from(v2::DIRTS.total) {
+            self.v2_value(out);
+        } else if !self.pool.is_empty() && self.rng.chance(DUP_PER_MILLE) {
             self.duplicate(out);
         } else {
             self.fresh(out);
         }
-        debug_assert!(!out.contains(['\r', '\n']));
+        debug_assert!(self.mix == Mix::V2 || !out.contains(['\r', '\n']));
         // Remember the output.
         if self.outs.len() < POOL / 4 {
             self.outs.push((out.clone(), self.meta));
@@ -1313,6 +1398,8 @@ impl Synth {
                 let at = self.char_boundary_in_suffix(out);
                 out.insert(at, ' ');
             }
+            // Made whole by `v2`, never applied to a value.
+            _ => unreachable!("{d:?} is not a V1 dirt"),
         }
     }
 
@@ -1929,8 +2016,10 @@ pub fn write_sample_csv<W: Write>(mut w: W) -> io::Result<()> {
     w.flush()
 }
 
-/// Writes `n` identifier values, one per line (LF), generated with `seed`.
-/// Values holding CR or LF are skipped (the generator makes none).
+/// Writes `n` identifier values of [`Mix::V1`], one per line (LF),
+/// generated with `seed`. Values holding CR or LF are skipped (the
+/// generator makes none). This is `testdata/bench_values.txt`; it is in the
+/// format of [`values_file`] too (no V1 value starts with `"`).
 pub fn write_bench_values<W: Write>(mut w: W, n: usize, seed: u64) -> io::Result<()> {
     let mut synth = Synth::new(seed);
     let mut v = String::new();
@@ -1944,6 +2033,26 @@ pub fn write_bench_values<W: Write>(mut w: W, n: usize, seed: u64) -> io::Result
         buf.extend_from_slice(v.as_bytes());
         buf.push(b'\n');
         written += 1;
+    }
+    w.write_all(&buf)?;
+    w.flush()
+}
+
+/// Writes `n` identifier values of `mix` generated with `seed`, in the
+/// format of [`values_file`] (one a line; those holding CR or LF, or
+/// starting with `"`, as JSON strings). `write_values(w, BENCH_VALUES,
+/// BENCH_V2_SEED, Mix::V2)` is `testdata/bench_values_v2.txt`.
+pub fn write_values<W: Write>(mut w: W, n: usize, seed: u64, mix: Mix) -> io::Result<()> {
+    let mut synth = Synth::with_mix(seed, mix);
+    let mut v = String::new();
+    let mut buf = Vec::with_capacity(1 << 17);
+    for _ in 0..n {
+        synth.next_identifier(&mut v);
+        values_file::push_value(&mut buf, &v);
+        if buf.len() >= 1 << 16 {
+            w.write_all(&buf)?;
+            buf.clear();
+        }
     }
     w.write_all(&buf)?;
     w.flush()
@@ -2100,8 +2209,30 @@ mod tests {
         write_sample_csv(&mut csv).unwrap();
         let mut vals = Vec::new();
         write_bench_values(&mut vals, BENCH_VALUES, BENCH_SEED).unwrap();
+        let mut vals2 = Vec::new();
+        write_values(&mut vals2, BENCH_VALUES, BENCH_V2_SEED, Mix::V2).unwrap();
         let regen = "regenerate with `cargo run --release --example gen_sample`";
         assert!(std::fs::read(dir.join("sample_export.csv")).unwrap() == csv, "{regen}");
         assert!(std::fs::read(dir.join("bench_values.txt")).unwrap() == vals, "{regen}");
+        assert!(
+            std::fs::read(dir.join("bench_values_v2.txt")).unwrap() == vals2,
+            "{regen}"
+        );
+    }
+
+    #[test]
+    fn v1_values_are_a_values_file() {
+        // bench_values.txt reads back through values_file unchanged.
+        let mut out = Vec::new();
+        write_bench_values(&mut out, 20_000, 3).unwrap();
+        let mut also = Vec::new();
+        write_values(&mut also, 20_000, 3, Mix::V1).unwrap();
+        assert!(out == also, "V1 values written raw by both writers");
+        let read = values_file::parse(&out).unwrap();
+        let generated = values(3, 20_000);
+        assert_eq!(read.len(), generated.len());
+        for (r, (g, _)) in read.iter().zip(&generated) {
+            assert_eq!(&r[..], g.as_bytes());
+        }
     }
 }
