@@ -71,7 +71,7 @@ enum Form {
 /// inlined followed how the crate fell into codegen units, and an edit
 /// elsewhere in `id/mod.rs` made it a call (568 → 615 instructions a
 /// value; 580 marked so).
-#[inline]
+#[inline(always)]
 pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
     let t = trim(raw);
     let classes = classes::of(t);
@@ -180,7 +180,7 @@ fn read<'a>(
         if tb.len() == 1 && whole::is_placeholder(t.s) {
             return Some(Parsed::invalid(ErrorCode::Placeholder, ws));
         }
-        return (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0))
+        return (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare))
             .then(|| bare(t, classes, ws, bufs))
             .flatten();
     }
@@ -189,28 +189,27 @@ fn read<'a>(
     }
     match form_of(tb, classes)? {
         (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
-        (Form::Bare, _) => (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare, 0))
+        (Form::Bare, _) => (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare))
             .then(|| bare(t, classes, ws, bufs))
             .flatten(),
-        (form, at) if one_value(t, classes, form, at) => marked(t, classes, form, at, ws, bufs),
+        // With repairs on, a landing page is read again as its DOI: the
+        // full parser's.
+        (form, at) if one_value(t, classes, form) => marked(t, classes, form, at, ws, bufs)
+            .filter(|p| !(opts.repair && p.error == Some(ErrorCode::PublisherUrl))),
         _ => None,
     }
 }
 
 /// False when SPEC §6 may have a say, which the full parser decides: the
-/// handle part `t[at..]` holds a space (a label's space comes before
-/// `at`) or separator bytes that may cut the value into two identifiers.
-/// Raw whitespace of other kinds never comes here: tab, CR and LF are
-/// `GIVE_UP`, and `Text::non_ascii` refuses Unicode white space.
+/// value holds a space (but for a label's, which `marked` tells from a
+/// space in the handle, `without_label_space`) or separator bytes that
+/// may cut it into two identifiers. Raw whitespace of other kinds never
+/// comes here: tab, CR and LF are `GIVE_UP`, and `Text::non_ascii`
+/// refuses Unicode white space.
 #[inline(always)]
-fn one_value(t: Text<'_>, classes: &Classes, form: Form, at: usize) -> bool {
-    let rest = &t.bytes()[at..];
-    if classes.acc & SPACE != 0
-        && (!matches!(form, Form::Label | Form::Labels) || chars::find_byte(b' ', rest).is_some())
-    {
-        return false;
-    }
-    !(classes.sep_from(t.bytes(), at) && pieces::may_be_several(rest))
+fn one_value(t: Text<'_>, classes: &Classes, form: Form) -> bool {
+    let raw_space = (classes.acc & SPACE != 0) & !matches!(form, Form::Label | Form::Labels);
+    !(raw_space || (classes.may_separate(t.bytes()) && pieces::may_be_several(t.bytes())))
 }
 
 /// A trimmed value proved UTF-8: ASCII by the class pass alone (nearly
@@ -258,7 +257,7 @@ impl<'a> Text<'a> {
         // SAFETY: `t` is UTF-8 (above).
         let s = unsafe { std::str::from_utf8_unchecked(t) };
         // White space inside is raw (SPEC §6): the full parser's.
-        if s.chars().any(|c| !c.is_ascii() && pieces::is_space(c)) {
+        if pieces::has_unicode_space(t) {
             return None;
         }
         Some(Text { s })
@@ -478,7 +477,7 @@ fn marked<'a>(
     // A label's space is not the handle's: dirt looks at the handle's.
     let label_space = matches!(form, Form::Label | Form::Labels) && acc & SPACE != 0;
     let classes = &if label_space {
-        classes.with_acc(without_label_space(acc, &t.bytes()[from..]))
+        classes.with_acc(without_label_space(acc, &t.bytes()[from..])?)
     } else {
         *classes
     };
@@ -541,16 +540,13 @@ fn scheme_warning(scheme: Option<bool>) -> Option<Warning> {
     .warning()
 }
 
-/// `acc` without `SPACE` unless `handle` holds a space: for a value whose
-/// space may be its label's. Out of line: a value in forty.
+/// `acc` without `SPACE`, for a value whose space is its label's; `None`
+/// when `handle` holds a space, which is raw (SPEC §6: the full parser's).
+/// Out of line: a value in forty.
 #[cold]
 #[inline(never)]
-fn without_label_space(acc: u8, handle: &[u8]) -> u8 {
-    if chars::find_byte(b' ', handle).is_some() {
-        acc
-    } else {
-        acc & !SPACE
-    }
+fn without_label_space(acc: u8, handle: &[u8]) -> Option<u8> {
+    chars::find_byte(b' ', handle).is_none().then_some(acc & !SPACE)
 }
 
 /// The global hosts most URLs name, lowercase, with the `/` after them:
@@ -808,9 +804,14 @@ fn url_parts<'a>(
             warnings.add(Warning::LocalResolver);
             (host, part, Rule::Numeric)
         }
-        // A landing page holding a DOI is `publisher_url`, whose repair
-        // reads the full parser's draft.
-        Route::None if resolver::publisher_doi(path).is_none() => return Some(Err(ErrorCode::NotAResolverUrl)),
+        // A landing page holding a DOI is `publisher_url` (its repair
+        // reads the full parser's draft: `read` leaves it then).
+        Route::None => {
+            return Some(Err(match resolver::publisher_doi(path) {
+                Some(_) => ErrorCode::PublisherUrl,
+                None => ErrorCode::NotAResolverUrl,
+            }));
+        }
         _ => return None,
     };
     // What `resolver::parse` reads before a handle that does not start
@@ -1129,6 +1130,14 @@ mod tests {
             "http://repo.example.edu:80/handle/1721.1/5",
             "https://repo.example.edu:/hdl/1721.1/5",
             " urn:isbn:9785967673786 ",
+            // SPEC §6 extra_text, no two pieces that could be identifiers.
+            "http://repo.example.edu:443/handle/1721.1/5 x",
+            "PMID: 21517381",
+            "ISBN 978-1-824-68942-9",
+            "10.1000/182 see also",
+            "DOI:DOI:10.1016%2Fj.compstruct",
+            " \tdoi:10.48550%2FarXiv.1604.21027 \t",
+            "12345%2fabc",
             "https:x",
             "n.a.",
         ];
@@ -1150,20 +1159,14 @@ mod tests {
             "https://repo.example.edu:8080/handle/1",
             "https://repo.example.edu:8080/items/1721.1/5",
             "hdl://hs.example.org/1/2",
-            // SPEC §6: raw whitespace inside.
-            "http://repo.example.edu:443/handle/1721.1/5 x",
-            "PMID: 21517381",
-            "ISBN 978-1-824-68942-9",
+            // SPEC §6: two pieces that could be identifiers.
+            "10.1000/182 10.1000/183",
             "hdl:///x",
             "hdl://1/x?q",
             "hdl:abc",
             "urn:doi:abc",
-            // Split at `%2F` after a valid prefix, the suffix decoded
-            // (SPEC §2): the full parser's.
-            "DOI:DOI:10.1016%2Fj.compstruct",
-            " \tdoi:10.48550%2FarXiv.1604.21027 \t",
-            "10.1007%2FBF01451751",
-            "12345%2fabc",
+            // Split at `%2F` after a valid prefix, a suffix that does not
+            // decode (SPEC §2): the full parser's.
             "10.1007%2Fa%ZZ",
             "10.1007%2F",
         ];
@@ -1188,6 +1191,9 @@ mod tests {
             "https://example.com/paper/1",
             "https://journals.example.org/doi/10.1000",
             "https://doi.org/doi:10.1000/182?x",
+            // publisher_url, repair off.
+            "https://journals.example.org/doi/full/10.1000/182",
+            "https://example.com/10.1000/182?x",
         ];
         let left = [
             "https://doi.org/abcde",
@@ -1205,12 +1211,16 @@ mod tests {
             "https://repo.example.edu/bitstream/handle/1721.1/77/a.pdf",
             "https://repo.example.edu/bitstream/handle/1721.1/77/a.pdf?sequence=1",
             "https://repo.example.edu:8080/bitstream/handle/1721.1/77/a.pdf",
-            "https://journals.example.org/doi/full/10.1000/182",
-            "https://example.com/10.1000/182?x",
             "https://repo.example.edu/a\"b/handle/1721.1/5?q",
             "https://repo.example.edu/handle/10",
         ];
         taken_and_left(parser, &taken, &left);
+        // With repair on, a landing page reads as its DOI: left.
+        let repair = Parser::new(Options {
+            repair: true,
+            ..Options::default()
+        });
+        taken_and_left(&repair, &[], &["https://journals.example.org/doi/full/10.1000/182"]);
     }
 
     proptest! {
@@ -1251,16 +1261,13 @@ mod tests {
             "abc%2Fdef",
             "10.1007",
             "10.1000/a%2Fb",
-        ];
-        let left = [
+            // The %2F split, by `rare::encoded_bare`.
             "10.1007%2FBF01451751",
             "doi:10.1007%2FBF01451751",
-            "10.1007%2f",
-            "10.1007%2Fa%ZZ",
+            "DOI: doi:10.1007%2fBF01451751",
             "10.1007%2Fa%20b",
-            "10.1000/a\tb",
-            "hdl:12%2034/5",
         ];
+        let left = ["10.1007%2f", "10.1007%2Fa%ZZ", "10.1000/a\tb", "hdl:12%2034/5"];
         taken_and_left(parser, &taken, &left);
     }
 

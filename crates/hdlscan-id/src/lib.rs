@@ -196,30 +196,6 @@ impl Parser {
     /// it, and collects its error or warnings. Allocates nothing once
     /// `scratch` has grown to the size of the values seen.
     pub fn parse<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        let p = self.parse_any(raw, scratch);
-        if self.opts.expect.is_empty() {
-            return p;
-        }
-        self.expected(p)
-    }
-
-    /// SPEC §6 `unexpected_namespace`, last, on a valid value: an invalid
-    /// value that keeps the namespace found.
-    #[cold]
-    #[inline(never)]
-    fn expected<'a>(&self, p: Parsed<'a>) -> Parsed<'a> {
-        match p.namespace {
-            Some(ns) if p.error.is_none() && !self.opts.expect.iter().any(|e| e == ns) => Parsed {
-                namespace: Some(ns),
-                ..Parsed::invalid(ErrorCode::UnexpectedNamespace, p.warnings)
-            },
-            _ => p,
-        }
-    }
-
-    /// `parse` before `unexpected_namespace`.
-    #[inline(always)]
-    fn parse_any<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
         scratch.buf.clear();
         // §4 too_long: checked on the raw bytes first, so an oversized value
         // costs nothing more than its length test.
@@ -227,11 +203,32 @@ impl Parser {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
         // The fast path proves a value ASCII as it reads it, so only values
-        // holding other bytes are validated as UTF-8.
-        if let Some(p) = fast::parse(raw, &self.opts, &mut scratch.repair) {
+        // holding other bytes are validated as UTF-8. `--expect` changes
+        // the answer in place: a `Parsed` passed through one more binding
+        // or returned from two places is copied, 20 instructions a value.
+        if let Some(mut p) = fast::parse(raw, &self.opts, &mut scratch.repair) {
+            if !self.opts.expect.is_empty() {
+                self.expected(&mut p);
+            }
             return p;
         }
         self.parse_rest(raw, scratch)
+    }
+
+    /// SPEC §6 `unexpected_namespace`, last, on a valid value: an invalid
+    /// value that keeps the namespace found.
+    #[cold]
+    #[inline(never)]
+    fn expected(&self, p: &mut Parsed<'_>) {
+        if let Some(ns) = p.namespace
+            && p.error.is_none()
+            && !self.opts.expect.iter().any(|e| e == ns)
+        {
+            *p = Parsed {
+                namespace: Some(ns),
+                ..Parsed::invalid(ErrorCode::UnexpectedNamespace, p.warnings)
+            };
+        }
     }
 
     /// What the fast path leaves: the rarer forms `fast::rare` reads, then
@@ -240,6 +237,16 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_rest<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        let mut p = self.parse_slow(raw, scratch);
+        if !self.opts.expect.is_empty() {
+            self.expected(&mut p);
+        }
+        p
+    }
+
+    /// `parse_rest` before `--expect`.
+    #[inline(always)]
+    fn parse_slow<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
         let scratch = match fast::rare::read(raw, &self.opts, scratch) {
             Ok(p) => return p,
             Err(scratch) => scratch,

@@ -36,6 +36,20 @@ pub fn is_space(c: char) -> bool {
     c.is_whitespace()
 }
 
+/// True when the UTF-8 bytes `b` hold a non-ASCII White_Space character
+/// (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F,
+/// U+205F, U+3000): found by their lead bytes, since most non-ASCII
+/// values hold letters or dashes.
+pub fn has_unicode_space(b: &[u8]) -> bool {
+    let at = |i: usize, k: usize| b.get(i + k).copied().unwrap_or(0);
+    memchr::memchr3_iter(0xC2, 0xE1, 0xE2, b).any(|i| match (b[i], at(i, 1), at(i, 2)) {
+        (0xC2, 0x85 | 0xA0, _) | (0xE1, 0x9A, 0x80) => true,
+        (0xE2, 0x80, c) => matches!(c, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF),
+        (0xE2, 0x81, 0x9F) => true,
+        _ => false,
+    }) || memchr::memchr_iter(0xE3, b).any(|i| at(i, 1) == 0x80 && at(i, 2) == 0x80)
+}
+
 /// True when the trimmed value `t` holds raw whitespace.
 pub fn has_raw_space(t: &str, opts: &Options) -> bool {
     t[head_len(t, opts)..].contains(is_space)
@@ -47,6 +61,12 @@ pub fn has_raw_space(t: &str, opts: &Options) -> bool {
 /// by whitespace. What stands before it is not raw whitespace.
 /// `opts` names the hosts the user added, whose paths are heads too.
 pub fn head_len(s: &str, opts: &Options) -> usize {
+    // A head ends where whitespace starts, in `:` (`doi:`, `hdl:`), `/`
+    // (a resolver's path) or `doi` (`DOI 10.1/x`): most words are none.
+    let word = &s.as_bytes()[..s.find(is_space).unwrap_or(s.len())];
+    if !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
+        return 0;
+    }
     // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
     let (labels, rest) = label::doi_labels(s);
     let label = if labels > 0 { s.len() - rest.len() } else { 0 };
@@ -140,34 +160,77 @@ pub fn is_link(piece: &str) -> bool {
     starts_with_ci(piece, "http://") || starts_with_ci(piece, "https://")
 }
 
-/// True when `t` may be cut by a separator other than whitespace into two
-/// or more pieces that could each be an identifier or a link: each holds
-/// a `/`, a `%2F` (an escaped one) or a `:` (`urn:doi:10.1:x`). False
-/// proves that `multiple_values` cannot apply to a value without raw
-/// whitespace; the fast path asks it of values holding `|`, `;`, `,` or
-/// `:` after their head.
+/// True when `b` could be an identifier or a link at all: it holds a `/`,
+/// an escaped one (`%2F`), or `urn:doi:` (where a `:` stands for the `/`),
+/// since every form of SPEC §2 but that one holds a `/`. False proves a
+/// piece is neither, without parsing it.
+pub fn could_hold_identifier(b: &[u8]) -> bool {
+    (0..b.len()).any(|i| starts_identifier_at(b, i))
+}
+
+/// True when a `/`, a `%2F` or the last `:` of `urn:doi:` stands at `b[i]`.
+#[inline(always)]
+fn starts_identifier_at(b: &[u8], i: usize) -> bool {
+    match b[i] {
+        b'/' => true,
+        b'%' => b.get(i + 1) == Some(&b'2') && b.get(i + 2).is_some_and(|&f| f | 0x20 == b'f'),
+        b':' => i >= 7 && b[i - 7..=i].eq_ignore_ascii_case(b"urn:doi:"),
+        _ => false,
+    }
+}
+
+/// True when no two pieces of `t`, however it is cut, could hold an
+/// identifier: two need two `/`, or an escape, or a `urn:doi:`. Most
+/// values with a separator byte (SICI DOIs) or a space (a DOI with a
+/// stray space, `ISBN 978-…`) have one `/` and neither, and are told so
+/// by three vectorized searches.
+#[inline]
+pub fn at_most_one_candidate(t: &[u8]) -> bool {
+    memchr::memchr_iter(b'/', t).nth(1).is_none()
+        && memchr::memchr(b'%', t).is_none()
+        && !memchr::memchr_iter(b':', t).any(|i| starts_identifier_at(t, i))
+}
+
+/// True when `t` may be cut by a separator other than whitespace (`|`,
+/// `;`, `,`, `::`) into two or more pieces that [`could_hold_identifier`]
+/// each. False proves that `multiple_values` cannot apply to a value
+/// without raw whitespace; the fast path asks it of values holding `|`,
+/// `;`, `,` or `:` after their head. One pass, since SICI DOIs (a value in
+/// forty) all come here. Out of line: the fast path's registers are
+/// worth more than the call.
+#[cold]
+#[inline(never)]
 pub fn may_be_several(t: &[u8]) -> bool {
-    let mut candidates = 0;
-    let mut piece_has = false;
+    if at_most_one_candidate(t) {
+        return false;
+    }
+    // The second candidate stands after a separator: a URL holding a
+    // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.
+    let first_sep = memchr::memchr3(b'|', b';', b',', t)
+        .into_iter()
+        .chain(memchr::memchr_iter(b':', t).find(|&i| t.get(i + 1) == Some(&b':')))
+        .min();
+    if first_sep.is_none_or(|p| !could_hold_identifier(&t[p..])) {
+        return false;
+    }
+    let (mut candidates, mut piece_could) = (0, false);
     let mut i = 0;
     while i < t.len() {
-        let c = t[i];
-        let sep = match c {
+        let sep = match t[i] {
             b'|' | b';' | b',' => 1,
             b':' if t.get(i + 1) == Some(&b':') => 2,
             _ => 0,
         };
         if sep > 0 {
-            candidates += piece_has as u32;
-            piece_has = false;
+            candidates += piece_could as u32;
+            piece_could = false;
             i += sep;
             continue;
         }
-        piece_has |= matches!(c, b'/' | b':')
-            || (c == b'%' && t.get(i + 1) == Some(&b'2') && t.get(i + 2).is_some_and(|&f| f | 0x20 == b'f'));
+        piece_could |= starts_identifier_at(t, i);
         i += 1;
     }
-    candidates + piece_has as u32 >= 2
+    candidates + piece_could as u32 >= 2
 }
 
 #[cfg(test)]
@@ -227,10 +290,22 @@ mod tests {
         assert!(may_be_several(b"10.1/a,10.1/b"));
         assert!(may_be_several(b"urn:doi:10.1:a|urn:doi:10.1:b"));
         assert!(!may_be_several(b"10.1/a,b;c"));
+        // An entity's `;` and a `:` in a DOI are no second identifier.
+        assert!(!may_be_several(
+            b"10.1175/1520-0481(1984)118&lt;0328:PXAFTC&gt;2.0.CO;2"
+        ));
         assert!(may_be_several(b"10.1%2Fa;10.1%2fb"));
         assert!(!may_be_several(
             b"https://doi.org/10.1/(SICI)37:9%3C598::AID-JPS5%3E3.0.CO;2-J"
         ));
+    }
+
+    #[test]
+    fn unicode_space_by_lead_bytes_is_char_is_whitespace() {
+        for c in (0x80..=0x3100u32).filter_map(char::from_u32) {
+            let v = format!("a{c}b");
+            assert_eq!(has_unicode_space(v.as_bytes()), c.is_whitespace(), "{c:?}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::chars::{self, is_visibly};
 use super::codes::Warning;
 use super::dirt;
 use super::percent::{self, AsciiSet, HDL_PREFIX, HDL_SUFFIX, URL_PATH};
-use super::{Kind, Parsed, Rendered};
+use super::{Kind, Parsed, Rendered, pieces};
 
 /// The `url` prefix keeps what a path keeps except `:`, so a prefix such
 /// as `doi:x` is not read back as a `doi:` label.
@@ -216,17 +216,7 @@ fn separator_before_another(prefix: &str, suffix: &str) -> bool {
     let Some(end) = after_separator(b) else {
         return false;
     };
-    let rest = &b[end..];
-    let urn_doi = |i: usize| {
-        i >= 3
-            && rest[i - 3..i].eq_ignore_ascii_case(b"urn")
-            && rest.len() >= i + 5
-            && rest[i + 1..i + 5].eq_ignore_ascii_case(b"doi:")
-    };
-    // One pass for the bytes; `urn:doi:` is looked for at a `:` only.
-    rest.iter()
-        .enumerate()
-        .any(|(i, &c)| c == b'/' || c == b'%' || (c == b':' && urn_doi(i)))
+    pieces::could_hold_identifier(&b[end..])
 }
 
 /// `uri` and `url` of a handle whose separators `separator_before_another`

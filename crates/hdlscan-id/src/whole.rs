@@ -40,39 +40,48 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     if !space && !pieces::may_be_several(t.as_bytes()) {
         return Ok(());
     }
+    // A piece is read only when it could be an identifier or a link at
+    // all (`pieces::could_hold_identifier`): most pieces of dirty values
+    // are words, and reading each would cost a parse.
     let mut piece = Piece::new(cx);
-    // multiple_values: two or more pieces are identifiers or links.
-    let mut found = 0;
-    let mut first_id: Option<&'a str> = None;
-    let mut one_canonical = true;
-    let mut canonical = String::new();
-    for r in Pieces::new(t, Cut::All, cx.opts) {
-        let p = &t[r];
-        let id = piece.canonical(p);
-        if id.is_some() || pieces::is_link(p) {
-            found += 1;
-        }
-        if let Some(c) = id {
-            match first_id {
-                None => {
-                    first_id = Some(p);
-                    canonical.push_str(c);
+    if candidates(t, cx.opts) >= 2 {
+        // multiple_values: two or more pieces are identifiers or links.
+        let mut found = 0;
+        let mut first_id: Option<&'a str> = None;
+        let mut one_canonical = true;
+        let mut canonical = String::new();
+        for r in Pieces::new(t, Cut::All, cx.opts) {
+            let p = &t[r];
+            if !pieces::could_hold_identifier(p.as_bytes()) {
+                continue;
+            }
+            let id = piece.canonical(p);
+            if id.is_some() || pieces::is_link(p) {
+                found += 1;
+            }
+            if let Some(c) = id {
+                match first_id {
+                    None => {
+                        first_id = Some(p);
+                        canonical.push_str(c);
+                    }
+                    Some(_) => one_canonical &= canonical == c,
                 }
-                Some(_) => one_canonical &= canonical == c,
             }
         }
-    }
-    if found >= 2 {
-        if let (Some(p), true) = (first_id, one_canonical) {
-            cx.d.whole = cx.span_of(p);
+        if found >= 2 {
+            if let (Some(p), true) = (first_id, one_canonical) {
+                cx.d.whole = cx.span_of(p);
+            }
+            return Err(ErrorCode::MultipleValues);
         }
-        return Err(ErrorCode::MultipleValues);
     }
     if !space {
         return Ok(());
     }
     if let Some((before, after)) = wrapped(t) {
-        let after_is_one = pieces::is_link(after) || piece.canonical(after).is_some();
+        let after_is_one = pieces::could_hold_identifier(after.as_bytes())
+            && (pieces::is_link(after) || piece.canonical(after).is_some());
         if !after.contains(pieces::is_space) && !after_is_one {
             // A second line that repeats the end of the first is the
             // same text twice, not the rest of it: joining would make a
@@ -86,23 +95,39 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
             return Err(ErrorCode::WrappedLine);
         }
     }
-    // extra_text: the one word that is an identifier, unless the text
-    // beside it may be the rest of it (a DOI broken by a stray space).
-    let words: Vec<&'a str> = Pieces::new(t, Cut::Whitespace, cx.opts).map(|r| &t[r]).collect();
-    let ids: Vec<usize> = (0..words.len())
-        .filter(|&i| piece.canonical(words[i]).is_some())
-        .collect();
-    if let [i] = ids[..] {
-        let word = words[i];
-        let broken = word.ends_with(['-', '_', '/'])
-            || words
-                .get(i + 1)
-                .is_some_and(|next| next.bytes().any(|c| c.is_ascii_digit()));
-        if !broken {
-            cx.d.whole = cx.span_of(word);
-        }
+    if cx.opts.repair {
+        cx.d.whole = extra_text_repair(&mut piece, t, cx.opts).map_or(Span::None, |w| cx.span_of(w));
     }
     Err(ErrorCode::ExtraText)
+}
+
+/// How many pieces of `t` could be identifiers or links
+/// (`pieces::could_hold_identifier`): `multiple_values` needs two.
+pub fn candidates(t: &str, opts: &super::Options) -> usize {
+    if pieces::at_most_one_candidate(t.as_bytes()) {
+        return pieces::could_hold_identifier(t.as_bytes()) as usize;
+    }
+    Pieces::new(t, Cut::All, opts)
+        .filter(|r| pieces::could_hold_identifier(t[r.clone()].as_bytes()))
+        .count()
+}
+
+/// `extra_text`'s repair: the one word of `t` that is an identifier,
+/// unless the text beside it may be the rest of it (a DOI broken by a
+/// stray space).
+fn extra_text_repair<'a>(piece: &mut Piece<'_>, t: &'a str, opts: &super::Options) -> Option<&'a str> {
+    let words: Vec<&'a str> = Pieces::new(t, Cut::Whitespace, opts).map(|r| &t[r]).collect();
+    let mut ids = (0..words.len())
+        .filter(|&i| pieces::could_hold_identifier(words[i].as_bytes()) && piece.canonical(words[i]).is_some());
+    let (Some(i), None) = (ids.next(), ids.next()) else {
+        return None;
+    };
+    let word = words[i];
+    let broken = word.ends_with(['-', '_', '/'])
+        || words
+            .get(i + 1)
+            .is_some_and(|next| next.bytes().any(|c| c.is_ascii_digit()));
+    (!broken).then_some(word)
 }
 
 /// The two lines of `t` when it holds exactly one line break (LF, CR,
