@@ -2064,7 +2064,13 @@ mod tests {
     use std::collections::{HashMap, HashSet};
 
     fn values(seed: u64, n: usize) -> Vec<(String, Meta)> {
-        let mut s = Synth::new(seed);
+        values_of(Mix::V1, seed, n)
+    }
+
+    /// `n` values of `mix` from `seed`, each with what the generator says
+    /// of it (shared with `v2.rs`'s tests).
+    pub(super) fn values_of(mix: Mix, seed: u64, n: usize) -> Vec<(String, Meta)> {
+        let mut s = Synth::with_mix(seed, mix);
         let mut v = String::new();
         (0..n)
             .map(|_| {

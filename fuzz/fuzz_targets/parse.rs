@@ -14,16 +14,10 @@
 
 use libfuzzer_sys::fuzz_target;
 
-use hdlscan_id::{Options, laws};
+use hdlscan_id::laws;
 
 fuzz_target!(|input: &[u8]| {
-    // Built per input: cheap next to parsing, and no state between runs.
-    for repair in [false, true] {
-        let mut opts = Options::default();
-        opts.repair = repair;
-        let (parser, again) = laws::parsers(&opts);
-        if let Err(e) = laws::check(&parser, &again, input) {
-            panic!("repair {repair}: {e}");
-        }
+    if let Err(e) = laws::check_both(input) {
+        panic!("{e}");
     }
 });

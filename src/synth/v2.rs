@@ -563,14 +563,7 @@ mod tests {
     use std::collections::HashMap;
 
     fn values(seed: u64, n: usize) -> Vec<(String, Meta)> {
-        let mut s = Synth::with_mix(seed, Mix::V2);
-        let mut v = String::new();
-        (0..n)
-            .map(|_| {
-                s.next_identifier(&mut v);
-                (v.clone(), s.meta())
-            })
-            .collect()
+        super::super::tests::values_of(Mix::V2, seed, n)
     }
 
     #[test]

@@ -85,6 +85,20 @@ pub fn parsers(opts: &Options) -> (Parser, Parser) {
     (Parser::new(opts.clone()), Parser::new(unlimited))
 }
 
+/// Checks every law on `v` with the default options, repair off and on:
+/// the fuzz target's checks, and its regressions' replay.
+pub fn check_both(v: &[u8]) -> Result<(), String> {
+    for repair in [false, true] {
+        let opts = Options {
+            repair,
+            ..Options::default()
+        };
+        let (parser, again) = parsers(&opts);
+        check(&parser, &again, v).map_err(|e| format!("repair {repair}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Checks every law on `v` as `parser` reads it. `again` reads the rendered
 /// forms back: the same options without a length limit, since rendering can
 /// lengthen a value past it (an escape is three bytes) and the laws are

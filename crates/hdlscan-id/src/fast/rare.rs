@@ -298,19 +298,34 @@ fn encoded_bare<'a>(
     };
     let buf: &'a str = &scratch.buf;
     let suffix = decoded.map_or(suffix_raw, |(a, b)| &buf[a..b]);
-    let is_doi = match handle::check(prefix, suffix, rule, &mut ws) {
+    let is_doi = match check_decoded(prefix, suffix, rule, classes, &mut ws, &mut scratch.repair) {
         Ok(is_doi) => is_doi,
         Err(e) => return Ok(Parsed::invalid(e, ws)),
     };
+    let kind = if is_doi { Kind::Doi } else { Kind::Handle };
+    Ok(handle_parsed(kind, prefix, suffix, is_doi, ws))
+}
+
+/// A handle whose parts were percent-decoded, checked and flagged as
+/// `handle::read` does it with `decode` (the value's classes stand for
+/// the full parser's scan of it).
+fn check_decoded(
+    prefix: &str,
+    suffix: &str,
+    rule: Rule,
+    classes: &Classes,
+    ws: &mut Warnings,
+    repair: &mut dirt::RepairBufs,
+) -> Result<bool, ErrorCode> {
+    let is_doi = handle::check(prefix, suffix, rule, ws)?;
     let value = Scan {
         percent: true,
         amp: classes.acc & AMP != 0,
         space: classes.acc & SPACE != 0,
         ..Scan::default()
     };
-    dirt::flag(prefix, suffix, is_doi, true, value, &mut ws, &mut scratch.repair);
-    let kind = if is_doi { Kind::Doi } else { Kind::Handle };
-    Ok(handle_parsed(kind, prefix, suffix, is_doi, ws))
+    dirt::flag(prefix, suffix, is_doi, true, value, ws, repair);
+    Ok(is_doi)
 }
 
 /// A resolver URL on a host `known_host` knows (`https://`, `http://` or
@@ -373,17 +388,10 @@ fn escaped_url<'a>(
     // A part as written, or its range in `buf` once decoded.
     let text = |part: Option<(usize, usize)>, raw: &'a str, buf: &'a str| part.map_or(raw, |(a, b)| &buf[a..b]);
     let (prefix, suffix) = (text(p, prefix_raw, &scratch.buf), text(s, suffix_raw, &scratch.buf));
-    let is_doi = match handle::check(prefix, suffix, Rule::Any, &mut ws) {
+    let is_doi = match check_decoded(prefix, suffix, Rule::Any, classes, &mut ws, &mut scratch.repair) {
         Ok(is_doi) => is_doi,
         Err(e) => return Ok(Parsed::invalid(e, ws)),
     };
-    let value = Scan {
-        percent: true,
-        amp: classes.acc & AMP != 0,
-        space: classes.acc & SPACE != 0,
-        ..Scan::default()
-    };
-    dirt::flag(prefix, suffix, is_doi, true, value, &mut ws, &mut scratch.repair);
     let buf: &'a str = &scratch.buf;
     Ok(Parsed {
         resolver: Some(host),
