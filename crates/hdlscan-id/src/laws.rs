@@ -18,11 +18,12 @@
 //! valid value holds no raw whitespace and is one identifier (read again,
 //! never `multiple_values` or `extra_text`), unless the value held a `%`
 //! escape that decoded to it (`hdl:1234/a%20b` is the handle `1234/a b`,
-//! `internal_whitespace`).
+//! `internal_whitespace`), or, with repair, an HTML entity whose `;` cut
+//! the value as read.
 
 use super::chars::is_trim_char;
 use super::pieces::is_space;
-use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warnings};
+use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnings};
 
 /// What a law compares, owned.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,7 +138,10 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     let numeric = !first_segment.is_empty() && first_segment.bytes().all(|b| b.is_ascii_digit());
     let trimmable_edge = suffix.starts_with(is_trim_char) || suffix.ends_with(is_trim_char);
     let via_canonical = see(again, canonical.as_bytes())?;
-    let escaped = v.contains(&b'%');
+    // A `%` escape decoded to it, or (with repair) an entity whose `;` cut
+    // the value as read: `10.0/x,1.2&lt;/y` is one DOI, `10.0/x,1.2</y`
+    // two identifiers (the fuzzer's find).
+    let escaped = v.contains(&b'%') || (parser.options().repair && first.warnings.contains(Warning::HtmlEntity));
     if !escaped && canonical.contains(is_space) {
         return Err(format!("canonical of {v:?} holds raw whitespace: {canonical:?}"));
     }
