@@ -17,7 +17,8 @@ fuzz_target!(|cell: &[u8]| {
         let pieces = laws::check_split(&parser, &split, cell).unwrap_or_else(|e| panic!("{e}"));
         if split == Split::Auto && pieces.len() > 1 {
             for r in pieces {
-                let p = parser.parse(&cell[r.clone()], &mut Scratch::default());
+                let mut scratch = Scratch::default();
+                let p = parser.parse(&cell[r.clone()], &mut scratch);
                 assert_ne!(p.error, Some(ErrorCode::MultipleValues), "{cell:?}: piece {r:?}");
             }
         }
