@@ -180,18 +180,14 @@ fn read<'a>(
         if tb.len() == 1 && whole::is_placeholder(t.s) {
             return Some(Parsed::invalid(ErrorCode::Placeholder, ws));
         }
-        return (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare))
-            .then(|| bare(t, classes, ws, bufs))
-            .flatten();
+        return bare_readable(t, classes).then(|| bare(t, classes, ws, bufs));
     }
     if !opts.resolvers().is_empty() {
         return None;
     }
     match form_of(tb, classes)? {
         (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
-        (Form::Bare, _) => (t.prefix_ascii(classes) && one_value(t, classes, Form::Bare))
-            .then(|| bare(t, classes, ws, bufs))
-            .flatten(),
+        (Form::Bare, _) => bare_readable(t, classes).then(|| bare(t, classes, ws, bufs)),
         // With repairs on, a landing page is read again as its DOI: the
         // full parser's.
         (form, at) if one_value(t, classes, form) => marked(t, classes, form, at, ws, bufs)
@@ -309,20 +305,30 @@ impl<'a> Text<'a> {
 /// and its suffix decoded (`handle::split_bare_encoded`), the full
 /// parser's.
 #[inline(always)]
-fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
+fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Parsed<'a> {
     let acc = classes.acc;
     let Some(slash) = classes.slash(t.bytes(), 0, t.len()) else {
-        return (acc & PCT == 0).then(|| Parsed::invalid(ErrorCode::NoSlash, ws));
+        return Parsed::invalid(ErrorCode::NoSlash, ws);
     };
     let (prefix, suffix) = (t.cut(0, slash), t.cut(slash + 1, t.len()));
     let is_doi = match handle::check(prefix, suffix, Rule::Numeric, &mut ws) {
         Ok(is_doi) => is_doi,
-        Err(e) => return Some(Parsed::invalid(e, ws)),
+        Err(e) => return Parsed::invalid(e, ws),
     };
     let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
     flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
-    Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
+    handle_parsed(kind, prefix, suffix, is_doi, ws)
+}
+
+/// True when `bare` may read `t`: its prefix is ASCII (`Text::prefix_ascii`),
+/// SPEC §6 has no say (`one_value`), and it holds a `/` or no `%` (a
+/// `%2F` split is `rare::encoded_bare`'s).
+#[inline(always)]
+fn bare_readable(t: Text<'_>, classes: &Classes) -> bool {
+    t.prefix_ascii(classes)
+        && one_value(t, classes, Form::Bare)
+        && (classes.acc & PCT == 0 || classes.slash(t.bytes(), 0, t.len()).is_some())
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
