@@ -3,8 +3,9 @@
 //! of §2, in SPEC's order (`placeholder`, `multiple_values`,
 //! `wrapped_line`, `extra_text`), and what each one's whole-value repair
 //! reads instead. `publisher_url` is checked among the URL forms
-//! (`resolver.rs`), `unexpected_namespace` last (`Parser::parse`); the
-//! repair itself is applied in `Parser::parse_full`.
+//! (`resolver.rs`), `unexpected_namespace` last (`Parser::parse`); a
+//! repair is applied, when the options ask for one, by `read_value`
+//! (`lib.rs`), which reads what `cx.d.whole` names again.
 
 use super::codes::{ErrorCode, Warning};
 use super::pieces::{self, Cut, Pieces};
