@@ -203,8 +203,9 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
                     }
                 }
             }
+            // At the cell's ends, what SPEC §2 trims (U+200B, U+FEFF too).
             super::Split::Auto => std::str::from_utf8(gap).is_ok_and(|g| {
-                super::pieces::Pieces::new(g, super::pieces::Cut::All, parser.options())
+                super::pieces::Pieces::new(super::chars::trim(g), super::pieces::Cut::All, parser.options())
                     .next()
                     .is_none()
             }),
