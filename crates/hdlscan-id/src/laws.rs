@@ -188,7 +188,8 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
     {
         return Ok(pieces);
     }
-    for gap in between {
+    let last = between.len() - 1;
+    for (i, gap) in between.into_iter().enumerate() {
         let ok = match split {
             super::Split::At(sep) => {
                 // The separator's own whitespace may have gone to a trim.
@@ -203,9 +204,11 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
                     }
                 }
             }
-            // At the cell's ends, what SPEC §2 trims (U+200B, U+FEFF too).
+            // At the cell's ends, also what SPEC §2 trims (U+200B, U+FEFF);
+            // between pieces, separators only (` / ` needs its spaces).
             super::Split::Auto => std::str::from_utf8(gap).is_ok_and(|g| {
-                super::pieces::Pieces::new(super::chars::trim(g), super::pieces::Cut::All, parser.options())
+                let g = if i == 0 || i == last { super::chars::trim(g) } else { g };
+                super::pieces::Pieces::new(g, super::pieces::Cut::All, parser.options())
                     .next()
                     .is_none()
             }),

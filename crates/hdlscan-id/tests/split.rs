@@ -138,7 +138,10 @@ proptest! {
 fn a_trimmed_invisible_end_is_the_cells_not_a_piece() {
     let cell = "#################;N:;89//3/F\nF]]]/F\n9/.;N:;#####\u{200B}";
     let pieces = laws::check_split(&parser(false), &Split::Auto, cell.as_bytes()).unwrap();
-    assert!(pieces.iter().all(|r| !cell[r.clone()].contains('\u{200B}')), "{pieces:?}");
+    assert!(
+        pieces.iter().all(|r| !cell[r.clone()].contains('\u{200B}')),
+        "{pieces:?}"
+    );
     let pieces = laws::check_split(&parser(false), &Split::Auto, "10.1/x, 10.1/y\u{FEFF}".as_bytes()).unwrap();
     assert_eq!(pieces, [0..6, 8..14]);
 }
