@@ -538,9 +538,19 @@ impl DashRun {
     }
 
     /// Writes the run ended by another character (or the end) to `out`.
+    /// Most characters end no run: nothing is called for them (an
+    /// `extend` the compiler may leave out of line costs a call a
+    /// character).
+    #[inline(always)]
     fn flush(&mut self, out: &mut String) {
+        if self.dashes == 0 {
+            *self = DashRun::default();
+            return;
+        }
         let n = if self.collapse { 1 } else { self.dashes };
-        out.extend(std::iter::repeat_n('-', n));
+        for _ in 0..n {
+            out.push('-');
+        }
         *self = DashRun::default();
     }
 }

@@ -180,14 +180,21 @@ fn read<'a>(
         if tb.len() == 1 && whole::is_placeholder(t.s) {
             return Some(Parsed::invalid(ErrorCode::Placeholder, ws));
         }
-        return bare_readable(t, classes).then(|| bare(t, classes, ws, bufs));
+        // Not `.then(|| bare(..))`: the closure is a function of its own,
+        // which the compiler left out of line once `Parser::parse` had a
+        // second caller of `fast::parse` (39 instructions a value).
+        if !bare_readable(t, classes) {
+            return None;
+        }
+        return Some(bare(t, classes, ws, bufs));
     }
     if !opts.resolvers().is_empty() {
         return None;
     }
     match form_of(tb, classes)? {
         (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
-        (Form::Bare, _) => bare_readable(t, classes).then(|| bare(t, classes, ws, bufs)),
+        (Form::Bare, _) if bare_readable(t, classes) => Some(bare(t, classes, ws, bufs)),
+        (Form::Bare, _) => None,
         // With repairs on, a landing page is read again as its DOI: the
         // full parser's.
         (form, at) if one_value(t, classes, form) => marked(t, classes, form, at, ws, bufs)
@@ -205,7 +212,7 @@ fn read<'a>(
 #[inline(always)]
 fn one_value(t: Text<'_>, classes: &Classes, form: Form) -> bool {
     let raw_space = (classes.acc & SPACE != 0) & !matches!(form, Form::Label | Form::Labels);
-    !(raw_space || (classes.may_separate(t.bytes()) && pieces::may_be_several(t.bytes())))
+    !(raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes())))
 }
 
 /// A trimmed value proved UTF-8: ASCII by the class pass alone (nearly
@@ -780,7 +787,8 @@ fn url_parts<'a>(
     // A global host as written in `GLOBAL` (most URLs) needs no look at its
     // bytes; any other host must hold letters, digits, `.` and `-` only (no
     // port, user info or IP literal), and upper case only if global.
-    let class = if GLOBAL.iter().any(|(h, _)| *h == host) {
+    let exact = GLOBAL.iter().position(|(h, _)| *h == host);
+    let class = if exact.is_some() {
         0
     } else {
         host.bytes().fold(0, |acc, c| acc | HOST_CLASS[c as usize])
@@ -792,7 +800,14 @@ fn url_parts<'a>(
     if let Some(w) = scheme_warning(scheme) {
         warnings.add(w);
     }
-    let (name, part, rule) = match resolver::route(host, path) {
+    // `resolver::route`, without its second look for a global host: a
+    // host in lower case that is none as written is none in any case.
+    let route = match exact {
+        Some(g) => resolver::route_global(g, path),
+        None if class & HOST_UPPER == 0 => resolver::route_local(path),
+        None => resolver::route(host, path),
+    };
+    let (name, part, rule) = match route {
         Route::Global { host, api, part } => {
             let (name, w) = GLOBAL[host];
             if let Some(w) = w {

@@ -202,17 +202,32 @@ impl Parser {
         if raw.len() > self.opts.max_len {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
+        // `--expect` changes the answer: a `Parsed` passed through one
+        // more binding or returned from two places is copied, 20
+        // instructions a value, so values read with it take a path of
+        // their own.
+        if !self.opts.expect.is_empty() {
+            return self.parse_expecting(raw, scratch);
+        }
         // The fast path proves a value ASCII as it reads it, so only values
-        // holding other bytes are validated as UTF-8. `--expect` changes
-        // the answer in place: a `Parsed` passed through one more binding
-        // or returned from two places is copied, 20 instructions a value.
-        if let Some(mut p) = fast::parse(raw, &self.opts, &mut scratch.repair) {
-            if !self.opts.expect.is_empty() {
-                self.expected(&mut p);
-            }
+        // holding other bytes are validated as UTF-8.
+        if let Some(p) = fast::parse(raw, &self.opts, &mut scratch.repair) {
             return p;
         }
         self.parse_rest(raw, scratch)
+    }
+
+    /// `parse` with `--expect`: the same reading, then `expected`. Out of
+    /// line, so that `parse` returns the fast path's answer in place.
+    #[cold]
+    #[inline(never)]
+    fn parse_expecting<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        let mut p = match fast::parse(raw, &self.opts, &mut scratch.repair) {
+            Some(p) => p,
+            None => self.parse_slow(raw, scratch),
+        };
+        self.expected(&mut p);
+        p
     }
 
     /// SPEC §6 `unexpected_namespace`, last, on a valid value: an invalid
@@ -237,14 +252,10 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_rest<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        let mut p = self.parse_slow(raw, scratch);
-        if !self.opts.expect.is_empty() {
-            self.expected(&mut p);
-        }
-        p
+        self.parse_slow(raw, scratch)
     }
 
-    /// `parse_rest` before `--expect`.
+    /// `parse_rest`'s reading, which `parse_expecting` shares.
     #[inline(always)]
     fn parse_slow<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
         let scratch = match fast::rare::read(raw, &self.opts, scratch) {

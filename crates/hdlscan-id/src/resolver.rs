@@ -160,17 +160,29 @@ pub enum Route<'p> {
 /// Routes `path` (`/…` or empty, no query) on `host` (as written), a host
 /// the user did not add (SPEC §2 "Resolver URLs").
 pub fn route<'p>(host: &str, path: &'p str) -> Route<'p> {
-    if let Some(host) = global(host) {
-        let p = path.strip_prefix('/').unwrap_or(path);
-        return match p.strip_prefix("api/handles/") {
-            Some(part) => Route::Global { host, api: true, part },
-            None => Route::Global {
-                host,
-                api: false,
-                part: p,
-            },
-        };
+    match global(host) {
+        Some(host) => route_global(host, path),
+        None => route_local(path),
     }
+}
+
+/// `route` for the global resolver `GLOBAL[host]`.
+#[inline]
+pub fn route_global(host: usize, path: &str) -> Route<'_> {
+    let p = path.strip_prefix('/').unwrap_or(path);
+    match p.strip_prefix("api/handles/") {
+        Some(part) => Route::Global { host, api: true, part },
+        None => Route::Global {
+            host,
+            api: false,
+            part: p,
+        },
+    }
+}
+
+/// `route` for a host that is no global resolver.
+#[inline]
+pub fn route_local(path: &str) -> Route<'_> {
     match local_path(path) {
         // Only a handle starting with a digit makes another host's path a
         // resolver's: `/handle/abc/def` is a page of the site (SPEC §2).
@@ -193,10 +205,17 @@ fn local_path(path: &str) -> Option<(&str, bool)> {
     }
     // `/handle/` only ever matches a whole segment, so the first match is
     // the first segment named `handle` with anything after it. Looked for
-    // at each `/` (a `str` searcher's set-up costs more than the search on
-    // paths this short).
+    // at each `/`, found a word at a time (a `str` searcher's or memchr's
+    // set-up costs more than the search on paths this short).
     let b = path.as_bytes();
-    let i = memchr::memchr_iter(b'/', b).find(|&i| b[i + 1..].starts_with(b"handle/"))?;
+    let mut from = 0;
+    let i = loop {
+        let i = from + chars::find_byte(b'/', &b[from..])?;
+        if b[i + 1..].starts_with(b"handle/") {
+            break i;
+        }
+        from = i + 1;
+    };
     let part = &path[i + "/handle/".len()..];
     if path[..i].ends_with("/bitstream")
         && let Some(p) = chars::find_byte(b'/', part.as_bytes())

@@ -54,7 +54,7 @@ pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Resu
             false => Err(scratch),
         };
     }
-    if classes.may_separate(t.bytes()) && pieces::may_be_several(t.bytes()) {
+    if classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()) {
         return Err(scratch);
     }
     let mut scratch = scratch;
