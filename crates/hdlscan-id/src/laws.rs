@@ -183,23 +183,33 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
     if cell.is_empty() != pieces.is_empty() && !matches!(split, super::Split::At(_)) {
         return fail("an empty cell has no piece, any other at least one");
     }
+    // An `auto` split reads the cell trimmed (SPEC §2: U+200B and U+FEFF
+    // too): what the trim takes at the ends is neither piece nor
+    // separator, and the separators are judged within the trimmed text.
+    let (from, to) = match split {
+        super::Split::At(_) => (0, cell.len()),
+        super::Split::Auto => {
+            let t = super::fast::trim(cell);
+            let from = t.as_ptr() as usize - cell.as_ptr() as usize;
+            (from, from + t.len())
+        }
+    };
     let mut at = 0;
     let mut between = Vec::new();
     for r in &pieces {
         if r.start < at || r.end > cell.len() || r.start >= r.end {
             return fail("pieces out of order, out of the cell, or empty");
         }
-        between.push(&cell[at..r.start]);
+        between.push(&cell[at.max(from)..r.start.max(from)]);
         at = r.end;
     }
-    between.push(&cell[at..]);
+    between.push(&cell[at.min(to)..to]);
     if let [whole] = pieces.as_slice()
         && *whole == (0..cell.len())
     {
         return Ok(pieces);
     }
-    let last = between.len() - 1;
-    for (i, gap) in between.into_iter().enumerate() {
+    for gap in between {
         let ok = match split {
             super::Split::At(sep) => {
                 // The separator's own whitespace may have gone to a trim.
@@ -214,10 +224,7 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
                     }
                 }
             }
-            // At the cell's ends, also what SPEC §2 trims (U+200B, U+FEFF);
-            // between pieces, separators only (` / ` needs its spaces).
             super::Split::Auto => std::str::from_utf8(gap).is_ok_and(|g| {
-                let g = if i == 0 || i == last { super::chars::trim(g) } else { g };
                 super::pieces::Pieces::new(g, super::pieces::Cut::All, parser.options())
                     .next()
                     .is_none()

@@ -145,3 +145,28 @@ fn a_trimmed_invisible_end_is_the_cells_not_a_piece() {
     let pieces = laws::check_split(&parser(false), &Split::Auto, "10.1/x, 10.1/y\u{FEFF}".as_bytes()).unwrap();
     assert_eq!(pieces, [0..6, 8..14]);
 }
+
+/// The fuzzer's find: a split cell ending in LF, `/`, space, `,`: the `/`
+/// between whitespace is a separator where the trimmed cell has it.
+#[test]
+fn a_slash_between_spaces_at_the_end_is_a_separator() {
+    let cell = ":\\+\t& \n \n2//&&&& \n2//&&&&/  \n2//{&&&& \n2//&&&/&&&& \n2//&&&&/  \n2//&&&& \n2//&&&&/ /&&&\n/ ,";
+    laws::check_split(&parser(false), &Split::Auto, cell.as_bytes()).unwrap();
+}
+
+/// Every input the cell fuzz target ever failed on (`testdata/fuzz/cell/`,
+/// see `fuzz/README.md`), replayed with its checks.
+#[test]
+fn fuzz_regressions_cell() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz/cell");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let cell = std::fs::read(&path).unwrap();
+        for split in [Split::Auto, Split::at("||").unwrap()] {
+            laws::check_split(&parser(false), &split, &cell).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+        n += 1;
+    }
+    assert!(n >= 3, "{n} inputs in {}", dir.display());
+}
