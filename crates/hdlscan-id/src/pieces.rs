@@ -68,7 +68,23 @@ pub fn has_raw_space(t: &str, opts: &Options) -> bool {
 pub fn head_len(s: &str, opts: &Options) -> usize {
     // A head ends where whitespace starts, in `:` (`doi:`, `hdl:`), `/`
     // (a resolver's path) or `doi` (`DOI 10.1/x`): most words are none.
-    let word = &s.as_bytes()[..s.find(is_space).unwrap_or(s.len())];
+    // The search stops at a separator byte too, so that finding the heads
+    // of a value's pieces reads it once, not once a piece.
+    let b = s.as_bytes();
+    let mut end = None;
+    for (i, c) in s.char_indices() {
+        if is_space(c) {
+            end = Some(i);
+            break;
+        }
+        if matches!(c, '|' | ';' | ',') || (c == ':' && b.get(i + 1) == Some(&b':')) {
+            return 0;
+        }
+    }
+    let Some(end) = end else {
+        return 0;
+    };
+    let word = &b[..end];
     if !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
         return 0;
     }
