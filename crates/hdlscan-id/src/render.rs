@@ -8,7 +8,7 @@ use super::chars::{self, is_visibly};
 use super::codes::Warning;
 use super::dirt;
 use super::percent::{self, AsciiSet, HDL_PREFIX, HDL_SUFFIX, URL_PATH};
-use super::{Kind, Parsed, Rendered, pieces};
+use super::{Kind, Parsed, Rendered, pieces, resolver};
 
 /// The `url` prefix keeps what a path keeps except `:`, so a prefix such
 /// as `doi:x` is not read back as a `doi:` label.
@@ -250,10 +250,13 @@ fn url_prefix(prefix: &str, suffix: &str, keep: &AsciiSet, url: &mut String) {
     let at = url.len();
     percent::encode_into(prefix, keep, url);
     // Escape the prefix's first letter where the path would otherwise be
-    // read back as something else: `api/handles/…` is the REST API path, and
-    // `doi%3A…` an (escaped) `doi:` label.
+    // read back as something else: `api/handles/…` is the REST API path,
+    // `doi%3A…` an (escaped) `doi:` label, and a global resolver's host
+    // (`hdl://doi.org/x` is the handle `DOI.ORG/x`) a resolver URL written
+    // again (SPEC §2 `doubled_label`; the fuzzer's find).
     let misread = (prefix.eq_ignore_ascii_case("api") && suffix.starts_with("handles/"))
-        || chars::starts_with_ci(&url[at..], "doi%3a");
+        || chars::starts_with_ci(&url[at..], "doi%3a")
+        || resolver::GLOBAL.iter().any(|(h, _)| prefix.eq_ignore_ascii_case(h));
     if misread {
         let first = url.as_bytes()[at];
         url.replace_range(at..at + 1, "");
