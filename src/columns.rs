@@ -1,6 +1,7 @@
-//! The enriched output columns (`record` and SPEC §3's columns) as Arrow
-//! arrays: their schema, the clash check against input column names, and
-//! a builder that appends one parsed value at a time.
+//! The enriched output columns (`record` and SPEC §3's columns, and long
+//! output's columns saying where a value was read) as Arrow arrays: their
+//! schema, the clash check against input column names, and a builder that
+//! appends one parsed value at a time.
 
 use crate::id::{ErrorCode, Kind, Parsed, Rendered};
 use anyhow::{Result, bail};
@@ -47,10 +48,27 @@ fn dict(key: DataType) -> DataType {
     DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8))
 }
 
+/// Long output's leading columns (before `--column-prefix`), in order:
+/// where each value was read. `input` is there when a run has several
+/// inputs.
+pub const LONG_LEAD: [&str; 6] = ["input", "record", "line", "column", "value_index", "value"];
+
+/// `prefix` + `name`, refused when it clashes with an input column's name
+/// in any case: DuckDB and Spark resolve column names case-insensitively,
+/// so `Prefix` beside `prefix` would be ambiguous there.
+fn added_name(prefix: &str, name: &str, input_names: &[String]) -> Result<String> {
+    let full = format!("{prefix}{name}");
+    if let Some(theirs) = input_names.iter().find(|n| n.eq_ignore_ascii_case(&full)) {
+        bail!(
+            "the input already has a column named {theirs:?}, and hdlscan adds {full:?} to its output; \
+             choose a prefix for the added columns with --column-prefix (e.g. --column-prefix hdl_)"
+        );
+    }
+    Ok(full)
+}
+
 /// The fields of the enriched columns, names prefixed with `prefix`; errors
-/// when one clashes with an input column's name, in any case: DuckDB and
-/// Spark resolve column names case-insensitively, so `Prefix` beside
-/// `prefix` would be ambiguous there.
+/// when one clashes with an input column's name (see `added_name`).
 pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
     let types = [
         (DataType::UInt64, false),
@@ -72,15 +90,39 @@ pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
     ];
     let mut out = Vec::with_capacity(types.len());
     for (name, (dt, nullable)) in names().zip(types) {
-        let full = format!("{prefix}{name}");
-        if let Some(theirs) = input_names.iter().find(|n| n.eq_ignore_ascii_case(&full)) {
-            bail!(
-                "the input already has a column named {theirs:?}, and hdlscan adds {full:?} to its output; \
-                 choose a prefix for the added columns with --column-prefix (e.g. --column-prefix hdl_)"
-            );
-        }
-        out.push(Field::new(full, dt, nullable));
+        out.push(Field::new(added_name(prefix, name, input_names)?, dt, nullable));
     }
+    Ok(Fields::from(out))
+}
+
+/// Long output's schema: [`LONG_LEAD`] (without `input` unless
+/// `several_inputs`), the `keep` columns as given, then SPEC's columns.
+/// `value` is of `value_type` (bytes when CSV goes to CSV, as the input
+/// cells do).
+pub fn long_fields(prefix: &str, keep: &[Arc<Field>], several_inputs: bool, value_type: DataType) -> Result<Fields> {
+    let keep_names: Vec<String> = keep.iter().map(|f| f.name().clone()).collect();
+    let types = [
+        (dict(DataType::Int32), false),
+        (DataType::UInt64, false),
+        (DataType::UInt64, true),
+        (dict(DataType::Int32), false),
+        (DataType::UInt32, false),
+        (value_type, false),
+    ];
+    let mut out: Vec<Arc<Field>> = Vec::new();
+    for (name, (dt, nullable)) in LONG_LEAD.iter().zip(types) {
+        if *name == "input" && !several_inputs {
+            continue;
+        }
+        out.push(Arc::new(Field::new(
+            added_name(prefix, name, &keep_names)?,
+            dt,
+            nullable,
+        )));
+    }
+    out.extend(keep.iter().cloned());
+    // SPEC's columns: `fields` without its leading `record`.
+    out.extend(fields(prefix, &keep_names)?.iter().skip(1).cloned());
     Ok(Fields::from(out))
 }
 

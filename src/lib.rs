@@ -10,12 +10,14 @@
 //! - [`cli`]: the command line.
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
 
+pub mod at;
 pub mod cli;
 pub mod columns;
 pub mod heap;
 pub mod io;
 pub mod pipeline;
 pub mod report;
+pub mod select;
 pub mod synth;
 
 pub use hdlscan_id as id;

@@ -168,7 +168,7 @@ fn gen_format_flag_zero_rows_and_scan_reads_it() {
             ],
         )
         .ok();
-        assert_eq!(read_json(&report)["rows"], 2000);
+        assert_eq!(read_json(&report)["records"], 2000);
         assert_eq!(parquet_rows(&out).1.len(), 2000);
     }
 }

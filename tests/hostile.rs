@@ -174,7 +174,7 @@ fn invalid_utf8_in_header() {
     // number, or by the name of a clean column.
     let c = Case::new(&[("in.csv", b"a\xff,id\nx,10.1/x\n")]);
     c.run(&["in.csv", "-c", "1", "--report", "out/r.json"]).ok();
-    assert_eq!(c.report()["column"], "a\u{fffd}");
+    assert_eq!(c.report()["columns"][0]["name"], "a\u{fffd}");
     let csv = fs::read(c.out().join("o.csv")).unwrap();
     assert!(
         csv.starts_with(b"a\xff,id,record,kind,"),
@@ -269,7 +269,7 @@ fn bom_before_header() {
     c.run(&["in.csv", "-c", "id", "--report", "out/r.json"]).ok();
     let r = c.report();
     check_report_totals(&r, 1);
-    assert_eq!(r["column"], "id");
+    assert_eq!(r["columns"][0]["name"], "id");
     let t = c.output();
     assert_eq!(t.names[0], "id", "the BOM is not part of the name");
     assert_eq!(t.get(0, "canonical"), "10.1/x");
@@ -642,7 +642,7 @@ fn compressed_or_parquet_under_a_csv_name() {
     let pq = small_parquet();
     let c = Case::new(&[("gz.csv", &gz), ("pq.csv", &pq)]);
     c.run(&["gz.csv", "-c", "id", "--report", "out/r.json"]).ok();
-    assert_eq!(c.report()["rows"], 1);
+    assert_eq!(c.report()["records"], 1);
     assert_eq!(c.report()["by_kind"]["doi"], 1);
     c.run(&["pq.csv", "-c", "id"])
         .fails_with(&["pq.csv", "Parquet file", "--input-format parquet"]);
@@ -666,7 +666,7 @@ fn value_longer_than_max_len() {
     check_report_totals(&r, 2);
     assert_eq!(r["errors"]["too_long"]["count"], 1);
     assert_eq!(r["errors"]["too_long"]["examples"][0]["record"], 1);
-    assert_eq!(r["options"]["max_len"], 10);
+    assert_eq!(r["run"]["options"]["max_len"], 10);
     let t = c.output();
     assert_eq!(t.get(0, "error"), "too_long");
     assert_eq!(t.get(1, "canonical"), "10.1/x");
@@ -894,7 +894,7 @@ fn one_line_of_100_mb_without_newline() {
     let r = c.report();
     check_report_totals(&r, 1);
     assert_eq!(r["errors"]["too_long"]["count"], 1);
-    assert_eq!(r["column"], "column_1");
+    assert_eq!(r["columns"][0]["name"], "column_1");
 
     let (run, rss) = scan_measured(
         c.path(),
@@ -997,7 +997,7 @@ fn hundred_thousand_columns() {
         assert_rss(&format!("100,000 columns, -c {spec}, CSV out"), rss, 256 << 20);
         let r = c.report();
         check_report_totals(&r, 3);
-        assert_eq!(r["column"], "col99999");
+        assert_eq!(r["columns"][0]["name"], "col99999");
         assert_eq!(r["by_kind"]["doi"], 3);
         outputs.push(fs::read(c.path().join(out)).unwrap());
     }

@@ -194,7 +194,7 @@ fn scan_counts_what_the_oracle_counts() {
                     .collect()
             };
             let where_ = format!("{} column {column}", csv.display());
-            assert_eq!(report["rows"].as_u64(), Some(lines.len() as u64), "{where_}");
+            assert_eq!(report["records"].as_u64(), Some(lines.len() as u64), "{where_}");
             assert_eq!(counted("by_kind"), kinds, "{where_}");
             assert_eq!(counted("errors"), errors, "{where_}");
         }

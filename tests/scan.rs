@@ -171,13 +171,21 @@ pub fn assert_no_temp_files(dir: &Path) {
 pub fn check_report_totals(r: &Value, rows: u64) {
     let n = |v: &Value| v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"));
     let sum = |v: &Value| v.as_object().unwrap().values().map(n).sum::<u64>();
-    assert_eq!(r["version"], 1);
-    assert_eq!(n(&r["rows"]), rows, "report rows");
-    assert_eq!(n(&r["values"]), rows, "every row has one value");
-    let inputs = r["inputs"].as_array().unwrap();
-    assert_eq!(inputs.iter().map(|i| n(&i["rows"])).sum::<u64>(), rows, "inputs' rows");
-    assert_eq!(inputs.iter().map(|i| n(&i["bytes"])).sum::<u64>(), n(&r["input_bytes"]));
-    assert_eq!(sum(&r["by_kind"]), rows, "by_kind sums to rows");
+    assert_eq!(r["version"], 2);
+    assert_eq!(n(&r["records"]), rows, "report records");
+    assert_eq!(n(&r["cells"]), rows, "one column: a cell per record");
+    assert_eq!(n(&r["values"]), rows, "cells not split: a value per cell");
+    let inputs = r["run"]["inputs"].as_array().unwrap();
+    assert_eq!(
+        inputs.iter().map(|i| n(&i["records"])).sum::<u64>(),
+        rows,
+        "inputs' records"
+    );
+    assert_eq!(
+        inputs.iter().map(|i| n(&i["bytes"])).sum::<u64>(),
+        n(&r["run"]["input_bytes"])
+    );
+    assert_eq!(sum(&r["by_kind"]), rows, "by_kind sums to values");
     let invalid = n(&r["by_kind"]["invalid"]);
     let valid = n(&r["valid"]);
     assert_eq!(valid + invalid, rows, "valid + invalid");
@@ -188,13 +196,26 @@ pub fn check_report_totals(r: &Value, rows: u64) {
         invalid,
         "error counts"
     );
+    let absent = [&r["errors"]["empty"], &r["errors"]["placeholder"]]
+        .iter()
+        .map(|e| e["count"].as_u64().unwrap_or(0))
+        .sum::<u64>();
+    assert_eq!(n(&r["present"]), rows - absent, "present");
     assert_eq!(sum(&r["by_namespace"]), valid, "by_namespace sums to valid");
-    assert_eq!(n(&r["unique_canonical"]) + n(&r["duplicate_values"]), valid);
+    let d = &r["duplicates"];
+    assert_eq!(n(&d["unique_canonical"]) + n(&d["duplicate_values"]), valid);
+    let columns = r["columns"].as_array().unwrap();
+    assert_eq!(columns.len(), 1);
+    for k in ["cells", "values", "present", "valid"] {
+        assert_eq!(columns[0][k], r[k], "the one column's {k}");
+    }
     for (code, c) in errors.iter().chain(r["warnings"].as_object().unwrap()) {
         let count = n(&c["count"]);
         assert!(count > 0, "{code}: a listed code has a count");
         let ex = c["examples"].as_array().unwrap();
-        assert_eq!(ex.len() as u64, count.min(5), "{code}: examples");
+        assert!((1..=count.min(5)).contains(&(ex.len() as u64)), "{code}: examples");
+        let values: std::collections::HashSet<&str> = ex.iter().map(|e| e["value"].as_str().unwrap()).collect();
+        assert_eq!(values.len(), ex.len(), "{code}: examples are distinct values");
         let recs: Vec<u64> = ex.iter().map(|e| n(&e["record"])).collect();
         assert!(
             recs.windows(2).all(|w| w[0] < w[1]),
@@ -210,22 +231,26 @@ pub fn check_report_totals(r: &Value, rows: u64) {
     assert!(prefixes.windows(2).all(|w| n(&w[0]["count"]) >= n(&w[1]["count"])));
 }
 
-/// The report minus what legitimately differs between equivalent runs.
+/// The report minus what legitimately differs between equivalent runs:
+/// how the run was made (but its options), and the input a value was read
+/// from (a gzip of the same file has another name).
 pub fn report_core(r: &Value) -> Value {
     let mut r = r.clone();
     let o = r.as_object_mut().unwrap();
-    for k in [
-        "inputs",
-        "input_bytes",
-        "elapsed_seconds",
-        "rows_per_second",
-        "mb_per_second",
-        "output",
-    ] {
-        o.remove(k);
-    }
-    if let Some(opts) = o.get_mut("options").and_then(Value::as_object_mut) {
+    let mut options = o["run"]["options"].clone();
+    if let Some(opts) = options.as_object_mut() {
         opts.remove("threads");
+    }
+    o.insert("run".into(), options);
+    o["duplicates"].as_object_mut().unwrap().remove("file");
+    for codes in ["errors", "warnings"] {
+        for c in o[codes].as_object_mut().unwrap().values_mut() {
+            for e in c["examples"].as_array_mut().unwrap() {
+                // Parquet has no lines.
+                e.as_object_mut().unwrap().remove("input");
+                e.as_object_mut().unwrap().remove("line");
+            }
+        }
     }
     r
 }
@@ -282,6 +307,7 @@ pub fn cell(a: &ArrayRef, i: usize) -> Option<String> {
         DataType::Utf8 => a.as_string::<i32>().value(i).to_string(),
         DataType::LargeUtf8 => a.as_string::<i64>().value(i).to_string(),
         DataType::UInt64 => a.as_primitive::<UInt64Type>().value(i).to_string(),
+        DataType::UInt32 => a.as_primitive::<arrow_array::types::UInt32Type>().value(i).to_string(),
         DataType::Int64 => a.as_primitive::<Int64Type>().value(i).to_string(),
         DataType::Dictionary(k, _) => {
             let (key, values) = match k.as_ref() {
@@ -661,7 +687,7 @@ pub fn check_sample_output(t: &Table, prefix: &str, record_offset: u64) {
 pub fn check_sample_report(r: &Value) {
     let rows = sample_rows();
     check_report_totals(r, rows);
-    assert_eq!(r["column"], SAMPLE_ID);
+    assert_eq!(r["columns"][0]["name"], SAMPLE_ID);
     let ex = |code: &str| -> Vec<u64> {
         r["errors"][code]["examples"]
             .as_array()
@@ -733,7 +759,7 @@ fn csv_to_parquet() {
     let dir = tempfile::tempdir().unwrap();
     let r = scan_sample(dir.path(), "out.parquet", &[]);
     check_sample_report(&r);
-    assert_eq!(r["output"], "out.parquet");
+    assert_eq!(r["run"]["output"], "out.parquet");
     assert_eq!(entries(dir.path()), ["out.parquet", "report.json"]);
     let (schema, batches) = read_parquet(&dir.path().join("out.parquet"));
     check_parquet_schema(&schema, "");
@@ -879,7 +905,7 @@ fn parquet_to_parquet_with_column_prefix() {
     .ok();
     let r = read_json(&report);
     check_report_totals(&r, sample_rows());
-    assert_eq!(r["inputs"][0]["format"], "parquet");
+    assert_eq!(r["run"]["inputs"][0]["format"], "parquet");
     assert_eq!(report_core(&r), report_core(&first), "same values, same report");
     let (schema, batches) = read_parquet(&d.join("out.parquet"));
     check_parquet_schema(&schema, "p_");
@@ -941,10 +967,10 @@ fn several_parquet_inputs_continue_records() {
     let n = sample_rows();
     let r = read_json(&d.join("r.json"));
     check_report_totals(&r, 2 * n);
-    assert_eq!(r["inputs"][1]["rows"], n);
+    assert_eq!(r["run"]["inputs"][1]["records"], n);
     assert_eq!(
-        r["unique_canonical"],
-        read_json(&d.join("report.json"))["unique_canonical"]
+        r["duplicates"]["unique_canonical"],
+        read_json(&d.join("report.json"))["duplicates"]["unique_canonical"]
     );
     let t = Table::from_csv(&d.join("out.csv"), b',');
     assert_eq!(t.rows.len() as u64, 2 * n);
@@ -983,8 +1009,8 @@ fn gz_and_zst_inputs_report_like_the_plain_file() {
         scan(d, &[name, "-c", SAMPLE_ID, "-o", &out, "--report", &rep, "-q"]).ok();
         let r = read_json(&d.join(&rep));
         check_sample_report(&r);
-        assert_eq!(r["inputs"][0]["path"], name);
-        assert_eq!(r["inputs"][0]["format"], "csv");
+        assert_eq!(r["run"]["inputs"][0]["path"], name);
+        assert_eq!(r["run"]["inputs"][0]["format"], "csv");
         reports.push((report_core(&r), fs::read(d.join(&out)).unwrap()));
     }
     assert_eq!(reports[0].0, reports[1].0, ".gz report");
@@ -1006,7 +1032,7 @@ fn stdin_with_headers() {
     .ok();
     let r: Value = serde_json::from_slice(&run.stdout).unwrap();
     check_sample_report(&r);
-    assert_eq!(r["inputs"][0]["path"], "<stdin>");
+    assert_eq!(r["run"]["inputs"][0]["path"], "<stdin>");
     check_sample_output(&Table::from_csv(&d.join("out.csv"), b','), "", 0);
 }
 
@@ -1037,7 +1063,7 @@ fn stdin_no_headers_column_by_number() {
     .ok();
     let r: Value = serde_json::from_slice(&run.stdout).unwrap();
     check_report_totals(&r, 3);
-    assert_eq!(r["column"], "column_2");
+    assert_eq!(r["columns"][0]["name"], "column_2");
     let t = Table::from_csv(&d.join("out.csv"), b',');
     let mut names = vec!["column_1".to_string(), "column_2".into()];
     names.extend(ENRICHED.iter().map(|s| s.to_string()));
@@ -1096,10 +1122,10 @@ fn several_inputs_continue_records() {
     let n = sample_rows();
     let r = read_json(&d.join("r.json"));
     check_report_totals(&r, n + 2);
-    let inputs = r["inputs"].as_array().unwrap();
+    let inputs = r["run"]["inputs"].as_array().unwrap();
     assert_eq!(inputs.len(), 2);
-    assert_eq!(inputs[0]["rows"], 2);
-    assert_eq!(inputs[1]["rows"], n);
+    assert_eq!(inputs[0]["records"], 2);
+    assert_eq!(inputs[1]["records"], n);
     // The sample's errors are now 2 records later.
     assert_eq!(r["errors"]["empty"]["examples"][0]["record"], 87 + 2);
     let t = Table::from_csv(&d.join("out.csv"), b',');
@@ -1133,13 +1159,13 @@ fn audit_only_writes_nothing_but_the_report() {
     assert_eq!(entries(d), ["r.json"]);
     assert!(run.stdout.is_empty(), "audit prints nothing on stdout");
     assert!(
-        run.stderr.contains(&format!("{} rows", sample_rows())),
+        run.stderr.contains(&format!("{} records", sample_rows())),
         "summary:\n{}",
         run.stderr
     );
     let r = read_json(&d.join("r.json"));
     check_sample_report(&r);
-    assert_eq!(r["output"], Value::Null);
+    assert_eq!(r["run"]["output"], Value::Null);
     // --report - prints the same JSON on stdout, and nothing is written.
     let empty = tempfile::tempdir().unwrap();
     let run = scan(empty.path(), &[p(&s), "-c", SAMPLE_ID, "--report", "-", "-q"]).ok();
@@ -1156,7 +1182,7 @@ fn repair_changes_canonical_and_keeps_warning() {
     let plain = scan_sample(d, "plain.csv", &[]);
     let repaired = scan_sample(d, "repaired.csv", &["--repair"]);
     check_sample_report(&repaired);
-    assert_eq!(repaired["options"]["repair"], true);
+    assert_eq!(repaired["run"]["options"]["repair"], true);
     let a = Table::from_csv(&d.join("plain.csv"), b',');
     let b = Table::from_csv(&d.join("repaired.csv"), b',');
     // Record 64: `10.1000/182.`
@@ -1173,7 +1199,7 @@ fn repair_changes_canonical_and_keeps_warning() {
         plain["warnings"]["trailing_punct"]["count"],
         repaired["warnings"]["trailing_punct"]["count"]
     );
-    assert_eq!(plain["rows"], repaired["rows"]);
+    assert_eq!(plain["records"], repaired["records"]);
     // SPEC v2 §6: whole-value repairs make values valid, each keeping its
     // error's name as a warning; the other repairs change no validity.
     let whole: u64 = ["multiple_values", "wrapped_line", "extra_text", "publisher_url"]
@@ -1186,7 +1212,7 @@ fn repair_changes_canonical_and_keeps_warning() {
         repaired["valid"].as_u64().unwrap()
     );
     // Repairs merge duplicates (182. and 182 are one now).
-    assert!(repaired["unique_canonical"].as_u64() < plain["unique_canonical"].as_u64());
+    assert!(repaired["duplicates"]["unique_canonical"].as_u64() < plain["duplicates"]["unique_canonical"].as_u64());
 }
 
 #[test]
@@ -1226,7 +1252,7 @@ fn custom_resolver_makes_urls_valid() {
     check_report_totals(&r, 2);
     assert_eq!(r["valid"], 1);
     assert_eq!(r["resolvers"]["ids.example.org"], 1);
-    assert_eq!(r["options"]["resolvers"][0], "ids.example.org/r");
+    assert_eq!(r["run"]["options"]["resolvers"][0], "ids.example.org/r");
 }
 
 /// Writes a `rows`-row export like the sample's: identifiers from
@@ -1290,7 +1316,7 @@ fn threads_1_and_2_give_identical_output() {
         .ok();
         let r = read_json(&d.join(&rep));
         check_report_totals(&r, ROWS);
-        assert_eq!(r["options"]["threads"], threads.parse::<u64>().unwrap());
+        assert_eq!(r["run"]["options"]["threads"], threads.parse::<u64>().unwrap());
         outs.push((report_core(&r), fs::read(d.join(&out)).unwrap()));
     }
     assert_eq!(outs[0].0, outs[1].0, "reports");

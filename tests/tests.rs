@@ -7,3 +7,4 @@ mod hostile;
 mod parse_cli;
 mod real;
 mod scan;
+mod values;

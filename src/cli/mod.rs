@@ -115,8 +115,9 @@ pub struct ParserArgs {
     /// The namespace the values should have (doi, hdl, or an info:
     /// namespace such as pmid). Repeatable. A valid value of any other
     /// namespace is then invalid with unexpected_namespace (a handle in a
-    /// DOI column).
-    #[arg(long = "expect", value_name = "NS")]
+    /// DOI column). `scan` also takes COLUMN=NS, for the columns COLUMN
+    /// selects (a name, number or pattern, as --column).
+    #[arg(long = "expect", value_name = "NS|COLUMN=NS")]
     pub expect: Vec<String>,
     /// Also accept resolver URLs on this host (HOST[:PORT][/PATH], e.g.
     /// repository.example.edu/handle). Repeatable.
@@ -128,14 +129,28 @@ pub struct ParserArgs {
 }
 
 impl ParserArgs {
-    pub fn build(&self) -> anyhow::Result<crate::id::Parser> {
+    /// The parser's options without `--expect`, which `scan` applies per
+    /// column.
+    pub fn options(&self) -> anyhow::Result<crate::id::Options> {
         let mut opts = crate::id::Options::default();
         opts.repair = self.repair;
         opts.max_len = self.max_len;
         for r in &self.resolvers {
             opts.add_resolver(r).map_err(|e| anyhow::Error::new(Usage(e)))?;
         }
+        Ok(opts)
+    }
+
+    /// The parser of values that have no column (`parse`): `--expect NS`
+    /// only.
+    pub fn build(&self) -> anyhow::Result<crate::id::Parser> {
+        let mut opts = self.options()?;
         for ns in &self.expect {
+            if ns.contains('=') {
+                return Err(anyhow::Error::new(Usage(format!(
+                    "--expect {ns}: COLUMN=NS names a column of scan's input; parse reads values, not columns: use --expect NS"
+                ))));
+            }
             opts.expect(ns).map_err(|e| anyhow::Error::new(Usage(e)))?;
         }
         Ok(crate::id::Parser::new(opts))

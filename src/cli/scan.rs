@@ -1,12 +1,13 @@
 //! `hdlscan scan`: the batch audit. Reads CSV/TSV/Parquet inputs, classifies
-//! one column, optionally writes the input back enriched, and reports.
+//! the values of the chosen columns, optionally writes them back enriched
+//! (wide or long), and reports.
 
 use super::{ParserArgs, Usage};
 use crate::io::atomic::{self, AtomicFile};
 use crate::io::csv_in::{CsvOptions, InputSpec};
 use crate::io::sink::OutputFormat;
 use crate::pipeline::{self, InputFormat, ScanConfig};
-use crate::report::Report;
+use crate::report::{Made, Report};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -19,8 +20,16 @@ Examples:
   # Audit a DSpace export: summary on stderr, full report as JSON
   hdlscan scan export.csv --column dc.identifier.uri --report audit.json
 
+  # Every identifier column of a DSpace export, cells split at '||', a row
+  # per value keeping the item id, and the report
+  hdlscan scan export.csv -c 'dc.identifier.uri*' -c dc.identifier.doi --split '||' \\
+      --keep id -o values.parquet --report audit.json
+
   # Write the export back enriched with SPEC's columns, as Parquet
   hdlscan scan export.csv -c dc.identifier.uri -o enriched.parquet --report audit.json
+
+  # A DOI column must hold DOIs only (a handle there is unexpected_namespace)
+  hdlscan scan works.csv -c doi -c handle --expect doi=doi
 
   # Several gzipped TSV dumps, column by number, repairs on, CSV out
   hdlscan scan part-*.tsv.gz -c 3 --repair -o clean.csv
@@ -28,25 +37,48 @@ Examples:
   # From a pipe (no header line)
   zcat dump.csv.gz | hdlscan scan - -n -c 1 --report -
 
-Output columns: every input column unchanged, then record (1-based data
-record number across all inputs, header not counted), kind, namespace,
-prefix, suffix, canonical, uri, url, resolver, query, fragment, error,
-warnings. Output is written to a temporary file beside the target and
-renamed at the end: a failed or interrupted run leaves nothing behind.
+Output shapes:
+  wide  one column, cells not split: every input column unchanged, then
+        record (1-based data record number across all inputs, header not
+        counted), kind, namespace, prefix, suffix, canonical, uri, url,
+        resolver, query, fragment, error, warnings.
+  long  several columns, --split or --long: a row per value: input (when
+        there are several), record, line (where the record starts; CSV and
+        TSV), column, value_index (1-based in its cell), value, the --keep
+        columns, then SPEC's columns as above. Every cell is at least one
+        value (an empty cell is one `empty` value).
+Output is written to a temporary file beside the target and renamed at
+the end: a failed or interrupted run leaves nothing behind.
 
 Exit status: 0 success, 1 error (bad input, I/O), 2 usage error.";
 
 #[derive(clap::Args, Debug)]
-#[command(about = "Scan a column of CSV, TSV or Parquet files: classify, normalize, report", after_help = EXAMPLES)]
+#[command(about = "Scan columns of CSV, TSV or Parquet files: classify, normalize, report", after_help = EXAMPLES)]
 pub struct ScanArgs {
     /// Input files (.csv, .tsv, .parquet; .gz and .zst CSV/TSV decompress).
-    /// `-` reads CSV from stdin. Several inputs must have the same columns.
+    /// `-` reads CSV from stdin. Each input must hold the chosen and kept
+    /// columns (wide output: the same columns as the first).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<String>,
-    /// The identifier column: a header name, or a 1-based column number
-    /// (used when no column has that name).
-    #[arg(short = 'c', long, value_name = "NAME|INDEX")]
-    pub column: String,
+    /// An identifier column, repeatable: a header name (an exact name
+    /// always wins), a 1-based column number, or a pattern where `*` and
+    /// `?` are wildcards and every other character is literal
+    /// ('dc.identifier.uri*' matches dc.identifier.uri[en_US]). Resolved
+    /// against the first input.
+    #[arg(short = 'c', long, required = true, value_name = "NAME|NUMBER|PATTERN")]
+    pub column: Vec<String>,
+    /// Split cells into values (SPEC §6): at SEP (DSpace joins values with
+    /// '||'), or, with no SEP or 'auto', at SPEC's separators of a cell
+    /// holding several identifiers. Output becomes long.
+    #[arg(long, value_name = "SEP", num_args = 0..=1, default_missing_value = "auto")]
+    pub split: Option<String>,
+    /// An input column to carry into long output (e.g. DSpace's item id
+    /// for re-import), repeatable; chosen as --column.
+    #[arg(long, value_name = "COLUMN")]
+    pub keep: Vec<String>,
+    /// Long output (a row per value) even for one column not split.
+    #[arg(long)]
+    pub long: bool,
     /// Write the input enriched with SPEC's columns (.parquet, .csv, .tsv,
     /// .arrow). Without it the run is an audit: the report alone.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -119,7 +151,11 @@ impl From<OutFormatArg> for OutputFormat {
 pub fn run(args: ScanArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
-    let parser = args.parser.build()?;
+    let parser = args.parser.options()?;
+    let split = match &args.split {
+        Some(sep) => Some(crate::id::Split::at(sep).map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?),
+        None => None,
+    };
     let inputs: Vec<InputSpec> = args.inputs.iter().map(|s| InputSpec::parse(s)).collect();
     // Stdin is read once: a second `-` would only ever be empty.
     if inputs.iter().filter(|i| matches!(i, InputSpec::Stdin)).count() > 1 {
@@ -215,12 +251,18 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         "max_len": args.parser.max_len,
         "resolvers": args.parser.resolvers,
         "expect": args.parser.expect,
+        "split": args.split,
+        "keep": args.keep,
         "threads": threads,
     });
     let result = pipeline::run(ScanConfig {
         inputs,
         input_format,
-        column: args.column.clone(),
+        columns: args.column.clone(),
+        keep: args.keep.clone(),
+        expect: args.parser.expect.clone(),
+        split,
+        long: args.long,
         csv,
         output: output.clone(),
         column_prefix: args.column_prefix.clone(),
@@ -232,14 +274,15 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         b.finish_and_clear();
     }
     let mut result = result?;
-    let report = Report::new(
-        result.inputs,
-        result.column_name,
-        output.map(|(p, _)| p.display().to_string()),
+    let made = Made {
+        inputs: result.inputs,
+        columns: result.columns,
+        output: output.map(|(p, _)| p.display().to_string()),
+        long: result.long,
         options,
-        result.stats,
-        started.elapsed().as_secs_f64(),
-    )?;
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+    let report = Report::new(made, result.stats, None)?;
     // The report is written before the output is put in place, and both are
     // committed in one step: a report that cannot be written (full disk)
     // leaves no output behind, and an interrupt leaves both or neither.

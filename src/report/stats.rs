@@ -1,16 +1,12 @@
-//! Statistics of a run and the report made of them. `Stats` of separate
-//! blocks merge with `+=` (in input order, so examples stay the earliest),
-//! and the versioned JSON report and the stderr summary are rendered from
-//! the merged total. The report's schema is documented in README.md.
+//! What a run counts: `Stats` of separate blocks merge with `+=` (in input
+//! order, so examples stay the earliest), per column and in total.
 
+use crate::at::At;
 use crate::id::{ErrorCode, Kind, Parsed, Warning};
 use foldhash::HashMap;
-use serde_json::{Value, json};
 use std::hash::{BuildHasher, Hasher};
 use std::ops::AddAssign;
 
-/// Bumped whenever a field of the JSON report changes meaning or goes away.
-pub const REPORT_VERSION: u32 = 1;
 /// Examples kept per error or warning code.
 pub const EXAMPLES: usize = 5;
 /// Longest example value kept, in bytes (longer ones are cut, marked `…`).
@@ -25,20 +21,35 @@ pub struct CodeStats {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Example {
-    pub record: u64,
+    pub at: At,
     pub value: String,
 }
 
+/// A value as an example shows it: lossy UTF-8, cut at [`EXAMPLE_MAX`]
+/// bytes (on a character boundary) and marked `…`.
+pub fn example_text(raw: &[u8]) -> String {
+    let mut cut = raw.len().min(EXAMPLE_MAX);
+    while cut < raw.len() && cut > 0 && (raw[cut] & 0xC0) == 0x80 {
+        cut -= 1;
+    }
+    let mut value = String::from_utf8_lossy(&raw[..cut]).into_owned();
+    if cut < raw.len() {
+        value.push('…');
+    }
+    value
+}
+
 impl CodeStats {
-    fn add(&mut self, record: u64, raw: &[u8]) {
+    /// Counts one value; keeps it as an example while there is room and no
+    /// kept example has the same text: ten rows of one repeated `N/A` say
+    /// less than five different values.
+    fn add(&mut self, at: At, raw: &[u8]) {
         self.count += 1;
         if self.examples.len() < EXAMPLES {
-            let cut = raw.len().min(EXAMPLE_MAX);
-            let mut value = String::from_utf8_lossy(&raw[..cut]).into_owned();
-            if cut < raw.len() {
-                value.push('…');
+            let value = example_text(raw);
+            if !self.examples.iter().any(|e| e.value == value) {
+                self.examples.push(Example { at, value });
             }
-            self.examples.push(Example { record, value });
         }
     }
 }
@@ -46,8 +57,14 @@ impl CodeStats {
 impl AddAssign<&CodeStats> for CodeStats {
     fn add_assign(&mut self, o: &CodeStats) {
         self.count += o.count;
-        let room = EXAMPLES - self.examples.len().min(EXAMPLES);
-        self.examples.extend(o.examples.iter().take(room).cloned());
+        for e in &o.examples {
+            if self.examples.len() >= EXAMPLES {
+                break;
+            }
+            if !self.examples.iter().any(|k| k.value == e.value) {
+                self.examples.push(e.clone());
+            }
+        }
     }
 }
 
@@ -239,21 +256,70 @@ fn merge_count(chunks: &[Vec<u64>]) -> u64 {
     unique
 }
 
+/// The counts of one chosen column.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ColumnStats {
+    pub cells: u64,
+    pub values: u64,
+    pub by_kind: [u64; Kind::ALL.len()],
+    /// Per error code, by `ErrorCode as usize`.
+    pub errors: Vec<u64>,
+    /// Per warning code, by `Warning as usize`.
+    pub warnings: Vec<u64>,
+}
+
+impl ColumnStats {
+    fn new() -> ColumnStats {
+        ColumnStats {
+            errors: vec![0; ErrorCode::ALL.len()],
+            warnings: vec![0; Warning::ALL.len()],
+            ..Default::default()
+        }
+    }
+
+    /// Values that are neither `empty` nor `placeholder`: the denominator
+    /// of `valid_of_present`.
+    pub fn present(&self) -> u64 {
+        self.values - self.errors[ErrorCode::Empty as usize] - self.errors[ErrorCode::Placeholder as usize]
+    }
+
+    pub fn valid(&self) -> u64 {
+        self.values - self.by_kind[Kind::Invalid as usize]
+    }
+}
+
+impl AddAssign<&ColumnStats> for ColumnStats {
+    fn add_assign(&mut self, o: &ColumnStats) {
+        self.cells += o.cells;
+        self.values += o.values;
+        for (a, b) in self.by_kind.iter_mut().zip(&o.by_kind) {
+            *a += b;
+        }
+        for (a, b) in self.errors.iter_mut().zip(&o.errors) {
+            *a += b;
+        }
+        for (a, b) in self.warnings.iter_mut().zip(&o.warnings) {
+            *a += b;
+        }
+    }
+}
+
 /// Everything counted about a set of values.
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
     /// Data records read.
-    pub rows: u64,
-    /// Values classified (a null Parquet cell counts, as `empty`).
-    pub values: u64,
-    pub by_kind: [u64; Kind::ALL.len()],
+    pub records: u64,
+    /// The cells, values and codes of each chosen column, in the run's
+    /// column order; the totals are their sums.
+    pub columns: Vec<ColumnStats>,
+    /// Examples of every code, over all columns.
     pub errors: Vec<CodeStats>,
     pub warnings: Vec<CodeStats>,
     pub namespaces: HashMap<String, u64>,
     pub prefixes: HashMap<String, u64>,
     pub resolvers: HashMap<String, u64>,
     pub canonicals: CanonicalSet,
-    /// Input cells, the identifier column's included, whose invalid UTF-8
+    /// Input cells, the identifier columns' included, whose invalid UTF-8
     /// was replaced (U+FFFD) in Parquet/Arrow output.
     pub lossy_cells: u64,
     /// Short rows padded with empty fields (`--allow-short-rows`).
@@ -261,24 +327,36 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn new() -> Stats {
+    /// Stats of `columns` chosen columns.
+    pub fn new(columns: usize) -> Stats {
         Stats {
+            columns: vec![ColumnStats::new(); columns],
             errors: vec![CodeStats::default(); ErrorCode::ALL.len()],
             warnings: vec![CodeStats::default(); Warning::ALL.len()],
             ..Default::default()
         }
     }
 
+    /// Counts one cell of chosen column `column` (its values are counted
+    /// by [`Stats::value`]).
+    #[inline]
+    pub fn cell(&mut self, column: usize) {
+        self.columns[column].cells += 1;
+    }
+
     /// Counts one classified value. `canonical` is the rendered canonical
     /// form (`None` for invalid values).
-    pub fn record(&mut self, record: u64, raw: &[u8], p: &Parsed<'_>, canonical: Option<&str>) {
-        self.values += 1;
-        self.by_kind[p.kind as usize] += 1;
+    pub fn value(&mut self, at: At, raw: &[u8], p: &Parsed<'_>, canonical: Option<&str>) {
+        let col = &mut self.columns[at.column as usize];
+        col.values += 1;
+        col.by_kind[p.kind as usize] += 1;
         if let Some(e) = p.error {
-            self.errors[e as usize].add(record, raw);
+            col.errors[e as usize] += 1;
+            self.errors[e as usize].add(at, raw);
         }
         for w in p.warnings.iter() {
-            self.warnings[w as usize].add(record, raw);
+            col.warnings[w as usize] += 1;
+            self.warnings[w as usize].add(at, raw);
         }
         if let Some(ns) = p.namespace {
             bump(&mut self.namespaces, ns);
@@ -295,6 +373,15 @@ impl Stats {
             self.canonicals.push(c);
         }
     }
+
+    /// The sum of every column's counts.
+    pub fn total(&self) -> ColumnStats {
+        let mut t = ColumnStats::new();
+        for c in &self.columns {
+            t += c;
+        }
+        t
+    }
 }
 
 fn bump(m: &mut HashMap<String, u64>, k: &str) {
@@ -308,10 +395,16 @@ fn bump(m: &mut HashMap<String, u64>, k: &str) {
 
 impl AddAssign<Stats> for Stats {
     fn add_assign(&mut self, mut o: Stats) {
-        self.rows += o.rows;
-        self.values += o.values;
-        for (a, b) in self.by_kind.iter_mut().zip(o.by_kind) {
+        self.records += o.records;
+        if self.columns.len() < o.columns.len() {
+            self.columns.resize(o.columns.len(), ColumnStats::new());
+        }
+        for (a, b) in self.columns.iter_mut().zip(&o.columns) {
             *a += b;
+        }
+        if self.errors.is_empty() {
+            self.errors = vec![CodeStats::default(); ErrorCode::ALL.len()];
+            self.warnings = vec![CodeStats::default(); Warning::ALL.len()];
         }
         for (a, b) in self.errors.iter_mut().zip(&o.errors) {
             *a += b;
@@ -340,189 +433,7 @@ pub struct InputInfo {
     pub path: String,
     pub format: String,
     pub bytes: u64,
-    pub rows: u64,
-}
-
-/// A finished run: its stats and what it was run on.
-pub struct Report {
-    pub inputs: Vec<InputInfo>,
-    pub column: String,
-    pub output: Option<String>,
-    pub options: Value,
-    pub stats: Stats,
-    pub unique_canonical: u64,
-    pub elapsed_seconds: f64,
-}
-
-impl Report {
-    /// Finishes `stats` into a report (counts the distinct canonicals).
-    pub fn new(
-        inputs: Vec<InputInfo>,
-        column: String,
-        output: Option<String>,
-        options: Value,
-        mut stats: Stats,
-        elapsed_seconds: f64,
-    ) -> anyhow::Result<Report> {
-        let unique_canonical = stats.canonicals.count_unique()?;
-        Ok(Report {
-            inputs,
-            column,
-            output,
-            options,
-            stats,
-            unique_canonical,
-            elapsed_seconds,
-        })
-    }
-
-    pub fn input_bytes(&self) -> u64 {
-        self.inputs.iter().map(|i| i.bytes).sum()
-    }
-
-    pub fn valid_values(&self) -> u64 {
-        self.stats.values - self.stats.by_kind[Kind::Invalid as usize]
-    }
-
-    pub fn duplicate_values(&self) -> u64 {
-        self.stats.canonicals.len() - self.unique_canonical
-    }
-
-    pub fn to_json(&self) -> Value {
-        let s = &self.stats;
-        let codes = |names: &[&str], stats: &[CodeStats]| -> Value {
-            let mut m = serde_json::Map::new();
-            for (name, c) in names.iter().zip(stats) {
-                if c.count > 0 {
-                    let ex: Vec<Value> = c
-                        .examples
-                        .iter()
-                        .map(|e| json!({"record": e.record, "value": e.value}))
-                        .collect();
-                    m.insert((*name).to_string(), json!({"count": c.count, "examples": ex}));
-                }
-            }
-            Value::Object(m)
-        };
-        let error_names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
-        let warning_names: Vec<&str> = Warning::ALL.iter().map(|c| c.as_str()).collect();
-        let by_kind: serde_json::Map<String, Value> = Kind::ALL
-            .iter()
-            .map(|k| (k.as_str().to_string(), json!(s.by_kind[*k as usize])))
-            .collect();
-        let secs = self.elapsed_seconds.max(1e-9);
-        json!({
-            "version": REPORT_VERSION,
-            "tool": format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
-            "inputs": self.inputs.iter().map(|i| json!({
-                "path": i.path, "format": i.format, "bytes": i.bytes, "rows": i.rows,
-            })).collect::<Vec<_>>(),
-            "column": self.column,
-            "output": self.output,
-            "options": self.options,
-            "rows": s.rows,
-            "values": s.values,
-            "valid": self.valid_values(),
-            "by_kind": by_kind,
-            "by_namespace": sorted_counts(&s.namespaces, usize::MAX)
-                .into_iter().map(|(k, v)| (k, json!(v))).collect::<serde_json::Map<_, _>>(),
-            "errors": codes(&error_names, &s.errors),
-            "warnings": codes(&warning_names, &s.warnings),
-            "top_prefixes": sorted_counts(&s.prefixes, 20).into_iter()
-                .map(|(p, c)| json!({"prefix": p, "count": c})).collect::<Vec<_>>(),
-            "resolvers": sorted_counts(&s.resolvers, usize::MAX)
-                .into_iter().map(|(k, v)| (k, json!(v))).collect::<serde_json::Map<_, _>>(),
-            "unique_canonical": self.unique_canonical,
-            "duplicate_values": self.duplicate_values(),
-            "lossy_cells": s.lossy_cells,
-            "padded_rows": s.padded_rows,
-            "input_bytes": self.input_bytes(),
-            "elapsed_seconds": (self.elapsed_seconds * 1000.0).round() / 1000.0,
-            "rows_per_second": (s.rows as f64 / secs).round(),
-            "mb_per_second": ((self.input_bytes() as f64 / 1e6 / secs) * 10.0).round() / 10.0,
-        })
-    }
-
-    /// The short human summary for stderr.
-    pub fn summary(&self) -> String {
-        let s = &self.stats;
-        let mut out = String::new();
-        let pct = |n: u64| {
-            if s.values == 0 {
-                0.0
-            } else {
-                n as f64 * 100.0 / s.values as f64
-            }
-        };
-        let secs = self.elapsed_seconds.max(1e-9);
-        out.push_str(&format!(
-            "hdlscan: {} rows, {} valid ({:.1}%), {} invalid, {} unique, {} duplicates; {:.2}s, {:.0} rows/s, {:.1} MB/s\n",
-            s.rows,
-            self.valid_values(),
-            pct(self.valid_values()),
-            s.by_kind[Kind::Invalid as usize],
-            self.unique_canonical,
-            self.duplicate_values(),
-            self.elapsed_seconds,
-            s.rows as f64 / secs,
-            self.input_bytes() as f64 / 1e6 / secs,
-        ));
-        let kinds: Vec<String> = Kind::ALL
-            .iter()
-            .filter(|k| s.by_kind[**k as usize] > 0)
-            .map(|k| format!("{} {}", k.as_str(), s.by_kind[*k as usize]))
-            .collect();
-        out.push_str(&format!("  kinds: {}\n", kinds.join(", ")));
-        let mut errs: Vec<(ErrorCode, &CodeStats)> = ErrorCode::ALL
-            .iter()
-            .map(|e| (*e, &s.errors[*e as usize]))
-            .filter(|(_, c)| c.count > 0)
-            .collect();
-        errs.sort_by_key(|e| std::cmp::Reverse(e.1.count));
-        for (e, c) in errs.iter().take(5) {
-            let ex: Vec<String> = c
-                .examples
-                .iter()
-                .take(2)
-                .map(|x| format!("record {}: {:?}", x.record, x.value))
-                .collect();
-            out.push_str(&format!(
-                "  error {:<20} {:>10}  e.g. {}\n",
-                e.as_str(),
-                c.count,
-                ex.join(", ")
-            ));
-        }
-        let mut warns: Vec<(Warning, u64)> = Warning::ALL
-            .iter()
-            .map(|w| (*w, s.warnings[*w as usize].count))
-            .filter(|(_, n)| *n > 0)
-            .collect();
-        warns.sort_by_key(|w| std::cmp::Reverse(w.1));
-        if !warns.is_empty() {
-            let w: Vec<String> = warns
-                .iter()
-                .take(6)
-                .map(|(w, n)| format!("{} {}", w.as_str(), n))
-                .collect();
-            out.push_str(&format!("  warnings: {}\n", w.join(", ")));
-        }
-        if s.lossy_cells > 0 {
-            out.push_str(&format!(
-                "  note: {} input cells held invalid UTF-8, replaced by U+FFFD in the output\n",
-                s.lossy_cells
-            ));
-        }
-        out
-    }
-}
-
-/// Counts sorted by count (descending), then key, at most `n`.
-fn sorted_counts(m: &HashMap<String, u64>, n: usize) -> Vec<(String, u64)> {
-    let mut v: Vec<(String, u64)> = m.iter().map(|(k, c)| (k.clone(), *c)).collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    v.truncate(n);
-    v
+    pub records: u64,
 }
 
 #[cfg(test)]
@@ -530,15 +441,26 @@ mod tests {
     use super::*;
     use crate::id::{Options, Parser, Rendered, Scratch};
 
+    fn at(record: u64) -> At {
+        At {
+            input: 0,
+            record,
+            line: Some(record + 1),
+            column: 0,
+            value_index: 1,
+        }
+    }
+
     fn stats_of(values: &[&str], first_record: u64) -> Stats {
         let parser = Parser::new(Options::default());
         let (mut sc, mut r) = (Scratch::default(), Rendered::default());
-        let mut st = Stats::new();
+        let mut st = Stats::new(1);
         for (i, v) in values.iter().enumerate() {
             let p = parser.parse(v.as_bytes(), &mut sc);
             parser.render(&p, &mut r);
-            st.rows += 1;
-            st.record(first_record + i as u64, v.as_bytes(), &p, r.canonical());
+            st.records += 1;
+            st.cell(0);
+            st.value(at(first_record + i as u64), v.as_bytes(), &p, r.canonical());
         }
         st
     }
@@ -551,38 +473,44 @@ mod tests {
             "N/A",
             "1721.1/5",
             "hdl:1721.1/5",
-            "x",
-            "N/A",
+            "10.1000",
+            "n/a",
         ];
-        let whole = Report::new(vec![], "c".into(), None, json!({}), stats_of(&vals, 1), 1.0).unwrap();
+        let whole = stats_of(&vals, 1);
         let mut merged = stats_of(&vals[..3], 1);
         merged += stats_of(&vals[3..], 4);
-        let merged = Report::new(vec![], "c".into(), None, json!({}), merged, 1.0).unwrap();
-        let (mut a, mut b) = (whole.to_json(), merged.to_json());
-        for j in [&mut a, &mut b] {
-            j.as_object_mut().unwrap().remove("elapsed_seconds");
-        }
-        assert_eq!(a, b);
-        assert_eq!(whole.unique_canonical, 2);
-        assert_eq!(whole.duplicate_values(), 2);
-        assert_eq!(a["by_kind"]["invalid"], 3);
-        assert_eq!(a["errors"]["placeholder"]["count"], 3);
-        assert_eq!(a["errors"]["placeholder"]["examples"][2]["record"], 7);
-        assert_eq!(a["top_prefixes"][0]["prefix"], "10.1000");
-        assert_eq!(a["resolvers"]["doi.org"], 1);
+        assert_eq!(whole.columns, merged.columns);
+        assert_eq!(whole.errors, merged.errors);
+        assert_eq!(whole.warnings, merged.warnings);
+        assert_eq!(whole.prefixes, merged.prefixes);
+        assert_eq!(whole.resolvers, merged.resolvers);
+        let t = whole.total();
+        assert_eq!((t.cells, t.values, t.present(), t.valid()), (7, 7, 5, 4));
+        let ph = &whole.errors[ErrorCode::Placeholder as usize];
+        assert_eq!(ph.count, 2);
+        assert_eq!(ph.examples[1].at, at(7));
+        assert_eq!(whole.resolvers["doi.org"], 1);
     }
 
     #[test]
-    fn examples_keep_the_first_five() {
-        let vals = ["N/A"; 12];
+    fn examples_prefer_distinct_values() {
+        let vals = ["N/A", "N/A", "NA", "N/A", "none", "n/a", "N/A", "-", "no doi"];
         let mut st = stats_of(&vals[..3], 1);
         st += stats_of(&vals[3..], 4);
-        let ex: Vec<u64> = st.errors[ErrorCode::Placeholder as usize]
+        let ex: Vec<(u64, &str)> = st.errors[ErrorCode::Placeholder as usize]
             .examples
             .iter()
-            .map(|e| e.record)
+            .map(|e| (e.at.record, e.value.as_str()))
             .collect();
-        assert_eq!(ex, [1, 2, 3, 4, 5]);
+        assert_eq!(ex, [(1, "N/A"), (3, "NA"), (5, "none"), (6, "n/a"), (8, "-")]);
+    }
+
+    #[test]
+    fn example_text_cuts_on_a_character_boundary() {
+        let long = "é".repeat(150);
+        let t = example_text(long.as_bytes());
+        assert!(t.ends_with('…') && !t.contains('\u{fffd}'), "{t}");
+        assert_eq!(example_text(b"10.1/x"), "10.1/x");
     }
 
     #[test]

@@ -1,0 +1,552 @@
+//! The batch pipeline of `hdlscan scan` (the qsv/xsv pattern): a reader
+//! thread cuts the inputs into units of work ([`produce`]), the main
+//! thread maps a batch of them on rayon's pool ([`classify`]: the one
+//! per-value loop) and collects the results in input order, and a writer
+//! thread writes them sequentially. Every channel is bounded, so memory
+//! stays bounded whatever the input size.
+//!
+//! Output has one of two shapes: **wide** (one chosen column, cells not
+//! split: the input's rows with SPEC's columns added) or **long** (several
+//! columns, `--split` or `--long`: a row per value, see `columns::LONG_LEAD`).
+
+mod classify;
+mod long;
+mod produce;
+mod text_column;
+
+use crate::columns;
+use crate::heap;
+use crate::id::{Options, Parser, Split};
+use crate::io::atomic::{AtomicFile, os_reason};
+use crate::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
+use crate::io::parquet_in::{self, ParquetInput};
+use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
+use crate::report::{InputInfo, Stats};
+use crate::select;
+use anyhow::{Context, Result, anyhow, bail};
+use arrow_array::{RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::file::properties::EnabledStatistics;
+use parquet::schema::types::ColumnPath;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread;
+
+/// The input formats `scan` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    Csv,
+    Tsv,
+    Parquet,
+}
+
+impl InputFormat {
+    /// By extension, looking through `.gz` / `.zst`; stdin is CSV.
+    pub fn detect(spec: &InputSpec) -> InputFormat {
+        let InputSpec::Path(p) = spec else {
+            return InputFormat::Csv;
+        };
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        let name = name
+            .strip_suffix(".gz")
+            .or_else(|| name.strip_suffix(".zst"))
+            .unwrap_or(&name);
+        if name.ends_with(".parquet") || name.ends_with(".pq") {
+            InputFormat::Parquet
+        } else if name.ends_with(".tsv") || name.ends_with(".tab") {
+            InputFormat::Tsv
+        } else {
+            InputFormat::Csv
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Csv => "csv",
+            InputFormat::Tsv => "tsv",
+            InputFormat::Parquet => "parquet",
+        }
+    }
+}
+
+/// Widest input written to Parquet or Arrow. Each Parquet column writer
+/// holds its own page buffers, dictionary and statistics: a 2,000-column
+/// CSV to Parquet peaked at 360 MB (an audit measured 1.4 GB at 5,000), so
+/// the cap keeps a wide export near the 300 MB of a normal run. Wider ones
+/// go to CSV or TSV output, which streams.
+pub const MAX_COLUMNAR_COLUMNS: usize = 1_000;
+
+/// What to scan and how.
+pub struct ScanConfig {
+    pub inputs: Vec<InputSpec>,
+    pub input_format: InputFormat,
+    /// `--column` selectors (see `select`).
+    pub columns: Vec<String>,
+    /// `--keep` selectors: input columns carried into long output.
+    pub keep: Vec<String>,
+    /// `--expect` arguments: `NS` for every chosen column, `COLUMN=NS` for some.
+    pub expect: Vec<String>,
+    pub split: Option<Split>,
+    /// Long output even for one column not split.
+    pub long: bool,
+    pub csv: CsvOptions,
+    pub output: Option<(PathBuf, OutputFormat)>,
+    pub column_prefix: String,
+    /// The parser's options, before `--expect`.
+    pub parser: Options,
+    pub threads: usize,
+    /// Called with the number of input bytes (CSV) or rows (Parquet) done.
+    pub progress: Option<Box<dyn Fn(u64) + Send + Sync>>,
+}
+
+/// What a run produced, for the report.
+pub struct ScanResult {
+    pub inputs: Vec<InputInfo>,
+    /// The chosen columns' names, in the run's order.
+    pub columns: Vec<String>,
+    /// Whether the output (or would-be output) is long.
+    pub long: bool,
+    pub stats: Stats,
+    pub rows_written: Option<u64>,
+    /// The output, written in full to its temporary file but not yet in
+    /// place: the caller commits it together with the report
+    /// (`atomic::commit_all`), or drops it, which removes it, when the
+    /// report cannot be written.
+    pub output: Option<AtomicFile>,
+}
+
+/// One unit of parallel work.
+enum Work {
+    Csv {
+        raw: RawBlock,
+        input: Arc<InputShape>,
+    },
+    Parquet {
+        batch: RecordBatch,
+        first_record: u64,
+        input: Arc<InputShape>,
+    },
+}
+
+/// Where one input holds what the run reads.
+struct InputShape {
+    /// The input's index among the run's inputs.
+    index: u32,
+    ncols: usize,
+    /// The chosen columns' indices in this input, in the run's order.
+    cols: Vec<usize>,
+    /// The `--keep` columns' indices in this input.
+    keep: Vec<usize>,
+    /// Records of the inputs before this one.
+    record_base: u64,
+}
+
+/// The result of one unit, in input order.
+struct Done {
+    batch: Option<RecordBatch>,
+    stats: Stats,
+    progress: u64,
+}
+
+/// What the run writes.
+enum Shaped {
+    Audit,
+    Wide(SchemaRef),
+    Long(SchemaRef),
+}
+
+/// Facts every worker needs, fixed once the first input is open.
+struct Shape {
+    /// One per chosen column (each with its `--expect`).
+    parsers: Vec<Parser>,
+    split: Option<Split>,
+    shaped: Shaped,
+    parse: ParseOptions,
+    /// CSV in, CSV or TSV out: the input's cells go through as bytes
+    /// (`Binary`), invalid UTF-8 and all; nothing to convert or lose.
+    raw_cells: bool,
+    /// Long output then has an `input` column.
+    several_inputs: bool,
+    /// The dictionaries of long output's `input` and `column`.
+    input_names: Arc<StringArray>,
+    column_names: Arc<StringArray>,
+}
+
+pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
+    if cfg.inputs.is_empty() {
+        bail!("no input given");
+    }
+    let mut first_csv = None;
+    // The first CSV input's header as it was, for CSV/TSV output.
+    let mut header = Vec::new();
+    let (input_schema, first_name) = match cfg.input_format {
+        InputFormat::Parquet => {
+            let InputSpec::Path(p) = &cfg.inputs[0] else {
+                bail!("Parquet cannot be read from stdin; give a file")
+            };
+            let pq = ParquetInput::open(p)?;
+            (pq.schema().clone(), p.display().to_string())
+        }
+        _ => {
+            // This reader stays open and goes to the reader thread: stdin can
+            // be read only once.
+            let mut r = CsvBlockReader::open(&cfg.inputs[0], cfg.csv)?;
+            let schema = produce::utf8_schema(r.headers());
+            header = r.take_header_bytes();
+            first_csv = Some(r);
+            (schema, cfg.inputs[0].display_name())
+        }
+    };
+    let names: Vec<String> = input_schema.fields().iter().map(|f| f.name().clone()).collect();
+    let delimiter = (cfg.input_format != InputFormat::Parquet).then_some(cfg.csv.delimiter);
+    let chosen = choose(&names, &cfg.columns, &first_name, delimiter).context("--column")?;
+    let keep = select::select(&names, &cfg.keep, &first_name).context("--keep")?;
+    if cfg.input_format == InputFormat::Parquet {
+        for &c in &chosen {
+            parquet_in::check_identifier_column(&input_schema, c, &first_name)?;
+        }
+    }
+    let parsers = column_parsers(&cfg.parser, &cfg.expect, &names, &chosen, &first_name)?;
+    let column_names: Vec<String> = chosen.iter().map(|&c| names[c].clone()).collect();
+    let long = cfg.long || chosen.len() > 1 || cfg.split.is_some();
+    if !keep.is_empty() && !long {
+        bail!(crate::cli::Usage(
+            "--keep carries input columns into long output; wide output (one column, no --split) has every input \
+             column already: drop --keep, or add --long"
+                .into()
+        ));
+    }
+    let raw_cells = cfg.input_format != InputFormat::Parquet
+        && matches!(&cfg.output, Some((_, OutputFormat::Csv | OutputFormat::Tsv)));
+    let several_inputs = cfg.inputs.len() > 1;
+    let shaped = match &cfg.output {
+        None => Shaped::Audit,
+        Some((path, format)) => {
+            let written: Vec<usize> = if long { keep.clone() } else { (0..names.len()).collect() };
+            check_writable(&input_schema, &written, path, *format, &first_name)?;
+            let as_written = |f: &Arc<Field>| match raw_cells {
+                true => Arc::new(f.as_ref().clone().with_data_type(DataType::Binary)),
+                false => f.clone(),
+            };
+            if long {
+                let kept: Vec<Arc<Field>> = keep
+                    .iter()
+                    .map(|&k| as_written(input_schema.fields().get(k).unwrap()))
+                    .collect();
+                let value_type = if raw_cells { DataType::Binary } else { DataType::Utf8 };
+                let fields = columns::long_fields(&cfg.column_prefix, &kept, several_inputs, value_type)?;
+                Shaped::Long(Arc::new(Schema::new(fields)))
+            } else {
+                let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().map(as_written).collect();
+                fields.extend(columns::fields(&cfg.column_prefix, &names)?.iter().cloned());
+                Shaped::Wide(Arc::new(Schema::new(fields)))
+            }
+        }
+    };
+    let out_schema = match &shaped {
+        Shaped::Wide(s) | Shaped::Long(s) => Some(s.clone()),
+        Shaped::Audit => None,
+    };
+    let input_names: Vec<String> = cfg.inputs.iter().map(InputSpec::display_name).collect();
+    let shape = Arc::new(Shape {
+        parsers,
+        split: cfg.split.clone(),
+        shaped,
+        parse: ParseOptions {
+            delimiter: cfg.csv.delimiter,
+            allow_short_rows: cfg.csv.allow_short_rows,
+        },
+        raw_cells,
+        several_inputs,
+        // Only long output writes them; a wide run's one column name may
+        // be a 100 MB header line, not worth two more copies.
+        input_names: Arc::new(StringArray::from_iter_values(input_names.iter().filter(|_| long))),
+        column_names: Arc::new(StringArray::from_iter_values(column_names.iter().filter(|_| long))),
+    });
+
+    let threads = cfg.threads.max(1);
+    // One pool for classification and for the writer's parallel column
+    // encoding, so --threads bounds both.
+    let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?);
+    let (work_tx, work_rx) = sync_channel::<Result<Work>>(threads * 2);
+    let reader = {
+        let inputs = cfg.inputs.clone();
+        let columns = produce::Columns {
+            format: cfg.input_format,
+            csv: cfg.csv,
+            schema: input_schema.clone(),
+            chosen,
+            keep,
+            all: matches!(shape.shaped, Shaped::Wide(_)),
+        };
+        thread::Builder::new()
+            .name("hdlscan-reader".into())
+            .spawn(move || produce::produce(inputs, first_csv, columns, work_tx))?
+    };
+    let writer = match (&cfg.output, &out_schema) {
+        (Some((path, format)), Some(schema)) => {
+            let inputs: Vec<PathBuf> = cfg
+                .inputs
+                .iter()
+                .filter_map(|i| match i {
+                    InputSpec::Path(p) => Some(p.clone()),
+                    InputSpec::Stdin => None,
+                })
+                .collect();
+            let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+            let mut options = sink_options(&cfg.column_prefix);
+            if raw_cells && !long {
+                options.header = header;
+            }
+            let sink = Sink::create_with(path, *format, schema.clone(), &refs, options)?;
+            let (tx, rx) = sync_channel::<WriterMsg>(2);
+            let handle = thread::Builder::new().name("hdlscan-writer".into()).spawn({
+                let pool = Arc::clone(&pool);
+                move || write_all(sink, rx, &pool)
+            })?;
+            Some((tx, handle))
+        }
+        _ => None,
+    };
+
+    let result = drive(&cfg, &shape, &pool, threads, work_rx, writer.as_ref().map(|(tx, _)| tx));
+    let mut stats = match result {
+        Ok(stats) => stats,
+        Err(e) => {
+            // Closing the writer's channel without `Finish` makes it drop the
+            // sink, which removes the temporary file; wait for that before
+            // returning, since the process exits right after. A writer that
+            // failed first (disk full) has the better message.
+            let writer_err = writer.and_then(|(tx, handle)| {
+                drop(tx);
+                handle.join().ok().and_then(|r| r.err())
+            });
+            let _ = reader.join();
+            return Err(match writer_err {
+                Some(w) if e.to_string().contains("writer stopped early") => w,
+                _ => e,
+            });
+        }
+    };
+    let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
+    let rows_out = if long { stats.total().values } else { stats.records };
+    let (output, rows_written) = match writer {
+        Some((tx, handle)) => {
+            let sent = tx.send(WriterMsg::Finish(rows_out));
+            drop(tx);
+            // Counted while the writer closes and syncs the output (the
+            // report reads the count back); an error waits for the writer.
+            let counted = stats.canonicals.count_unique();
+            let (file, written) = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
+            sent.map_err(|_| anyhow!("the writer stopped early"))?;
+            counted?;
+            (Some(file), Some(written))
+        }
+        None => (None, None),
+    };
+    let read: u64 = infos.iter().map(|i| i.records).sum();
+    let cells = stats.total().cells;
+    if read != stats.records || cells != read * column_names.len() as u64 || rows_written.is_some_and(|w| w != rows_out)
+    {
+        bail!(
+            "row accounting failed: {read} records read, {} classified ({cells} cells), {} rows written; no output was kept",
+            stats.records,
+            rows_written.map_or("no".to_string(), |w| w.to_string())
+        );
+    }
+    Ok(ScanResult {
+        inputs: infos,
+        columns: column_names,
+        long,
+        stats,
+        rows_written,
+        output,
+    })
+}
+
+/// Parquet and Arrow writers hold buffers per column, and their readers
+/// refuse repeated names: wide inputs and repeated names go to CSV/TSV.
+fn check_writable(schema: &Schema, written: &[usize], path: &Path, format: OutputFormat, shown: &str) -> Result<()> {
+    if format == OutputFormat::Csv || format == OutputFormat::Tsv {
+        return Ok(());
+    }
+    if written.len() > MAX_COLUMNAR_COLUMNS {
+        bail!(
+            "{shown} has {} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
+             each Parquet column writer holds its own buffers; write CSV or TSV output instead (-o out.csv)",
+            written.len(),
+            format.name(),
+            path.display()
+        );
+    }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = written
+        .iter()
+        .map(|&i| schema.field(i).name())
+        .find(|n| !seen.insert(n.as_str()))
+    {
+        bail!(
+            "{shown}: more than one column is named {dup:?}, which {} readers cannot tell apart \
+             ({}); write CSV or TSV output instead (-o out.csv), which keeps the header as it is",
+            format.name(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// A parser per chosen column: `--expect NS` for all, `COLUMN=NS` for the
+/// columns COLUMN selects, which must be chosen ones.
+fn column_parsers(
+    base: &Options,
+    expect: &[String],
+    names: &[String],
+    chosen: &[usize],
+    shown: &str,
+) -> Result<Vec<Parser>> {
+    let mut options = vec![base.clone(); chosen.len()];
+    for arg in expect {
+        let (column, ns) = select::split_expect(arg);
+        let targets: Vec<usize> = match column {
+            None => (0..chosen.len()).collect(),
+            Some(sel) => {
+                let cols = select::one(names, sel, shown).context("--expect")?;
+                cols.iter()
+                    .map(|c| {
+                        chosen.iter().position(|x| x == c).ok_or_else(|| {
+                            anyhow!(crate::cli::Usage(format!(
+                                "--expect {arg}: column {:?} is not one of the chosen columns (--column)",
+                                names[*c]
+                            )))
+                        })
+                    })
+                    .collect::<Result<_>>()?
+            }
+        };
+        for t in targets {
+            options[t]
+                .expect(ns)
+                .map_err(|e| anyhow!(crate::cli::Usage(format!("--expect {arg}: {e}"))))?;
+        }
+    }
+    Ok(options.into_iter().map(Parser::new).collect())
+}
+
+/// `--column` selectors against the first input; a header read as one
+/// column that holds another common delimiter gets a hint, since that is
+/// the usual cause of a name not found.
+fn choose(names: &[String], selectors: &[String], shown: &str, delimiter: Option<u8>) -> Result<Vec<usize>> {
+    select::select(names, selectors, shown).map_err(|e| match delimiter.and_then(|d| delimiter_hint(names, d)) {
+        Some(hint) => anyhow!("{e:#} ({hint})"),
+        None => e,
+    })
+}
+
+/// The main loop: gather up to `threads` units, map them in parallel,
+/// hand the results to the writer in order.
+fn drive(
+    cfg: &ScanConfig,
+    shape: &Arc<Shape>,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    work_rx: Receiver<Result<Work>>,
+    writer: Option<&SyncSender<WriterMsg>>,
+) -> Result<Stats> {
+    let mut stats = Stats::new(shape.parsers.len());
+    let mut works = Vec::with_capacity(threads);
+    loop {
+        works.clear();
+        for w in work_rx.iter().take(threads) {
+            works.push(w?);
+        }
+        if works.is_empty() {
+            break;
+        }
+        let done: Vec<Result<Done>> =
+            pool.install(|| works.par_drain(..).map(|w| classify::process(w, shape)).collect());
+        let mut progress = 0;
+        for d in done {
+            let d = d?;
+            if let (Some(batch), Some(tx)) = (d.batch, writer) {
+                tx.send(WriterMsg::Batch(batch))
+                    .map_err(|_| anyhow!("the writer stopped early"))?;
+            }
+            stats += d.stats;
+            progress += d.progress;
+        }
+        if let Some(p) = &cfg.progress {
+            p(progress);
+        }
+    }
+    Ok(stats)
+}
+
+enum WriterMsg {
+    Batch(RecordBatch),
+    /// All batches were sent; commit if exactly this many rows were.
+    Finish(u64),
+}
+
+/// The writer settings of `scan`'s output: hdlscan's Parquet defaults,
+/// without dictionaries on the always-distinct added columns and without
+/// statistics where they prune nothing (see `columns`).
+pub fn sink_options(column_prefix: &str) -> SinkOptions {
+    let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
+    for name in columns::DISTINCT {
+        props = props.set_column_dictionary_enabled(ColumnPath::from(format!("{column_prefix}{name}")), false);
+    }
+    for name in columns::NO_STATISTICS {
+        let path = ColumnPath::from(format!("{column_prefix}{name}"));
+        props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
+    }
+    SinkOptions {
+        parquet: props.build(),
+        ..SinkOptions::default()
+    }
+}
+
+fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<(AtomicFile, u64)> {
+    let (mut rows, mut trimmer) = (0u64, heap::Trimmer::new(pool.current_num_threads()));
+    for msg in rx {
+        match msg {
+            WriterMsg::Batch(b) => {
+                let n = b.num_rows() as u64;
+                rows += n;
+                pool.install(|| sink.write(&b))?;
+                drop(b);
+                trimmer.wrote(n);
+            }
+            WriterMsg::Finish(expected) => {
+                if expected != rows {
+                    bail!("row accounting failed: {expected} rows classified but {rows} sent to the writer");
+                }
+                let (mut file, written) = pool.install(|| sink.finish_writer())?;
+                // On this thread, while the main thread counts duplicates.
+                file.sync_now()
+                    .map_err(|e| anyhow!("writing {}: {}", file.target().display(), os_reason(&e)))?;
+                return Ok((file, written));
+            }
+        }
+    }
+    // Channel closed without Finish: the run failed; dropping the sink
+    // removes the temporary file.
+    bail!("run aborted; no output written")
+}
+
+/// When a CSV header came out as one column holding `;`, a tab or `|`
+/// (and that is not the delimiter in use): the `--delimiter` to try.
+fn delimiter_hint(names: &[String], delimiter: u8) -> Option<String> {
+    let [name] = names else { return None };
+    let name = name.as_bytes();
+    let &(_, shown, arg) = [(b';', "';'", "';'"), (b'\t', "a tab", "tab"), (b'|', "'|'", "'|'")]
+        .iter()
+        .find(|&&(b, _, _)| b != delimiter && name.contains(&b))?;
+    Some(format!(
+        "the header is one column holding {shown}: if that is the delimiter, add --delimiter {arg}"
+    ))
+}

@@ -1,0 +1,245 @@
+//! The reader thread of `scan`: every input in turn, cut into units of
+//! work (CSV blocks of whole records, Parquet record batches), each with
+//! where its chosen and kept columns are in that input.
+//!
+//! Inputs of one run may differ in columns: each must hold every chosen
+//! and `--keep` column, found by the name it has in the first input
+//! (where the selectors were resolved). Wide output writes every input
+//! column, so there the columns must be the first input's, in order, and
+//! for Parquet of the same types.
+
+use super::{InputShape, Work};
+use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec};
+use crate::io::parquet_in::{self, ParquetInput};
+use crate::report::InputInfo;
+use anyhow::{Result, anyhow, bail};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use std::sync::Arc;
+use std::sync::mpsc::SyncSender;
+
+/// What every input is matched against: the first input's columns.
+pub(super) struct Columns {
+    pub format: super::InputFormat,
+    pub csv: CsvOptions,
+    /// The first input's schema.
+    pub schema: SchemaRef,
+    /// Indices in the first input of the chosen and kept columns.
+    pub chosen: Vec<usize>,
+    pub keep: Vec<usize>,
+    /// Every input column is written (wide output).
+    pub all: bool,
+}
+
+impl Columns {
+    /// The shape of input `index` whose column names are `names` (and
+    /// Parquet schema `schema`).
+    fn shape(
+        &self,
+        index: u32,
+        names: &[&str],
+        schema: Option<&Schema>,
+        record_base: u64,
+        shown: &str,
+    ) -> Result<InputShape> {
+        let first: Vec<&str> = self.schema.fields().iter().map(|f| f.name().as_str()).collect();
+        let ncols = names.len();
+        if self.all {
+            if names != first {
+                bail!(
+                    "{shown}: its columns ({}) differ from the first input's ({}); inputs of one run written as wide \
+                     output must have the same columns (long output, with several columns or --long, needs only \
+                     the chosen ones)",
+                    crate::io::describe_columns(names.iter().copied()),
+                    crate::io::describe_columns(first.iter().copied())
+                );
+            }
+            if let Some(s) = schema
+                && let Some((ours, theirs)) = s.fields().iter().zip(self.schema.fields()).find(|(a, b)| a != b)
+            {
+                let describe =
+                    |f: &Field| format!("{}{}", f.data_type(), if f.is_nullable() { "" } else { " not null" });
+                bail!(
+                    "{shown}: column {:?} is {} here but {} in the first input; inputs of one run must have the same column types",
+                    ours.name(),
+                    describe(ours),
+                    describe(theirs)
+                );
+            }
+            return Ok(InputShape {
+                index,
+                ncols,
+                cols: self.chosen.clone(),
+                keep: self.keep.clone(),
+                record_base,
+            });
+        }
+        let find = |i: usize, what: &str| -> Result<usize> {
+            let name = first[i];
+            let at: Vec<usize> = (0..ncols).filter(|&c| names[c] == name).collect();
+            match at[..] {
+                [c] => Ok(c),
+                [] => bail!(
+                    "{shown} has no column named {name:?} ({what} in the first input); its columns are: {}",
+                    crate::io::describe_columns(names.iter().copied())
+                ),
+                _ => bail!(
+                    "{shown}: {} columns are named {name:?}; which one to read is ambiguous",
+                    at.len()
+                ),
+            }
+        };
+        let cols = self
+            .chosen
+            .iter()
+            .map(|&i| find(i, "chosen"))
+            .collect::<Result<Vec<_>>>()?;
+        let keep = self.keep.iter().map(|&i| find(i, "kept")).collect::<Result<Vec<_>>>()?;
+        if let Some(s) = schema {
+            for &c in &cols {
+                parquet_in::check_identifier_column(s, c, shown)?;
+            }
+            for (&k, &first_k) in keep.iter().zip(&self.keep) {
+                let (ours, theirs) = (s.field(k).data_type(), self.schema.field(first_k).data_type());
+                if ours != theirs {
+                    bail!(
+                        "{shown}: the kept column {:?} is {ours} here but {theirs} in the first input; a column of \
+                         the output has one type",
+                        s.field(k).name()
+                    );
+                }
+            }
+        }
+        Ok(InputShape {
+            index,
+            ncols,
+            cols,
+            keep,
+            record_base,
+        })
+    }
+}
+
+/// Every input in turn, cut into units of work. Returns the per-input
+/// facts for the report.
+pub(super) fn produce(
+    inputs: Vec<InputSpec>,
+    mut first_csv: Option<CsvBlockReader>,
+    columns: Columns,
+    tx: SyncSender<Result<Work>>,
+) -> Result<Vec<InputInfo>> {
+    let mut infos = Vec::with_capacity(inputs.len());
+    let mut record_base = 0u64;
+    for (index, spec) in inputs.iter().enumerate() {
+        let index = index as u32;
+        let r = match columns.format {
+            super::InputFormat::Parquet => produce_parquet(spec, index, &columns, record_base, &tx),
+            _ => {
+                let reader = match first_csv.take() {
+                    Some(r) => Ok(r),
+                    None => CsvBlockReader::open(spec, columns.csv),
+                };
+                produce_csv(reader, spec, index, &columns, record_base, &tx)
+            }
+        };
+        match r {
+            Ok(Some(info)) => {
+                record_base += info.records;
+                infos.push(info);
+            }
+            // The main thread stopped listening: it has an error of its own.
+            Ok(None) => return Ok(infos),
+            Err(e) => {
+                let _ = tx.send(Err(anyhow!("{e:#}")));
+                return Err(e);
+            }
+        }
+    }
+    Ok(infos)
+}
+
+fn produce_csv(
+    reader: Result<CsvBlockReader, csv_in::PositionedError>,
+    spec: &InputSpec,
+    index: u32,
+    columns: &Columns,
+    record_base: u64,
+    tx: &SyncSender<Result<Work>>,
+) -> Result<Option<InputInfo>> {
+    let mut reader = reader?;
+    let shown = spec.display_name();
+    let names: Vec<&str> = reader.headers().iter().map(String::as_str).collect();
+    let input = Arc::new(columns.shape(index, &names, None, record_base, &shown)?);
+    let (mut records, mut bytes) = (0u64, 0u64);
+    while let Some(raw) = reader.next_block()? {
+        records += raw.nrecords;
+        bytes = bytes.max(raw.byte_offset + raw.data.len() as u64);
+        let input = Arc::clone(&input);
+        if tx.send(Ok(Work::Csv { raw, input })).is_err() {
+            return Ok(None);
+        }
+    }
+    if bytes == 0
+        && let InputSpec::Path(p) = spec
+    {
+        bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    }
+    let format = if columns.csv.delimiter == b'\t' { "tsv" } else { "csv" };
+    Ok(Some(InputInfo {
+        path: shown,
+        format: format.into(),
+        bytes,
+        records,
+    }))
+}
+
+fn produce_parquet(
+    spec: &InputSpec,
+    index: u32,
+    columns: &Columns,
+    record_base: u64,
+    tx: &SyncSender<Result<Work>>,
+) -> Result<Option<InputInfo>> {
+    let InputSpec::Path(path) = spec else {
+        bail!("Parquet cannot be read from stdin; give a file")
+    };
+    let pq = ParquetInput::open(path)?;
+    let shown = path.display().to_string();
+    let names: Vec<&str> = pq.schema().fields().iter().map(|f| f.name().as_str()).collect();
+    let input = Arc::new(columns.shape(index, &names, Some(pq.schema()), record_base, &shown)?);
+    let mut records = 0u64;
+    for rg in 0..pq.num_row_groups() {
+        for batch in pq.read_row_group(rg)? {
+            let batch = batch?;
+            let first_record = record_base + records + 1;
+            records += batch.num_rows() as u64;
+            let input = Arc::clone(&input);
+            if tx
+                .send(Ok(Work::Parquet {
+                    batch,
+                    first_record,
+                    input,
+                }))
+                .is_err()
+            {
+                return Ok(None);
+            }
+        }
+    }
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    Ok(Some(InputInfo {
+        path: shown,
+        format: "parquet".into(),
+        bytes,
+        records,
+    }))
+}
+
+/// The CSV header as a schema of string columns.
+pub(super) fn utf8_schema(headers: &[String]) -> SchemaRef {
+    Arc::new(Schema::new(
+        headers
+            .iter()
+            .map(|h| Field::new(h, DataType::Utf8, true))
+            .collect::<Vec<_>>(),
+    ))
+}

@@ -1,0 +1,323 @@
+//! The report of a run: one typed model ([`Report`]) made of the merged
+//! [`Stats`], the duplicate clusters' summary and how the run was made.
+//! JSON is its serde serialization; the stderr summary
+//! ([`Report::summary`]) is a printer of it, as Markdown and HTML will be.
+//! Every field is documented in README.md ("The report"); the schema's
+//! version is [`REPORT_VERSION`].
+
+mod stats;
+mod summary;
+
+pub use stats::{CanonicalSet, CodeStats, ColumnStats, EXAMPLES, Example, InputInfo, Stats, example_text};
+
+use crate::id::{ErrorCode, Kind, Warning};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::Value;
+
+/// Bumped whenever a field of the JSON report changes meaning or goes away.
+/// 2: several columns and values per cell (`records`, `cells`, `values`,
+/// `present`, `columns`), examples with their column and line, and
+/// `duplicates` as clusters.
+pub const REPORT_VERSION: u32 = 2;
+/// Prefixes listed in `top_prefixes`.
+const TOP_PREFIXES: usize = 20;
+
+/// Counts in a fixed order, serialized as a JSON object.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Counts(pub Vec<(String, u64)>);
+
+impl Serialize for Counts {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// Codes with their counts and examples, serialized as an object by code.
+#[derive(Debug, Clone, Default)]
+pub struct Codes(pub Vec<(&'static str, CodeReport)>);
+
+impl Serialize for Codes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CodeReport {
+    pub count: u64,
+    pub examples: Vec<ExampleReport>,
+}
+
+/// Where a value was read, by name.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Place {
+    pub input: String,
+    pub record: u64,
+    /// The line the record starts on (CSV, TSV); null for Parquet.
+    pub line: Option<u64>,
+    pub column: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExampleReport {
+    #[serde(flatten)]
+    pub at: Place,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct InputReport {
+    pub path: String,
+    pub format: String,
+    pub bytes: u64,
+    pub records: u64,
+}
+
+/// The statistics of a set of values: the run's, or one column's.
+#[derive(Debug, Clone, Serialize)]
+pub struct Totals {
+    pub cells: u64,
+    pub values: u64,
+    /// Values neither `empty` nor `placeholder`.
+    pub present: u64,
+    pub valid: u64,
+    /// `valid / present`, a fraction (0 to 1) rounded to 6 digits; 0
+    /// when nothing is present.
+    pub valid_of_present: f64,
+    pub by_kind: Counts,
+}
+
+impl Totals {
+    fn of(c: &ColumnStats) -> Totals {
+        let (present, valid) = (c.present(), c.valid());
+        Totals {
+            cells: c.cells,
+            values: c.values,
+            present,
+            valid,
+            valid_of_present: fraction(valid, present),
+            by_kind: Counts(
+                Kind::ALL
+                    .iter()
+                    .map(|k| (k.as_str().to_string(), c.by_kind[*k as usize]))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ColumnReport {
+    pub name: String,
+    #[serde(flatten)]
+    pub totals: Totals,
+    /// Codes that occur in this column, with their counts.
+    pub errors: Counts,
+    pub warnings: Counts,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PrefixCount {
+    pub prefix: String,
+    pub count: u64,
+}
+
+/// The duplicate clusters: valid values sharing a canonical.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Duplicates {
+    /// Distinct canonicals among the valid values.
+    pub unique_canonical: u64,
+    /// Valid values beyond the first of their canonical.
+    pub duplicate_values: u64,
+    /// The duplicates file (`--duplicates`), if written.
+    pub file: Option<String>,
+}
+
+/// How the run was made.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    pub tool: String,
+    pub inputs: Vec<InputReport>,
+    pub output: Option<String>,
+    /// `wide` (the input's rows, enriched) or `long` (a row per value).
+    pub output_shape: &'static str,
+    pub options: Value,
+    pub elapsed_seconds: f64,
+    pub values_per_second: f64,
+    pub mb_per_second: f64,
+    pub input_bytes: u64,
+}
+
+/// A finished run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub version: u32,
+    pub records: u64,
+    #[serde(flatten)]
+    pub totals: Totals,
+    pub by_namespace: Counts,
+    pub errors: Codes,
+    pub warnings: Codes,
+    pub columns: Vec<ColumnReport>,
+    pub top_prefixes: Vec<PrefixCount>,
+    pub resolvers: Counts,
+    pub duplicates: Duplicates,
+    /// Input cells whose invalid UTF-8 was replaced (U+FFFD) in Parquet or
+    /// Arrow output.
+    pub lossy_cells: u64,
+    /// Short rows padded with empty fields (`--allow-short-rows`).
+    pub padded_rows: u64,
+    pub run: RunInfo,
+}
+
+/// What the report needs besides the stats.
+pub struct Made {
+    pub inputs: Vec<InputInfo>,
+    /// The chosen columns' names, in the run's order.
+    pub columns: Vec<String>,
+    pub output: Option<String>,
+    pub long: bool,
+    pub options: Value,
+    pub elapsed_seconds: f64,
+}
+
+impl Report {
+    /// Finishes `stats` into a report (counts the distinct canonicals).
+    pub fn new(made: Made, mut stats: Stats, duplicates_file: Option<String>) -> anyhow::Result<Report> {
+        let unique = stats.canonicals.count_unique()?;
+        let total = stats.total();
+        let input_names: Vec<String> = made.inputs.iter().map(|i| i.path.clone()).collect();
+        let place = |e: &Example| Place {
+            input: input_names.get(e.at.input as usize).cloned().unwrap_or_default(),
+            record: e.at.record,
+            line: e.at.line,
+            column: made.columns.get(e.at.column as usize).cloned().unwrap_or_default(),
+        };
+        let codes = |names: &[&'static str], stats: &[CodeStats]| {
+            Codes(
+                names
+                    .iter()
+                    .zip(stats)
+                    .filter(|(_, c)| c.count > 0)
+                    .map(|(n, c)| {
+                        let examples = c
+                            .examples
+                            .iter()
+                            .map(|e| ExampleReport {
+                                at: place(e),
+                                value: e.value.clone(),
+                            })
+                            .collect();
+                        (
+                            *n,
+                            CodeReport {
+                                count: c.count,
+                                examples,
+                            },
+                        )
+                    })
+                    .collect(),
+            )
+        };
+        let error_names: Vec<&'static str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        let warning_names: Vec<&'static str> = Warning::ALL.iter().map(|c| c.as_str()).collect();
+        let nonzero = |names: &[&'static str], counts: &[u64]| {
+            Counts(
+                names
+                    .iter()
+                    .zip(counts)
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| (k.to_string(), *n))
+                    .collect(),
+            )
+        };
+        let columns = made
+            .columns
+            .iter()
+            .zip(&stats.columns)
+            .map(|(name, c)| ColumnReport {
+                name: name.clone(),
+                totals: Totals::of(c),
+                errors: nonzero(&error_names, &c.errors),
+                warnings: nonzero(&warning_names, &c.warnings),
+            })
+            .collect();
+        let input_bytes: u64 = made.inputs.iter().map(|i| i.bytes).sum();
+        let secs = made.elapsed_seconds.max(1e-9);
+        let valid = total.valid();
+        Ok(Report {
+            version: REPORT_VERSION,
+            records: stats.records,
+            totals: Totals::of(&total),
+            by_namespace: Counts(sorted_counts(&stats.namespaces, usize::MAX)),
+            errors: codes(&error_names, &stats.errors),
+            warnings: codes(&warning_names, &stats.warnings),
+            columns,
+            top_prefixes: sorted_counts(&stats.prefixes, TOP_PREFIXES)
+                .into_iter()
+                .map(|(prefix, count)| PrefixCount { prefix, count })
+                .collect(),
+            resolvers: Counts(sorted_counts(&stats.resolvers, usize::MAX)),
+            duplicates: Duplicates {
+                unique_canonical: unique,
+                duplicate_values: valid - unique,
+                file: duplicates_file,
+            },
+            lossy_cells: stats.lossy_cells,
+            padded_rows: stats.padded_rows,
+            run: RunInfo {
+                tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
+                inputs: made
+                    .inputs
+                    .iter()
+                    .map(|i| InputReport {
+                        path: i.path.clone(),
+                        format: i.format.clone(),
+                        bytes: i.bytes,
+                        records: i.records,
+                    })
+                    .collect(),
+                output: made.output,
+                output_shape: if made.long { "long" } else { "wide" },
+                options: made.options,
+                elapsed_seconds: (made.elapsed_seconds * 1000.0).round() / 1000.0,
+                values_per_second: (total.values as f64 / secs).round(),
+                mb_per_second: ((input_bytes as f64 / 1e6 / secs) * 10.0).round() / 10.0,
+                input_bytes,
+            },
+        })
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).expect("the report serializes")
+    }
+
+    pub fn invalid(&self) -> u64 {
+        self.totals.values - self.totals.valid
+    }
+}
+
+/// `n / of`, rounded to 6 digits; 0 when `of` is 0.
+fn fraction(n: u64, of: u64) -> f64 {
+    if of == 0 {
+        return 0.0;
+    }
+    (n as f64 / of as f64 * 1e6).round() / 1e6
+}
+
+/// Counts sorted by count (descending), then key, at most `n`.
+fn sorted_counts(m: &foldhash::HashMap<String, u64>, n: usize) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = m.iter().map(|(k, c)| (k.clone(), *c)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v.truncate(n);
+    v
+}

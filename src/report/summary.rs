@@ -1,0 +1,85 @@
+//! The short human summary of a [`Report`] for stderr.
+
+use super::Report;
+use std::fmt::Write;
+
+/// Error codes shown with examples; the rest are counted on one line.
+const ERRORS_SHOWN: usize = 5;
+
+impl Report {
+    pub fn summary(&self) -> String {
+        let t = &self.totals;
+        let mut out = String::new();
+        let pct = |n: u64, of: u64| if of == 0 { 0.0 } else { n as f64 * 100.0 / of as f64 };
+        let secs = self.run.elapsed_seconds.max(1e-9);
+        let _ = writeln!(
+            out,
+            "hdlscan: {} records, {} values, {} present, {} valid ({:.1}% of present), {} invalid; \
+             {} unique, {} duplicates; {:.2}s, {:.0} values/s, {:.1} MB/s",
+            self.records,
+            t.values,
+            t.present,
+            t.valid,
+            pct(t.valid, t.present),
+            self.invalid(),
+            self.duplicates.unique_canonical,
+            self.duplicates.duplicate_values,
+            self.run.elapsed_seconds,
+            t.values as f64 / secs,
+            self.run.input_bytes as f64 / 1e6 / secs,
+        );
+        let kinds: Vec<String> = t
+            .by_kind
+            .0
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(out, "  kinds: {}", kinds.join(", "));
+        if self.columns.len() > 1 {
+            for c in &self.columns {
+                let _ = writeln!(
+                    out,
+                    "  column {:?}: {} values, {} present, {} valid ({:.1}%)",
+                    c.name,
+                    c.totals.values,
+                    c.totals.present,
+                    c.totals.valid,
+                    pct(c.totals.valid, c.totals.present)
+                );
+            }
+        }
+        let mut errs: Vec<_> = self.errors.0.iter().collect();
+        errs.sort_by_key(|(_, c)| std::cmp::Reverse(c.count));
+        for (code, c) in errs.iter().take(ERRORS_SHOWN) {
+            let ex: Vec<String> = c
+                .examples
+                .iter()
+                .take(2)
+                .map(|x| format!("record {}: {:?}", x.at.record, x.value))
+                .collect();
+            let _ = writeln!(out, "  error {code:<20} {:>10}  e.g. {}", c.count, ex.join(", "));
+        }
+        if errs.len() > ERRORS_SHOWN {
+            let rest: Vec<String> = errs[ERRORS_SHOWN..]
+                .iter()
+                .map(|(code, c)| format!("{code} {}", c.count))
+                .collect();
+            let _ = writeln!(out, "  other errors: {}", rest.join(", "));
+        }
+        let mut warns: Vec<_> = self.warnings.0.iter().map(|(w, c)| (*w, c.count)).collect();
+        warns.sort_by_key(|w| std::cmp::Reverse(w.1));
+        if !warns.is_empty() {
+            let w: Vec<String> = warns.iter().map(|(w, n)| format!("{w} {n}")).collect();
+            let _ = writeln!(out, "  warnings: {}", w.join(", "));
+        }
+        if self.lossy_cells > 0 {
+            let _ = writeln!(
+                out,
+                "  note: {} input cells held invalid UTF-8, replaced by U+FFFD in the output",
+                self.lossy_cells
+            );
+        }
+        out
+    }
+}
