@@ -92,7 +92,7 @@ fn missing_file_message_says_it_once() {
 fn missing_column_lists_the_columns() {
     let c = Case::new(&[("in.csv", b"alpha,beta,gamma\n1,2,3\n")]);
     c.run(&["in.csv", "-c", "identifier"])
-        .fails_with(&["in.csv", "identifier", "alpha, beta, gamma"]);
+        .usage_error(&["in.csv", "identifier", "alpha, beta, gamma"]);
     c.nothing_written(true);
 }
 
@@ -101,12 +101,12 @@ fn column_number_out_of_range() {
     let c = Case::new(&[("in.csv", OK_CSV)]);
     for n in ["3", "0"] {
         c.run(&["in.csv", "-c", n])
-            .fails_with(&["in.csv", "out of range", "2 columns", "a, id"]);
+            .usage_error(&["in.csv", "out of range", "2 columns", "a, id"]);
         c.nothing_written(true);
     }
     // Too big for a number: no such name, the columns listed.
     c.run(&["in.csv", "-c", "99999999999999999999"])
-        .fails_with(&["in.csv", "99999999999999999999", "a, id"]);
+        .usage_error(&["in.csv", "99999999999999999999", "a, id"]);
     c.nothing_written(true);
 }
 
@@ -312,21 +312,21 @@ fn wrong_delimiter_gets_a_hint() {
         ("tab.csv", b"id\tdoi\n1\t10.1/x\n"),
         ("comma.csv", b"id,doi\n1,10.1/x\n"),
     ]);
-    c.run(&["semi.csv", "-c", "doi"]).fails_with(&[
+    c.run(&["semi.csv", "-c", "doi"]).usage_error(&[
         "no column named 'doi'",
         "one column holding ';'",
         "--delimiter ';'",
     ]);
     c.run(&["tab.csv", "-c", "2"])
-        .fails_with(&["has 1 column:", "a tab", "--delimiter tab"]);
+        .usage_error(&["has 1 column:", "a tab", "--delimiter tab"]);
     let err = c
         .run(&["comma.csv", "-c", "nope"])
-        .fails_with(&["no column named 'nope'"]);
+        .usage_error(&["no column named 'nope'"]);
     assert!(!err.contains("--delimiter"), "no hint for a header that split: {err}");
     // Read with the right delimiter, no hint either, and the scan works.
     let err = c
         .run(&["semi.csv", "-c", "nope", "-d", ";"])
-        .fails_with(&["no column named 'nope'"]);
+        .usage_error(&["no column named 'nope'"]);
     assert!(!err.contains("--delimiter"), "{err}");
     c.nothing_written(true);
     c.run(&["semi.csv", "-c", "doi", "-d", ";"]).ok();
@@ -336,7 +336,7 @@ fn wrong_delimiter_gets_a_hint() {
 fn duplicate_header_names() {
     let c = Case::new(&[("in.csv", b"id,a,id\n10.1/x,1,10.1/z\n")]);
     c.run(&["in.csv", "-c", "id"])
-        .fails_with(&["in.csv", "2 columns are named \"id\"", "number"]);
+        .usage_error(&["in.csv", "2 columns are named \"id\"", "number"]);
     c.nothing_written(true);
     c.run(&["in.csv", "-c", "3", "--report", "out/r.json"]).ok();
     let t = c.output();
@@ -919,7 +919,7 @@ fn missing_column_error_with_a_100_mb_column_name_stays_short() {
     });
     let run = c.run(&["in.csv", "-c", "nope", "--max-record-mib", "128"]);
     assert!(run.stderr.len() < 4096, "{} bytes of error message", run.stderr.len());
-    run.fails_with(&["in.csv", "nope"]);
+    run.usage_error(&["in.csv", "nope"]);
     c.nothing_written(true);
 }
 
@@ -1022,7 +1022,7 @@ fn hundred_thousand_columns() {
         fs::remove_file(c.out().join(f)).unwrap();
     }
     let run = c.run(&["in.csv", "-c", "100001"]);
-    run.fails_with(&["in.csv", "out of range", "100000 columns"]);
+    run.usage_error(&["in.csv", "out of range", "100000 columns"]);
     c.nothing_written(true);
 }
 
@@ -1054,7 +1054,7 @@ fn hundred_thousand_columns_error_stays_short() {
             "-c {spec}: {} bytes of error message",
             run.stderr.len()
         );
-        run.fails_with(&["in.csv", spec]);
+        run.usage_error(&["in.csv", spec]);
         c.nothing_written(true);
     }
 }

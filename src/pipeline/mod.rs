@@ -23,7 +23,7 @@ use crate::io::parquet_in::{self, ParquetInput};
 use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
 use crate::report::{InputInfo, Stats};
 use crate::select;
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use arrow_array::{RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::file::properties::EnabledStatistics;
@@ -204,8 +204,10 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     };
     let names: Vec<String> = input_schema.fields().iter().map(|f| f.name().clone()).collect();
     let delimiter = (cfg.input_format != InputFormat::Parquet).then_some(cfg.csv.delimiter);
-    let chosen = choose(&names, &cfg.columns, &first_name, delimiter).context("--column")?;
-    let keep = select::select(&names, &cfg.keep, &first_name).context("--keep")?;
+    // A selector that selects nothing is a command line to fix: exit 2.
+    let usage = |flag: &'static str| move |e: anyhow::Error| anyhow!(crate::cli::Usage(format!("{flag}: {e:#}")));
+    let chosen = choose(&names, &cfg.columns, &first_name, delimiter).map_err(usage("--column"))?;
+    let keep = select::select(&names, &cfg.keep, &first_name).map_err(usage("--keep"))?;
     if cfg.input_format == InputFormat::Parquet {
         for &c in &chosen {
             parquet_in::check_identifier_column(&input_schema, c, &first_name)?;
@@ -415,7 +417,8 @@ fn column_parsers(
         let targets: Vec<usize> = match column {
             None => (0..chosen.len()).collect(),
             Some(sel) => {
-                let cols = select::one(names, sel, shown).context("--expect")?;
+                let cols = select::one(names, sel, shown)
+                    .map_err(|e| anyhow!(crate::cli::Usage(format!("--expect {arg}: {e:#}"))))?;
                 cols.iter()
                     .map(|c| {
                         chosen.iter().position(|x| x == c).ok_or_else(|| {
