@@ -150,6 +150,15 @@ pub fn has_c1_control(b: &[u8]) -> bool {
         .fold(false, |any, (&x, &y)| any | ((x == 0xC2) & (0x80..=0x9F).contains(&y)))
 }
 
+/// True when the eight bytes of `b` from `i` are all ASCII (false when
+/// fewer than eight are left): the walks over values holding a non-ASCII
+/// character or two step over the rest a word at a time.
+#[inline(always)]
+pub fn ascii_word_at(b: &[u8], i: usize) -> bool {
+    b.get(i..i + 8)
+        .is_some_and(|w| u64::from_le_bytes(w.try_into().unwrap()) & 0x8080_8080_8080_8080 == 0)
+}
+
 /// True when `b` is UTF-8 without C1 controls: what `std::str::from_utf8`
 /// and `!has_c1_control` say together, in one plain walk. The fast path
 /// asks it of a value with a character or two outside ASCII, one value in
@@ -161,6 +170,10 @@ pub fn is_utf8_without_c1(b: &[u8]) -> bool {
     let cont = |i: usize| b.get(i).is_some_and(|&c| c & 0xC0 == 0x80);
     let mut i = 0;
     while i < b.len() {
+        if ascii_word_at(b, i) {
+            i += 8;
+            continue;
+        }
         let x = b[i];
         if x < 0x80 {
             i += 1;

@@ -250,9 +250,11 @@ mod sse2 {
     /// ones 16 bytes at a time, the last chunk overlapping the one before.
     /// Most values hold only letters, digits, `'()*+,-./:;` and `_`: a
     /// first pass over the chunks tests for that alone (a third of the work
-    /// of `classes`), collects the `/` and the separator bytes (`:`, `;`,
-    /// `,`, `|`); only a value holding some other byte takes the second
-    /// pass.
+    /// of `classes`), collects the `/` and the separator bytes it lets
+    /// through (`:`, `;`, `,`); only a value holding some other byte takes
+    /// the second pass, which adds the places of `|`, the one separator
+    /// byte that is not plain (so the first pass looks for three bytes,
+    /// not four).
     ///
     /// Safety: `b` must hold at least 8 bytes (the loads are unchecked).
     #[inline(always)]
@@ -264,7 +266,8 @@ mod sse2 {
         // says; the rest are SSE2 intrinsics, part of the x86-64 baseline.
         unsafe {
             let slash_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'/' as i8))) as u64;
-            let sep_bits = |x: __m128i| _mm_movemask_epi8(sep_bytes(x)) as u64;
+            let sep_bits = |x: __m128i| _mm_movemask_epi8(plain_sep_bytes(x)) as u64;
+            let pipe_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'|' as i8))) as u64;
             if n < 16 {
                 // Bytes 0..8 and n-8..n, with 8 <= n < 16.
                 let lo = p.cast::<u64>().read_unaligned();
@@ -273,10 +276,12 @@ mod sse2 {
                 let s = slash_bits(x);
                 let slashes = (s & 0xFF) | (s >> 8) << (n - 8);
                 let s = sep_bits(x);
-                let seps = (s & 0xFF) | (s >> 8) << (n - 8);
+                let mut seps = (s & 0xFF) | (s >> 8) << (n - 8);
                 let acc = if _mm_movemask_epi8(plain_bytes(x)) == 0xFFFF {
                     if seps != 0 { SEP } else { 0 }
                 } else {
+                    let s = pipe_bits(x);
+                    seps |= (s & 0xFF) | (s >> 8) << (n - 8);
                     fold(classes(x))
                 };
                 return Classes { acc, slashes, seps };
@@ -285,7 +290,7 @@ mod sse2 {
             // `i <= last`: 16 bytes from `i` are in `b`.
             let load = |i: usize| _mm_loadu_si128(p.add(i).cast());
             let mut plain = _mm_set1_epi8(-1);
-            let (mut slashes, mut seps, mut any_sep) = (0u64, 0u64, 0u64);
+            let (mut slashes, mut seps) = (0u64, 0u64);
             let mut i = 0;
             loop {
                 let at = i.min(last);
@@ -295,10 +300,10 @@ mod sse2 {
                 // chunks start below 64; longer ones get garbage (a
                 // wrapped shift costs no test), which `slash` and
                 // `may_separate` never read: they search such values.
+                // `seps` is rotated: no bit falls off, so it is non-zero
+                // when the value holds a separator byte, at any length.
                 slashes |= slash_bits(x).wrapping_shl(at as u32);
-                let s = sep_bits(x);
-                seps |= s.wrapping_shl(at as u32);
-                any_sep |= s;
+                seps |= sep_bits(x).rotate_left(at as u32);
                 if i >= last {
                     break;
                 }
@@ -306,7 +311,7 @@ mod sse2 {
             }
             if _mm_movemask_epi8(plain) == 0xFFFF {
                 return Classes {
-                    acc: if any_sep != 0 { SEP } else { 0 },
+                    acc: if seps != 0 { SEP } else { 0 },
                     slashes,
                     seps,
                 };
@@ -314,10 +319,14 @@ mod sse2 {
             let mut acc = _mm_setzero_si128();
             let mut i = 0;
             while i < last {
-                acc = _mm_or_si128(acc, classes(load(i)));
+                let x = load(i);
+                acc = _mm_or_si128(acc, classes(x));
+                seps |= pipe_bits(x).rotate_left(i as u32);
                 i += 16;
             }
-            acc = _mm_or_si128(acc, classes(load(last)));
+            let x = load(last);
+            acc = _mm_or_si128(acc, classes(x));
+            seps |= pipe_bits(x).rotate_left(last as u32);
             Classes {
                 acc: fold(acc),
                 slashes,
@@ -388,14 +397,19 @@ mod sse2 {
         }
     }
 
-    /// The bytes of class `SEP`: `:` and `;` (one range), `,` and `|`.
+    /// The bytes of class `SEP`: `plain_sep_bytes` and `|`.
     #[inline(always)]
     unsafe fn sep_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
-        unsafe {
-            let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
-            _mm_or_si128(in_range(x, b':', b';'), _mm_or_si128(eq(b','), eq(b'|')))
-        }
+        unsafe { _mm_or_si128(plain_sep_bytes(x), _mm_cmpeq_epi8(x, _mm_set1_epi8(b'|' as i8))) }
+    }
+
+    /// The bytes of class `SEP` that `plain_bytes` lets through: `:` and
+    /// `;` (one range), `,`.
+    #[inline(always)]
+    unsafe fn plain_sep_bytes(x: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
+        unsafe { _mm_or_si128(in_range(x, b':', b';'), _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8))) }
     }
 
     /// The 16 class bytes OR-ed into one.

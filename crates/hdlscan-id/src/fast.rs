@@ -820,8 +820,11 @@ fn url_parts<'a>(
         }
         _ if class & HOST_UPPER != 0 => return None,
         // A UI path's segments before the handle are `unencoded_chars`'s
-        // too, which `marked` looks for in the handle part only.
-        Route::Local { part, file: false } if !percent::has_unencoded(&path[..path.len() - part.len()]) => {
+        // too, which `marked` looks for in the handle part only (none
+        // holds one when the value holds none: no look then).
+        Route::Local { part, file: false }
+            if classes.acc & UNENCODED == 0 || !percent::has_unencoded(&path[..path.len() - part.len()]) =>
+        {
             warnings.add(Warning::LocalResolver);
             (host, part, Rule::Numeric)
         }

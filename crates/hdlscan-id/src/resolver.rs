@@ -200,7 +200,8 @@ pub fn route_local(path: &str) -> Route<'_> {
 /// (`true`). Without a file name, a `bitstream` path is a UI path. The
 /// handle itself is not looked at.
 fn local_path(path: &str) -> Option<(&str, bool)> {
-    if let Some(part) = path.strip_prefix("/hdl/") {
+    // The commonest paths, `/hdl/` and `/handle/` first, need no search.
+    if let Some(part) = path.strip_prefix("/hdl/").or_else(|| path.strip_prefix("/handle/")) {
         return Some((part, false));
     }
     // `/handle/` only ever matches a whole segment, so the first match is
@@ -243,6 +244,15 @@ pub struct PartHead {
 /// The head of the handle part `part`.
 #[inline]
 pub fn part_head(part: &str) -> PartHead {
+    // Most handle parts start with their prefix's digit: no whitespace,
+    // no label (one test, where the loop below compares twice).
+    if part.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return PartHead {
+            space: 0,
+            labels: 0,
+            at: 0,
+        };
+    }
     let space = skipped_space(part);
     let (mut at, mut labels) = (space, 0);
     loop {
