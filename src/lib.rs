@@ -13,6 +13,7 @@
 pub mod at;
 pub mod cli;
 pub mod columns;
+pub mod gates;
 pub mod heap;
 pub mod io;
 pub mod pipeline;

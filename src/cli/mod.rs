@@ -1,7 +1,7 @@
 //! The command line: argument definitions, the mapping of failures to
-//! exit codes (0 success, 1 error, 2 usage; a closed stdout is success, as
-//! for any Unix filter), and what the commands that write files share (the
-//! interrupt handler, the refusal of `-o -`).
+//! exit statuses ([`Exit`]; a closed stdout is success, as for any Unix
+//! filter), and what the commands that write files share (the interrupt
+//! handler, the refusal of `-o -`).
 
 mod bench;
 mod r#gen;
@@ -31,6 +31,31 @@ pub enum Command {
     Bench(bench::BenchArgs),
 }
 
+/// Every exit status hdlscan gives, as ruff and ripgrep document theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Exit {
+    /// The run finished, and no `--fail-if` gate held.
+    Success = 0,
+    /// The run could not finish: bad input, I/O, a failed check. Never
+    /// 0 or 3: what a failed run would have reported is unknown.
+    Error = 1,
+    /// The command line asks for something impossible.
+    Usage = 2,
+    /// The run finished, output and reports were written, and a
+    /// `--fail-if` gate held.
+    GateFailed = 3,
+    /// SIGINT or SIGTERM: nothing was written (or all of it, if the signal
+    /// came while the outputs were renamed into place).
+    Interrupted = 130,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e as u8)
+    }
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -45,9 +70,9 @@ pub fn main() -> ExitCode {
         Err(e) => {
             say(format_args!("hdlscan: {e:#}"));
             if e.downcast_ref::<Usage>().is_some() {
-                ExitCode::from(2)
+                Exit::Usage.into()
             } else {
-                ExitCode::from(1)
+                Exit::Error.into()
             }
         }
     }
@@ -81,7 +106,7 @@ fn install_signal_handler() {
         } else {
             say(format_args!("hdlscan: interrupted; no output written"));
         }
-        std::process::exit(130);
+        std::process::exit(Exit::Interrupted as i32);
     });
 }
 

@@ -2,7 +2,8 @@
 //! the values of the chosen columns, optionally writes them back enriched
 //! (wide or long), and reports.
 
-use super::{ParserArgs, Usage};
+use super::{Exit, ParserArgs, Usage};
+use crate::gates::{Gate, Severity};
 use crate::io::atomic::{self, AtomicFile};
 use crate::io::csv_in::{CsvOptions, InputSpec};
 use crate::io::sink::OutputFormat;
@@ -50,7 +51,19 @@ Output shapes:
 Output is written to a temporary file beside the target and renamed at
 the end: a failed or interrupted run leaves nothing behind.
 
-Exit status: 0 success, 1 error (bad input, I/O), 2 usage error.";
+Gates (--fail-if, --warn-if; EXPR is [COLUMN:]METRIC OP LIMIT):
+  invalid>1%                 invalid present values, % of present values
+  extra_text>0               values with an error or warning code, % of values
+  legacy_resolver>5%
+  duplicates>10%             values in duplicate clusters, % of valid values
+  valid_of_present<95%       valid values, % of present values (or 0.95)
+  records<1000, values<1000  counts only
+  dc.identifier.doi:invalid>0   one chosen column
+A gate is judged after the run; output and report are written either way.
+
+Exit status: 0 success, 1 error (bad input, I/O; never 0 or 3 for a run
+that could not finish), 2 usage error, 3 a --fail-if gate held,
+130 interrupted.";
 
 #[derive(clap::Args, Debug)]
 #[command(about = "Scan columns of CSV, TSV or Parquet files: classify, normalize, report", after_help = EXAMPLES)]
@@ -122,6 +135,15 @@ pub struct ScanArgs {
     /// CSV block size in MiB [default: 4]: the unit of parallel work.
     #[arg(long, value_name = "MIB", hide = true)]
     pub block_mib: Option<usize>,
+    /// Fail the run (exit 3, after writing output and reports) when EXPR
+    /// holds: [COLUMN:]METRIC OP LIMIT, e.g. 'invalid>1%' (see below).
+    /// Repeatable.
+    #[arg(long = "fail-if", value_name = "EXPR")]
+    pub fail_if: Vec<String>,
+    /// Print a warning when EXPR holds; the exit status stays 0.
+    /// Repeatable.
+    #[arg(long = "warn-if", value_name = "EXPR")]
+    pub warn_if: Vec<String>,
     /// No progress bar and no summary on stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -152,6 +174,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
     let parser = args.parser.options()?;
+    let gates = parse_gates(&args)?;
     let split = match &args.split {
         Some(sep) => Some(crate::id::Split::at(sep).map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?),
         None => None,
@@ -282,7 +305,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         options,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };
-    let report = Report::new(made, result.stats, None)?;
+    let mut report = Report::new(made, result.stats, None)?;
+    report.judge(&gates).map_err(|e| anyhow::Error::new(Usage(e)))?;
     // The report is written before the output is put in place, and both are
     // committed in one step: a report that cannot be written (full disk)
     // leaves no output behind, and an interrupt leaves both or neither.
@@ -302,7 +326,22 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if report.failed() {
+        Exit::GateFailed
+    } else {
+        Exit::Success
+    }
+    .into())
+}
+
+/// `--fail-if` and `--warn-if`, read before any work: a typo in a metric
+/// is a usage error, not a finished run judged wrong.
+fn parse_gates(args: &ScanArgs) -> Result<Vec<Gate>> {
+    let fail = args.fail_if.iter().map(|e| Gate::parse(e, Severity::Fail));
+    let warn = args.warn_if.iter().map(|e| Gate::parse(e, Severity::Warn));
+    fail.chain(warn)
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::Error::new(Usage(e)))
 }
 
 /// Writes the report into its (uncommitted) file, or to stdout when there

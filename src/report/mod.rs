@@ -138,6 +138,8 @@ pub struct Duplicates {
     pub unique_canonical: u64,
     /// Valid values beyond the first of their canonical.
     pub duplicate_values: u64,
+    /// Valid values whose canonical another valid value shares.
+    pub values_in_clusters: u64,
     /// The duplicates file (`--duplicates`), if written.
     pub file: Option<String>,
 }
@@ -161,6 +163,10 @@ pub struct RunInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: u32,
+    /// `pass`, `warn` (a `--warn-if` held) or `fail` (a `--fail-if` held).
+    pub verdict: &'static str,
+    /// Every gate with its metric's value, denominator, limit and outcome.
+    pub gates: Vec<crate::gates::Verdict>,
     pub records: u64,
     #[serde(flatten)]
     pub totals: Totals,
@@ -256,6 +262,8 @@ impl Report {
         let valid = total.valid();
         Ok(Report {
             version: REPORT_VERSION,
+            verdict: "pass",
+            gates: Vec::new(),
             records: stats.records,
             totals: Totals::of(&total),
             by_namespace: Counts(sorted_counts(&stats.namespaces, usize::MAX)),
@@ -270,6 +278,7 @@ impl Report {
             duplicates: Duplicates {
                 unique_canonical: unique,
                 duplicate_values: valid - unique,
+                values_in_clusters: 0,
                 file: duplicates_file,
             },
             lossy_cells: stats.lossy_cells,
@@ -295,6 +304,26 @@ impl Report {
                 input_bytes,
             },
         })
+    }
+
+    /// Judges `gates` on this report and records their verdicts. An error
+    /// names a gate whose column is not a chosen one.
+    pub fn judge(&mut self, gates: &[crate::gates::Gate]) -> Result<(), String> {
+        use crate::gates::Severity;
+        self.gates = gates.iter().map(|g| g.judge(self)).collect::<Result<_, _>>()?;
+        let held = |s: Severity| self.gates.iter().any(|v| v.holds && v.severity == s);
+        self.verdict = if held(Severity::Fail) {
+            "fail"
+        } else if held(Severity::Warn) {
+            "warn"
+        } else {
+            "pass"
+        };
+        Ok(())
+    }
+
+    pub fn failed(&self) -> bool {
+        self.verdict == "fail"
     }
 
     pub fn to_json(&self) -> Value {

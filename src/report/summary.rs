@@ -73,6 +73,9 @@ impl Report {
             let w: Vec<String> = warns.iter().map(|(w, n)| format!("{w} {n}")).collect();
             let _ = writeln!(out, "  warnings: {}", w.join(", "));
         }
+        for g in self.gates.iter().filter(|g| g.holds) {
+            let _ = writeln!(out, "  {}", g.describe());
+        }
         if self.lossy_cells > 0 {
             let _ = writeln!(
                 out,
