@@ -25,7 +25,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    Scan(scan::ScanArgs),
+    Scan(Box<scan::ScanArgs>),
     Parse(parse::ParseArgs),
     Gen(r#gen::GenArgs),
     Bench(bench::BenchArgs),
@@ -59,7 +59,7 @@ impl From<Exit> for ExitCode {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Scan(args) => scan::run(args),
+        Command::Scan(args) => scan::run(*args),
         Command::Parse(args) => parse::run(args),
         Command::Gen(args) => r#gen::run(args),
         Command::Bench(args) => bench::run(args),
