@@ -7,5 +7,6 @@ mod gen_bench;
 mod hostile;
 mod parse_cli;
 mod real;
+mod reports;
 mod scan;
 mod values;

@@ -6,6 +6,7 @@
 mod bench;
 mod r#gen;
 mod parse;
+mod report_files;
 mod scan;
 
 use clap::{Parser as ClapParser, Subcommand};

@@ -2,14 +2,15 @@
 //! the values of the chosen columns, optionally writes them back enriched
 //! (wide or long), and reports.
 
+use super::report_files::{self, ReportFormat};
 use super::{Exit, ParserArgs, Usage};
 use crate::gates::{Gate, Severity};
-use crate::io::atomic::{self, AtomicFile};
+use crate::io::atomic;
 use crate::io::csv_in::{CsvOptions, InputSpec};
 use crate::io::sink::OutputFormat;
 use crate::pipeline::{self, InputFormat, ScanConfig};
 use crate::report::{Made, Report};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -102,9 +103,15 @@ pub struct ScanArgs {
     /// Input format, overriding the input files' extensions.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<InputFormat>,
-    /// Write the JSON report here (`-` for stdout).
-    #[arg(long, value_name = "FILE.json")]
-    pub report: Option<String>,
+    /// Write the report here, repeatable: JSON, Markdown or HTML by the
+    /// extension (.json, .md, .html); `-` for stdout. Another extension
+    /// gets --report-format, or JSON.
+    #[arg(long, value_name = "FILE")]
+    pub report: Vec<String>,
+    /// The format of `--report -` and of report files whose extension
+    /// does not say.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub report_format: Option<ReportFormat>,
     /// Field delimiter of CSV input (default `,`; tab for .tsv).
     #[arg(short = 'd', long, value_name = "CHAR")]
     pub delimiter: Option<String>,
@@ -236,31 +243,21 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         block_size: block_mib << 20,
         max_block_size: usize::from(args.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
     };
-    // The report's file is created before any work, so a report that
-    // cannot be written fails the run before the output is touched, and it
-    // may never replace an input or the output.
-    let mut report_file = match args.report.as_deref() {
-        None | Some("-") => None,
-        Some(path) => {
-            let target = Path::new(path);
-            if let Some((out, _)) = &output
-                && atomic::same_target(out, target)
-            {
-                bail!(Usage(format!(
-                    "--report {path} names the output file {} too; give the report its own name",
-                    out.display()
-                )));
-            }
-            let input_paths: Vec<&Path> = inputs
-                .iter()
-                .filter_map(|i| match i {
-                    InputSpec::Path(p) => Some(p.as_path()),
-                    InputSpec::Stdin => None,
-                })
-                .collect();
-            Some(AtomicFile::create(target, &input_paths).context("--report")?)
-        }
-    };
+    // Report files are created before any work, so one that cannot be
+    // written fails the run before the output is touched, and none may
+    // replace an input or the output.
+    let input_paths: Vec<&Path> = inputs
+        .iter()
+        .filter_map(|i| match i {
+            InputSpec::Path(p) => Some(p.as_path()),
+            InputSpec::Stdin => None,
+        })
+        .collect();
+    let mut claimed = report_files::Claimed::default();
+    if let Some((out, _)) = &output {
+        claimed.claim("-o", "the output file", out)?;
+    }
+    let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -307,13 +304,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     };
     let mut report = Report::new(made, result.stats, None)?;
     report.judge(&gates).map_err(|e| anyhow::Error::new(Usage(e)))?;
-    // The report is written before the output is put in place, and both are
-    // committed in one step: a report that cannot be written (full disk)
-    // leaves no output behind, and an interrupt leaves both or neither.
-    let reported = match args.report {
-        Some(_) => write_report(report_file.as_mut(), &report),
-        None => Ok(()),
-    };
+    // The reports are written before the output is put in place, and all
+    // are committed in one step: a report that cannot be written (full
+    // disk) leaves no output behind, and an interrupt leaves all or none.
+    let reported = report_files::write(&mut reports, &report);
     // A reader that stopped reading the report (`--report - | head`) is not
     // a failed run: the output is kept and the exit is 0 (see `main`).
     if let Err(e) = &reported
@@ -321,7 +315,14 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     {
         return Err(reported.unwrap_err());
     }
-    atomic::commit_all(result.output.take().into_iter().chain(report_file).collect())?;
+    atomic::commit_all(
+        result
+            .output
+            .take()
+            .into_iter()
+            .chain(report_files::files(reports))
+            .collect(),
+    )?;
     reported?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
@@ -342,22 +343,6 @@ fn parse_gates(args: &ScanArgs) -> Result<Vec<Gate>> {
     fail.chain(warn)
         .collect::<Result<_, _>>()
         .map_err(|e| anyhow::Error::new(Usage(e)))
-}
-
-/// Writes the report into its (uncommitted) file, or to stdout when there
-/// is none (`--report -`).
-fn write_report(file: Option<&mut AtomicFile>, report: &Report) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(&report.to_json())?;
-    text.push('\n');
-    let Some(f) = file else {
-        let mut out = std::io::stdout().lock();
-        return out
-            .write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .context("writing the report to stdout");
-    };
-    f.write_all(text.as_bytes())
-        .with_context(|| format!("writing the report {}", f.target().display()))
 }
 
 /// Parquet input has no header line, delimiter or records to pad or cap:

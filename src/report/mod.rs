@@ -5,6 +5,8 @@
 //! Every field is documented in README.md ("The report"); the schema's
 //! version is [`REPORT_VERSION`].
 
+mod html;
+mod markdown;
 mod stats;
 mod summary;
 
@@ -22,6 +24,40 @@ use serde_json::Value;
 pub const REPORT_VERSION: u32 = 2;
 /// Prefixes listed in `top_prefixes`.
 const TOP_PREFIXES: usize = 20;
+
+/// How much of each list the Markdown and HTML pages show (the JSON report
+/// has everything): enough to act on, and a page of bounded size however
+/// many hosts or columns an export has.
+pub struct Limits;
+
+impl Limits {
+    pub const ROWS: usize = 50;
+    pub const COLUMNS: usize = 100;
+}
+
+/// `s` with what a reader cannot see written as an escape: control
+/// characters, white space other than the space, and the invisible
+/// format characters of SPEC's `invisible_char` (`\u200b`, `\u00ad`,
+/// `\ufeff`, the bidi controls); a backslash is doubled so an escape is
+/// never ambiguous.
+pub fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let hidden = c.is_control()
+            || (c.is_whitespace() && c != ' ')
+            || matches!(c, '\u{00AD}' | '\u{034F}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}');
+        match c {
+            '\\' => out.push_str("\\\\"),
+            _ if hidden => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
 
 /// Counts in a fixed order, serialized as a JSON object.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -138,10 +174,39 @@ pub struct Duplicates {
     pub unique_canonical: u64,
     /// Valid values beyond the first of their canonical.
     pub duplicate_values: u64,
+    /// Canonicals shared by two valid values or more.
+    pub clusters: u64,
     /// Valid values whose canonical another valid value shares.
     pub values_in_clusters: u64,
+    /// Clusters holding values from more than one input.
+    pub across_inputs: u64,
+    /// Clusters holding values from more than one chosen column.
+    pub across_columns: u64,
+    /// The largest clusters, numbered as in the duplicates file.
+    pub top: Vec<ClusterReport>,
     /// The duplicates file (`--duplicates`), if written.
     pub file: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClusterReport {
+    pub cluster: u64,
+    pub canonical: String,
+    pub count: u64,
+    /// Where the cluster was first seen.
+    pub first: Place,
+    /// Its first members, in order of appearance.
+    pub members: Vec<MemberReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MemberReport {
+    #[serde(flatten)]
+    pub at: Place,
+    pub value_index: u32,
+    pub value: String,
+    /// How the value differs from the cluster's first (see README).
+    pub variant: &'static str,
 }
 
 /// How the run was made.
@@ -278,8 +343,8 @@ impl Report {
             duplicates: Duplicates {
                 unique_canonical: unique,
                 duplicate_values: valid - unique,
-                values_in_clusters: 0,
                 file: duplicates_file,
+                ..Duplicates::default()
             },
             lossy_cells: stats.lossy_cells,
             padded_rows: stats.padded_rows,

@@ -1,0 +1,130 @@
+//! The files `scan` writes besides its output: `--report FILE` (repeatable;
+//! JSON, Markdown or HTML by extension, `--report-format` for `-`) and
+//! `--duplicates FILE`. Each is an `AtomicFile` created before any work,
+//! so a file that cannot be written fails the run before anything is
+//! touched, and none may name an input, the output or another of them.
+
+use super::Usage;
+use crate::io::atomic::{self, AtomicFile};
+use crate::report::Report;
+use anyhow::{Context, Result, bail};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    Json,
+    Md,
+    Html,
+}
+
+impl ReportFormat {
+    fn from_path(p: &Path) -> Option<ReportFormat> {
+        let ext = p.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "json" => ReportFormat::Json,
+            "md" | "markdown" => ReportFormat::Md,
+            "html" | "htm" => ReportFormat::Html,
+            _ => return None,
+        })
+    }
+
+    fn render(self, r: &Report) -> Result<String> {
+        Ok(match self {
+            ReportFormat::Json => {
+                let mut s = serde_json::to_string_pretty(&r.to_json())?;
+                s.push('\n');
+                s
+            }
+            ReportFormat::Md => r.markdown(),
+            ReportFormat::Html => r.html(),
+        })
+    }
+}
+
+/// One `--report`: its format, and its file (none for stdout).
+pub struct ReportFile {
+    format: ReportFormat,
+    file: Option<AtomicFile>,
+}
+
+/// The paths a run writes, each with what it is, so that no two name one
+/// file.
+#[derive(Default)]
+pub struct Claimed(Vec<(String, PathBuf)>);
+
+impl Claimed {
+    /// Claims `path` for `flag`, described as `what` ("the output file");
+    /// a path already claimed (under any spelling) is a usage error.
+    pub fn claim(&mut self, flag: &str, what: &str, path: &Path) -> Result<()> {
+        if let Some((other, p)) = self.0.iter().find(|(_, p)| atomic::same_target(p, path)) {
+            bail!(Usage(format!(
+                "{flag} {} names {other} {} too; give each its own name",
+                path.display(),
+                p.display()
+            )));
+        }
+        self.0.push((what.to_string(), path.to_path_buf()));
+        Ok(())
+    }
+}
+
+/// Opens every `--report` target.
+pub fn open(
+    specs: &[String],
+    format: Option<ReportFormat>,
+    claimed: &mut Claimed,
+    inputs: &[&Path],
+) -> Result<Vec<ReportFile>> {
+    if specs.iter().filter(|s| *s == "-").count() > 1 {
+        bail!(Usage("--report -: stdout can take one report".into()));
+    }
+    let mut out = Vec::with_capacity(specs.len());
+    for spec in specs {
+        if spec == "-" {
+            out.push(ReportFile {
+                format: format.unwrap_or(ReportFormat::Json),
+                file: None,
+            });
+            continue;
+        }
+        let path = Path::new(spec);
+        // Another extension (`audit.txt`) is what --report-format says, or
+        // JSON, as before reports had formats.
+        let format = ReportFormat::from_path(path).or(format).unwrap_or(ReportFormat::Json);
+        claimed.claim("--report", "the report file", path)?;
+        let file = AtomicFile::create(path, inputs).with_context(|| format!("--report {spec}"))?;
+        out.push(ReportFile {
+            format,
+            file: Some(file),
+        });
+    }
+    Ok(out)
+}
+
+/// Writes `report` into every report file (uncommitted) and to stdout for
+/// `-`. A reader that stopped reading stdout (`--report - | head`) is not
+/// a failed run: that error is returned last, after the files are written.
+pub fn write(reports: &mut [ReportFile], report: &Report) -> Result<()> {
+    let mut stdout_err = None;
+    for r in reports.iter_mut() {
+        let text = r.format.render(report)?;
+        match &mut r.file {
+            Some(f) => f
+                .write_all(text.as_bytes())
+                .with_context(|| format!("writing the report {}", f.target().display()))?,
+            None => {
+                let mut out = std::io::stdout().lock();
+                if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    stdout_err = Some(anyhow::Error::new(e).context("writing the report to stdout"));
+                }
+            }
+        }
+    }
+    stdout_err.map_or(Ok(()), Err)
+}
+
+/// The files to commit.
+pub fn files(reports: Vec<ReportFile>) -> impl Iterator<Item = AtomicFile> {
+    reports.into_iter().filter_map(|r| r.file)
+}

@@ -1,0 +1,237 @@
+//! The report as GitHub-flavoured Markdown, fit for a ticket or a CI job
+//! summary. Every list is cut to a fixed length ([`super::shown`]'s
+//! limits), so the page stays under 1 MiB whatever the input.
+
+use super::{Codes, Counts, Limits, Report, visible};
+use std::fmt::Write;
+
+/// A table cell: invisible characters as escapes, `|` escaped, no line
+/// breaks (they would end the row).
+fn cell(s: &str) -> String {
+    visible(s).replace('|', "\\|").replace('`', "\\`")
+}
+
+/// A value in a cell, as code so Markdown reads nothing into it.
+fn code(s: &str) -> String {
+    if s.is_empty() {
+        return "(empty)".to_string();
+    }
+    // Inside a code span a backtick cannot be escaped: a longer fence can.
+    let v = visible(s).replace('|', "\\|");
+    if v.contains('`') {
+        format!("`` {v} ``")
+    } else {
+        format!("`{v}`")
+    }
+}
+
+fn pct(n: u64, of: u64) -> String {
+    if of == 0 {
+        "–".to_string()
+    } else {
+        format!("{:.2}%", n as f64 * 100.0 / of as f64)
+    }
+}
+
+impl Report {
+    pub fn markdown(&self) -> String {
+        let mut o = String::new();
+        let t = &self.totals;
+        let _ = writeln!(o, "# hdlscan report: {}\n", self.verdict.to_uppercase());
+        if !self.gates.is_empty() {
+            let _ = writeln!(
+                o,
+                "| gate | severity | value | limit | outcome |\n| --- | --- | ---: | ---: | --- |"
+            );
+            for g in &self.gates {
+                let value = match g.denominator {
+                    Some(of) if g.unit == "percent" => format!("{}% ({} of {of})", g.value, g.count),
+                    _ => g.count.to_string(),
+                };
+                let limit = if g.unit == "percent" {
+                    format!("{}%", g.limit)
+                } else {
+                    g.limit.to_string()
+                };
+                let outcome = match (g.holds, g.severity) {
+                    (true, crate::gates::Severity::Fail) => "**failed**",
+                    (true, _) => "warning",
+                    (false, _) => "passed",
+                };
+                let _ = writeln!(
+                    o,
+                    "| {} | {:?} | {value} | {} {limit} | {outcome} |",
+                    code(&g.expr),
+                    g.severity,
+                    g.op
+                );
+            }
+            o.push('\n');
+        }
+        let _ = writeln!(o, "## Totals\n\n| | count | share |\n| --- | ---: | ---: |");
+        let _ = writeln!(o, "| records | {} | |", self.records);
+        let _ = writeln!(o, "| cells | {} | |", t.cells);
+        let _ = writeln!(o, "| values | {} | |", t.values);
+        let _ = writeln!(
+            o,
+            "| present | {} | {} of values |",
+            t.present,
+            pct(t.present, t.values)
+        );
+        let _ = writeln!(o, "| valid | {} | {} of present |", t.valid, pct(t.valid, t.present));
+        let _ = writeln!(
+            o,
+            "| invalid | {} | {} of values |",
+            self.invalid(),
+            pct(self.invalid(), t.values)
+        );
+        let d = &self.duplicates;
+        let _ = writeln!(
+            o,
+            "| in duplicate clusters | {} | {} of valid |\n",
+            d.values_in_clusters,
+            pct(d.values_in_clusters, t.valid)
+        );
+        counts_table(&mut o, "By kind", "kind", &t.by_kind, t.values);
+        counts_table(&mut o, "By namespace", "namespace", &self.by_namespace, t.valid);
+        if self.columns.len() > 1 {
+            let _ = writeln!(
+                o,
+                "## By column\n\n| column | cells | values | present | valid | valid of present |\n| --- | ---: | ---: | ---: | ---: | ---: |"
+            );
+            for c in self.columns.iter().take(Limits::COLUMNS) {
+                let x = &c.totals;
+                let _ = writeln!(
+                    o,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    code(&c.name),
+                    x.cells,
+                    x.values,
+                    x.present,
+                    x.valid,
+                    pct(x.valid, x.present)
+                );
+            }
+            more(&mut o, self.columns.len(), Limits::COLUMNS, "columns");
+            o.push('\n');
+        }
+        codes_table(&mut o, "Errors", &self.errors, t.values);
+        codes_table(&mut o, "Warnings", &self.warnings, t.values);
+        if !self.top_prefixes.is_empty() {
+            let _ = writeln!(o, "## Top prefixes\n\n| prefix | count |\n| --- | ---: |");
+            for p in &self.top_prefixes {
+                let _ = writeln!(o, "| {} | {} |", code(&p.prefix), p.count);
+            }
+            o.push('\n');
+        }
+        counts_table(&mut o, "Resolver hosts", "host", &self.resolvers, t.valid);
+        if d.clusters > 0 {
+            let _ = writeln!(
+                o,
+                "## Largest duplicate clusters\n\n{} clusters hold {} values ({} across inputs, {} across columns).\n",
+                d.clusters, d.values_in_clusters, d.across_inputs, d.across_columns
+            );
+            let _ = writeln!(
+                o,
+                "| cluster | canonical | count | first seen | members |\n| ---: | --- | ---: | --- | --- |"
+            );
+            for c in &d.top {
+                let members: Vec<String> = c
+                    .members
+                    .iter()
+                    .map(|m| format!("{} ({})", code(&m.value), m.variant))
+                    .collect();
+                let _ = writeln!(
+                    o,
+                    "| {} | {} | {} | record {}, {} | {} |",
+                    c.cluster,
+                    code(&c.canonical),
+                    c.count,
+                    c.first.record,
+                    cell(&c.first.column),
+                    members.join(", ")
+                );
+            }
+            o.push('\n');
+        }
+        let r = &self.run;
+        let _ = writeln!(o, "## Run\n\n| | |\n| --- | --- |\n| tool | {} |", cell(&r.tool));
+        for i in r.inputs.iter().take(Limits::ROWS) {
+            let _ = writeln!(
+                o,
+                "| input | {} ({}, {} records, {} bytes) |",
+                code(&i.path),
+                i.format,
+                i.records,
+                i.bytes
+            );
+        }
+        more(&mut o, r.inputs.len(), Limits::ROWS, "inputs");
+        if let Some(out) = &r.output {
+            let _ = writeln!(o, "| output | {} ({}) |", code(out), r.output_shape);
+        }
+        let _ = writeln!(o, "| options | {} |", code(&r.options.to_string()));
+        let _ = writeln!(
+            o,
+            "| time | {:.2} s, {:.0} values/s |",
+            r.elapsed_seconds, r.values_per_second
+        );
+        o
+    }
+}
+
+fn more(o: &mut String, total: usize, shown: usize, what: &str) {
+    if total > shown {
+        let _ = writeln!(
+            o,
+            "\nand {} more {what} (the JSON report lists them all)",
+            total - shown
+        );
+    }
+}
+
+fn counts_table(o: &mut String, title: &str, key: &str, c: &Counts, of: u64) {
+    let rows: Vec<&(String, u64)> = c.0.iter().filter(|(_, n)| *n > 0).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "## {title}\n\n| {key} | count | share |\n| --- | ---: | ---: |");
+    for (k, n) in rows.iter().take(Limits::ROWS) {
+        let _ = writeln!(o, "| {} | {n} | {} |", code(k), pct(*n, of));
+    }
+    more(o, rows.len(), Limits::ROWS, "rows");
+    o.push('\n');
+}
+
+fn codes_table(o: &mut String, title: &str, codes: &Codes, values: u64) {
+    if codes.0.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "## {title}\n\n| code | count | share of values | examples (record, line, column: value) |\n| --- | ---: | ---: | --- |"
+    );
+    for (name, c) in &codes.0 {
+        let ex: Vec<String> = c
+            .examples
+            .iter()
+            .map(|e| {
+                let line = e.at.line.map_or(String::new(), |l| format!(", line {l}"));
+                format!(
+                    "record {}{line}, {}: {}",
+                    e.at.record,
+                    cell(&e.at.column),
+                    code(&e.value)
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "| `{name}` | {} | {} | {} |",
+            c.count,
+            pct(c.count, values),
+            ex.join("<br>")
+        );
+    }
+    o.push('\n');
+}
