@@ -1,6 +1,7 @@
 //! The one integration-test binary (as in ripgrep): each module tests one
 //! area through the public API or the built `hdlscan` binary.
 
+mod browser;
 mod faults;
 mod gates;
 mod gen_bench;

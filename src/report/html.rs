@@ -41,7 +41,7 @@ table{border-collapse:collapse;margin:.3rem 0 1rem;font-size:.9rem}th,td{border:
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font:.85rem ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all;background:#f6f8fa;padding:0 .2rem}
 .verdict{display:inline-block;padding:.2rem .7rem;border-radius:.3rem;color:#fff;font-weight:600}.pass{background:#1a7f37}.warn{background:#9a6700}.fail{background:#cf222e}
 .chart{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}.chart svg{max-width:100%;height:auto}
-.scroll{overflow-x:auto}.more{color:#57606a;font-size:.85rem}
+.k{word-break:normal;white-space:nowrap}.scroll{overflow-x:auto}.more{color:#57606a;font-size:.85rem}
 @media (max-width:40rem){body{font-size:14px;padding:.5rem}td,th{padding:.2rem .3rem}}
 @media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}table{break-inside:auto}tr{break-inside:avoid}}
 ";
@@ -126,7 +126,7 @@ fn codes(o: &mut String, title: &str, codes: &Codes, values: u64) {
     for (name, c) in &codes.0 {
         let _ = write!(
             o,
-            "<tr><td><code>{name}</code></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>",
+            "<tr><td><code class=\"k\">{name}</code></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>",
             c.count,
             pct(c.count, values)
         );
