@@ -27,7 +27,7 @@ pub enum Op {
 }
 
 impl Op {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Op::Gt => ">",
             Op::Ge => ">=",
@@ -36,7 +36,7 @@ impl Op {
         }
     }
 
-    fn holds(self, a: f64, b: f64) -> bool {
+    pub fn holds(self, a: f64, b: f64) -> bool {
         match self {
             Op::Gt => a > b,
             Op::Ge => a >= b,
@@ -95,6 +95,64 @@ pub enum Severity {
     Warn,
 }
 
+impl Severity {
+    pub fn flag(self) -> &'static str {
+        match self {
+            Severity::Fail => "--fail-if",
+            Severity::Warn => "--warn-if",
+        }
+    }
+}
+
+/// `LEFT OP LIMIT`, the shape of every gate (`scan`'s and `diff`'s): what
+/// LEFT names is the caller's business.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub left: String,
+    pub op: Op,
+    /// The limit as written: a count, or a percentage.
+    pub limit: f64,
+    pub percent: bool,
+}
+
+impl Expr {
+    /// Reads `expr`; `flag` names it in errors.
+    pub fn parse(expr: &str, flag: &str) -> Result<Expr, String> {
+        let at = expr.find(['<', '>']).ok_or_else(|| {
+            format!("{flag} {expr:?}: expected METRIC OP LIMIT, OP one of > >= < <= (e.g. 'invalid>1%')")
+        })?;
+        let (left, rest) = expr.split_at(at);
+        let (op, limit) = if let Some(l) = rest.strip_prefix(">=") {
+            (Op::Ge, l)
+        } else if let Some(l) = rest.strip_prefix("<=") {
+            (Op::Le, l)
+        } else if let Some(l) = rest.strip_prefix('>') {
+            (Op::Gt, l)
+        } else {
+            (Op::Lt, &rest[1..])
+        };
+        let limit = limit.trim();
+        let (number, percent) = match limit.strip_suffix('%') {
+            Some(n) => (n.trim(), true),
+            None => (limit, false),
+        };
+        let value: f64 = number
+            .parse()
+            .ok()
+            .filter(|n: &f64| n.is_finite() && *n >= 0.0)
+            .ok_or_else(|| format!("{flag} {expr:?}: the limit {limit:?} is not a count or a percentage (12, 5%)"))?;
+        if percent && value > 100.0 {
+            return Err(format!("{flag} {expr:?}: a percentage above 100%"));
+        }
+        Ok(Expr {
+            left: left.trim().to_string(),
+            op,
+            limit: value,
+            percent,
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gate {
     pub expr: String,
@@ -123,24 +181,14 @@ pub fn metric_names() -> Vec<&'static str> {
 impl Gate {
     /// Reads `[COLUMN:]METRIC OP LIMIT` (spaces around OP allowed).
     pub fn parse(expr: &str, severity: Severity) -> Result<Gate, String> {
-        let flag = match severity {
-            Severity::Fail => "--fail-if",
-            Severity::Warn => "--warn-if",
-        };
-        let at = expr.find(['<', '>']).ok_or_else(|| {
-            format!("{flag} {expr:?}: expected METRIC OP LIMIT, OP one of > >= < <= (e.g. 'invalid>1%')")
-        })?;
-        let (left, rest) = expr.split_at(at);
-        let (op, limit) = if let Some(l) = rest.strip_prefix(">=") {
-            (Op::Ge, l)
-        } else if let Some(l) = rest.strip_prefix("<=") {
-            (Op::Le, l)
-        } else if let Some(l) = rest.strip_prefix('>') {
-            (Op::Gt, l)
-        } else {
-            (Op::Lt, &rest[1..])
-        };
-        let left = left.trim();
+        let flag = severity.flag();
+        let Expr {
+            left,
+            op,
+            limit,
+            percent,
+        } = Expr::parse(expr, flag)?;
+        let left = left.as_str();
         let (column, metric_name) = match left.rsplit_once(':') {
             Some((c, m)) => (Some(c.to_string()), m),
             None => (None, left),
@@ -151,16 +199,7 @@ impl Gate {
                 metric_names().join(", ")
             )
         })?;
-        let limit = limit.trim();
-        let (number, percent) = match limit.strip_suffix('%') {
-            Some(n) => (n.trim(), true),
-            None => (limit, false),
-        };
-        let mut limit: f64 = number
-            .parse()
-            .ok()
-            .filter(|n: &f64| n.is_finite() && *n >= 0.0)
-            .ok_or_else(|| format!("{flag} {expr:?}: the limit {limit:?} is not a count or a percentage (12, 5%)"))?;
+        let mut limit = limit;
         let mut percent = percent;
         match metric {
             Metric::Records | Metric::Values if percent => {
@@ -179,9 +218,6 @@ impl Gate {
                 percent = true;
             }
             _ => {}
-        }
-        if percent && limit > 100.0 {
-            return Err(format!("{flag} {expr:?}: a percentage above 100%"));
         }
         if column.is_some() && matches!(metric, Metric::Duplicates | Metric::Records) {
             return Err(format!(
