@@ -13,9 +13,15 @@
 //! `COLUMN:METRIC` judges one chosen column (`dc.identifier.doi:invalid>0`);
 //! the column name is everything before the last `:`. `duplicates` and
 //! `records` are the run's only.
+//!
+//! `change:[COLUMN:]METRIC` judges the change since `--baseline OLD.json`:
+//! now minus then, in counts, or in percentage points when LIMIT is a
+//! percentage (`change:invalid>0` fails when more values are invalid than
+//! last night; `change:valid_of_present<-1%` when the valid share fell by
+//! more than a point).
 
 use crate::id::{ErrorCode, Warning};
-use crate::report::{ColumnReport, Report, Totals};
+use crate::report::Snapshot;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,9 +145,10 @@ impl Expr {
         let value: f64 = number
             .parse()
             .ok()
-            .filter(|n: &f64| n.is_finite() && *n >= 0.0)
+            // Negative limits are for changes (`change:valid<-10`).
+            .filter(|n: &f64| n.is_finite())
             .ok_or_else(|| format!("{flag} {expr:?}: the limit {limit:?} is not a count or a percentage (12, 5%)"))?;
-        if percent && value > 100.0 {
+        if percent && value.abs() > 100.0 {
             return Err(format!("{flag} {expr:?}: a percentage above 100%"));
         }
         Ok(Expr {
@@ -159,6 +166,8 @@ pub struct Gate {
     pub severity: Severity,
     pub column: Option<String>,
     pub metric: Metric,
+    /// `change:METRIC`: judged on the change since the baseline.
+    pub change: bool,
     pub op: Op,
     /// The limit as written: a count, or a percentage.
     pub limit: f64,
@@ -188,7 +197,10 @@ impl Gate {
             limit,
             percent,
         } = Expr::parse(expr, flag)?;
-        let left = left.as_str();
+        let (change, left) = match left.strip_prefix("change:") {
+            Some(rest) => (true, rest),
+            None => (false, left.as_str()),
+        };
         let (column, metric_name) = match left.rsplit_once(':') {
             Some((c, m)) => (Some(c.to_string()), m),
             None => (None, left),
@@ -230,68 +242,74 @@ impl Gate {
             severity,
             column,
             metric,
+            change,
             op,
             limit,
             percent,
         })
     }
 
-    /// The gate judged on `report`; an unknown column is an error.
-    pub fn judge(&self, report: &Report) -> Result<Verdict, String> {
-        let column: Option<&ColumnReport> = match &self.column {
-            None => None,
-            Some(name) => Some(report.columns.iter().find(|c| &c.name == name).ok_or_else(|| {
-                let names: Vec<&str> = report.columns.iter().map(|c| c.name.as_str()).collect();
-                format!(
-                    "gate {:?}: {name:?} is not a chosen column ({})",
-                    self.expr,
-                    names.join(", ")
-                )
-            })?),
-        };
-        let totals: &Totals = column.map_or(&report.totals, |c| &c.totals);
-        let code_count = |name: &str| -> u64 {
-            match column {
-                Some(c) => {
-                    let counts = if matches!(self.metric, Metric::Error(_)) {
-                        &c.errors
-                    } else {
-                        &c.warnings
-                    };
-                    counts.0.iter().find(|(k, _)| k == name).map_or(0, |(_, n)| *n)
-                }
-                None => {
-                    let codes = if matches!(self.metric, Metric::Error(_)) {
-                        &report.errors
-                    } else {
-                        &report.warnings
-                    };
-                    codes.0.iter().find(|(k, _)| *k == name).map_or(0, |(_, c)| c.count)
-                }
-            }
-        };
-        let (count, of) = match self.metric {
-            Metric::Invalid => (totals.present - totals.valid, Some(totals.present)),
-            Metric::Error(e) => (code_count(e.as_str()), Some(totals.values)),
-            Metric::Warning(w) => (code_count(w.as_str()), Some(totals.values)),
-            Metric::Duplicates => (report.duplicates.values_in_clusters, Some(totals.valid)),
-            Metric::Records => (report.records, None),
-            Metric::Values => (totals.values, None),
-            Metric::ValidOfPresent => (totals.valid, Some(totals.present)),
-        };
-        let value = match (self.percent, of) {
+    /// What the metric counts in `snap`, and what a percentage of it is a
+    /// share of. None when the column is not in `snap`.
+    fn measure(&self, snap: &Snapshot) -> Option<(u64, Option<u64>)> {
+        let f = snap.figures(self.column.as_deref())?;
+        let code = |m: &std::collections::BTreeMap<String, u64>, name: &str| m.get(name).copied().unwrap_or(0);
+        Some(match self.metric {
+            Metric::Invalid => (f.invalid_present(), Some(f.present)),
+            Metric::Error(e) => (code(&f.errors, e.as_str()), Some(f.values)),
+            Metric::Warning(w) => (code(&f.warnings, w.as_str()), Some(f.values)),
+            Metric::Duplicates => (snap.values_in_clusters, Some(snap.total.valid)),
+            Metric::Records => (snap.records, None),
+            Metric::Values => (f.values, None),
+            Metric::ValidOfPresent => (f.valid, Some(f.present)),
+        })
+    }
+
+    /// The compared value of a measure: the count, or its percentage.
+    fn value(&self, (count, of): (u64, Option<u64>)) -> f64 {
+        match (self.percent, of) {
             (true, Some(0)) => 0.0,
             (true, Some(of)) => count as f64 * 100.0 / of as f64,
             _ => count as f64,
+        }
+    }
+
+    /// The gate judged on `now` (and, for a `change:` gate, against
+    /// `then`, the baseline); an unknown column or a `change:` gate without
+    /// a baseline is an error.
+    pub fn judge(&self, now: &Snapshot, then: Option<&Snapshot>) -> Result<Verdict, String> {
+        let unknown = |snap: &Snapshot, which: &str| {
+            let names: Vec<&str> = snap.columns.iter().map(|(c, _)| c.as_str()).collect();
+            format!(
+                "gate {:?}: {:?} is not one of the {which} ({})",
+                self.expr,
+                self.column.as_deref().unwrap_or_default(),
+                names.join(", ")
+            )
         };
+        let m = self.measure(now).ok_or_else(|| unknown(now, "chosen columns"))?;
+        let mut value = self.value(m);
+        let mut before = None;
+        if self.change {
+            let then = then.ok_or_else(|| {
+                format!(
+                    "gate {:?}: change: compares with a baseline; add --baseline OLD.json",
+                    self.expr
+                )
+            })?;
+            let t = self.value(self.measure(then).ok_or_else(|| unknown(then, "baseline's columns"))?);
+            before = Some((t * 1e4).round() / 1e4);
+            value -= t;
+        }
         let holds = self.op.holds(value, self.limit);
         Ok(Verdict {
             expr: self.expr.clone(),
             severity: self.severity,
             column: self.column.clone(),
             metric: self.metric.name(),
-            count,
-            denominator: of,
+            count: m.0,
+            denominator: m.1,
+            then: before,
             value: (value * 1e4).round() / 1e4,
             op: self.op.as_str(),
             limit: self.limit,
@@ -308,8 +326,11 @@ pub struct Verdict {
     pub severity: Severity,
     pub column: Option<String>,
     pub metric: &'static str,
-    /// What the metric counts.
+    /// What the metric counts (now).
     pub count: u64,
+    /// For a `change:` gate, the baseline's value (count or percentage);
+    /// `value` is then the change since.
+    pub then: Option<f64>,
     /// What a percentage is a share of (null for counts).
     pub denominator: Option<u64>,
     /// The value compared: `count`, or its percentage of `denominator`.
@@ -325,8 +346,9 @@ pub struct Verdict {
 impl Verdict {
     /// One line for stderr.
     pub fn describe(&self) -> String {
-        let shown = match self.denominator {
-            Some(of) if self.unit == "percent" => format!("{}% ({} of {of})", self.value, self.count),
+        let shown = match (self.then, self.denominator) {
+            (Some(then), _) => format!("{:+} since the baseline's {then}", self.value),
+            (None, Some(of)) if self.unit == "percent" => format!("{}% ({} of {of})", self.value, self.count),
             _ => self.count.to_string(),
         };
         let word = match (self.holds, self.severity) {

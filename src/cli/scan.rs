@@ -9,7 +9,7 @@ use crate::io::atomic;
 use crate::io::csv_in::{CsvOptions, InputSpec};
 use crate::io::sink::OutputFormat;
 use crate::pipeline::{self, InputFormat, ScanConfig};
-use crate::report::{Made, Report};
+use crate::report::{Made, Report, Snapshot};
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -36,6 +36,10 @@ Examples:
   # Several gzipped TSV dumps, column by number, repairs on, CSV out
   hdlscan scan part-*.tsv.gz -c 3 --repair -o clean.csv
 
+  # Nightly: compare with last night's report, fail when it got worse
+  hdlscan scan export.csv -c 'dc.identifier.*' --split '||' --baseline audit.json \\
+      --report audit.json --report audit.md --fail-if 'change:invalid>0'
+
   # From a pipe (no header line)
   zcat dump.csv.gz | hdlscan scan - -n -c 1 --report -
 
@@ -60,6 +64,8 @@ Gates (--fail-if, --warn-if; EXPR is [COLUMN:]METRIC OP LIMIT):
   valid_of_present<95%       valid values, % of present values (or 0.95)
   records<1000, values<1000  counts only
   dc.identifier.doi:invalid>0   one chosen column
+  change:invalid>0           the change since --baseline: now minus then,
+  change:valid_of_present<-1%   in counts, or in percentage points
 A gate is judged after the run; output and report are written either way.
 
 Exit status: 0 success, 1 error (bad input, I/O; never 0 or 3 for a run
@@ -142,6 +148,11 @@ pub struct ScanArgs {
     /// CSV block size in MiB [default: 4]: the unit of parallel work.
     #[arg(long, value_name = "MIB", hide = true)]
     pub block_mib: Option<usize>,
+    /// An earlier run's JSON report: the reports gain `changes` (each
+    /// metric then and now, codes new and gone), and gates may judge
+    /// `change:METRIC`. It may be the --report file this run replaces.
+    #[arg(long, value_name = "OLD.json")]
+    pub baseline: Option<PathBuf>,
     /// Fail the run (exit 3, after writing output and reports) when EXPR
     /// holds: [COLUMN:]METRIC OP LIMIT, e.g. 'invalid>1%' (see below).
     /// Repeatable.
@@ -182,6 +193,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let parser = args.parser.options()?;
     let gates = parse_gates(&args)?;
+    let baseline = match &args.baseline {
+        Some(p) => Some(read_baseline(p)?),
+        None => None,
+    };
     let split = match &args.split {
         Some(sep) => Some(crate::id::Split::at(sep).map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?),
         None => None,
@@ -303,7 +318,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };
     let mut report = Report::new(made, result.stats, None)?;
-    report.judge(&gates).map_err(|e| anyhow::Error::new(Usage(e)))?;
+    let shown = args.baseline.as_ref().map(|p| p.display().to_string());
+    report
+        .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
+        .map_err(|e| anyhow::Error::new(Usage(e)))?;
     // The reports are written before the output is put in place, and all
     // are committed in one step: a report that cannot be written (full
     // disk) leaves no output behind, and an interrupt leaves all or none.
@@ -333,6 +351,16 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Exit::Success
     }
     .into())
+}
+
+/// `--baseline`: read before any work, since the run may replace it.
+fn read_baseline(path: &Path) -> Result<Snapshot> {
+    let shown = path.display();
+    let text =
+        std::fs::read(path).map_err(|e| anyhow::anyhow!("--baseline {shown}: {}", crate::io::atomic::os_reason(&e)))?;
+    let json: serde_json::Value = serde_json::from_slice(&text)
+        .map_err(|e| anyhow::anyhow!("--baseline {shown}: not a JSON report of hdlscan scan: {e}"))?;
+    Snapshot::from_json(&json).map_err(|e| anyhow::anyhow!("--baseline {shown}: {e}"))
 }
 
 /// `--fail-if` and `--warn-if`, read before any work: a typo in a metric

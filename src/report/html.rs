@@ -191,6 +191,41 @@ impl Report {
             }
             o.push_str("</table>");
         }
+        if let Some(c) = &self.changes {
+            let _ = write!(o, "<h2>Since <code>{}</code></h2>", esc(&c.baseline));
+            if !c.same_tool || !c.same_options {
+                let _ = write!(
+                    o,
+                    "<p>Note: the baseline was made by {} with {} options; a change may be theirs.</p>",
+                    esc(&c.baseline_tool),
+                    if c.same_options { "the same" } else { "other" }
+                );
+            }
+            o.push_str("<table><tr><th>metric</th><th class=\"n\">then</th><th class=\"n\">now</th><th class=\"n\">change</th></tr>");
+            for m in &c.metrics {
+                let _ = write!(
+                    o,
+                    "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:+}</td></tr>",
+                    m.metric, m.then, m.now, m.change
+                );
+            }
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.iter()
+                        .map(|c| format!("<code>{}</code>", esc(c)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            };
+            let _ = write!(
+                o,
+                "</table><p>New codes: {}. Gone: {}.</p>",
+                list(&c.new_codes),
+                list(&c.gone_codes)
+            );
+        }
         let d = &self.duplicates;
         o.push_str("<h2>Totals</h2><table><tr><th></th><th class=\"n\">count</th><th class=\"n\">share</th></tr>");
         for (k, n, share) in [

@@ -68,6 +68,34 @@ impl Report {
             }
             o.push('\n');
         }
+        if let Some(c) = &self.changes {
+            let _ = writeln!(o, "## Since {}\n", code(&c.baseline));
+            if !c.same_tool || !c.same_options {
+                let _ = writeln!(
+                    o,
+                    "Note: the baseline was made by {} with {} options; a change may be theirs.\n",
+                    cell(&c.baseline_tool),
+                    if c.same_options { "the same" } else { "other" }
+                );
+            }
+            let _ = writeln!(o, "| metric | then | now | change |\n| --- | ---: | ---: | ---: |");
+            for m in &c.metrics {
+                let _ = writeln!(o, "| {} | {} | {} | {:+} |", m.metric, m.then, m.now, m.change);
+            }
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                }
+            };
+            let _ = writeln!(
+                o,
+                "\nNew codes: {}. Gone: {}.\n",
+                list(&c.new_codes),
+                list(&c.gone_codes)
+            );
+        }
         let _ = writeln!(o, "## Totals\n\n| | count | share |\n| --- | ---: | ---: |");
         let _ = writeln!(o, "| records | {} | |", self.records);
         let _ = writeln!(o, "| cells | {} | |", t.cells);

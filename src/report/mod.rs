@@ -7,9 +7,11 @@
 
 mod html;
 mod markdown;
+mod snapshot;
 mod stats;
 mod summary;
 
+pub use snapshot::{Changes, Snapshot};
 pub use stats::{CanonicalSet, CodeStats, ColumnStats, EXAMPLES, Example, InputInfo, Stats, example_text};
 
 use crate::id::{ErrorCode, Kind, Warning};
@@ -232,6 +234,9 @@ pub struct Report {
     pub verdict: &'static str,
     /// Every gate with its metric's value, denominator, limit and outcome.
     pub gates: Vec<crate::gates::Verdict>,
+    /// What changed since `--baseline`, if given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Changes>,
     pub records: u64,
     #[serde(flatten)]
     pub totals: Totals,
@@ -329,6 +334,7 @@ impl Report {
             version: REPORT_VERSION,
             verdict: "pass",
             gates: Vec::new(),
+            changes: None,
             records: stats.records,
             totals: Totals::of(&total),
             by_namespace: Counts(sorted_counts(&stats.namespaces, usize::MAX)),
@@ -371,11 +377,19 @@ impl Report {
         })
     }
 
-    /// Judges `gates` on this report and records their verdicts. An error
-    /// names a gate whose column is not a chosen one.
-    pub fn judge(&mut self, gates: &[crate::gates::Gate]) -> Result<(), String> {
+    /// Judges `gates` on this report (and `change:` gates against the
+    /// baseline, whose changes it records) and records their verdicts. An
+    /// error names a gate that cannot be judged.
+    pub fn judge(&mut self, gates: &[crate::gates::Gate], baseline: Option<(&str, &Snapshot)>) -> Result<(), String> {
         use crate::gates::Severity;
-        self.gates = gates.iter().map(|g| g.judge(self)).collect::<Result<_, _>>()?;
+        let now = Snapshot::of(self);
+        if let Some((path, then)) = baseline {
+            self.changes = Some(Changes::between(path.to_string(), then, &now));
+        }
+        self.gates = gates
+            .iter()
+            .map(|g| g.judge(&now, baseline.map(|b| b.1)))
+            .collect::<Result<_, _>>()?;
         let held = |s: Severity| self.gates.iter().any(|v| v.holds && v.severity == s);
         self.verdict = if held(Severity::Fail) {
             "fail"

@@ -1,0 +1,236 @@
+//! The figures gates judge and baselines compare, read alike from a
+//! finished [`Report`] or from an earlier run's JSON report
+//! (`scan --baseline OLD.json`), so that "now" and "then" are measured by
+//! one piece of code.
+
+use super::{Report, Totals};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The counts of a run, or of one column.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Figures {
+    pub cells: u64,
+    pub values: u64,
+    pub present: u64,
+    pub valid: u64,
+    /// Codes with a count above zero.
+    pub errors: BTreeMap<String, u64>,
+    pub warnings: BTreeMap<String, u64>,
+}
+
+impl Figures {
+    pub fn invalid_present(&self) -> u64 {
+        self.present.saturating_sub(self.valid)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Snapshot {
+    pub records: u64,
+    pub total: Figures,
+    pub columns: Vec<(String, Figures)>,
+    pub values_in_clusters: u64,
+    pub tool: String,
+    pub options: Value,
+}
+
+fn of_totals(t: &Totals) -> Figures {
+    Figures {
+        cells: t.cells,
+        values: t.values,
+        present: t.present,
+        valid: t.valid,
+        ..Figures::default()
+    }
+}
+
+impl Snapshot {
+    pub fn of(r: &Report) -> Snapshot {
+        let mut total = of_totals(&r.totals);
+        total.errors = r.errors.0.iter().map(|(k, c)| (k.to_string(), c.count)).collect();
+        total.warnings = r.warnings.0.iter().map(|(k, c)| (k.to_string(), c.count)).collect();
+        let columns = r
+            .columns
+            .iter()
+            .map(|c| {
+                let mut f = of_totals(&c.totals);
+                f.errors = c.errors.0.iter().cloned().collect();
+                f.warnings = c.warnings.0.iter().cloned().collect();
+                (c.name.clone(), f)
+            })
+            .collect();
+        Snapshot {
+            records: r.records,
+            total,
+            columns,
+            values_in_clusters: r.duplicates.values_in_clusters,
+            tool: r.run.tool.clone(),
+            options: r.run.options.clone(),
+        }
+    }
+
+    /// An earlier run's JSON report (schema version 2). A report of
+    /// another version is refused: its fields do not mean the same.
+    pub fn from_json(j: &Value) -> Result<Snapshot, String> {
+        let version = j["version"].as_u64().unwrap_or(0);
+        if version != u64::from(super::REPORT_VERSION) {
+            return Err(format!(
+                "it is a report of schema version {version}, and this hdlscan writes and compares version {}: run the baseline again with this version",
+                super::REPORT_VERSION
+            ));
+        }
+        let n = |v: &Value, what: &str| v.as_u64().ok_or_else(|| format!("its {what} is not a count"));
+        let codes = |v: &Value, nested: bool| -> BTreeMap<String, u64> {
+            v.as_object()
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|(k, c)| {
+                            let count = if nested { c["count"].as_u64() } else { c.as_u64() };
+                            count.map(|n| (k.clone(), n))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let figures = |v: &Value, nested: bool| -> Result<Figures, String> {
+            Ok(Figures {
+                cells: n(&v["cells"], "cells")?,
+                values: n(&v["values"], "values")?,
+                present: n(&v["present"], "present")?,
+                valid: n(&v["valid"], "valid")?,
+                errors: codes(&v["errors"], nested),
+                warnings: codes(&v["warnings"], nested),
+            })
+        };
+        let columns = j["columns"]
+            .as_array()
+            .ok_or("it has no columns")?
+            .iter()
+            .map(|c| Ok((c["name"].as_str().unwrap_or_default().to_string(), figures(c, false)?)))
+            .collect::<Result<_, String>>()?;
+        Ok(Snapshot {
+            records: n(&j["records"], "records")?,
+            total: figures(j, true)?,
+            columns,
+            values_in_clusters: j["duplicates"]["values_in_clusters"].as_u64().unwrap_or(0),
+            tool: j["run"]["tool"].as_str().unwrap_or_default().to_string(),
+            options: j["run"]["options"].clone(),
+        })
+    }
+
+    /// The figures of column `name`, or the run's.
+    pub fn figures(&self, column: Option<&str>) -> Option<&Figures> {
+        match column {
+            None => Some(&self.total),
+            Some(name) => self.columns.iter().find(|(c, _)| c == name).map(|(_, f)| f),
+        }
+    }
+}
+
+/// What changed since the baseline, as the report lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Changes {
+    /// The baseline report's path.
+    pub baseline: String,
+    pub baseline_tool: String,
+    /// Whether the baseline was made by the same hdlscan version, and with
+    /// the same options (threads aside): if not, a change may be theirs.
+    pub same_tool: bool,
+    pub same_options: bool,
+    pub metrics: Vec<MetricChange>,
+    /// Codes seen now and not then, and then and not now.
+    pub new_codes: Vec<String>,
+    pub gone_codes: Vec<String>,
+    /// Every code whose count changed.
+    pub codes: Vec<CodeChange>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricChange {
+    pub metric: &'static str,
+    pub then: f64,
+    pub now: f64,
+    pub change: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CodeChange {
+    pub code: String,
+    pub then: u64,
+    pub now: u64,
+}
+
+fn share(n: u64, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        (n as f64 / of as f64 * 1e6).round() / 1e6
+    }
+}
+
+impl Changes {
+    pub fn between(baseline: String, then: &Snapshot, now: &Snapshot) -> Changes {
+        let without_threads = |o: &Value| {
+            let mut o = o.clone();
+            if let Some(m) = o.as_object_mut() {
+                m.remove("threads");
+            }
+            o
+        };
+        let (t, n) = (&then.total, &now.total);
+        let pairs: [(&'static str, f64, f64); 7] = [
+            ("records", then.records as f64, now.records as f64),
+            ("values", t.values as f64, n.values as f64),
+            ("present", t.present as f64, n.present as f64),
+            ("valid", t.valid as f64, n.valid as f64),
+            ("invalid", t.invalid_present() as f64, n.invalid_present() as f64),
+            ("valid_of_present", share(t.valid, t.present), share(n.valid, n.present)),
+            (
+                "duplicates",
+                then.values_in_clusters as f64,
+                now.values_in_clusters as f64,
+            ),
+        ];
+        let metrics = pairs
+            .into_iter()
+            .map(|(metric, then, now)| MetricChange {
+                metric,
+                then,
+                now,
+                change: ((now - then) * 1e6).round() / 1e6,
+            })
+            .collect();
+        let all = |f: &Figures| -> BTreeMap<String, u64> {
+            f.errors
+                .iter()
+                .chain(&f.warnings)
+                .map(|(k, v)| (k.clone(), *v))
+                .collect()
+        };
+        let (a, b) = (all(t), all(n));
+        let codes = a
+            .keys()
+            .chain(b.keys())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .map(|k| CodeChange {
+                code: k.clone(),
+                then: a.get(k).copied().unwrap_or(0),
+                now: b.get(k).copied().unwrap_or(0),
+            })
+            .filter(|c| c.then != c.now)
+            .collect::<Vec<_>>();
+        Changes {
+            baseline,
+            baseline_tool: then.tool.clone(),
+            same_tool: then.tool == now.tool,
+            same_options: without_threads(&then.options) == without_threads(&now.options),
+            metrics,
+            new_codes: codes.iter().filter(|c| c.then == 0).map(|c| c.code.clone()).collect(),
+            gone_codes: codes.iter().filter(|c| c.now == 0).map(|c| c.code.clone()).collect(),
+            codes,
+        }
+    }
+}
