@@ -67,6 +67,26 @@ fn added_name(prefix: &str, name: &str, input_names: &[String]) -> Result<String
     Ok(full)
 }
 
+/// The prefix the added columns get when `--column-prefix` is not given:
+/// none, unless an input column is named like an added one (OpenAPC's
+/// `url`), then the first of `hdl_`, `hdl2_`, … that clashes with none.
+/// `long` adds long output's leading names to those checked.
+pub fn free_prefix(input_names: &[String], long: bool) -> String {
+    // No copy of the names: a header may be one 100 MB name, or millions.
+    let added = || names().chain(LONG_LEAD.iter().copied().filter(move |_| long));
+    let free = |p: &str| {
+        added().all(|n| {
+            let full = format!("{p}{n}");
+            !input_names.iter().any(|x| x.eq_ignore_ascii_case(&full))
+        })
+    };
+    std::iter::once(String::new())
+        .chain(std::iter::once("hdl_".to_string()))
+        .chain((2..).map(|i| format!("hdl{i}_")))
+        .find(|p| free(p))
+        .expect("some prefix is free: the input has finitely many names")
+}
+
 /// The fields of the enriched columns, names prefixed with `prefix`; errors
 /// when one clashes with an input column's name (see `added_name`).
 pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
@@ -233,6 +253,15 @@ mod tests {
     fn enum_keys_are_indices_into_all() {
         assert!(Kind::ALL.iter().enumerate().all(|(i, k)| *k as usize == i));
         assert!(ErrorCode::ALL.iter().enumerate().all(|(i, e)| *e as usize == i));
+    }
+
+    #[test]
+    fn a_clash_picks_a_free_prefix() {
+        assert_eq!(free_prefix(&["id".into(), "doi".into()], true), "");
+        assert_eq!(free_prefix(&["id".into(), "URL".into()], false), "hdl_");
+        assert_eq!(free_prefix(&["value".into()], false), "", "value is long output's");
+        assert_eq!(free_prefix(&["value".into()], true), "hdl_");
+        assert_eq!(free_prefix(&["url".into(), "hdl_url".into()], false), "hdl2_");
     }
 
     #[test]

@@ -350,14 +350,22 @@ fn duplicate_header_names() {
 }
 
 /// An input column named like an added one in another case (`Prefix`) is
-/// a clash too: DuckDB and Spark resolve names case-insensitively.
+/// a clash too (DuckDB and Spark resolve names case-insensitively): the
+/// added columns get a prefix by themselves, and say so; a prefix given
+/// that still clashes is an error.
 #[test]
 fn added_column_clash_in_any_case() {
-    let c = Case::new(&[("in.csv", b"id,Prefix\n10.1/x,a\n")]);
-    c.run(&["in.csv", "-c", "id"])
-        .fails_with(&["\"Prefix\"", "\"prefix\"", "--column-prefix"]);
-    c.nothing_written(true);
-    c.run(&["in.csv", "-c", "id", "--column-prefix", "hdl_"]).ok();
+    let c = Case::new(&[("in.csv", b"id,Prefix,hdl_kind\n10.1/x,a,b\n")]);
+    c.run(&["in.csv", "-c", "id", "-o", "out/o.csv", "--report", "out/r.json"])
+        .ok();
+    let note = read_json(&c.out().join("r.json"))["notes"][0].clone();
+    assert!(note.as_str().unwrap().contains("named hdl2_record"), "{note}");
+    let t = Table::from_csv(&c.out().join("o.csv"), b',');
+    assert_eq!(t.names[3..5], ["hdl2_record", "hdl2_kind"]);
+    assert_eq!(t.get(0, "hdl2_prefix"), "10.1");
+    c.run(&["in.csv", "-c", "id", "--column-prefix", "hdl_", "-o", "out/p.csv"])
+        .fails_with(&["\"hdl_kind\"", "--column-prefix"]);
+    assert_eq!(entries(&c.out()), ["o.csv", "r.json"]);
 }
 
 /// Writes `batch` as Parquet to `path`.

@@ -883,9 +883,29 @@ fn parquet_to_parquet_with_column_prefix() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let first = scan_sample(d, "in.parquet", &[]);
-    // The enriched names clash with the input's own: an error naming the flag.
-    scan(d, &["in.parquet", "-c", SAMPLE_ID, "-o", "out.parquet"]).fails_with(&["--column-prefix", "\"record\""]);
-    assert_eq!(entries(d), ["in.parquet", "report.json"]);
+    // The enriched names clash with the input's own: the added ones get a
+    // prefix by themselves, and the report says so.
+    scan(
+        d,
+        &[
+            "in.parquet",
+            "-c",
+            SAMPLE_ID,
+            "-o",
+            "auto.parquet",
+            "--report",
+            "auto.json",
+        ],
+    )
+    .ok();
+    let auto = read_json(&d.join("auto.json"));
+    assert_eq!(auto["run"]["column_prefix"], "hdl_");
+    assert!(auto["notes"][0].as_str().unwrap().contains("hdl_record"));
+    let (schema, _) = read_parquet(&d.join("auto.parquet"));
+    assert!(schema.field_with_name("hdl_canonical").is_ok() && schema.field_with_name("canonical").is_ok());
+    for f in ["auto.parquet", "auto.json"] {
+        fs::remove_file(d.join(f)).unwrap();
+    }
     let report = d.join("report2.json");
     scan(
         d,

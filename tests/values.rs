@@ -560,9 +560,25 @@ fn bad_selections_are_usage_or_input_errors_and_write_nothing() {
     .ok();
     assert_eq!(entries(d), ["o.parquet"]);
     fs::remove_file(d.join("o.parquet")).unwrap();
-    // `value` is an added column of long output.
-    fs::write(d.join("v.csv"), "value,doi\na,10.1/x\n").unwrap();
-    scan(d, &["v.csv", "-c", "doi", "--keep", "value", "--long", "-o", "o.csv"]).fails_with(&["--column-prefix"]);
+    // `value` is an added column of long output: a prefix given that
+    // clashes is an error.
+    fs::write(d.join("v.csv"), "hdl_value,doi\na,10.1/x\n").unwrap();
+    scan(
+        d,
+        &[
+            "v.csv",
+            "-c",
+            "doi",
+            "--keep",
+            "hdl_value",
+            "--long",
+            "-o",
+            "o.csv",
+            "--column-prefix",
+            "hdl_",
+        ],
+    )
+    .fails_with(&["--column-prefix"]);
     assert_eq!(entries(d), ["v.csv"]);
 }
 

@@ -130,10 +130,12 @@ pub struct ScanArgs {
     /// always fail: their data would be lost.
     #[arg(long)]
     pub allow_short_rows: bool,
-    /// Prefix for the added column names, for inputs that already have a
-    /// column named like one of them.
-    #[arg(long, value_name = "PREFIX", default_value = "")]
-    pub column_prefix: String,
+    /// Prefix for the added column names. Without it the added columns
+    /// have none, unless an input column is named like one of them
+    /// (OpenAPC's `url`): then they get `hdl_` (or `hdl2_`, …), as the
+    /// summary and the report say.
+    #[arg(long, value_name = "PREFIX")]
+    pub column_prefix: Option<String>,
     /// Worker threads, 1 to 256 [default: all cores]. Memory grows with
     /// them: each holds a few MiB of input and its columns in flight.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -309,11 +311,24 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         b.finish_and_clear();
     }
     let mut result = result?;
+    let mut notes = result.notes;
+    if result.prefix_chosen {
+        notes.insert(
+            0,
+            format!(
+                "an input column is named like an added one, so the added columns are named {0}record, {0}kind, … \
+                 (--column-prefix chooses another prefix)",
+                result.column_prefix
+            ),
+        );
+    }
     let made = Made {
         inputs: result.inputs,
         columns: result.columns,
         output: output.map(|(p, _)| p.display().to_string()),
         long: result.long,
+        column_prefix: result.column_prefix,
+        notes,
         options,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };

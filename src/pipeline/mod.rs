@@ -96,7 +96,9 @@ pub struct ScanConfig {
     pub long: bool,
     pub csv: CsvOptions,
     pub output: Option<(PathBuf, OutputFormat)>,
-    pub column_prefix: String,
+    /// `--column-prefix`; when not given, a prefix is chosen only if an
+    /// input column is named like an added one (`columns::free_prefix`).
+    pub column_prefix: Option<String>,
     /// The parser's options, before `--expect`.
     pub parser: Options,
     pub threads: usize,
@@ -111,6 +113,12 @@ pub struct ScanResult {
     pub columns: Vec<String>,
     /// Whether the output (or would-be output) is long.
     pub long: bool,
+    /// The added columns' prefix, and whether hdlscan chose it (an input
+    /// column is named like one of them) rather than `--column-prefix`.
+    pub column_prefix: String,
+    pub prefix_chosen: bool,
+    /// What the run noticed that the user should hear (see `Report::notes`).
+    pub notes: Vec<String>,
     pub stats: Stats,
     pub rows_written: Option<u64>,
     /// The output, written in full to its temporary file but not yet in
@@ -226,6 +234,17 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     let raw_cells = cfg.input_format != InputFormat::Parquet
         && matches!(&cfg.output, Some((_, OutputFormat::Csv | OutputFormat::Tsv)));
     let several_inputs = cfg.inputs.len() > 1;
+    let (prefix, prefix_chosen) = match &cfg.column_prefix {
+        Some(p) => (p.clone(), false),
+        None => {
+            let p = match long {
+                true => columns::free_prefix(&keep.iter().map(|&k| names[k].clone()).collect::<Vec<_>>(), true),
+                false => columns::free_prefix(&names, false),
+            };
+            let chosen = !p.is_empty();
+            (p, chosen)
+        }
+    };
     let shaped = match &cfg.output {
         None => Shaped::Audit,
         Some((path, format)) => {
@@ -241,11 +260,11 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                     .map(|&k| as_written(input_schema.fields().get(k).unwrap()))
                     .collect();
                 let value_type = if raw_cells { DataType::Binary } else { DataType::Utf8 };
-                let fields = columns::long_fields(&cfg.column_prefix, &kept, several_inputs, value_type)?;
+                let fields = columns::long_fields(&prefix, &kept, several_inputs, value_type)?;
                 Shaped::Long(Arc::new(Schema::new(fields)))
             } else {
                 let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().map(as_written).collect();
-                fields.extend(columns::fields(&cfg.column_prefix, &names)?.iter().cloned());
+                fields.extend(columns::fields(&prefix, &names)?.iter().cloned());
                 Shaped::Wide(Arc::new(Schema::new(fields)))
             }
         }
@@ -301,7 +320,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 })
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let mut options = sink_options(&cfg.column_prefix);
+            let mut options = sink_options(&prefix);
             if raw_cells && !long {
                 options.header = header;
             }
@@ -365,6 +384,9 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         inputs: infos,
         columns: column_names,
         long,
+        column_prefix: prefix,
+        prefix_chosen,
+        notes: Vec::new(),
         stats,
         rows_written,
         output,

@@ -219,6 +219,9 @@ pub struct RunInfo {
     pub output: Option<String>,
     /// `wide` (the input's rows, enriched) or `long` (a row per value).
     pub output_shape: &'static str,
+    /// The added columns' prefix (`--column-prefix`, or chosen: see
+    /// `notes`).
+    pub column_prefix: String,
     pub options: Value,
     pub elapsed_seconds: f64,
     pub values_per_second: f64,
@@ -252,6 +255,9 @@ pub struct Report {
     pub lossy_cells: u64,
     /// Short rows padded with empty fields (`--allow-short-rows`).
     pub padded_rows: u64,
+    /// What the run decided or noticed that a reader should know (a
+    /// prefix chosen for the added columns, a header that looks like data).
+    pub notes: Vec<String>,
     pub run: RunInfo,
 }
 
@@ -262,6 +268,8 @@ pub struct Made {
     pub columns: Vec<String>,
     pub output: Option<String>,
     pub long: bool,
+    pub column_prefix: String,
+    pub notes: Vec<String>,
     pub options: Value,
     pub elapsed_seconds: f64,
 }
@@ -354,6 +362,7 @@ impl Report {
             },
             lossy_cells: stats.lossy_cells,
             padded_rows: stats.padded_rows,
+            notes: made.notes,
             run: RunInfo {
                 tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
                 inputs: made
@@ -368,6 +377,7 @@ impl Report {
                     .collect(),
                 output: made.output,
                 output_shape: if made.long { "long" } else { "wide" },
+                column_prefix: made.column_prefix,
                 options: made.options,
                 elapsed_seconds: (made.elapsed_seconds * 1000.0).round() / 1000.0,
                 values_per_second: (total.values as f64 / secs).round(),

@@ -76,6 +76,9 @@ impl Report {
         for g in self.gates.iter().filter(|g| g.holds) {
             let _ = writeln!(out, "  {}", g.describe());
         }
+        for n in &self.notes {
+            let _ = writeln!(out, "  note: {n}");
+        }
         if self.lossy_cells > 0 {
             let _ = writeln!(
                 out,
