@@ -67,6 +67,37 @@ fn added_name(prefix: &str, name: &str, input_names: &[String]) -> Result<String
     Ok(full)
 }
 
+/// `names` made unique and non-empty for a columnar output: an empty name
+/// becomes `column_N` (its 1-based position), a repeated one `name_2`,
+/// `name_3`, … (skipping names the input has).
+pub fn unique_names(names: &[&str]) -> Vec<String> {
+    let mut taken: std::collections::HashSet<String> = names.iter().map(|n| n.to_string()).collect();
+    let mut seen = std::collections::HashSet::new();
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if n.is_empty() {
+                let mut name = format!("column_{}", i + 1);
+                while taken.contains(&name) {
+                    name.push('_');
+                }
+                taken.insert(name.clone());
+                return name;
+            }
+            if seen.insert(*n) {
+                return n.to_string();
+            }
+            let name = (2..)
+                .map(|k| format!("{n}_{k}"))
+                .find(|c| !taken.contains(c))
+                .expect("a free name");
+            taken.insert(name.clone());
+            name
+        })
+        .collect()
+}
+
 /// The prefix the added columns get when `--column-prefix` is not given:
 /// none, unless an input column is named like an added one (OpenAPC's
 /// `url`), then the first of `hdl_`, `hdl2_`, … that clashes with none.
@@ -253,6 +284,14 @@ mod tests {
     fn enum_keys_are_indices_into_all() {
         assert!(Kind::ALL.iter().enumerate().all(|(i, k)| *k as usize == i));
         assert!(ErrorCode::ALL.iter().enumerate().all(|(i, e)| *e as usize == i));
+    }
+
+    #[test]
+    fn unique_names_for_columnar_output() {
+        assert_eq!(
+            unique_names(&["id", "", "id", "id_2", "id"]),
+            ["id", "column_2", "id_3", "id_2", "id_4"]
+        );
     }
 
     #[test]

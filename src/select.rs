@@ -2,12 +2,16 @@
 //! `--expect COLUMN=NS`.
 //!
 //! A selector is, in this order: a header name (an exact name always wins,
-//! even over a pattern or a number that would match too), a 1-based column
-//! number, or a pattern where `*` matches any run of characters and `?` any
-//! one character, and every other character is literal (`[` too: DSpace
-//! names hold brackets, `dc.identifier.uri[en_US]`). A pattern may match
-//! several columns; a column selected twice is read once, at its first
-//! selection. Selecting nothing is an error that lists the columns.
+//! even over a pattern or a number that would match too; then the name
+//! with white space and invisible characters around it trimmed, a
+//! no-break space included; then the same without regard to ASCII case,
+//! each only when it picks one column), a 1-based column number, or a
+//! pattern where `*` matches any run of characters and `?` any one
+//! character, and every other character is literal (`[` too: DSpace names
+//! hold brackets, `dc.identifier.uri[en_US]`). A pattern may match several
+//! columns; a column selected twice is read once, at its first selection.
+//! Selecting nothing is an error that lists the columns (invisible
+//! characters escaped) and suggests the nearest name.
 
 use anyhow::{Result, bail};
 
@@ -38,6 +42,27 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
         ),
         _ => {}
     }
+    // A header cell `doi\u{a0}` (a no-break space pasted from a web page),
+    // or `DOI` for `doi`: what the user meant, when only one column fits.
+    let loose = [
+        |n: &str, s: &str| trim(n) == trim(s),
+        |n: &str, s: &str| trim(n).eq_ignore_ascii_case(trim(s)),
+    ];
+    for same in loose {
+        let hits: Vec<usize> = (0..names.len()).filter(|&i| same(&names[i], selector)).collect();
+        match hits.len() {
+            1 => return Ok(hits),
+            0 => {}
+            n => bail!(
+                "{shown}: no column is named exactly {selector:?}, and {n} columns differ from it only in white space or \
+                 case ({}); choose one by its number",
+                hits.iter()
+                    .map(|&i| format!("{} ({})", crate::report::visible(&names[i]), i + 1))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
     let list = crate::io::describe_columns(names.iter().map(String::as_str));
     if selector.is_empty() {
         bail!("an empty column name; {shown} has the columns: {list}");
@@ -59,7 +84,57 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
         }
         return Ok(hits);
     }
-    bail!("no column named '{selector}' in {shown}; columns are: {list}")
+    let hint = nearest(names, selector).map_or(String::new(), |n| {
+        format!(" (did you mean '{}'?)", crate::report::visible(n))
+    });
+    bail!("no column named '{selector}' in {shown}{hint}; columns are: {list}")
+}
+
+/// `s` without white space or invisible characters around it.
+fn trim(s: &str) -> &str {
+    s.trim_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '\u{feff}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{00ad}')
+    })
+}
+
+/// The name nearest `selector` by edit distance (ASCII case aside), when
+/// near enough to be a typo: at most a third of its length, and 3.
+fn nearest<'a>(names: &'a [String], selector: &str) -> Option<&'a str> {
+    let want: Vec<char> = trim(selector).to_lowercase().chars().collect();
+    let limit = (want.len() / 3).clamp(1, 3);
+    names
+        .iter()
+        .filter(|n| n.len() < 4 * want.len() + 16)
+        .map(|n| (distance(&trim(n).to_lowercase().chars().collect::<Vec<_>>(), &want), n))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n.as_str())
+}
+
+/// Edit distance counting a swap of neighbours as one edit (`dio` for
+/// `doi`): the optimal string alignment distance.
+fn distance(a: &[char], b: &[char]) -> usize {
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (i, row) in d.chunks_mut(w).enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[..w].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j - 1] + cost)
+                .min(d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
 }
 
 /// Whether `s` holds `*` or `?`, the only characters a pattern gives
@@ -153,6 +228,25 @@ mod tests {
         assert!(e.contains("out of range"), "{e}");
         let e = one(&names(&["a", "a"]), "a", "x.csv").unwrap_err().to_string();
         assert!(e.contains("2 columns are named") && e.contains("1, 2"), "{e}");
+    }
+
+    #[test]
+    fn honest_headers_trimmed_then_any_case_when_unambiguous() {
+        let n = names(&["id", "doi\u{a0}", "\u{feff}Handle ", "url", "URL"]);
+        assert_eq!(one(&n, "doi", "x").unwrap(), [1]);
+        assert_eq!(one(&n, "handle", "x").unwrap(), [2]);
+        assert_eq!(one(&n, "url", "x").unwrap(), [3], "the exact name wins");
+        assert_eq!(
+            one(&n, "Url", "x")
+                .unwrap_err()
+                .to_string()
+                .contains("2 columns differ"),
+            true
+        );
+        let e = one(&n, "dio", "x.csv").unwrap_err().to_string();
+        assert!(e.contains("did you mean 'doi\\u00a0'?"), "{e}");
+        let e = one(&n, "title", "x.csv").unwrap_err().to_string();
+        assert!(!e.contains("did you mean"), "{e}");
     }
 
     #[test]

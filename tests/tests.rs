@@ -5,6 +5,7 @@ mod browser;
 mod faults;
 mod gates;
 mod gen_bench;
+mod headers;
 mod hostile;
 mod parse_cli;
 mod real;

@@ -44,6 +44,10 @@ pub fn describe_columns<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> St
             }
             if c.is_control() {
                 out.extend(c.escape_debug());
+            } else if c != ' ' && crate::report::visible(c.encode_utf8(&mut [0; 4])).len() > c.len_utf8() {
+                // A no-break space or an invisible character: shown, so two
+                // names that look alike can be told apart.
+                out.push_str(&crate::report::visible(c.encode_utf8(&mut [0; 4])));
             } else {
                 out.push(c);
             }

@@ -223,6 +223,23 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     }
     let parsers = column_parsers(&cfg.parser, &cfg.expect, &names, &chosen, &first_name)?;
     let column_names: Vec<String> = chosen.iter().map(|&c| names[c].clone()).collect();
+    // A file of DOIs without a header line loses its first DOI to the
+    // header: say so when a chosen column's name is itself an identifier.
+    let mut notes = Vec::new();
+    if cfg.input_format != InputFormat::Parquet && cfg.csv.has_headers {
+        let mut scratch = crate::id::Scratch::default();
+        for (name, parser) in column_names.iter().zip(&parsers) {
+            let p = parser.parse(name.as_bytes(), &mut scratch);
+            if p.error.is_none() {
+                notes.push(format!(
+                    "the header of column {:?} is itself a valid {}: if {first_name} has no header line, add -n \
+                     (-c then takes column numbers)",
+                    crate::report::visible(name),
+                    p.kind
+                ));
+            }
+        }
+    }
     let long = cfg.long || chosen.len() > 1 || cfg.split.is_some();
     if !keep.is_empty() && !long {
         bail!(crate::cli::Usage(
@@ -249,21 +266,33 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         None => Shaped::Audit,
         Some((path, format)) => {
             let written: Vec<usize> = if long { keep.clone() } else { (0..names.len()).collect() };
-            check_writable(&input_schema, &written, path, *format, &first_name)?;
-            let as_written = |f: &Arc<Field>| match raw_cells {
-                true => Arc::new(f.as_ref().clone().with_data_type(DataType::Binary)),
-                false => f.clone(),
+            check_writable(written.len(), path, *format, &first_name)?;
+            // Parquet and Arrow readers (pyarrow, DuckDB) refuse or rename
+            // an empty or repeated name; CSV keeps the header as it is.
+            let columnar = !matches!(format, OutputFormat::Csv | OutputFormat::Tsv);
+            let renamed = columnar
+                .then(|| columns::unique_names(&written.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>()));
+            let as_written = |(k, f): (usize, &Arc<Field>)| {
+                let mut f = f.as_ref().clone();
+                if raw_cells {
+                    f = f.with_data_type(DataType::Binary);
+                }
+                if let Some(r) = &renamed {
+                    f = f.with_name(r[k].clone());
+                }
+                Arc::new(f)
             };
             if long {
                 let kept: Vec<Arc<Field>> = keep
                     .iter()
-                    .map(|&k| as_written(input_schema.fields().get(k).unwrap()))
+                    .enumerate()
+                    .map(|(i, &k)| as_written((i, &input_schema.fields()[k])))
                     .collect();
                 let value_type = if raw_cells { DataType::Binary } else { DataType::Utf8 };
                 let fields = columns::long_fields(&prefix, &kept, several_inputs, value_type)?;
                 Shaped::Long(Arc::new(Schema::new(fields)))
             } else {
-                let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().map(as_written).collect();
+                let mut fields: Vec<Arc<Field>> = input_schema.fields().iter().enumerate().map(as_written).collect();
                 fields.extend(columns::fields(&prefix, &names)?.iter().cloned());
                 Shaped::Wide(Arc::new(Schema::new(fields)))
             }
@@ -386,37 +415,23 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         long,
         column_prefix: prefix,
         prefix_chosen,
-        notes: Vec::new(),
+        notes,
         stats,
         rows_written,
         output,
     })
 }
 
-/// Parquet and Arrow writers hold buffers per column, and their readers
-/// refuse repeated names: wide inputs and repeated names go to CSV/TSV.
-fn check_writable(schema: &Schema, written: &[usize], path: &Path, format: OutputFormat, shown: &str) -> Result<()> {
+/// Parquet and Arrow writers hold buffers per column: wide inputs go to
+/// CSV/TSV.
+fn check_writable(written: usize, path: &Path, format: OutputFormat, shown: &str) -> Result<()> {
     if format == OutputFormat::Csv || format == OutputFormat::Tsv {
         return Ok(());
     }
-    if written.len() > MAX_COLUMNAR_COLUMNS {
+    if written > MAX_COLUMNAR_COLUMNS {
         bail!(
-            "{shown} has {} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
+            "{shown} has {written} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
              each Parquet column writer holds its own buffers; write CSV or TSV output instead (-o out.csv)",
-            written.len(),
-            format.name(),
-            path.display()
-        );
-    }
-    let mut seen = std::collections::HashSet::new();
-    if let Some(dup) = written
-        .iter()
-        .map(|&i| schema.field(i).name())
-        .find(|n| !seen.insert(n.as_str()))
-    {
-        bail!(
-            "{shown}: more than one column is named {dup:?}, which {} readers cannot tell apart \
-             ({}); write CSV or TSV output instead (-o out.csv), which keeps the header as it is",
             format.name(),
             path.display()
         );
