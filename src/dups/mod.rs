@@ -26,6 +26,9 @@ mod runs;
 mod spill;
 pub mod variant;
 
+#[cfg(test)]
+mod tests;
+
 pub use collect::{Collector, Options};
 pub use output::{BATCH_ROWS, Grouped, Summary, TopCluster, TopMember};
 pub use record::Block;
