@@ -200,7 +200,7 @@ impl Collector {
             counters: &counters,
         };
         let mut out = None;
-        if self.parts.is_none() && self.held_bytes <= memory / 3 {
+        if self.parts.is_none() && self.held_bytes <= memory / 4 {
             out = group::group_held(&ctx, &self.held, self.held_bytes, memory)?;
         }
         let mut out = match out {

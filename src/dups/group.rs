@@ -14,7 +14,7 @@
 //!    cluster (two or more) becomes a row with its variant against that
 //!    first member, and rows go to sorted runs (`runs`).
 //!
-//! A partition whose file fits a third of the budget is read whole and
+//! A partition whose file fits a quarter of the budget is read whole and
 //! both passes run in memory; a larger one is streamed through a buffer.
 
 use super::record::{Member, Row, RowKey, get_body, put_row};
@@ -165,6 +165,10 @@ struct Table {
     slots: HashTable<u32>,
     groups: Vec<Group>,
     keys: Vec<u8>,
+    /// Each record's group, in order, when the records are in memory: the
+    /// second pass then skips the records of no cluster (most of them)
+    /// without decoding or looking them up.
+    of_record: Vec<u32>,
 }
 
 impl Table {
@@ -175,7 +179,19 @@ impl Table {
 
     fn bytes(&self) -> usize {
         // A slot: the u32 and its control byte.
-        self.slots.capacity() * 5 + self.groups.capacity() * std::mem::size_of::<Group>() + self.keys.capacity()
+        self.slots.capacity() * 5
+            + self.groups.capacity() * std::mem::size_of::<Group>()
+            + self.keys.capacity()
+            + self.of_record.capacity() * 4
+    }
+
+    /// Room for `n` canonicals, so the table does not grow (and rehash)
+    /// record by record.
+    fn reserve(&mut self, n: usize) {
+        let groups = &self.groups;
+        self.slots
+            .reserve(n, |&j| Self::slot_hash(groups[j as usize].hash));
+        self.groups.reserve(n);
     }
 
     #[inline]
@@ -188,15 +204,16 @@ impl Table {
             .map(|&i| i as usize)
     }
 
-    /// Counts one member; true when it was the first of its canonical.
+    /// Counts one member: its group, and whether it was the first of its
+    /// canonical.
     #[inline]
-    fn add(&mut self, h: u64, seq: u64, m: &Member<'_>) -> bool {
+    fn add(&mut self, h: u64, seq: u64, m: &Member<'_>) -> (u32, bool) {
         if let Some(i) = self.find(h, m.canonical) {
             let g = &mut self.groups[i];
             g.count += 1;
             g.multi_input |= g.first_input != m.at.input;
             g.multi_column |= g.first_column != m.at.column;
-            return false;
+            return (i as u32, false);
         }
         let i = u32::try_from(self.groups.len()).expect("fewer than 4G canonicals in a partition");
         self.groups.push(Group {
@@ -215,19 +232,31 @@ impl Table {
         let groups = &self.groups;
         self.slots
             .insert_unique(Self::slot_hash(h), i, |&j| Self::slot_hash(groups[j as usize].hash));
-        true
+        (i, true)
     }
 }
 
 /// Pass 1: the table of `src`, or `None` once it passes `limit` bytes.
-fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize) -> Result<Option<Table>> {
+/// `records`: how many `src` holds, when known.
+fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
     let mut t = Table::default();
+    if let Some(n) = records {
+        // At most every record a canonical, within half the limit.
+        let per = std::mem::size_of::<Group>() + 5 + 4;
+        t.reserve(n.min(limit / 2 / per));
+        t.of_record.reserve_exact(n);
+    }
+    let track = records.is_some();
     let mut over = false;
     src.each(|seq, hash, body| {
         let m = get_body(body).ok_or_else(corrupt)?;
         let h = hash.unwrap_or_else(|| (ctx.hash)(m.canonical));
+        let (i, new) = t.add(h, seq, &m);
+        if track {
+            t.of_record.push(i);
+        }
         // New canonicals are what grows the table: checked on each.
-        if t.add(h, seq, &m) && t.bytes() > limit {
+        if new && t.bytes() > limit {
             over = true;
             return Ok(false);
         }
@@ -306,10 +335,19 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
     let mut buf = RunBuf::default();
     let floor = (budget / 8).max(1024);
     let repair = ctx.opts.repair;
+    let mut k = 0;
     src.each(|seq, hash, body| {
+        let known = t.of_record.get(k).map(|&i| i as usize);
+        k += 1;
+        if known.is_some_and(|i| t.groups[i].count < 2) {
+            return Ok(true);
+        }
         let m = get_body(body).ok_or_else(corrupt)?;
-        let h = hash.unwrap_or_else(|| (ctx.hash)(m.canonical));
-        let g = &t.groups[t.find(h, m.canonical).ok_or_else(corrupt)?];
+        let i = match known {
+            Some(i) => i,
+            None => t.find(hash.unwrap_or_else(|| (ctx.hash)(m.canonical)), m.canonical).ok_or_else(corrupt)?,
+        };
+        let g = &t.groups[i];
         if g.count < 2 {
             return Ok(true);
         }
@@ -394,7 +432,8 @@ fn shown(v: &[u8]) -> String {
 /// spills them and groups the partitions.
 pub(super) fn group_held(ctx: &Ctx<'_>, held: &[Held], held_bytes: usize, budget: usize) -> Result<Option<PartOut>> {
     let src = Source::Held(held);
-    let Some(t) = count(ctx, &src, budget.saturating_sub(held_bytes))? else {
+    let records = held.iter().map(|h| h.block.len() as usize).sum();
+    let Some(t) = count(ctx, &src, budget.saturating_sub(held_bytes), Some(records))? else {
         return Ok(None);
     };
     emit(ctx, &src, t, budget, held_bytes, true).map(Some)
@@ -407,12 +446,12 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         return Ok(PartOut::default());
     }
     let budget = ctx.per_thread;
-    let counted = if part.bytes <= (budget / 3) as u64 {
+    let counted = if part.bytes <= (budget / 4) as u64 {
         let mut bytes = vec![0u8; part.bytes as usize];
         part.file.read_exact_at(&mut bytes, 0).map_err(|e| read_error(&e))?;
         let src = Source::Loaded(&bytes);
         let limit = if level >= MAX_LEVEL { usize::MAX } else { budget - bytes.len() };
-        match count(ctx, &src, limit)? {
+        match count(ctx, &src, limit, Some(part.records as usize))? {
             Some(t) => Some(emit(ctx, &src, t, budget, bytes.len(), false)?),
             None => None,
         }
@@ -420,7 +459,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         let cap = (budget / 16).clamp(256, 1 << 20);
         let src = Source::Stream(&part, cap);
         let limit = if level >= MAX_LEVEL { usize::MAX } else { budget.saturating_sub(cap) };
-        match count(ctx, &src, limit)? {
+        match count(ctx, &src, limit, None)? {
             Some(t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
                 Some(emit(ctx, &src, t, budget, cap, false)?)

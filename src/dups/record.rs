@@ -100,7 +100,10 @@ fn put_at(out: &mut Vec<u8>, at: &At) {
     put_varint(out, u64::from(at.input));
     put_varint(out, at.record);
     if let Some(line) = at.line {
-        put_varint(out, line);
+        // A record's line is its number plus a few (the header, breaks in
+        // quoted fields): stored as the difference, zigzagged, in a byte.
+        let d = line.wrapping_sub(at.record) as i64;
+        put_varint(out, ((d << 1) ^ (d >> 63)) as u64);
     }
     put_varint(out, u64::from(at.column));
     put_varint(out, u64::from(at.value_index));
@@ -109,7 +112,13 @@ fn put_at(out: &mut Vec<u8>, at: &At) {
 fn get_at(buf: &[u8], pos: &mut usize, has_line: bool) -> Option<At> {
     let input = get_u32(buf, pos)?;
     let record = get_varint(buf, pos)?;
-    let line = if has_line { Some(get_varint(buf, pos)?) } else { None };
+    let line = if has_line {
+        let z = get_varint(buf, pos)?;
+        let d = (z >> 1) as i64 ^ -((z & 1) as i64);
+        Some(record.wrapping_add(d as u64))
+    } else {
+        None
+    };
     Some(At {
         input,
         record,
@@ -162,6 +171,15 @@ pub struct Block {
 }
 
 impl Block {
+    /// A block with room for `values` values of about 40 bytes, so pushing
+    /// does not regrow (and copy) its buffer as it fills.
+    pub fn with_capacity(values: usize) -> Block {
+        Block {
+            buf: Vec::with_capacity(values * 48),
+            hashes: Vec::with_capacity(values),
+        }
+    }
+
     /// Adds one valid value: its canonical form, where it was read, its raw
     /// bytes and the parser's warnings for it.
     pub fn push(&mut self, canonical: &[u8], at: At, value: &[u8], warnings: Warnings) {
@@ -354,6 +372,8 @@ mod tests {
             ("10.1000/abc", "10.1000/abc", Some(7)),
             ("10.1000/abc", " https://doi.org/10.1000/ABC", None),
             (long.as_str(), "x", Some(0)),
+            ("10.1/x", "10.1/x", Some(u64::MAX)),
+            ("10.1/x", "10.1/x", Some((1 << 40) + 3)),
         ] {
             let mut b = Block::default();
             let at = At { line, ..at };
