@@ -110,7 +110,13 @@ impl Collector {
         if let Some(hash) = self.hash {
             let hashes: Vec<u64> = b
                 .records()
-                .map(|(body, _)| hash(super::record::get_body(body).expect("a block holds whole bodies").canonical))
+                .map(|(body, _)| {
+                    hash(
+                        super::record::get_body(body)
+                            .expect("a block holds whole bodies")
+                            .canonical,
+                    )
+                })
                 .collect();
             b.hashes = hashes;
         }
@@ -237,7 +243,6 @@ impl Collector {
             across_columns: out.across_columns,
             top: out.top.into_iter().map(|c| c.cluster).collect(),
         };
-        drop(ctx);
         Ok(Grouped::new(summary, out.runs, store, memory, stats))
     }
 }

@@ -189,8 +189,7 @@ impl Table {
     /// record by record.
     fn reserve(&mut self, n: usize) {
         let groups = &self.groups;
-        self.slots
-            .reserve(n, |&j| Self::slot_hash(groups[j as usize].hash));
+        self.slots.reserve(n, |&j| Self::slot_hash(groups[j as usize].hash));
         self.groups.reserve(n);
     }
 
@@ -345,7 +344,9 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
         let m = get_body(body).ok_or_else(corrupt)?;
         let i = match known {
             Some(i) => i,
-            None => t.find(hash.unwrap_or_else(|| (ctx.hash)(m.canonical)), m.canonical).ok_or_else(corrupt)?,
+            None => t
+                .find(hash.unwrap_or_else(|| (ctx.hash)(m.canonical)), m.canonical)
+                .ok_or_else(corrupt)?,
         };
         let g = &t.groups[i];
         if g.count < 2 {
@@ -395,7 +396,8 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
                 });
             }
         }
-        let held = used + t.bytes() + firsts.capacity() * std::mem::size_of::<Option<First>>() + first_values.capacity();
+        let held =
+            used + t.bytes() + firsts.capacity() * std::mem::size_of::<Option<First>>() + first_values.capacity();
         if buf.bytes() > budget.saturating_sub(held).max(floor) {
             out.runs.push(buf.write(ctx.runs)?);
         }
@@ -450,7 +452,11 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         let mut bytes = vec![0u8; part.bytes as usize];
         part.file.read_exact_at(&mut bytes, 0).map_err(|e| read_error(&e))?;
         let src = Source::Loaded(&bytes);
-        let limit = if level >= MAX_LEVEL { usize::MAX } else { budget - bytes.len() };
+        let limit = if level >= MAX_LEVEL {
+            usize::MAX
+        } else {
+            budget - bytes.len()
+        };
         match count(ctx, &src, limit, Some(part.records as usize))? {
             Some(t) => Some(emit(ctx, &src, t, budget, bytes.len(), false)?),
             None => None,
@@ -458,7 +464,11 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
     } else {
         let cap = (budget / 16).clamp(256, 1 << 20);
         let src = Source::Stream(&part, cap);
-        let limit = if level >= MAX_LEVEL { usize::MAX } else { budget.saturating_sub(cap) };
+        let limit = if level >= MAX_LEVEL {
+            usize::MAX
+        } else {
+            budget.saturating_sub(cap)
+        };
         match count(ctx, &src, limit, None)? {
             Some(t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
@@ -486,7 +496,9 @@ fn split(ctx: &Ctx<'_>, part: &PartFile, level: u32) -> Result<Vec<PartFile>> {
     let n = ctx.opts.partitions.max(2);
     let dir = ctx.opts.temp_dir.as_deref();
     let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
-    let mut writers = (0..n).map(|_| PartWriter::new(dir, buffer)).collect::<Result<Vec<_>>>()?;
+    let mut writers = (0..n)
+        .map(|_| PartWriter::new(dir, buffer))
+        .collect::<Result<Vec<_>>>()?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
     Source::Stream(part, cap).each(|seq, _, body| {
         let m = get_body(body).ok_or_else(corrupt)?;

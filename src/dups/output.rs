@@ -114,7 +114,10 @@ impl Grouped {
     /// [`At`]'s indices to names. Returns rows written.
     pub fn write<W: Write + Send>(self, sink: &mut Sink<W>, inputs: &[String], columns: &[String]) -> Result<u64> {
         let Grouped {
-            mut runs, store, memory, ..
+            mut runs,
+            store,
+            memory,
+            ..
         } = self;
         // Each run is read through its own buffer: as many runs as half
         // the budget can buffer are merged at once, in passes if needed.
@@ -139,6 +142,15 @@ impl Grouped {
         }
         rows += batch.write(sink)?;
         Ok(rows)
+    }
+}
+
+/// `b` as text; the strict check first, as it is the faster one for the
+/// valid UTF-8 every canonical and valid value is.
+fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.into(),
+        Err(_) => String::from_utf8_lossy(b),
     }
 }
 
@@ -171,14 +183,14 @@ impl Batch {
         // Canonicals are rendered text, and valid values are UTF-8 (a value
         // that is not gets `bad_utf8` and no canonical): lossy changes
         // nothing but keeps a bad caller from a panic.
-        self.canonical.append_value(String::from_utf8_lossy(row.canonical));
+        self.canonical.append_value(text(row.canonical));
         self.count.append_value(row.count);
         self.input.append_value(input);
         self.record.append_value(row.at.record);
         self.line.append_option(row.at.line);
         self.column.append_value(column);
         self.value_index.append_value(row.at.value_index);
-        self.value.append_value(String::from_utf8_lossy(row.value));
+        self.value.append_value(text(row.value));
         self.first_record.append_value(row.first_record);
         self.variant.append_value(row.variant.as_str());
         self.rows += 1;

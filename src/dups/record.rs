@@ -382,7 +382,10 @@ mod tests {
             let recs: Vec<_> = b.records().collect();
             assert_eq!(recs.len(), 2);
             let m = get_body(recs[0].0).unwrap();
-            assert_eq!((m.at, m.warnings, m.canonical, m.value), (at, ws, canonical.as_bytes(), value.as_bytes()));
+            assert_eq!(
+                (m.at, m.warnings, m.canonical, m.value),
+                (at, ws, canonical.as_bytes(), value.as_bytes())
+            );
             assert_eq!(get_body(recs[1].0).unwrap().canonical, b"10.1/z");
             assert_eq!(recs[0].1, super::super::spill::canonical_hash(canonical.as_bytes()));
             // Any cut is refused, not misread.

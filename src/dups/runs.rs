@@ -322,9 +322,15 @@ mod tests {
             for j in 0..3u64 {
                 let (count, first, seq) = (2 + (r + j) % 3, j * 13 + r, 1000 + j * 13 + r);
                 all.push(RowKey::new(count, first, seq));
-                buf.push(RowKey::new(count, first, seq), |out| out.extend(row_bytes(count, first, seq)));
+                buf.push(RowKey::new(count, first, seq), |out| {
+                    out.extend(row_bytes(count, first, seq))
+                });
             }
-            runs.push(if r == 0 { buf.into_mem() } else { buf.write(&store).unwrap() });
+            runs.push(if r == 0 {
+                buf.into_mem()
+            } else {
+                buf.write(&store).unwrap()
+            });
         }
         all.sort();
         let merges = reduce(&store, &mut runs, 3, 16).unwrap();

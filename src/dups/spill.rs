@@ -305,6 +305,9 @@ mod tests {
                 Err(e) => break e.to_string(),
             }
         };
-        assert_eq!(err, "grouping duplicates: reading temporary files failed: a record is cut short");
+        assert_eq!(
+            err,
+            "grouping duplicates: reading temporary files failed: a record is cut short"
+        );
     }
 }

@@ -348,7 +348,11 @@ fn default_budget_stays_in_memory() {
         })
         .collect();
     let stats = check(&values_of(&seeds), &[999, 1999], Options::default(), None);
-    assert_eq!((stats.spilled_bytes, stats.temp_bytes(), stats.runs), (0, 0, 1), "{stats:?}");
+    assert_eq!(
+        (stats.spilled_bytes, stats.temp_bytes(), stats.runs),
+        (0, 0, 1),
+        "{stats:?}"
+    );
 }
 
 fn same_hash(_: &[u8]) -> u64 {
@@ -370,7 +374,10 @@ fn equal_hashes_never_merge_clusters() {
         c.append(b).unwrap();
         let s = c.finish().unwrap().summary().clone();
         assert_eq!((s.unique, s.clusters, s.values_in_clusters), (3, 2, 4));
-        assert_eq!(s.top.iter().map(|t| t.canonical.as_str()).collect::<Vec<_>>(), ["10.1/a", "10.1/b"]);
+        assert_eq!(
+            s.top.iter().map(|t| t.canonical.as_str()).collect::<Vec<_>>(),
+            ["10.1/a", "10.1/b"]
+        );
     }
     // And on generated values, every row as the naive grouping has it.
     let seeds: Vec<Seed> = (0..800)

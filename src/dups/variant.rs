@@ -156,7 +156,11 @@ mod tests {
                 c.first_warnings.iter().copied().collect(),
                 c.repair,
             );
-            assert_eq!(got, c.expected, "{:?} against {:?} (repair {})", c.member, c.first, c.repair);
+            assert_eq!(
+                got, c.expected,
+                "{:?} against {:?} (repair {})",
+                c.member, c.first, c.repair
+            );
         }
     }
 
@@ -177,7 +181,11 @@ mod tests {
             case("10.1000/abc", "10.1000/abc", Variant::Same),
             case("hdl:20.500.12345/6789", "hdl:20.500.12345/6789", Variant::Same),
             case("10.1000/ABC", "10.1000/abc", Variant::Case),
-            case("https://DOI.org/10.1000/abc", "https://doi.org/10.1000/ABC", Variant::Case),
+            case(
+                "https://DOI.org/10.1000/abc",
+                "https://doi.org/10.1000/ABC",
+                Variant::Case,
+            ),
             // Same bytes win over any warning, even with repair on.
             Case {
                 member: "10.1000/abc.",
@@ -281,7 +289,11 @@ mod tests {
         check(&[
             case("10.1000/ABC", "https://doi.org/10.1000/abc", Variant::Form),
             case("doi:10.1000/abc", "10.1000/abc", Variant::Form),
-            case("http://dx.doi.org/10.1000/abc", "https://doi.org/10.1000/abc", Variant::Form),
+            case(
+                "http://dx.doi.org/10.1000/abc",
+                "https://doi.org/10.1000/abc",
+                Variant::Form,
+            ),
             case("hdl:20.500.1/x", "info:hdl/20.500.1/x", Variant::Form),
             case("https://hdl.handle.net/20.500.1/x", "20.500.1/x", Variant::Form),
             // Warnings outside both lists change nothing.
