@@ -491,9 +491,12 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         })
 }
 
-/// Splits a partition by `level`'s hash into `opts.partitions` files.
+/// Splits a partition by `level`'s hash into files of about a quarter of
+/// a thread's budget (twice as many as needed, at most `opts.partitions`):
+/// a split needs few files, and each is one more open descriptor.
 fn split(ctx: &Ctx<'_>, part: &PartFile, level: u32) -> Result<Vec<PartFile>> {
-    let n = ctx.opts.partitions.max(2);
+    let fit = (ctx.per_thread / 4).max(1) as u64;
+    let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.partitions.max(2) as u64) as usize;
     let dir = ctx.opts.temp_dir.as_deref();
     let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
     let mut writers = (0..n)

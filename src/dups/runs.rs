@@ -140,7 +140,12 @@ impl RunWriter<'_> {
     pub fn finish(mut self) -> Result<Run> {
         self.flush()?;
         // The range was reserved for exactly these bytes.
-        assert_eq!(self.written, self.len, "a run's size changed while written");
+        anyhow::ensure!(
+            self.written == self.len,
+            "grouping duplicates: a run of {} bytes was written as {}",
+            self.len,
+            self.written
+        );
         Ok(Run::File {
             off: self.off,
             len: self.len,

@@ -182,7 +182,7 @@ impl<'a> Frames<'a> {
             }
             // How much the frame needs, when its length is readable.
             let mut p = 0;
-            let need = get_varint(avail, &mut p).map(|n| p + n as usize);
+            let need = get_varint(avail, &mut p).map(|n| p.saturating_add(n as usize));
             if !self.fill(need)? {
                 return if self.lo == self.hi { Ok(false) } else { Err(corrupt()) };
             }
@@ -197,6 +197,11 @@ impl<'a> Frames<'a> {
         };
         if *pos >= *end {
             return Ok(false);
+        }
+        // A length past what is left cannot be ours: bad bytes, not a
+        // reason to allocate.
+        if need.is_some_and(|n| (n - (self.hi - self.lo)) as u64 > *end - *pos) {
+            return Err(corrupt());
         }
         // Keep the unread tail at the front, and room for the frame.
         self.buf.copy_within(self.lo..self.hi, 0);
@@ -309,5 +314,19 @@ mod tests {
             err,
             "grouping duplicates: reading temporary files failed: a record is cut short"
         );
+
+        // A length no file holds is refused before anything is allocated.
+        let mut bad = Vec::new();
+        put_varint(&mut bad, 1 << 60);
+        bad.extend_from_slice(b"xyz");
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&bad).unwrap();
+        let src = Src::File {
+            file: &file,
+            pos: 0,
+            end: bad.len() as u64,
+        };
+        assert!(Frames::new(src, 64).advance().is_err());
+        assert!(Frames::new(Src::Mem(&bad), 64).advance().is_err());
     }
 }
