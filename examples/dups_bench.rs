@@ -25,6 +25,7 @@ use hdlscan::heap::resident_bytes;
 use hdlscan::id::Warnings;
 use hdlscan::io::sink::{OutputFormat, Sink};
 use rayon::prelude::*;
+use std::hash::BuildHasher;
 use std::io::BufWriter;
 use std::time::Instant;
 
@@ -163,11 +164,27 @@ fn main() -> Result<()> {
     let write_s = t.elapsed().as_secs_f64();
     let c3 = cpu();
     let out_bytes = std::fs::metadata(&path)?.len();
+    // The file's fingerprint, untimed: runs at different budgets (which
+    // take different paths) must write the same bytes.
+    let out_hash = {
+        use std::hash::Hasher;
+        use std::io::Read;
+        let mut h = foldhash::quality::FixedState::with_seed(1).build_hasher();
+        let mut f = std::fs::File::open(&path)?;
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = f.read(&mut buf)?;
+            if n == 0 {
+                break h.finish();
+            }
+            h.write(&buf[..n]);
+        }
+    };
     std::fs::remove_file(&path)?;
 
     println!(
         "values={n} raw_mb={:.0} engine_cpu_s={:.2} collect_cpu_s={:.2} group_write_cpu_s={:.2} gen_cpu_s={gen_cpu:.2} gen_s={gen_s:.2} push_s={push_s:.2} append_s={append_s:.2} finish_s={finish_s:.2} \
-         write_s={write_s:.2} engine_s={:.2} unique={} clusters={} values_in_clusters={} rows={rows} out_mb={:.0} \
+         write_s={write_s:.2} engine_s={:.2} unique={} clusters={} values_in_clusters={} rows={rows} out_mb={:.0} out_hash={out_hash:016x} \
          spilled_mb={:.0} temp_mb={:.0} repartitions={} streamed={} runs={} rss_collected_mb={} rss_grouped_mb={} \
          rss_end_mb={}",
         raw_bytes as f64 / 1e6,
