@@ -579,3 +579,50 @@ fn full_disk_is_an_error_not_a_count() {
     // Anonymous files: nothing is left once the collector is gone.
     assert_eq!(std::fs::read_dir(&mnt).unwrap().count(), 0);
 }
+
+/// A collection that never spilled but whose table would not fit beside
+/// it is spilled at `finish` and grouped by partitions: at some budget of
+/// this sweep, and with the same rows whatever the budget.
+#[test]
+fn held_blocks_whose_table_does_not_fit_are_spilled_at_finish() {
+    // Short canonicals: little to hold, much table per value.
+    let values: Vec<Value> = (0..600u64)
+        .map(|i| {
+            let c = format!("1/{}", if i % 5 == 0 { i % 7 } else { i });
+            Value {
+                canonical: c.clone(),
+                at: At {
+                    record: i,
+                    ..At::default()
+                },
+                value: c,
+                warnings: Warnings::EMPTY,
+            }
+        })
+        .collect();
+    let mut fell_back = 0;
+    for memory in (8 << 10..96 << 10).step_by(2 << 10) {
+        let opts = Options {
+            memory,
+            partitions: 4,
+            ..Options::default()
+        };
+        let (want_summary, want_rows) = naive(&values, &opts);
+        let mut c = Collector::new(opts);
+        let mut b = Block::default();
+        for v in &values {
+            b.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
+        }
+        c.append(b).unwrap();
+        let collected_spill = c.spilled();
+        let g = c.finish().unwrap();
+        if collected_spill == 0 && g.stats().spilled_bytes > 0 {
+            fell_back += 1;
+        }
+        assert_eq!(g.summary(), &want_summary, "{memory}");
+        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, Grouped::schema(), "dups.csv").unwrap();
+        g.write(&mut sink, &names(&INPUTS), &names(&COLUMNS)).unwrap();
+        assert_eq!(read_csv(&sink.finish_writer().unwrap().0), want_rows, "{memory}");
+    }
+    assert!(fell_back > 0);
+}
