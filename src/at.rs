@@ -3,7 +3,7 @@
 //! a record is one value, or several under `--split`.
 
 /// One value's place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct At {
     /// Index of the input among the run's inputs.
     pub input: u32,

@@ -5,6 +5,7 @@
 //!   re-exported: no I/O, threads or arrow.
 //! - [`io`]: CSV and Parquet readers, output sinks, atomic output files.
 //! - [`columns`]: SPEC's output columns as Arrow arrays.
+//! - [`dups`]: exact duplicate clusters in bounded memory, and their file.
 //! - [`pipeline`]: blocks, rayon, ordered collection, the writer thread.
 //! - [`report`]: statistics that merge with `+=`, the JSON report, the summary.
 //! - [`cli`]: the command line.
@@ -13,6 +14,7 @@
 pub mod at;
 pub mod cli;
 pub mod columns;
+pub mod dups;
 pub mod gates;
 pub mod heap;
 pub mod io;

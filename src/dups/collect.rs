@@ -1,0 +1,248 @@
+//! The run's collection of valid values: blocks appended in input order
+//! (which numbers their values, and so defines "first appearance"), held
+//! in memory up to the budget, then spilled to hash-partitioned anonymous
+//! temporary files; and [`Collector::finish`], which groups them.
+
+use super::group::{self, Ctx, PartOut};
+use super::output::{Grouped, Summary};
+use super::record::Block;
+use super::runs::RunStore;
+use super::spill::{PartWriter, bucket};
+use super::{Counters, EngineStats, Held};
+use anyhow::{Result, anyhow};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+/// How the engine runs; the defaults are what `scan` uses.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Bytes of values held in memory before spilling, and the memory the
+    /// grouping may use at once (shared by its threads).
+    pub memory: usize,
+    /// Partitions of the spill, and of each further split.
+    pub partitions: usize,
+    /// Whether the run repairs values (`--repair`), for the variant rule.
+    pub repair: bool,
+    /// Clusters in [`Summary::top`].
+    pub top: usize,
+    /// Members shown for each of them.
+    pub top_members: usize,
+    /// Where temporary files go (default: the system's temporary directory).
+    pub temp_dir: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            memory: 64 << 20,
+            partitions: 256,
+            repair: false,
+            top: 20,
+            top_members: 10,
+            temp_dir: None,
+        }
+    }
+}
+
+/// The smallest budget a thread gets, whatever `memory` says: a few
+/// records' worth, so tiny budgets (tests) still make progress.
+const MIN_THREAD_BUDGET: usize = 1024;
+
+/// The run's collection. Blocks are appended in input order (the order
+/// defines "first appearance"); past `memory` bytes it spills to
+/// hash-partitioned anonymous temp files.
+pub struct Collector {
+    opts: Options,
+    /// The first level's hash; `None` for the real one (tests inject a
+    /// degenerate one to prove that equal hashes never merge clusters).
+    hash: Option<fn(&[u8]) -> u64>,
+    held: Vec<Held>,
+    held_bytes: usize,
+    next_seq: u64,
+    parts: Option<Vec<PartWriter>>,
+    spilled: u64,
+    /// Set by a failed spill: the partitions are incomplete, so no count
+    /// may be made of them.
+    failed: Option<String>,
+}
+
+impl Collector {
+    pub fn new(opts: Options) -> Collector {
+        Collector {
+            opts,
+            hash: None,
+            held: Vec::new(),
+            held_bytes: 0,
+            next_seq: 0,
+            parts: None,
+            spilled: 0,
+            failed: None,
+        }
+    }
+
+    /// With `hash` in place of the canonical hash (tests).
+    #[cfg(test)]
+    pub(super) fn with_hash(mut self, hash: fn(&[u8]) -> u64) -> Collector {
+        self.hash = Some(hash);
+        self
+    }
+
+    /// Values appended so far.
+    pub fn len(&self) -> u64 {
+        self.next_seq
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.next_seq == 0
+    }
+
+    /// Bytes written to partition files so far (0 while all fits in memory).
+    pub fn spilled(&self) -> u64 {
+        self.spilled
+    }
+
+    pub fn append(&mut self, mut b: Block) -> Result<()> {
+        self.check()?;
+        if b.is_empty() {
+            return Ok(());
+        }
+        if let Some(hash) = self.hash {
+            let hashes: Vec<u64> = b
+                .records()
+                .map(|(body, _)| {
+                    hash(
+                        super::record::get_body(body)
+                            .expect("a block holds whole bodies")
+                            .canonical,
+                    )
+                })
+                .collect();
+            b.hashes = hashes;
+        }
+        let n = b.len();
+        self.held_bytes += b.bytes();
+        self.held.push(Held {
+            base: self.next_seq,
+            block: b,
+        });
+        self.next_seq += n;
+        if self.held_bytes > self.opts.memory {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    fn check(&self) -> Result<()> {
+        match &self.failed {
+            Some(e) => Err(anyhow!("{e}")),
+            None => Ok(()),
+        }
+    }
+
+    /// Moves the held blocks to the partition files, one thread per range
+    /// of partitions (each reads every record's hash, and writes its own).
+    fn spill(&mut self) -> Result<()> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let res = (|| -> Result<u64> {
+            let n = self.opts.partitions.max(2);
+            if self.parts.is_none() {
+                // A file's buffer: 16 KiB, less for small budgets.
+                let buffer = (self.opts.memory / 4 / n).clamp(512, 16 * 1024);
+                let dir = self.opts.temp_dir.as_deref();
+                self.parts = Some((0..n).map(|_| PartWriter::new(dir, buffer)).collect::<Result<_>>()?);
+            }
+            let parts = self.parts.as_mut().expect("created above");
+            let before: u64 = parts.iter().map(PartWriter::bytes).sum();
+            let chunk = n.div_ceil(rayon::current_num_threads().max(1));
+            let held = &self.held;
+            parts.par_chunks_mut(chunk).enumerate().try_for_each(|(c, ws)| {
+                let lo = c * chunk;
+                for h in held {
+                    for (i, (body, hash)) in h.block.records().enumerate() {
+                        let p = bucket(hash, n);
+                        if (lo..lo + ws.len()).contains(&p) {
+                            ws[p - lo].push(h.base + i as u64, body)?;
+                        }
+                    }
+                }
+                Ok::<(), anyhow::Error>(())
+            })?;
+            Ok(parts.iter().map(PartWriter::bytes).sum::<u64>() - before)
+        })();
+        match res {
+            Ok(bytes) => {
+                self.spilled += bytes;
+                self.held.clear();
+                self.held_bytes = 0;
+                Ok(())
+            }
+            Err(e) => {
+                self.failed = Some(e.to_string());
+                self.parts = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// Groups partition by partition (rayon, at most a partition per thread
+    /// in memory). A collection that never spilled, and whose canonicals
+    /// fit beside it, is grouped in memory without a temporary file.
+    pub fn finish(mut self) -> Result<Grouped> {
+        self.check()?;
+        let counters = Counters::default();
+        let store = RunStore::new(self.opts.temp_dir.clone());
+        let threads = rayon::current_num_threads().max(1);
+        let memory = self.opts.memory.max(MIN_THREAD_BUDGET);
+        let values = self.next_seq;
+        let opts = self.opts.clone();
+        let ctx = Ctx {
+            opts: &opts,
+            hash: self.hash.unwrap_or(super::spill::canonical_hash),
+            per_thread: (memory / threads).max(MIN_THREAD_BUDGET),
+            runs: &store,
+            counters: &counters,
+        };
+        let mut out = None;
+        if self.parts.is_none() && self.held_bytes <= memory / 4 {
+            out = group::group_held(&ctx, &self.held, self.held_bytes, memory)?;
+        }
+        let mut out = match out {
+            Some(out) => out,
+            None => {
+                self.spill()?;
+                let parts = self.parts.take().unwrap_or_default();
+                let files = parts.into_iter().map(PartWriter::finish).collect::<Result<Vec<_>>>()?;
+                files
+                    .into_par_iter()
+                    .map(|p| group::group_file(&ctx, p, 0))
+                    .try_reduce(PartOut::default, |mut a, b| {
+                        a += b;
+                        a.keep_top(opts.top);
+                        Ok(a)
+                    })?
+            }
+        };
+        out.keep_top(opts.top);
+        let stats = EngineStats {
+            spilled_bytes: self.spilled,
+            repartitions: counters.repartitions.load(Ordering::Relaxed),
+            repartitioned_bytes: counters.repartitioned_bytes.load(Ordering::Relaxed),
+            streamed_partitions: counters.streamed.load(Ordering::Relaxed),
+            runs: counters.runs.load(Ordering::Relaxed),
+            run_bytes: store.bytes(),
+        };
+        let summary = Summary {
+            values,
+            unique: out.unique,
+            clusters: out.clusters,
+            values_in_clusters: out.values_in_clusters,
+            across_inputs: out.across_inputs,
+            across_columns: out.across_columns,
+            top: out.top.into_iter().map(|c| c.cluster).collect(),
+        };
+        Ok(Grouped::new(summary, out.runs, store, memory, stats))
+    }
+}

@@ -1,0 +1,532 @@
+//! Grouping one partition: exact clusters by canonical bytes, in two passes
+//! over its records, within a memory budget.
+//!
+//! 1. **Count.** A table keyed by canonical *bytes* (the hash only finds
+//!    the slot; equal hashes with different bytes are different groups)
+//!    gathers each canonical's count, first appearance and whether it was
+//!    seen in more than one input or column. A table that outgrows the
+//!    budget means too many distinct canonicals: the partition is split by
+//!    the next level's hash into sub-partitions, grouped one at a time.
+//!    Many repeats of few canonicals never need that: the table stays
+//!    small however many records there are, and the records are streamed.
+//! 2. **Emit.** Records are read again, in order of appearance, so a
+//!    cluster's first member comes before the others; each member of a
+//!    cluster (two or more) becomes a row with its variant against that
+//!    first member, and rows go to sorted runs (`runs`).
+//!
+//! A partition whose file fits a quarter of the budget is read whole and
+//! both passes run in memory; a larger one is streamed through a buffer.
+
+use super::record::{Member, Row, RowKey, get_body, put_row};
+use super::runs::{Run, RunBuf, RunStore};
+use super::spill::{Frames, PartFile, PartWriter, Src, bucket, corrupt, level_hash, part_record, read_error};
+use super::variant::variant;
+use super::{At, Counters, Held, Options, TopCluster, TopMember};
+use anyhow::Result;
+use hashbrown::HashTable;
+use rayon::prelude::*;
+use std::ops::AddAssign;
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::Ordering;
+
+/// Levels of splitting before a partition is grouped whatever its table
+/// takes: each level's hash is independent, so only a hash that cannot
+/// tell canonicals apart (tests) gets here.
+const MAX_LEVEL: u32 = 8;
+
+/// Longest value shown in the report's top clusters, in bytes (as the
+/// report's examples).
+const TOP_VALUE_MAX: usize = 200;
+
+/// What every partition's grouping shares.
+pub(super) struct Ctx<'a> {
+    pub opts: &'a Options,
+    /// The first level's hash, also the tables' (injectable in tests).
+    pub hash: fn(&[u8]) -> u64,
+    /// Memory for one partition at a time on one thread.
+    pub per_thread: usize,
+    pub runs: &'a RunStore,
+    pub counters: &'a Counters,
+}
+
+/// A top cluster candidate with its place in the global order.
+#[derive(Debug, Clone)]
+pub(super) struct TopCand {
+    pub key: RowKey,
+    pub cluster: TopCluster,
+}
+
+/// What grouping some partitions found; partitions add up with `+=`.
+#[derive(Debug, Default)]
+pub(super) struct PartOut {
+    pub unique: u64,
+    pub clusters: u64,
+    pub values_in_clusters: u64,
+    pub across_inputs: u64,
+    pub across_columns: u64,
+    /// The largest clusters, at most `top`, in file order.
+    pub top: Vec<TopCand>,
+    pub runs: Vec<Run>,
+}
+
+impl PartOut {
+    /// Keeps the `n` first candidates in file order.
+    pub fn keep_top(&mut self, n: usize) {
+        self.top.sort_by_key(|c| c.key);
+        self.top.truncate(n);
+    }
+}
+
+impl AddAssign<PartOut> for PartOut {
+    fn add_assign(&mut self, o: PartOut) {
+        self.unique += o.unique;
+        self.clusters += o.clusters;
+        self.values_in_clusters += o.values_in_clusters;
+        self.across_inputs += o.across_inputs;
+        self.across_columns += o.across_columns;
+        // The caller cuts the top to its length (`keep_top`).
+        self.top.extend(o.top);
+        self.runs.extend(o.runs);
+    }
+}
+
+/// Where a partition's records are read from.
+pub(super) enum Source<'a> {
+    /// The collector's blocks, never spilled: hashes known.
+    Held(&'a [Held]),
+    /// A partition file read whole.
+    Loaded(&'a [u8]),
+    /// A partition file read a buffer at a time.
+    Stream(&'a PartFile, usize),
+}
+
+impl Source<'_> {
+    /// Calls `f` with every record's sequence number, known hash (held
+    /// blocks) and body, in sequence order, until it returns false.
+    fn each(&self, mut f: impl FnMut(u64, Option<u64>, &[u8]) -> Result<bool>) -> Result<()> {
+        match self {
+            Source::Held(held) => {
+                for h in *held {
+                    for (i, (body, hash)) in h.block.records().enumerate() {
+                        if !f(h.base + i as u64, Some(hash), body)? {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            Source::Loaded(bytes) => Self::frames(Frames::new(Src::Mem(bytes), 0), f)?,
+            Source::Stream(part, cap) => {
+                let src = Src::File {
+                    file: &part.file,
+                    pos: 0,
+                    end: part.bytes,
+                };
+                Self::frames(Frames::new(src, *cap), f)?
+            }
+        }
+        Ok(())
+    }
+
+    fn frames(mut frames: Frames<'_>, mut f: impl FnMut(u64, Option<u64>, &[u8]) -> Result<bool>) -> Result<()> {
+        let mut seq = 0;
+        while frames.advance()? {
+            let (s, body) = part_record(frames.frame(), &mut seq)?;
+            if !f(s, None, body)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+/// One canonical's facts from the count pass.
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    hash: u64,
+    count: u64,
+    first_seq: u64,
+    key_off: usize,
+    key_len: usize,
+    first_input: u32,
+    first_column: u32,
+    /// Its index among the partition's clusters, once counted.
+    slot: u32,
+    multi_input: bool,
+    multi_column: bool,
+}
+
+/// Distinct canonicals of a partition. The table's slots hash by other bits
+/// than the partition's (`bucket` takes the top ones), or every canonical
+/// of a partition would share the same control byte.
+#[derive(Default)]
+struct Table {
+    slots: HashTable<u32>,
+    groups: Vec<Group>,
+    keys: Vec<u8>,
+    /// Each record's group, in order, when the records are in memory: the
+    /// second pass then skips the records of no cluster (most of them)
+    /// without decoding or looking them up.
+    of_record: Vec<u32>,
+}
+
+impl Table {
+    #[inline]
+    fn slot_hash(h: u64) -> u64 {
+        h.rotate_left(32)
+    }
+
+    fn bytes(&self) -> usize {
+        // A slot: the u32 and its control byte.
+        self.slots.capacity() * 5
+            + self.groups.capacity() * std::mem::size_of::<Group>()
+            + self.keys.capacity()
+            + self.of_record.capacity() * 4
+    }
+
+    /// Room for `n` canonicals, so the table does not grow (and rehash)
+    /// record by record.
+    fn reserve(&mut self, n: usize) {
+        let groups = &self.groups;
+        self.slots.reserve(n, |&j| Self::slot_hash(groups[j as usize].hash));
+        self.groups.reserve(n);
+    }
+
+    #[inline]
+    fn find(&self, h: u64, key: &[u8]) -> Option<usize> {
+        self.slots
+            .find(Self::slot_hash(h), |&i| {
+                let g = &self.groups[i as usize];
+                g.hash == h && &self.keys[g.key_off..g.key_off + g.key_len] == key
+            })
+            .map(|&i| i as usize)
+    }
+
+    /// Counts one member: its group, and whether it was the first of its
+    /// canonical.
+    #[inline]
+    fn add(&mut self, h: u64, seq: u64, m: &Member<'_>) -> (u32, bool) {
+        if let Some(i) = self.find(h, m.canonical) {
+            let g = &mut self.groups[i];
+            g.count += 1;
+            g.multi_input |= g.first_input != m.at.input;
+            g.multi_column |= g.first_column != m.at.column;
+            return (i as u32, false);
+        }
+        let i = u32::try_from(self.groups.len()).expect("fewer than 4G canonicals in a partition");
+        self.groups.push(Group {
+            hash: h,
+            count: 1,
+            first_seq: seq,
+            key_off: self.keys.len(),
+            key_len: m.canonical.len(),
+            first_input: m.at.input,
+            first_column: m.at.column,
+            slot: NO_SLOT,
+            multi_input: false,
+            multi_column: false,
+        });
+        self.keys.extend_from_slice(m.canonical);
+        let groups = &self.groups;
+        self.slots
+            .insert_unique(Self::slot_hash(h), i, |&j| Self::slot_hash(groups[j as usize].hash));
+        (i, true)
+    }
+}
+
+/// Pass 1: the table of `src`, or `None` once it passes `limit` bytes.
+/// `records`: how many `src` holds, when known.
+fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
+    let mut t = Table::default();
+    if let Some(n) = records {
+        // At most every record a canonical, within half the limit.
+        let per = std::mem::size_of::<Group>() + 5 + 4;
+        t.reserve(n.min(limit / 2 / per));
+        t.of_record.reserve_exact(n);
+    }
+    let track = records.is_some();
+    let mut over = false;
+    src.each(|seq, hash, body| {
+        let m = get_body(body).ok_or_else(corrupt)?;
+        let h = hash.unwrap_or_else(|| (ctx.hash)(m.canonical));
+        let (i, new) = t.add(h, seq, &m);
+        if track {
+            t.of_record.push(i);
+        }
+        // New canonicals are what grows the table: checked on each.
+        if new && t.bytes() > limit {
+            over = true;
+            return Ok(false);
+        }
+        Ok(true)
+    })?;
+    Ok(if over || t.bytes() > limit { None } else { Some(t) })
+}
+
+/// A cluster's first member, met first in pass 2.
+struct First {
+    at: At,
+    warnings: crate::id::Warnings,
+    value: (usize, usize),
+}
+
+/// Pass 2 for a counted partition: its clusters' facts, top candidates and
+/// sorted runs. `budget` is what this partition may hold; `used` of it is
+/// taken by its records. The last run stays in memory when `keep_last`
+/// and it is the only one.
+fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usize, keep_last: bool) -> Result<PartOut> {
+    let mut out = PartOut {
+        unique: t.groups.len() as u64,
+        ..PartOut::default()
+    };
+    let mut clusters: Vec<u32> = Vec::new();
+    for (i, g) in t.groups.iter_mut().enumerate() {
+        if g.count < 2 {
+            continue;
+        }
+        g.slot = clusters.len() as u32;
+        clusters.push(i as u32);
+        out.clusters += 1;
+        out.values_in_clusters += g.count;
+        out.across_inputs += u64::from(g.multi_input);
+        out.across_columns += u64::from(g.multi_column);
+    }
+    if clusters.is_empty() {
+        return Ok(out);
+    }
+
+    // The partition's own largest clusters: the only ones that can be
+    // among the run's.
+    let key_of = |i: u32| {
+        let g = &t.groups[i as usize];
+        RowKey::new(g.count, g.first_seq, 0)
+    };
+    let n_top = ctx.opts.top.min(clusters.len());
+    let mut top_of_slot: Vec<u32> = Vec::new();
+    if n_top > 0 {
+        let mut best = clusters.clone();
+        if best.len() > n_top {
+            best.select_nth_unstable_by_key(n_top - 1, |&i| key_of(i));
+            best.truncate(n_top);
+        }
+        best.sort_unstable_by_key(|&i| key_of(i));
+        top_of_slot = vec![NO_SLOT; clusters.len()];
+        for (k, &i) in best.iter().enumerate() {
+            let g = &t.groups[i as usize];
+            top_of_slot[g.slot as usize] = k as u32;
+            out.top.push(TopCand {
+                key: key_of(i),
+                cluster: TopCluster {
+                    canonical: String::from_utf8_lossy(&t.keys[g.key_off..g.key_off + g.key_len]).into_owned(),
+                    count: g.count,
+                    first: At::default(),
+                    members: Vec::new(),
+                },
+            });
+        }
+    }
+    drop(clusters);
+
+    let mut firsts: Vec<Option<First>> = Vec::new();
+    firsts.resize_with(out.clusters as usize, || None);
+    let mut first_values: Vec<u8> = Vec::new();
+    let mut buf = RunBuf::default();
+    let floor = (budget / 8).max(1024);
+    let repair = ctx.opts.repair;
+    let mut k = 0;
+    src.each(|seq, hash, body| {
+        let known = t.of_record.get(k).map(|&i| i as usize);
+        k += 1;
+        if known.is_some_and(|i| t.groups[i].count < 2) {
+            return Ok(true);
+        }
+        let m = get_body(body).ok_or_else(corrupt)?;
+        let i = match known {
+            Some(i) => i,
+            None => t
+                .find(hash.unwrap_or_else(|| (ctx.hash)(m.canonical)), m.canonical)
+                .ok_or_else(corrupt)?,
+        };
+        let g = &t.groups[i];
+        if g.count < 2 {
+            return Ok(true);
+        }
+        let slot = g.slot as usize;
+        if seq == g.first_seq {
+            let start = first_values.len();
+            first_values.extend_from_slice(m.value);
+            firsts[slot] = Some(First {
+                at: m.at,
+                warnings: m.warnings,
+                value: (start, first_values.len()),
+            });
+        }
+        let f = firsts[slot].as_ref().ok_or_else(corrupt)?;
+        let v = variant(
+            m.value,
+            m.warnings,
+            &first_values[f.value.0..f.value.1],
+            f.warnings,
+            repair,
+        );
+        let row = Row {
+            count: g.count,
+            first_seq: g.first_seq,
+            seq,
+            first_record: f.at.record,
+            variant: v,
+            at: m.at,
+            canonical: m.canonical,
+            value: m.value,
+        };
+        buf.push(row.key(), |rows| put_row(rows, &row));
+        if let Some(&k) = top_of_slot.get(slot)
+            && k != NO_SLOT
+        {
+            let c = &mut out.top[k as usize].cluster;
+            if seq == g.first_seq {
+                c.first = m.at;
+            }
+            if c.members.len() < ctx.opts.top_members {
+                c.members.push(TopMember {
+                    at: m.at,
+                    value: shown(m.value),
+                    variant: v,
+                });
+            }
+        }
+        let held =
+            used + t.bytes() + firsts.capacity() * std::mem::size_of::<Option<First>>() + first_values.capacity();
+        if buf.bytes() > budget.saturating_sub(held).max(floor) {
+            out.runs.push(buf.write(ctx.runs)?);
+        }
+        Ok(true)
+    })?;
+    if !buf.is_empty() {
+        out.runs.push(if keep_last && out.runs.is_empty() {
+            buf.into_mem()
+        } else {
+            buf.write(ctx.runs)?
+        });
+    }
+    ctx.counters.runs.fetch_add(out.runs.len() as u64, Ordering::Relaxed);
+    Ok(out)
+}
+
+/// A value as the report shows it: lossy UTF-8, cut at
+/// [`TOP_VALUE_MAX`] bytes (at a character's start) and marked `…`.
+fn shown(v: &[u8]) -> String {
+    if v.len() <= TOP_VALUE_MAX {
+        return String::from_utf8_lossy(v).into_owned();
+    }
+    let mut cut = TOP_VALUE_MAX;
+    while cut > TOP_VALUE_MAX - 3 && v[cut] & 0xc0 == 0x80 {
+        cut -= 1;
+    }
+    let mut s = String::from_utf8_lossy(&v[..cut]).into_owned();
+    s.push('…');
+    s
+}
+
+/// Groups the collector's blocks in memory, within `budget` bytes (their
+/// own included). `None` when their canonicals need more: the caller
+/// spills them and groups the partitions.
+pub(super) fn group_held(ctx: &Ctx<'_>, held: &[Held], held_bytes: usize, budget: usize) -> Result<Option<PartOut>> {
+    let src = Source::Held(held);
+    let records = held.iter().map(|h| h.block.len() as usize).sum();
+    let Some(t) = count(ctx, &src, budget.saturating_sub(held_bytes), Some(records))? else {
+        return Ok(None);
+    };
+    emit(ctx, &src, t, budget, held_bytes, true).map(Some)
+}
+
+/// Groups one partition file at `level` (0: the collector's partitions),
+/// splitting it when its canonicals do not fit.
+pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<PartOut> {
+    if part.records == 0 {
+        return Ok(PartOut::default());
+    }
+    let budget = ctx.per_thread;
+    let counted = if part.bytes <= (budget / 4) as u64 {
+        let mut bytes = vec![0u8; part.bytes as usize];
+        part.file.read_exact_at(&mut bytes, 0).map_err(|e| read_error(&e))?;
+        let src = Source::Loaded(&bytes);
+        let limit = if level >= MAX_LEVEL {
+            usize::MAX
+        } else {
+            budget - bytes.len()
+        };
+        match count(ctx, &src, limit, Some(part.records as usize))? {
+            Some(t) => Some(emit(ctx, &src, t, budget, bytes.len(), false)?),
+            None => None,
+        }
+    } else {
+        let cap = (budget / 16).clamp(256, 1 << 20);
+        let src = Source::Stream(&part, cap);
+        let limit = if level >= MAX_LEVEL {
+            usize::MAX
+        } else {
+            budget.saturating_sub(cap)
+        };
+        match count(ctx, &src, limit, None)? {
+            Some(t) => {
+                ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
+                Some(emit(ctx, &src, t, budget, cap, false)?)
+            }
+            None => None,
+        }
+    };
+    if let Some(out) = counted {
+        return Ok(out);
+    }
+    let subs = split(ctx, &part, level + 1)?;
+    drop(part);
+    subs.into_par_iter()
+        .map(|p| group_file(ctx, p, level + 1))
+        .try_reduce(PartOut::default, |mut a, b| {
+            a += b;
+            a.keep_top(ctx.opts.top);
+            Ok(a)
+        })
+}
+
+/// Splits a partition by `level`'s hash into files of about a quarter of
+/// a thread's budget (twice as many as needed, at most `opts.partitions`):
+/// a split needs few files, and each is one more open descriptor.
+fn split(ctx: &Ctx<'_>, part: &PartFile, level: u32) -> Result<Vec<PartFile>> {
+    let fit = (ctx.per_thread / 4).max(1) as u64;
+    let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.partitions.max(2) as u64) as usize;
+    let dir = ctx.opts.temp_dir.as_deref();
+    let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
+    let mut writers = (0..n)
+        .map(|_| PartWriter::new(dir, buffer))
+        .collect::<Result<Vec<_>>>()?;
+    let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
+    Source::Stream(part, cap).each(|seq, _, body| {
+        let m = get_body(body).ok_or_else(corrupt)?;
+        writers[bucket(level_hash(level, m.canonical), n)].push(seq, body)?;
+        Ok(true)
+    })?;
+    ctx.counters.repartitions.fetch_add(1, Ordering::Relaxed);
+    ctx.counters
+        .repartitioned_bytes
+        .fetch_add(writers.iter().map(PartWriter::bytes).sum(), Ordering::Relaxed);
+    writers.into_iter().map(PartWriter::finish).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_values_are_cut_at_a_character() {
+        assert_eq!(shown(b"10.1000/abc"), "10.1000/abc");
+        let long = format!("10.1000/{}", "\u{e9}".repeat(200));
+        let s = shown(long.as_bytes());
+        assert!(s.ends_with('…') && !s.contains('\u{fffd}'), "{s}");
+        assert!(s.len() <= TOP_VALUE_MAX + '…'.len_utf8());
+        let exact = "x".repeat(TOP_VALUE_MAX);
+        assert_eq!(shown(exact.as_bytes()), exact);
+    }
+}

@@ -1,0 +1,224 @@
+//! What grouping found: the [`Summary`] the report shows, and the
+//! duplicates file, written from the merged runs through a [`Sink`].
+
+use super::At;
+use super::EngineStats;
+use super::record::{Row, RowKey, get_row};
+use super::runs::{Merge, Run, RunStore, reduce};
+use super::spill::corrupt;
+use super::variant::Variant;
+use crate::io::sink::Sink;
+use anyhow::{Result, bail};
+use arrow_array::builder::{StringBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use std::io::Write;
+use std::sync::Arc;
+
+/// Rows per record batch of the duplicates file.
+pub const BATCH_ROWS: usize = 64 * 1024;
+
+/// The duplicate clusters in numbers, for the report.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Valid values pushed.
+    pub values: u64,
+    /// Distinct canonicals among them.
+    pub unique: u64,
+    /// Canonicals shared by two values or more.
+    pub clusters: u64,
+    /// Values in those clusters.
+    pub values_in_clusters: u64,
+    /// Clusters holding values from more than one input.
+    pub across_inputs: u64,
+    /// Clusters holding values from more than one column (by column index:
+    /// the `columns` names given to [`Grouped::write`]).
+    pub across_columns: u64,
+    /// The largest clusters, in the file's order (`Options::top` of them).
+    pub top: Vec<TopCluster>,
+}
+
+/// One of the largest clusters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopCluster {
+    pub canonical: String,
+    pub count: u64,
+    /// Where its first member was read.
+    pub first: At,
+    /// Its first members in order of appearance (`Options::top_members`).
+    pub members: Vec<TopMember>,
+}
+
+/// A member of a top cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopMember {
+    pub at: At,
+    /// Lossy UTF-8, cut at 200 bytes and marked `…`.
+    pub value: String,
+    pub variant: Variant,
+}
+
+/// The grouped collection: its summary now, its file when written.
+pub struct Grouped {
+    summary: Summary,
+    runs: Vec<Run>,
+    store: RunStore,
+    memory: usize,
+    stats: EngineStats,
+}
+
+impl Grouped {
+    pub(super) fn new(summary: Summary, runs: Vec<Run>, store: RunStore, memory: usize, stats: EngineStats) -> Self {
+        Grouped {
+            summary,
+            runs,
+            store,
+            memory,
+            stats,
+        }
+    }
+
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// How the grouping went: what was spilled, split and sorted.
+    pub fn stats(&self) -> &EngineStats {
+        &self.stats
+    }
+
+    /// The duplicates file's Arrow schema: `cluster`, `canonical`, `count`,
+    /// `input`, `record`, `line`, `column`, `value_index`, `value`,
+    /// `first_record`, `variant`. `input` and `column` are names; `line` is
+    /// null for Parquet input.
+    pub fn schema() -> SchemaRef {
+        let u64 = |name| Field::new(name, DataType::UInt64, false);
+        let utf8 = |name| Field::new(name, DataType::Utf8, false);
+        Arc::new(Schema::new(vec![
+            u64("cluster"),
+            utf8("canonical"),
+            u64("count"),
+            utf8("input"),
+            u64("record"),
+            Field::new("line", DataType::UInt64, true),
+            utf8("column"),
+            Field::new("value_index", DataType::UInt32, false),
+            utf8("value"),
+            u64("first_record"),
+            utf8("variant"),
+        ]))
+    }
+
+    /// Writes every cluster's members in cluster order through `sink`, in
+    /// batches of at most [`BATCH_ROWS`] rows; `inputs`/`columns` map
+    /// [`At`]'s indices to names. Returns rows written.
+    pub fn write<W: Write + Send>(self, sink: &mut Sink<W>, inputs: &[String], columns: &[String]) -> Result<u64> {
+        let Grouped {
+            mut runs,
+            store,
+            memory,
+            ..
+        } = self;
+        // Each run is read through its own buffer: as many runs as half
+        // the budget can buffer are merged at once, in passes if needed.
+        let cap = (memory / 64).clamp(512, 64 * 1024);
+        reduce(&store, &mut runs, memory / 2 / cap, cap)?;
+        let mut merge = Merge::new(&store, &runs, cap)?;
+        let mut batch = Batch::default();
+        let mut rows = 0u64;
+        let mut cluster = 0u64;
+        let mut last: Option<RowKey> = None;
+        while let Some(frame) = merge.next()? {
+            let row = get_row(frame).ok_or_else(corrupt)?;
+            let key = row.key();
+            if !last.is_some_and(|l| l.same_cluster(&key)) {
+                cluster += 1;
+            }
+            last = Some(key);
+            batch.push(cluster, &row, inputs, columns)?;
+            if batch.rows == BATCH_ROWS {
+                rows += batch.write(sink)?;
+            }
+        }
+        rows += batch.write(sink)?;
+        Ok(rows)
+    }
+}
+
+/// `b` as text; the strict check first, as it is the faster one for the
+/// valid UTF-8 every canonical and valid value is.
+fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.into(),
+        Err(_) => String::from_utf8_lossy(b),
+    }
+}
+
+/// Rows gathered for one record batch.
+#[derive(Default)]
+struct Batch {
+    cluster: UInt64Builder,
+    canonical: StringBuilder,
+    count: UInt64Builder,
+    input: StringBuilder,
+    record: UInt64Builder,
+    line: UInt64Builder,
+    column: StringBuilder,
+    value_index: UInt32Builder,
+    value: StringBuilder,
+    first_record: UInt64Builder,
+    variant: StringBuilder,
+    rows: usize,
+}
+
+impl Batch {
+    fn push(&mut self, cluster: u64, row: &Row<'_>, inputs: &[String], columns: &[String]) -> Result<()> {
+        let Some(input) = inputs.get(row.at.input as usize) else {
+            bail!("writing duplicates: no name for input {}", row.at.input);
+        };
+        let Some(column) = columns.get(row.at.column as usize) else {
+            bail!("writing duplicates: no name for column {}", row.at.column);
+        };
+        self.cluster.append_value(cluster);
+        // Canonicals are rendered text, and valid values are UTF-8 (a value
+        // that is not gets `bad_utf8` and no canonical): lossy changes
+        // nothing but keeps a bad caller from a panic.
+        self.canonical.append_value(text(row.canonical));
+        self.count.append_value(row.count);
+        self.input.append_value(input);
+        self.record.append_value(row.at.record);
+        self.line.append_option(row.at.line);
+        self.column.append_value(column);
+        self.value_index.append_value(row.at.value_index);
+        self.value.append_value(text(row.value));
+        self.first_record.append_value(row.first_record);
+        self.variant.append_value(row.variant.as_str());
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Writes the rows gathered (if any) and starts afresh.
+    fn write<W: Write + Send>(&mut self, sink: &mut Sink<W>) -> Result<u64> {
+        if self.rows == 0 {
+            return Ok(0);
+        }
+        let cols: Vec<ArrayRef> = vec![
+            Arc::new(self.cluster.finish()),
+            Arc::new(self.canonical.finish()),
+            Arc::new(self.count.finish()),
+            Arc::new(self.input.finish()),
+            Arc::new(self.record.finish()),
+            Arc::new(self.line.finish()),
+            Arc::new(self.column.finish()),
+            Arc::new(self.value_index.finish()),
+            Arc::new(self.value.finish()),
+            Arc::new(self.first_record.finish()),
+            Arc::new(self.variant.finish()),
+        ];
+        let batch = RecordBatch::try_new(Grouped::schema(), cols)?;
+        sink.write(&batch)?;
+        let n = self.rows as u64;
+        self.rows = 0;
+        Ok(n)
+    }
+}

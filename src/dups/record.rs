@@ -1,0 +1,450 @@
+//! The compact byte forms of a member, in memory and in temporary files.
+//! Everything is a frame: a LEB128 length, then that many bytes, so a
+//! record can be copied or skipped without being decoded.
+//!
+//! - A member's *body*: flags, then LEB128 `input`, `record`, `line` (when
+//!   there is one), `column`, `value_index`, the warning bits, the
+//!   canonical's length and bytes, and the value's length and bytes unless
+//!   the value is the canonical itself (the common case, stored once).
+//! - In a [`Block`], a member is a frame holding its body; its sequence
+//!   number is the block's base plus its index, and its hash sits beside.
+//! - In a partition file, a frame holds the sequence number's distance
+//!   from the previous record's (they only grow within a file), then the
+//!   body.
+//! - In a run, a frame holds a [`Row`]: the cluster's sort key, the
+//!   variant, and the member.
+//!
+//! Decoding returns `None` on bytes that cannot be a record: temporary
+//! files are ours, but a short read must be an error, never a panic.
+
+use super::At;
+use super::variant::Variant;
+use crate::id::Warnings;
+
+const HAS_LINE: u8 = 1;
+const VALUE_IS_CANONICAL: u8 = 2;
+
+#[inline]
+pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[inline]
+pub(super) fn varint_len(v: u64) -> usize {
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+#[inline]
+pub(super) fn get_varint(buf: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let b = *buf.get(*pos)?;
+        *pos += 1;
+        if shift == 63 && b > 1 {
+            return None;
+        }
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+        shift += 7;
+        if shift > 63 {
+            return None;
+        }
+    }
+}
+
+#[inline]
+fn get_u32(buf: &[u8], pos: &mut usize) -> Option<u32> {
+    u32::try_from(get_varint(buf, pos)?).ok()
+}
+
+#[inline]
+fn get_bytes<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    let n = usize::try_from(get_varint(buf, pos)?).ok()?;
+    let s = buf.get(*pos..pos.checked_add(n)?)?;
+    *pos += n;
+    Some(s)
+}
+
+/// The frame starting at `*pos` in `buf` (its bytes, after the length), if
+/// whole; moves `pos` past it.
+#[inline]
+pub(super) fn get_frame<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    get_bytes(buf, pos)
+}
+
+/// Appends `body` to `out` as a frame, with `head` before it (tests).
+#[cfg(test)]
+pub(super) fn put_frame(out: &mut Vec<u8>, head: &[u8], body: &[u8]) {
+    put_varint(out, (head.len() + body.len()) as u64);
+    out.extend_from_slice(head);
+    out.extend_from_slice(body);
+}
+
+/// A member as decoded from its body.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Member<'a> {
+    pub at: At,
+    pub warnings: Warnings,
+    pub canonical: &'a [u8],
+    pub value: &'a [u8],
+}
+
+fn put_at(out: &mut Vec<u8>, at: &At) {
+    put_varint(out, u64::from(at.input));
+    put_varint(out, at.record);
+    if let Some(line) = at.line {
+        // A record's line is its number plus a few (the header, breaks in
+        // quoted fields): stored as the difference, zigzagged, in a byte.
+        let d = line.wrapping_sub(at.record) as i64;
+        put_varint(out, ((d << 1) ^ (d >> 63)) as u64);
+    }
+    put_varint(out, u64::from(at.column));
+    put_varint(out, u64::from(at.value_index));
+}
+
+fn get_at(buf: &[u8], pos: &mut usize, has_line: bool) -> Option<At> {
+    let input = get_u32(buf, pos)?;
+    let record = get_varint(buf, pos)?;
+    let line = if has_line {
+        let z = get_varint(buf, pos)?;
+        let d = (z >> 1) as i64 ^ -((z & 1) as i64);
+        Some(record.wrapping_add(d as u64))
+    } else {
+        None
+    };
+    Some(At {
+        input,
+        record,
+        line,
+        column: get_u32(buf, pos)?,
+        value_index: get_u32(buf, pos)?,
+    })
+}
+
+/// Appends a member's body to `out`.
+pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
+    let same = value == canonical;
+    out.push(if at.line.is_some() { HAS_LINE } else { 0 } | if same { VALUE_IS_CANONICAL } else { 0 });
+    put_at(out, at);
+    put_varint(out, u64::from(warnings.bits()));
+    put_varint(out, canonical.len() as u64);
+    out.extend_from_slice(canonical);
+    if !same {
+        put_varint(out, value.len() as u64);
+        out.extend_from_slice(value);
+    }
+}
+
+pub(super) fn get_body(body: &[u8]) -> Option<Member<'_>> {
+    let flags = *body.first()?;
+    let mut pos = 1;
+    let at = get_at(body, &mut pos, flags & HAS_LINE != 0)?;
+    let warnings = Warnings::from_bits(get_u32(body, &mut pos)?);
+    let canonical = get_bytes(body, &mut pos)?;
+    let value = if flags & VALUE_IS_CANONICAL != 0 {
+        canonical
+    } else {
+        get_bytes(body, &mut pos)?
+    };
+    (pos == body.len()).then_some(Member {
+        at,
+        warnings,
+        canonical,
+        value,
+    })
+}
+
+/// The valid values of one block of work, built on a rayon worker: each a
+/// frame in one byte buffer, with its canonical's hash beside it (hashing
+/// here spreads that work over the workers). No I/O.
+#[derive(Debug, Default)]
+pub struct Block {
+    pub(super) buf: Vec<u8>,
+    pub(super) hashes: Vec<u64>,
+}
+
+impl Block {
+    /// A block with room for `values` values of about 40 bytes, so pushing
+    /// does not regrow (and copy) its buffer as it fills.
+    pub fn with_capacity(values: usize) -> Block {
+        Block {
+            buf: Vec::with_capacity(values * 48),
+            hashes: Vec::with_capacity(values),
+        }
+    }
+
+    /// Adds one valid value: its canonical form, where it was read, its raw
+    /// bytes and the parser's warnings for it.
+    pub fn push(&mut self, canonical: &[u8], at: At, value: &[u8], warnings: Warnings) {
+        self.hashes.push(super::spill::canonical_hash(canonical));
+        // The frame's length is known once the body is written: room for a
+        // one-byte length is kept, and widened in the rare long body.
+        let start = self.buf.len();
+        self.buf.push(0);
+        put_body(&mut self.buf, canonical, &at, value, warnings);
+        let len = self.buf.len() - start - 1;
+        if len < 0x80 {
+            self.buf[start] = len as u8;
+        } else {
+            let mut prefix = Vec::with_capacity(10);
+            put_varint(&mut prefix, len as u64);
+            self.buf.splice(start..start + 1, prefix);
+        }
+    }
+
+    /// Values pushed.
+    pub fn len(&self) -> u64 {
+        self.hashes.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hashes.is_empty()
+    }
+
+    /// Memory held, as the collector's budget counts it.
+    pub(super) fn bytes(&self) -> usize {
+        self.buf.capacity() + self.hashes.capacity() * 8
+    }
+
+    /// The bodies with their hashes, in push order.
+    pub(super) fn records(&self) -> impl Iterator<Item = (&[u8], u64)> {
+        let mut pos = 0;
+        self.hashes.iter().map(move |&h| {
+            let body = get_frame(&self.buf, &mut pos).expect("a block holds whole frames");
+            (body, h)
+        })
+    }
+}
+
+/// One row of the duplicates file as a run stores it: the cluster's sort
+/// key (`count` descending, then `first_seq`), the member's own `seq`
+/// (members in order of appearance), and what the row shows.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Row<'a> {
+    pub count: u64,
+    pub first_seq: u64,
+    pub seq: u64,
+    pub first_record: u64,
+    pub variant: Variant,
+    pub at: At,
+    pub canonical: &'a [u8],
+    pub value: &'a [u8],
+}
+
+impl Row<'_> {
+    /// The order of the duplicates file.
+    #[inline]
+    pub fn key(&self) -> RowKey {
+        RowKey::new(self.count, self.first_seq, self.seq)
+    }
+}
+
+/// Sorts as the duplicates file does: larger clusters first, then the
+/// cluster first seen first, then members in order of appearance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct RowKey(std::cmp::Reverse<u64>, u64, u64);
+
+impl RowKey {
+    #[inline]
+    pub fn new(count: u64, first_seq: u64, seq: u64) -> RowKey {
+        RowKey(std::cmp::Reverse(count), first_seq, seq)
+    }
+
+    /// Whether `self` and `o` are members of the same cluster.
+    #[inline]
+    pub fn same_cluster(&self, o: &RowKey) -> bool {
+        self.0 == o.0 && self.1 == o.1
+    }
+}
+
+/// Appends a row as a frame.
+pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
+    let start = out.len();
+    out.push(0);
+    put_varint(out, row.count);
+    put_varint(out, row.first_seq);
+    put_varint(out, row.seq);
+    put_varint(out, row.first_record);
+    let same = row.value == row.canonical;
+    out.push(
+        row.variant.to_u8() << 2
+            | if row.at.line.is_some() { HAS_LINE } else { 0 }
+            | if same { VALUE_IS_CANONICAL } else { 0 },
+    );
+    put_at(out, &row.at);
+    put_varint(out, row.canonical.len() as u64);
+    out.extend_from_slice(row.canonical);
+    if !same {
+        put_varint(out, row.value.len() as u64);
+        out.extend_from_slice(row.value);
+    }
+    let len = out.len() - start - 1;
+    if len < 0x80 {
+        out[start] = len as u8;
+    } else {
+        let mut prefix = Vec::with_capacity(10);
+        put_varint(&mut prefix, len as u64);
+        out.splice(start..start + 1, prefix);
+    }
+}
+
+/// Decodes a row frame's bytes.
+pub(super) fn get_row(frame: &[u8]) -> Option<Row<'_>> {
+    let mut pos = 0;
+    let count = get_varint(frame, &mut pos)?;
+    let first_seq = get_varint(frame, &mut pos)?;
+    let seq = get_varint(frame, &mut pos)?;
+    let first_record = get_varint(frame, &mut pos)?;
+    let flags = *frame.get(pos)?;
+    pos += 1;
+    let variant = Variant::from_u8(flags >> 2)?;
+    let at = get_at(frame, &mut pos, flags & HAS_LINE != 0)?;
+    let canonical = get_bytes(frame, &mut pos)?;
+    let value = if flags & VALUE_IS_CANONICAL != 0 {
+        canonical
+    } else {
+        get_bytes(frame, &mut pos)?
+    };
+    (pos == frame.len()).then_some(Row {
+        count,
+        first_seq,
+        seq,
+        first_record,
+        variant,
+        at,
+        canonical,
+        value,
+    })
+}
+
+/// The sort key of a row frame, decoded alone (runs are sorted and merged
+/// by it without decoding the rest).
+#[inline]
+pub(super) fn row_key(frame: &[u8]) -> Option<RowKey> {
+    let mut pos = 0;
+    let count = get_varint(frame, &mut pos)?;
+    let first_seq = get_varint(frame, &mut pos)?;
+    let seq = get_varint(frame, &mut pos)?;
+    Some(RowKey::new(count, first_seq, seq))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::Warning;
+
+    #[test]
+    fn varints_round_trip_at_their_edges() {
+        for v in [0, 1, 127, 128, 16_383, 16_384, u32::MAX as u64, u64::MAX - 1, u64::MAX] {
+            let mut out = Vec::new();
+            put_varint(&mut out, v);
+            assert_eq!(out.len(), varint_len(v), "{v}");
+            let mut pos = 0;
+            assert_eq!(get_varint(&out, &mut pos), Some(v));
+            assert_eq!(pos, out.len());
+            // Cut short: no value, no panic.
+            let mut pos = 0;
+            assert_eq!(get_varint(&out[..out.len() - 1], &mut pos), None);
+        }
+        // Eleven continuation bytes cannot be a u64.
+        assert_eq!(get_varint(&[0xff; 11], &mut 0), None);
+    }
+
+    #[test]
+    fn bodies_round_trip() {
+        let at = At {
+            input: 3,
+            record: 1 << 40,
+            line: Some(7),
+            column: 2,
+            value_index: 1,
+        };
+        let long = "x".repeat(300);
+        let ws: Warnings = [Warning::Trimmed, Warning::PublisherUrl].into_iter().collect();
+        for (canonical, value, line) in [
+            ("10.1000/abc", "10.1000/abc", Some(7)),
+            ("10.1000/abc", " https://doi.org/10.1000/ABC", None),
+            (long.as_str(), "x", Some(0)),
+            ("10.1/x", "10.1/x", Some(u64::MAX)),
+            ("10.1/x", "10.1/x", Some((1 << 40) + 3)),
+        ] {
+            let mut b = Block::default();
+            let at = At { line, ..at };
+            b.push(canonical.as_bytes(), at, value.as_bytes(), ws);
+            b.push(b"10.1/z", at, b"10.1/z", Warnings::EMPTY);
+            let recs: Vec<_> = b.records().collect();
+            assert_eq!(recs.len(), 2);
+            let m = get_body(recs[0].0).unwrap();
+            assert_eq!(
+                (m.at, m.warnings, m.canonical, m.value),
+                (at, ws, canonical.as_bytes(), value.as_bytes())
+            );
+            assert_eq!(get_body(recs[1].0).unwrap().canonical, b"10.1/z");
+            assert_eq!(recs[0].1, super::super::spill::canonical_hash(canonical.as_bytes()));
+            // Any cut is refused, not misread.
+            for cut in 0..recs[0].0.len() {
+                assert!(get_body(&recs[0].0[..cut]).is_none(), "{cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn rows_round_trip() {
+        let at = At {
+            input: 0,
+            record: 9,
+            line: None,
+            column: 1,
+            value_index: 0,
+        };
+        let row = Row {
+            count: 3,
+            first_seq: 5,
+            seq: 200,
+            first_record: 4,
+            variant: Variant::Form,
+            at,
+            canonical: b"10.1000/abc",
+            value: b"doi:10.1000/abc",
+        };
+        let mut out = Vec::new();
+        put_row(&mut out, &row);
+        let mut pos = 0;
+        let frame = get_frame(&out, &mut pos).unwrap();
+        assert_eq!(pos, out.len());
+        let back = get_row(frame).unwrap();
+        assert_eq!(back.key(), row.key());
+        assert_eq!(row_key(frame), Some(row.key()));
+        assert_eq!((back.first_record, back.variant, back.at), (4, Variant::Form, at));
+        assert_eq!((back.canonical, back.value), (row.canonical, row.value));
+    }
+
+    #[test]
+    fn row_keys_sort_as_the_file() {
+        let mut keys = vec![
+            RowKey::new(2, 0, 1),
+            RowKey::new(3, 9, 10),
+            RowKey::new(2, 0, 0),
+            RowKey::new(3, 4, 12),
+            RowKey::new(3, 4, 5),
+        ];
+        keys.sort();
+        assert_eq!(
+            keys,
+            vec![
+                RowKey::new(3, 4, 5),
+                RowKey::new(3, 4, 12),
+                RowKey::new(3, 9, 10),
+                RowKey::new(2, 0, 0),
+                RowKey::new(2, 0, 1),
+            ]
+        );
+    }
+}
