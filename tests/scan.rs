@@ -243,6 +243,17 @@ pub fn report_core(r: &Value) -> Value {
     }
     o.insert("run".into(), options);
     o["duplicates"].as_object_mut().unwrap().remove("file");
+    let strip = |place: &mut Value| {
+        let p = place.as_object_mut().unwrap();
+        p.remove("input");
+        p.remove("line");
+    };
+    for c in o["duplicates"]["top"].as_array_mut().unwrap() {
+        strip(&mut c["first"]);
+        for m in c["members"].as_array_mut().unwrap() {
+            strip(m);
+        }
+    }
     for codes in ["errors", "warnings"] {
         for c in o[codes].as_object_mut().unwrap().values_mut() {
             for e in c["examples"].as_array_mut().unwrap() {

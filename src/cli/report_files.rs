@@ -1,11 +1,13 @@
 //! The files `scan` writes besides its output: `--report FILE` (repeatable;
 //! JSON, Markdown or HTML by extension, `--report-format` for `-`) and
-//! `--duplicates FILE`. Each is an `AtomicFile` created before any work,
+//! `--duplicates FILE` (`.csv`, `.tsv`, `.parquet`). Each is an
+//! `AtomicFile` created before any work,
 //! so a file that cannot be written fails the run before anything is
 //! touched, and none may name an input, the output or another of them.
 
 use super::Usage;
 use crate::io::atomic::{self, AtomicFile};
+use crate::io::sink::{OutputFormat, Sink, SinkOptions};
 use crate::report::Report;
 use anyhow::{Context, Result, bail};
 use std::io::Write;
@@ -100,6 +102,28 @@ pub fn open(
         });
     }
     Ok(out)
+}
+
+/// Opens the duplicates file (`--duplicates`), refusing an input, the
+/// output or a report's path (a usage error: the command line names one
+/// file twice).
+pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Sink> {
+    let format = OutputFormat::from_path(path).ok_or_else(|| {
+        Usage(format!(
+            "--duplicates {}: unknown format; use a .csv, .tsv or .parquet name",
+            path.display()
+        ))
+    })?;
+    claimed.claim("--duplicates", "the duplicates file", path)?;
+    atomic::check_not_an_input(path, inputs).map_err(|e| Usage(format!("--duplicates: {e:#}")))?;
+    Sink::create_with(
+        path,
+        format,
+        crate::dups::Grouped::schema(),
+        inputs,
+        SinkOptions::default(),
+    )
+    .with_context(|| format!("--duplicates {}", path.display()))
 }
 
 /// Writes `report` into every report file (uncommitted) and to stdout for

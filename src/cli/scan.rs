@@ -4,6 +4,7 @@
 
 use super::report_files::{self, ReportFormat};
 use super::{Exit, ParserArgs, Usage};
+use crate::dups;
 use crate::gates::{Gate, Severity};
 use crate::io::atomic;
 use crate::io::csv_in::{CsvOptions, InputSpec};
@@ -99,6 +100,17 @@ pub struct ScanArgs {
     /// Long output (a row per value) even for one column not split.
     #[arg(long)]
     pub long: bool,
+    /// Write the duplicate clusters here (.csv, .tsv, .parquet): a row per
+    /// member of every canonical shared by two valid values or more.
+    #[arg(long, value_name = "FILE")]
+    pub duplicates: Option<PathBuf>,
+    /// Where grouping duplicates spills (about 60 bytes a valid value past
+    /// the first 16 MiB) [default: $TMPDIR, or /tmp].
+    #[arg(long, value_name = "DIR")]
+    pub temp_dir: Option<PathBuf>,
+    /// Memory for grouping duplicates before spilling, in KiB (tests).
+    #[arg(long, value_name = "KIB", hide = true)]
+    pub dups_memory_kib: Option<usize>,
     /// Write the input enriched with SPEC's columns (.parquet, .csv, .tsv,
     /// .arrow). Without it the run is an audit: the report alone.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -275,6 +287,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         claimed.claim("-o", "the output file", out)?;
     }
     let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
+    let mut dups_sink = match &args.duplicates {
+        Some(path) => Some(report_files::open_duplicates(path, &mut claimed, &input_paths)?),
+        None => None,
+    };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -304,6 +320,14 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         output: output.clone(),
         column_prefix: args.column_prefix.clone(),
         parser,
+        dups: dups::Options {
+            repair: args.parser.repair,
+            temp_dir: args.temp_dir.clone(),
+            memory: args
+                .dups_memory_kib
+                .map_or(dups::Options::default().memory, |k| k.max(1) << 10),
+            ..dups::Options::default()
+        },
         threads,
         progress,
     });
@@ -332,7 +356,20 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         options,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };
-    let mut report = Report::new(made, result.stats, None)?;
+    // The clusters' file: written whole to its temporary file before
+    // anything is committed, like the output.
+    let summary = result.grouped.summary().clone();
+    let dups_file = match dups_sink.take() {
+        Some(mut sink) => {
+            test_pause("writing duplicates");
+            let names: Vec<String> = made.inputs.iter().map(|i| i.path.clone()).collect();
+            result.grouped.write(&mut sink, &names, &made.columns)?;
+            Some(sink.finish_writer()?.0)
+        }
+        None => None,
+    };
+    let shown_dups = args.duplicates.as_ref().map(|p| p.display().to_string());
+    let mut report = Report::new(made, result.stats, &summary, shown_dups);
     let shown = args.baseline.as_ref().map(|p| p.display().to_string());
     report
         .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
@@ -348,14 +385,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     {
         return Err(reported.unwrap_err());
     }
-    atomic::commit_all(
-        result
-            .output
-            .take()
-            .into_iter()
-            .chain(report_files::files(reports))
-            .collect(),
-    )?;
+    let files = result.output.take().into_iter().chain(dups_file);
+    atomic::commit_all(files.chain(report_files::files(reports)).collect())?;
     reported?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
@@ -366,6 +397,16 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Exit::Success
     }
     .into())
+}
+
+/// A test's hook into the phases of a run (debug builds only): with
+/// `HDLSCAN_TEST_PAUSE=PHASE`, says `hdlscan: test pause: PHASE` on stderr
+/// and sleeps five seconds there, so a test can interrupt that phase.
+fn test_pause(phase: &str) {
+    if cfg!(debug_assertions) && std::env::var("HDLSCAN_TEST_PAUSE").is_ok_and(|p| p == phase) {
+        super::say(format_args!("hdlscan: test pause: {phase}"));
+        std::thread::sleep(std::time::Duration::from_secs(5));
+    }
 }
 
 /// `--baseline`: read before any work, since the run may replace it.

@@ -9,6 +9,7 @@ use super::text_column::TextColumn;
 use super::{Done, Shape, Shaped, Work};
 use crate::at::At;
 use crate::columns;
+use crate::dups;
 use crate::id::{Rendered, Scratch};
 use crate::io::csv_in::{self, RowBlock};
 use crate::io::parquet_in::IdColumn;
@@ -82,7 +83,15 @@ impl Out {
 }
 
 /// Every value of every chosen cell, in record, column and piece order.
-fn each_value(cells: &impl Cells, first_record: u64, input: u32, shape: &Shape, out: &mut Out, stats: &mut Stats) {
+fn each_value(
+    cells: &impl Cells,
+    first_record: u64,
+    input: u32,
+    shape: &Shape,
+    out: &mut Out,
+    stats: &mut Stats,
+    dups: &mut dups::Block,
+) {
     let mut scratch = Scratch::default();
     let mut rendered = Rendered::default();
     let mut pieces = Vec::new();
@@ -110,6 +119,9 @@ fn each_value(cells: &impl Cells, first_record: u64, input: u32, shape: &Shape, 
                 let p = parser.parse(value, &mut scratch);
                 parser.render(&p, &mut rendered);
                 stats.value(at, value, &p, rendered.canonical());
+                if let Some(c) = rendered.canonical() {
+                    dups.push(c.as_bytes(), at, value, p.warnings);
+                }
                 match out {
                     Out::Audit => {}
                     Out::Wide(b) => b.push(record, &p, &rendered),
@@ -123,6 +135,7 @@ fn each_value(cells: &impl Cells, first_record: u64, input: u32, shape: &Shape, 
 /// Classifies one unit of work.
 pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
     let mut stats = Stats::new(shape.parsers.len());
+    let mut dups = dups::Block::default();
     match w {
         Work::Csv { raw, input } => {
             let rows = csv_in::parse_block(&raw, input.ncols, shape.parse)?;
@@ -141,6 +154,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 shape,
                 &mut out,
                 &mut stats,
+                &mut dups,
             );
             // Input cells as arrays: all of them (wide), the kept ones (long).
             let text = |cols: &mut dyn Iterator<Item = usize>, lossy: &mut u64| -> Result<Vec<ArrayRef>> {
@@ -182,6 +196,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             Ok(Done {
                 batch,
                 stats,
+                dups,
                 progress: raw.data.len() as u64,
             })
         }
@@ -205,6 +220,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 shape,
                 &mut out,
                 &mut stats,
+                &mut dups,
             );
             let out = match (out, &shape.shaped) {
                 (Out::Wide(enriched), Shaped::Wide(schema)) => {
@@ -228,6 +244,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             Ok(Done {
                 batch: out,
                 stats,
+                dups,
                 progress: n as u64,
             })
         }

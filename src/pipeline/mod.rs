@@ -15,6 +15,7 @@ mod produce;
 mod text_column;
 
 use crate::columns;
+use crate::dups;
 use crate::heap;
 use crate::id::{Options, Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
@@ -101,6 +102,8 @@ pub struct ScanConfig {
     pub column_prefix: Option<String>,
     /// The parser's options, before `--expect`.
     pub parser: Options,
+    /// How the duplicate clusters are found (memory, temporary files).
+    pub dups: dups::Options,
     pub threads: usize,
     /// Called with the number of input bytes (CSV) or rows (Parquet) done.
     pub progress: Option<Box<dyn Fn(u64) + Send + Sync>>,
@@ -120,6 +123,9 @@ pub struct ScanResult {
     /// What the run noticed that the user should hear (see `Report::notes`).
     pub notes: Vec<String>,
     pub stats: Stats,
+    /// The duplicate clusters, grouped; their file is written by the
+    /// caller (`Grouped::write`), if asked for.
+    pub grouped: dups::Grouped,
     pub rows_written: Option<u64>,
     /// The output, written in full to its temporary file but not yet in
     /// place: the caller commits it together with the report
@@ -158,6 +164,8 @@ struct InputShape {
 struct Done {
     batch: Option<RecordBatch>,
     stats: Stats,
+    /// The unit's valid values, for the duplicate clusters.
+    dups: dups::Block,
     progress: u64,
 }
 
@@ -364,8 +372,17 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         _ => None,
     };
 
-    let result = drive(&cfg, &shape, &pool, threads, work_rx, writer.as_ref().map(|(tx, _)| tx));
-    let mut stats = match result {
+    let mut collector = dups::Collector::new(cfg.dups.clone());
+    let result = drive(
+        &cfg,
+        &shape,
+        &pool,
+        threads,
+        work_rx,
+        writer.as_ref().map(|(tx, _)| tx),
+        &mut collector,
+    );
+    let stats = match result {
         Ok(stats) => stats,
         Err(e) => {
             // Closing the writer's channel without `Finish` makes it drop the
@@ -385,19 +402,18 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     };
     let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
     let rows_out = if long { stats.total().values } else { stats.records };
-    let (output, rows_written) = match writer {
+    let (output, rows_written, grouped) = match writer {
         Some((tx, handle)) => {
             let sent = tx.send(WriterMsg::Finish(rows_out));
             drop(tx);
-            // Counted while the writer closes and syncs the output (the
-            // report reads the count back); an error waits for the writer.
-            let counted = stats.canonicals.count_unique();
+            // Grouped while the writer closes and syncs the output; an
+            // error waits for the writer.
+            let grouped = pool.install(|| collector.finish());
             let (file, written) = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
             sent.map_err(|_| anyhow!("the writer stopped early"))?;
-            counted?;
-            (Some(file), Some(written))
+            (Some(file), Some(written), grouped?)
         }
-        None => (None, None),
+        None => (None, None, pool.install(|| collector.finish())?),
     };
     let read: u64 = infos.iter().map(|i| i.records).sum();
     let cells = stats.total().cells;
@@ -417,6 +433,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         prefix_chosen,
         notes,
         stats,
+        grouped,
         rows_written,
         output,
     })
@@ -488,7 +505,7 @@ fn choose(names: &[String], selectors: &[String], shown: &str, delimiter: Option
 }
 
 /// The main loop: gather up to `threads` units, map them in parallel,
-/// hand the results to the writer in order.
+/// hand the results to the writer and the duplicate collector in order.
 fn drive(
     cfg: &ScanConfig,
     shape: &Arc<Shape>,
@@ -496,6 +513,7 @@ fn drive(
     threads: usize,
     work_rx: Receiver<Result<Work>>,
     writer: Option<&SyncSender<WriterMsg>>,
+    collector: &mut dups::Collector,
 ) -> Result<Stats> {
     let mut stats = Stats::new(shape.parsers.len());
     let mut works = Vec::with_capacity(threads);
@@ -517,6 +535,8 @@ fn drive(
                     .map_err(|_| anyhow!("the writer stopped early"))?;
             }
             stats += d.stats;
+            // In input order: the order defines a cluster's first member.
+            collector.append(d.dups)?;
             progress += d.progress;
         }
         if let Some(p) = &cfg.progress {

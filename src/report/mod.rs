@@ -12,8 +12,9 @@ mod stats;
 mod summary;
 
 pub use snapshot::{Changes, Snapshot};
-pub use stats::{CanonicalSet, CodeStats, ColumnStats, EXAMPLES, Example, InputInfo, Stats, example_text};
+pub use stats::{CodeStats, ColumnStats, EXAMPLES, Example, InputInfo, Stats, example_text};
 
+use crate::at::At;
 use crate::id::{ErrorCode, Kind, Warning};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -275,17 +276,17 @@ pub struct Made {
 }
 
 impl Report {
-    /// Finishes `stats` into a report (counts the distinct canonicals).
-    pub fn new(made: Made, mut stats: Stats, duplicates_file: Option<String>) -> anyhow::Result<Report> {
-        let unique = stats.canonicals.count_unique()?;
+    /// Makes the report of `stats` and the duplicate clusters' `dups`.
+    pub fn new(made: Made, stats: Stats, dups: &crate::dups::Summary, duplicates_file: Option<String>) -> Report {
         let total = stats.total();
         let input_names: Vec<String> = made.inputs.iter().map(|i| i.path.clone()).collect();
-        let place = |e: &Example| Place {
-            input: input_names.get(e.at.input as usize).cloned().unwrap_or_default(),
-            record: e.at.record,
-            line: e.at.line,
-            column: made.columns.get(e.at.column as usize).cloned().unwrap_or_default(),
+        let place_at = |at: &At| Place {
+            input: input_names.get(at.input as usize).cloned().unwrap_or_default(),
+            record: at.record,
+            line: at.line,
+            column: made.columns.get(at.column as usize).cloned().unwrap_or_default(),
         };
+        let place = |e: &Example| place_at(&e.at);
         let codes = |names: &[&'static str], stats: &[CodeStats]| {
             Codes(
                 names
@@ -337,8 +338,37 @@ impl Report {
             .collect();
         let input_bytes: u64 = made.inputs.iter().map(|i| i.bytes).sum();
         let secs = made.elapsed_seconds.max(1e-9);
-        let valid = total.valid();
-        Ok(Report {
+        let duplicates = Duplicates {
+            unique_canonical: dups.unique,
+            duplicate_values: dups.values - dups.unique,
+            clusters: dups.clusters,
+            values_in_clusters: dups.values_in_clusters,
+            across_inputs: dups.across_inputs,
+            across_columns: dups.across_columns,
+            top: dups
+                .top
+                .iter()
+                .enumerate()
+                .map(|(i, c)| ClusterReport {
+                    cluster: i as u64 + 1,
+                    canonical: c.canonical.clone(),
+                    count: c.count,
+                    first: place_at(&c.first),
+                    members: c
+                        .members
+                        .iter()
+                        .map(|m| MemberReport {
+                            at: place_at(&m.at),
+                            value_index: m.at.value_index,
+                            value: m.value.clone(),
+                            variant: m.variant.as_str(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            file: duplicates_file,
+        };
+        Report {
             version: REPORT_VERSION,
             verdict: "pass",
             gates: Vec::new(),
@@ -354,12 +384,7 @@ impl Report {
                 .map(|(prefix, count)| PrefixCount { prefix, count })
                 .collect(),
             resolvers: Counts(sorted_counts(&stats.resolvers, usize::MAX)),
-            duplicates: Duplicates {
-                unique_canonical: unique,
-                duplicate_values: valid - unique,
-                file: duplicates_file,
-                ..Duplicates::default()
-            },
+            duplicates,
             lossy_cells: stats.lossy_cells,
             padded_rows: stats.padded_rows,
             notes: made.notes,
@@ -384,7 +409,7 @@ impl Report {
                 mb_per_second: ((input_bytes as f64 / 1e6 / secs) * 10.0).round() / 10.0,
                 input_bytes,
             },
-        })
+        }
     }
 
     /// Judges `gates` on this report (and `change:` gates against the

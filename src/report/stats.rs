@@ -4,7 +4,6 @@
 use crate::at::At;
 use crate::id::{ErrorCode, Kind, Parsed, Warning};
 use foldhash::HashMap;
-use std::hash::{BuildHasher, Hasher};
 use std::ops::AddAssign;
 
 /// Examples kept per error or warning code.
@@ -66,194 +65,6 @@ impl AddAssign<&CodeStats> for CodeStats {
             }
         }
     }
-}
-
-/// Hashes of canonical forms, for exact duplicate counting in bounded
-/// memory. Hashes are kept in fixed-size chunks (growth never copies what is
-/// held); past [`SPILL_AT`] hashes they move to [`PARTITIONS`] anonymous temp
-/// files by their top bits, and counting sorts one partition at a time.
-/// 8 bytes per valid value, on disk beyond the first 32 MB.
-#[derive(Debug, Default)]
-pub struct CanonicalSet {
-    chunks: Vec<Vec<u64>>,
-    spill: Option<Spill>,
-    spilled: u64,
-    /// What `count_unique` found, until the next push.
-    unique: Option<u64>,
-}
-
-#[derive(Debug)]
-struct Spill {
-    parts: Vec<std::io::BufWriter<std::fs::File>>,
-    error: Option<String>,
-}
-
-const CHUNK: usize = 1 << 20;
-/// Hashes held in memory before spilling (8 MB).
-pub const SPILL_AT: usize = 1 << 20;
-const PARTITIONS: usize = 256;
-
-impl Clone for CanonicalSet {
-    /// Clones what is in memory only (a spilled set is a run's single total).
-    fn clone(&self) -> Self {
-        CanonicalSet {
-            chunks: self.chunks.clone(),
-            spill: None,
-            spilled: 0,
-            unique: None,
-        }
-    }
-}
-
-impl CanonicalSet {
-    pub fn push(&mut self, canonical: &str) {
-        let mut h = foldhash::quality::FixedState::with_seed(0x0068_646c_7363_616e).build_hasher();
-        h.write(canonical.as_bytes());
-        let v = h.finish();
-        self.unique = None;
-        match self.chunks.last_mut() {
-            Some(c) if c.len() < CHUNK => c.push(v),
-            _ => {
-                let mut c = Vec::with_capacity(CHUNK.min(4096));
-                c.push(v);
-                self.chunks.push(c);
-            }
-        }
-    }
-
-    fn in_memory(&self) -> u64 {
-        self.chunks.iter().map(|c| c.len() as u64).sum()
-    }
-
-    pub fn len(&self) -> u64 {
-        self.in_memory() + self.spilled
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Moves the in-memory hashes to the partition files. On an I/O error
-    /// the hashes stay in memory (and the error is kept for the report).
-    fn spill_now(&mut self) {
-        use std::io::Write;
-        if self.spill.is_none() {
-            let parts: std::io::Result<Vec<_>> = (0..PARTITIONS)
-                .map(|_| tempfile::tempfile().map(|f| std::io::BufWriter::with_capacity(8192, f)))
-                .collect();
-            match parts {
-                Ok(parts) => self.spill = Some(Spill { parts, error: None }),
-                Err(_) => return,
-            }
-        }
-        let Some(spill) = self.spill.as_mut() else { return };
-        if spill.error.is_some() {
-            return;
-        }
-        for c in &self.chunks {
-            for &h in c {
-                if let Err(e) = spill.parts[(h >> 56) as usize].write_all(&h.to_le_bytes()) {
-                    spill.error = Some(e.to_string());
-                    return;
-                }
-            }
-        }
-        self.spilled += self.in_memory();
-        self.chunks.clear();
-    }
-
-    /// The number of distinct hashes; counted once, then remembered until
-    /// the next push (so a run can count while its output is being synced).
-    pub fn count_unique(&mut self) -> anyhow::Result<u64> {
-        if let Some(u) = self.unique {
-            return Ok(u);
-        }
-        let u = self.count()?;
-        self.unique = Some(u);
-        Ok(u)
-    }
-
-    fn count(&mut self) -> anyhow::Result<u64> {
-        use rayon::prelude::*;
-        use std::io::{Read, Seek, Write};
-        if self.spill.is_some() {
-            self.spill_now();
-        }
-        let Some(spill) = self.spill.take() else {
-            // All in memory: sort each chunk, then merge them.
-            self.chunks.par_iter_mut().for_each(|c| c.sort_unstable());
-            return Ok(merge_count(&self.chunks));
-        };
-        if let Some(e) = spill.error {
-            anyhow::bail!("counting duplicates: writing temporary files failed: {e}");
-        }
-        // Partitions hold disjoint hashes (by their top byte): counted
-        // apart, in parallel, one partition's hashes in memory per thread.
-        spill
-            .parts
-            .into_par_iter()
-            .map(|part| {
-                let mut f = part
-                    .into_inner()
-                    .map_err(|e| anyhow::anyhow!("counting duplicates: {}", e.error()))?;
-                f.flush()?;
-                f.seek(std::io::SeekFrom::Start(0))?;
-                let mut buf = Vec::new();
-                f.read_to_end(&mut buf)?;
-                let mut hashes: Vec<u64> = buf
-                    .chunks_exact(8)
-                    .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-                    .collect();
-                hashes.sort_unstable();
-                hashes.dedup();
-                Ok(hashes.len() as u64)
-            })
-            .sum()
-    }
-
-    fn append(&mut self, o: &mut CanonicalSet) {
-        self.unique = None;
-        // Top up the last partial chunk first, so chunks stay full and few.
-        for mut c in o.chunks.drain(..) {
-            if let Some(last) = self.chunks.last_mut() {
-                let room = CHUNK - last.len();
-                if room > 0 {
-                    let n = room.min(c.len());
-                    last.extend(c.drain(..n));
-                }
-            }
-            if !c.is_empty() {
-                self.chunks.push(c);
-            }
-        }
-        if self.in_memory() > SPILL_AT as u64 {
-            self.spill_now();
-        }
-    }
-}
-
-/// Distinct values across sorted chunks, merged without a second copy.
-fn merge_count(chunks: &[Vec<u64>]) -> u64 {
-    let mut heads: Vec<usize> = vec![0; chunks.len()];
-    let mut unique = 0u64;
-    let mut last: Option<u64> = None;
-    loop {
-        let mut best: Option<(u64, usize)> = None;
-        for (i, c) in chunks.iter().enumerate() {
-            if let Some(&v) = c.get(heads[i])
-                && best.is_none_or(|(b, _)| v < b)
-            {
-                best = Some((v, i));
-            }
-        }
-        let Some((v, i)) = best else { break };
-        heads[i] += 1;
-        if last != Some(v) {
-            unique += 1;
-            last = Some(v);
-        }
-    }
-    unique
 }
 
 /// The counts of one chosen column.
@@ -318,7 +129,6 @@ pub struct Stats {
     pub namespaces: HashMap<String, u64>,
     pub prefixes: HashMap<String, u64>,
     pub resolvers: HashMap<String, u64>,
-    pub canonicals: CanonicalSet,
     /// Input cells, the identifier columns' included, whose invalid UTF-8
     /// was replaced (U+FFFD) in Parquet/Arrow output.
     pub lossy_cells: u64,
@@ -370,7 +180,6 @@ impl Stats {
             {
                 bump(&mut self.prefixes, prefix);
             }
-            self.canonicals.push(c);
         }
     }
 
@@ -421,7 +230,6 @@ impl AddAssign<Stats> for Stats {
                 *map.entry(k).or_insert(0) += v;
             }
         }
-        self.canonicals.append(&mut o.canonicals);
         self.lossy_cells += o.lossy_cells;
         self.padded_rows += o.padded_rows;
     }
@@ -511,50 +319,5 @@ mod tests {
         let t = example_text(long.as_bytes());
         assert!(t.ends_with('…') && !t.contains('\u{fffd}'), "{t}");
         assert_eq!(example_text(b"10.1/x"), "10.1/x");
-    }
-
-    #[test]
-    fn unique_count_across_chunks() {
-        let mut set = CanonicalSet::default();
-        for i in 0..(CHUNK + 10) {
-            set.push(&format!("10.1/{}", i % (CHUNK / 2)));
-        }
-        assert_eq!(set.count_unique().unwrap(), (CHUNK / 2) as u64);
-    }
-
-    #[test]
-    fn unique_count_after_spilling_to_disk() {
-        // Blocks merged with += spill once the total passes SPILL_AT.
-        let mut total = CanonicalSet::default();
-        let distinct = SPILL_AT / 2 + 12345;
-        for block in 0..12 {
-            let mut b = CanonicalSet::default();
-            for i in 0..(SPILL_AT / 6) {
-                b.push(&format!("{}", (block * (SPILL_AT / 6) + i) % distinct));
-            }
-            total.append(&mut b);
-        }
-        assert!(total.spilled > 0, "the set should have spilled");
-        assert_eq!(total.len(), 12 * (SPILL_AT / 6) as u64);
-        assert!(total.in_memory() <= SPILL_AT as u64 + CHUNK as u64);
-        assert_eq!(total.count_unique().unwrap(), distinct as u64);
-        // Counting consumed the partition files: a second count (the report
-        // after the pipeline's) must give the same number, not recount.
-        assert_eq!(total.count_unique().unwrap(), distinct as u64);
-        assert_eq!(total.len(), 12 * (SPILL_AT / 6) as u64);
-    }
-
-    #[test]
-    fn unique_count_is_recounted_after_a_push() {
-        let mut set = CanonicalSet::default();
-        set.push("10.1/a");
-        set.push("10.1/a");
-        assert_eq!(set.count_unique().unwrap(), 1);
-        set.push("10.1/b");
-        assert_eq!(set.count_unique().unwrap(), 2);
-        let mut more = CanonicalSet::default();
-        more.push("10.1/c");
-        set.append(&mut more);
-        assert_eq!(set.count_unique().unwrap(), 3);
     }
 }

@@ -15,7 +15,7 @@ impl Report {
         let _ = writeln!(
             out,
             "hdlscan: {} records, {} values, {} present, {} valid ({:.1}% of present), {} invalid; \
-             {} unique, {} duplicates; {:.2}s, {:.0} values/s, {:.1} MB/s",
+             {} unique, {} in {} duplicate clusters; {:.2}s, {:.0} values/s, {:.1} MB/s",
             self.records,
             t.values,
             t.present,
@@ -23,7 +23,8 @@ impl Report {
             pct(t.valid, t.present),
             self.invalid(),
             self.duplicates.unique_canonical,
-            self.duplicates.duplicate_values,
+            self.duplicates.values_in_clusters,
+            self.duplicates.clusters,
             self.run.elapsed_seconds,
             t.values as f64 / secs,
             self.run.input_bytes as f64 / 1e6 / secs,
