@@ -174,12 +174,11 @@ impl Stats {
         if let Some(r) = p.resolver {
             bump(&mut self.resolvers, r);
         }
-        if let Some(c) = canonical {
-            if p.prefix.is_some()
-                && let Some((prefix, _)) = c.split_once('/')
-            {
-                bump(&mut self.prefixes, prefix);
-            }
+        if let Some(c) = canonical
+            && p.prefix.is_some()
+            && let Some((prefix, _)) = c.split_once('/')
+        {
+            bump(&mut self.prefixes, prefix);
         }
     }
 
