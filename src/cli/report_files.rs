@@ -108,13 +108,13 @@ pub fn open(
 /// output or a report's path (a usage error: the command line names one
 /// file twice).
 pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Sink> {
+    claimed.claim("--duplicates", "the duplicates file", path)?;
     let format = OutputFormat::from_path(path).ok_or_else(|| {
         Usage(format!(
             "--duplicates {}: unknown format; use a .csv, .tsv or .parquet name",
             path.display()
         ))
     })?;
-    claimed.claim("--duplicates", "the duplicates file", path)?;
     atomic::check_not_an_input(path, inputs).map_err(|e| Usage(format!("--duplicates: {e:#}")))?;
     Sink::create_with(
         path,

@@ -1,0 +1,413 @@
+//! `scan --duplicates FILE`: the clusters of valid values sharing a
+//! canonical, row for row on the DSpace fixture, against a naive grouping
+//! of generated values over two inputs and two columns (with a tiny memory
+//! budget, so the engine spills and re-partitions), the bad command lines,
+//! and an interrupt while the file is written.
+//!
+//! Run: `cargo test --test tests duplicates`
+
+use crate::scan::{Table, assert_no_temp_files, entries, p, read_json, read_parquet, scan};
+use hdlscan::id::{Options, Parser, Rendered, Scratch};
+use std::collections::HashMap;
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn dspace() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/dspace/export.csv")
+}
+
+#[test]
+fn dspace_clusters_row_for_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let s = dspace();
+    let args = [
+        p(&s),
+        "-c",
+        "dc.identifier.uri*",
+        "-c",
+        "dc.identifier.doi",
+        "--split",
+        "||",
+        "--keep",
+        "id",
+    ];
+    scan(
+        d,
+        &[
+            &args[..],
+            &["-o", "v.parquet", "--duplicates", "dups.csv", "--report", "r.json"],
+        ]
+        .concat(),
+    )
+    .ok();
+    let t = Table::from_csv(&d.join("dups.csv"), b',');
+    assert_eq!(
+        t.names,
+        [
+            "cluster",
+            "canonical",
+            "count",
+            "input",
+            "record",
+            "line",
+            "column",
+            "value_index",
+            "value",
+            "first_record",
+            "variant"
+        ]
+    );
+    let rows: Vec<Vec<&str>> = (0..t.rows.len())
+        .map(|i| {
+            [
+                "cluster",
+                "canonical",
+                "count",
+                "record",
+                "line",
+                "column",
+                "value_index",
+                "value",
+                "first_record",
+                "variant",
+            ]
+            .map(|c| t.get(i, c))
+            .to_vec()
+        })
+        .collect();
+    let want: [[&str; 10]; 6] = [
+        [
+            "1",
+            "10.1016/j.fcr.2019.107659",
+            "2",
+            "1",
+            "2",
+            "dc.identifier.uri",
+            "2",
+            "https://doi.org/10.1016/j.fcr.2019.107659",
+            "1",
+            "same",
+        ],
+        [
+            "1",
+            "10.1016/j.fcr.2019.107659",
+            "2",
+            "1",
+            "2",
+            "dc.identifier.doi",
+            "1",
+            "10.1016/j.fcr.2019.107659",
+            "1",
+            "form",
+        ],
+        [
+            "2",
+            "10568/1002",
+            "2",
+            "2",
+            "3",
+            "dc.identifier.uri",
+            "1",
+            "http://hdl.handle.net/10568/1002",
+            "2",
+            "same",
+        ],
+        [
+            "2",
+            "10568/1002",
+            "2",
+            "2",
+            "3",
+            "dc.identifier.uri[]",
+            "1",
+            "https://hdl.handle.net/10568/1002",
+            "2",
+            "form",
+        ],
+        [
+            "3",
+            "10.1111/gcb.13809",
+            "2",
+            "3",
+            "4",
+            "dc.identifier.uri[en_US]",
+            "2",
+            "http://dx.doi.org/10.1111/gcb.13809",
+            "3",
+            "same",
+        ],
+        [
+            "3",
+            "10.1111/gcb.13809",
+            "2",
+            "3",
+            "4",
+            "dc.identifier.doi",
+            "1",
+            "doi:10.1111/GCB.13809",
+            "3",
+            "form",
+        ],
+    ];
+    assert_eq!(rows, want.map(|r| r.to_vec()).to_vec());
+    let r = read_json(&d.join("r.json"));
+    let dups = &r["duplicates"];
+    assert_eq!(
+        (dups["clusters"].as_u64(), dups["values_in_clusters"].as_u64()),
+        (Some(3), Some(6))
+    );
+    assert_eq!(
+        (dups["across_columns"].as_u64(), dups["across_inputs"].as_u64()),
+        (Some(3), Some(0))
+    );
+    assert_eq!(dups["unique_canonical"], 8);
+    assert_eq!(dups["file"], "dups.csv");
+    assert_eq!(dups["top"][2]["members"][1]["value"], "doi:10.1111/GCB.13809");
+    // Parquet, same rows.
+    scan(d, &[&args[..], &["--duplicates", "dups.parquet", "-q"]].concat()).ok();
+    let (schema, batches) = read_parquet(&d.join("dups.parquet"));
+    assert_eq!(Table::from_batches(&schema, &batches).rows, t.rows);
+}
+
+/// A small seeded generator: the same values in several forms, so
+/// clusters hold every variant.
+fn generated(seed: u64, rows: usize) -> Vec<[String; 3]> {
+    let mut x = seed;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..rows)
+        .map(|i| {
+            let mut cell = || {
+                let n = next() % 400;
+                match next() % 7 {
+                    0 => format!("10.1000/ab{n}"),
+                    1 => format!("https://doi.org/10.1000/AB{n}"),
+                    2 => format!("doi:10.1000/ab{n}"),
+                    3 => format!("hdl:1721.1/{n}"),
+                    4 => format!("http://hdl.handle.net/1721.1/{n}"),
+                    5 => format!("10.1000%2Fab{n}"),
+                    _ => ["N/A", "", "x"][(n % 3) as usize].to_string(),
+                }
+            };
+            [i.to_string(), cell(), cell()]
+        })
+        .collect()
+}
+
+fn write_csv(path: &Path, rows: &[[String; 3]]) {
+    let mut w = csv::Writer::from_path(path).unwrap();
+    w.write_record(["id", "a", "b"]).unwrap();
+    for r in rows {
+        w.write_record(r).unwrap();
+    }
+}
+
+#[test]
+fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (one, two) = (generated(7, 1500), generated(11, 1200));
+    write_csv(&d.join("one.csv"), &one);
+    write_csv(&d.join("two.csv"), &two);
+    scan(
+        d,
+        &[
+            "one.csv",
+            "two.csv",
+            "-c",
+            "a",
+            "-c",
+            "b",
+            "--duplicates",
+            "dups.csv",
+            "--dups-memory-kib",
+            "4",
+            "--report",
+            "r.json",
+            "-q",
+        ],
+    )
+    .ok();
+    // The naive grouping: every valid value in input order, by canonical.
+    let parser = Parser::new(Options::default());
+    let (mut sc, mut r) = (Scratch::default(), Rendered::default());
+    let mut groups: Vec<(String, Vec<(String, u64, &str, String)>)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut record = 0u64;
+    for (input, rows) in [("one.csv", &one), ("two.csv", &two)] {
+        for row in rows.iter() {
+            record += 1;
+            for (col, v) in [("a", &row[1]), ("b", &row[2])] {
+                let parsed = parser.parse(v.as_bytes(), &mut sc);
+                parser.render(&parsed, &mut r);
+                let Some(c) = r.canonical() else { continue };
+                let i = *index.entry(c.to_string()).or_insert_with(|| {
+                    groups.push((c.to_string(), Vec::new()));
+                    groups.len() - 1
+                });
+                groups[i].1.push((input.to_string(), record, col, v.clone()));
+            }
+        }
+    }
+    // Clusters by size, then first appearance (groups are in that order).
+    let mut clusters: Vec<&(String, Vec<_>)> = groups.iter().filter(|g| g.1.len() > 1).collect();
+    clusters.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
+    let mut want = Vec::new();
+    for (n, (canonical, members)) in clusters.iter().enumerate() {
+        for (input, rec, col, value) in members {
+            let first = members[0].1.to_string();
+            want.push(vec![
+                (n + 1).to_string(),
+                canonical.clone(),
+                members.len().to_string(),
+                input.clone(),
+                rec.to_string(),
+                col.to_string(),
+                value.clone(),
+                first,
+            ]);
+        }
+    }
+    let t = Table::from_csv(&d.join("dups.csv"), b',');
+    let got: Vec<Vec<String>> = (0..t.rows.len())
+        .map(|i| {
+            [
+                "cluster",
+                "canonical",
+                "count",
+                "input",
+                "record",
+                "column",
+                "value",
+                "first_record",
+            ]
+            .map(|c| t.get(i, c).to_string())
+            .to_vec()
+        })
+        .collect();
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "row {i}");
+    }
+    // A member equal byte for byte to its cluster's first is `same`.
+    for i in 0..t.rows.len() {
+        let first = (0..t.rows.len())
+            .find(|&j| t.get(j, "cluster") == t.get(i, "cluster"))
+            .unwrap();
+        assert_eq!(
+            t.get(i, "variant") == "same",
+            t.get(i, "value") == t.get(first, "value"),
+            "row {i}"
+        );
+    }
+    let r = read_json(&d.join("r.json"));
+    let dups = &r["duplicates"];
+    assert_eq!(dups["clusters"].as_u64(), Some(clusters.len() as u64));
+    assert_eq!(dups["values_in_clusters"].as_u64(), Some(want.len() as u64));
+    let across = |key: fn(&(String, u64, &str, String)) -> String| {
+        clusters
+            .iter()
+            .filter(|c| c.1.iter().map(key).collect::<std::collections::HashSet<_>>().len() > 1)
+            .count() as u64
+    };
+    assert_eq!(dups["across_inputs"].as_u64(), Some(across(|m| m.0.clone())));
+    assert_eq!(dups["across_columns"].as_u64(), Some(across(|m| m.2.to_string())));
+    assert_eq!(dups["top"].as_array().unwrap().len(), clusters.len().min(20));
+    assert_eq!(dups["top"][0]["canonical"].as_str(), Some(clusters[0].0.as_str()));
+    assert_eq!(
+        dups["top"][0]["members"].as_array().unwrap().len(),
+        clusters[0].1.len().min(10)
+    );
+}
+
+#[test]
+fn bad_duplicates_targets_are_usage_errors_with_nothing_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::copy(dspace(), d.join("in.csv")).unwrap();
+    let base = ["in.csv", "-c", "dc.identifier.doi"];
+    for (extra, needle) in [
+        (&["--duplicates", "in.csv"][..], "same file as input"),
+        (
+            &["-o", "o.csv", "--duplicates", "./o.csv"][..],
+            "names the output file o.csv",
+        ),
+        (
+            &["--report", "r.json", "--duplicates", "r.json"][..],
+            "names the report file",
+        ),
+        (&["--duplicates", "d.xlsx"][..], "unknown format"),
+    ] {
+        scan(d, &[&base[..], extra].concat()).usage_error(&["--duplicates", needle]);
+        assert_eq!(entries(d), ["in.csv"], "{extra:?}");
+    }
+}
+
+#[test]
+fn an_interrupt_while_writing_duplicates_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::copy(dspace(), d.join("in.csv")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(d)
+        .args([
+            "scan",
+            "in.csv",
+            "-c",
+            "dc.identifier.*",
+            "--split",
+            "-o",
+            "o.csv",
+            "--duplicates",
+            "dups.csv",
+            "--report",
+            "r.json",
+        ])
+        .env("HDLSCAN_TEST_PAUSE", "writing duplicates")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    // Wait for the pause's line, then interrupt.
+    let mut seen = Vec::new();
+    let start = Instant::now();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("test pause: writing duplicates") {
+        let n = stderr.read(&mut buf).unwrap();
+        assert!(
+            n > 0 && start.elapsed() < Duration::from_secs(60),
+            "no pause: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        entries(d).iter().any(|n| n.starts_with(".dups.csv.hdlscan-tmp")),
+        "{:?}",
+        entries(d)
+    );
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    let _ = stderr.read_to_string(&mut rest);
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(rest.contains("interrupted; no output written"), "{rest}");
+    assert_eq!(entries(d), ["in.csv"]);
+    assert_no_temp_files(d);
+}
