@@ -210,6 +210,10 @@ fn write_csv(path: &Path, rows: &[[String; 3]]) {
     }
 }
 
+/// A cluster member as the naive grouping keeps it: input, record,
+/// column, value.
+type Member = (String, u64, &'static str, String);
+
 #[test]
 fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget() {
     let dir = tempfile::tempdir().unwrap();
@@ -239,7 +243,7 @@ fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget
     // The naive grouping: every valid value in input order, by canonical.
     let parser = Parser::new(Options::default());
     let (mut sc, mut r) = (Scratch::default(), Rendered::default());
-    let mut groups: Vec<(String, Vec<(String, u64, &str, String)>)> = Vec::new();
+    let mut groups: Vec<(String, Vec<Member>)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut record = 0u64;
     for (input, rows) in [("one.csv", &one), ("two.csv", &two)] {
@@ -258,7 +262,7 @@ fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget
         }
     }
     // Clusters by size, then first appearance (groups are in that order).
-    let mut clusters: Vec<&(String, Vec<_>)> = groups.iter().filter(|g| g.1.len() > 1).collect();
+    let mut clusters: Vec<&(String, Vec<Member>)> = groups.iter().filter(|g| g.1.len() > 1).collect();
     clusters.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
     let mut want = Vec::new();
     for (n, (canonical, members)) in clusters.iter().enumerate() {
@@ -312,7 +316,7 @@ fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget
     let dups = &r["duplicates"];
     assert_eq!(dups["clusters"].as_u64(), Some(clusters.len() as u64));
     assert_eq!(dups["values_in_clusters"].as_u64(), Some(want.len() as u64));
-    let across = |key: fn(&(String, u64, &str, String)) -> String| {
+    let across = |key: fn(&Member) -> String| {
         clusters
             .iter()
             .filter(|c| c.1.iter().map(key).collect::<std::collections::HashSet<_>>().len() > 1)
