@@ -24,9 +24,8 @@ Examples:
   hdlscan scan export.csv --column dc.identifier.uri --report audit.json
 
   # Every identifier column of a DSpace export, cells split at '||', a row
-  # per value keeping the item id, and the report
-  hdlscan scan export.csv -c 'dc.identifier.uri*' -c dc.identifier.doi --split '||' \\
-      --keep id -o values.parquet --report audit.json
+  # per value keeping the item id, the duplicate clusters, and the report
+  hdlscan scan export.csv -c 'dc.identifier.uri*' -c dc.identifier.doi --split '||' --keep id -o values.parquet --duplicates dups.csv --report audit.json
 
   # Write the export back enriched with SPEC's columns, as Parquet
   hdlscan scan export.csv -c dc.identifier.uri -o enriched.parquet --report audit.json
