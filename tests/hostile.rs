@@ -791,7 +791,7 @@ fn scan_measured(dir: &Path, args: &[&str]) -> (crate::scan::Run, Option<u64>) {
 
 /// Asserts a peak RSS (KiB) under `limit` bytes, and prints it either way.
 #[track_caller]
-fn assert_rss(what: &str, rss_kib: Option<u64>, limit: u64) {
+pub fn assert_rss(what: &str, rss_kib: Option<u64>, limit: u64) {
     let Some(kib) = rss_kib else { return };
     let bytes = kib * 1024;
     eprintln!("{what}: peak RSS {} MB (limit {} MB)", bytes >> 20, limit >> 20);
