@@ -495,6 +495,13 @@ impl CsvBlockReader {
         self.ncols
     }
 
+    /// Changes the block size for the blocks still to come (at least one
+    /// byte, at most `max_block_size`): a caller that learns from the
+    /// header how much work a byte holds.
+    pub fn set_block_size(&mut self, bytes: usize) {
+        self.opts.block_size = bytes.clamp(1, self.opts.max_block_size);
+    }
+
     /// The input's name as used in errors.
     pub fn name(&self) -> &Arc<str> {
         &self.name

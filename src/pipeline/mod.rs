@@ -231,6 +231,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     }
     let parsers = column_parsers(&cfg.parser, &cfg.expect, &names, &chosen, &first_name)?;
     let column_names: Vec<String> = chosen.iter().map(|&c| names[c].clone()).collect();
+    let chosen_count = chosen.len();
     // A file of DOIs without a header line loses its first DOI to the
     // header: say so when a chosen column's name is itself an identifier.
     let mut notes = Vec::new();
@@ -327,6 +328,17 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         column_names: Arc::new(StringArray::from_iter_values(column_names.iter().filter(|_| long))),
     });
 
+    // Long output costs some 150 bytes a value whatever the value: a block
+    // of a wide export (10,000 columns, mostly empty cells) holds far more
+    // values than bytes/40. Blocks shrink with the columns read, so the
+    // values in flight stay bounded.
+    let mut csv = cfg.csv;
+    if long && chosen_count > 8 {
+        csv.block_size = (csv.block_size / (chosen_count / 8)).max(64 << 10).min(csv.block_size);
+        if let Some(r) = first_csv.as_mut() {
+            r.set_block_size(csv.block_size);
+        }
+    }
     let threads = cfg.threads.max(1);
     // One pool for classification and for the writer's parallel column
     // encoding, so --threads bounds both.
@@ -336,7 +348,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         let inputs = cfg.inputs.clone();
         let columns = produce::Columns {
             format: cfg.input_format,
-            csv: cfg.csv,
+            csv,
             schema: input_schema.clone(),
             chosen,
             keep,
