@@ -65,6 +65,14 @@ enum Form {
     Url(Option<bool>),
 }
 
+impl Form {
+    /// URI and URL forms, whose parts would be percent-decoded: `marked`
+    /// leaves them to `rare::read` and the full parser when they hold `%`.
+    fn decodes(self) -> bool {
+        !matches!(self, Form::Label | Form::Labels)
+    }
+}
+
 /// A raw value trimmed, and the classes of its bytes: what `parse` reads
 /// first, taken once, and handed to `rare::read` when `parse` gives up
 /// (one value in thirty: taking them again cost it 200 instructions).
@@ -219,6 +227,10 @@ fn read<'a>(
         (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
         (Form::Bare, _) if bare_readable(t, classes) => Some(bare(t, classes, ws, bufs)),
         (Form::Bare, _) => None,
+        // What `marked` leaves, before `one_value`: SPEC §6's look at
+        // a SICI DOI holding `%` cost 700 instructions, and `rare::read`
+        // takes it again.
+        (form, _) if form.decodes() && classes.acc & PCT != 0 => None,
         // With repairs on, a landing page is read again as its DOI: the
         // full parser's.
         (form, at) if one_value(t, classes, form) => marked(t, classes, form, at, ws, bufs)
@@ -455,8 +467,7 @@ fn marked<'a>(
     if form == Form::Labels {
         ws.add(Warning::DoubledLabel);
     }
-    if !matches!(form, Form::Label | Form::Labels) {
-        // URI and URL forms: parts would be percent-decoded.
+    if form.decodes() {
         if acc & PCT != 0 {
             return None;
         }
