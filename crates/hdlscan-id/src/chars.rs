@@ -288,6 +288,35 @@ pub fn all_digits(b: &[u8]) -> bool {
     b.iter().all(u8::is_ascii_digit)
 }
 
+/// True when `b` holds an ASCII digit. A word at a time, as `all_digits`:
+/// SPEC §6's `placeholder` asks it of every value that does not start
+/// with a digit, most of which hold their first one a dozen bytes in.
+pub fn any_digit(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    // As in `all_digits`: with x = byte ^ '0', a digit is x < 10.
+    let digit = |w: u64| {
+        let x = w ^ (LO * b'0' as u64);
+        !((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80) != 0
+    };
+    let n = b.len();
+    if n >= 8 {
+        let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+        let mut i = 0;
+        while i + 8 < n {
+            if digit(word(i)) {
+                return true;
+            }
+            i += 8;
+        }
+        return digit(word(n - 8));
+    }
+    if n >= 4 {
+        let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64;
+        return digit(half(0) | half(n - 4) << 32);
+    }
+    b.iter().any(u8::is_ascii_digit)
+}
+
 /// True when `b` is one or more runs of ASCII digits joined by single
 /// `.`, none empty: the prefixes of nearly every handle and DOI
 /// (`10.1000`, `20.500.12345`, `1721.1`). Up to 16 bytes are read as one
@@ -468,6 +497,28 @@ mod tests {
             let mut hay = vec![b'7'; len];
             hay[at.index(len)] = x;
             proptest::prop_assert_eq!(all_digits(&hay), x.is_ascii_digit());
+        }
+
+        /// Digits, their neighbours in the byte order (`/`, `:`) and the
+        /// bytes that differ from them in bit 7 only, at every length.
+        #[test]
+        fn any_digit_is_some_byte_a_digit(
+            hay in proptest::collection::vec(proptest::sample::select(b"a/0.9:\x2f\x3a\xb0\xb9\x00".to_vec()), 0..40),
+        ) {
+            proptest::prop_assert_eq!(any_digit(&hay), hay.iter().any(u8::is_ascii_digit));
+        }
+
+        #[test]
+        fn any_digit_of_letters_with_one_digit(
+            len in 0..40usize,
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            d in b'0'..=b'9',
+        ) {
+            let mut hay = vec![b'x'; len];
+            if len > 0 {
+                hay[at.index(len)] = d;
+            }
+            proptest::prop_assert_eq!(any_digit(&hay), len > 0);
         }
 
         /// Dense in `.`, digits and their neighbours in the byte order,

@@ -291,9 +291,7 @@ mod sse2 {
             let load = |i: usize| _mm_loadu_si128(p.add(i).cast());
             let mut plain = _mm_set1_epi8(-1);
             let (mut slashes, mut seps) = (0u64, 0u64);
-            let mut i = 0;
-            loop {
-                let at = i.min(last);
+            let mut chunk = |at: usize| {
                 let x = load(at);
                 plain = _mm_and_si128(plain, plain_bytes(x));
                 // The masks hold for values of up to MASKED bytes, whose
@@ -304,10 +302,26 @@ mod sse2 {
                 // when the value holds a separator byte, at any length.
                 slashes |= slash_bits(x).wrapping_shl(at as u32);
                 seps |= sep_bits(x).rotate_left(at as u32);
-                if i >= last {
-                    break;
+            };
+            if n <= MASKED {
+                // Three chunks whatever the length (16.min(last) and
+                // 32.min(last) read the last one again when the value is
+                // shorter: OR is idempotent), a fourth past 48 bytes. A
+                // loop ran one to four, as the value's length said, and
+                // its exit was mispredicted one value in two.
+                chunk(0);
+                chunk(16.min(last));
+                chunk(32.min(last));
+                if n > 48 {
+                    chunk(last);
                 }
-                i += 16;
+            } else {
+                let mut i = 0;
+                while i < last {
+                    chunk(i);
+                    i += 16;
+                }
+                chunk(last);
             }
             if _mm_movemask_epi8(plain) == 0xFFFF {
                 return Classes {

@@ -479,20 +479,27 @@ struct Found {
 /// it found: one walk of the characters serves `flag_non_ascii` and
 /// `chain`.
 fn map_chars(part: &str, dashes: bool, out: &mut String) -> Found {
+    let b = part.as_bytes();
     let mut found = Found::default();
-    if !dashes {
-        for c in part.chars() {
-            if is_invisible(c) {
-                found.invisible = true;
-            } else {
-                out.push(c);
-            }
-        }
-        return found;
-    }
     let mut run = DashRun::default();
-    for c in part.chars() {
-        if c == '-' || is_unicode_dash(c) {
+    let mut i = 0;
+    while i < b.len() {
+        // ASCII but `-` is neither a dash nor invisible: copied a stretch
+        // at a time. Most of a non-ASCII suffix is ASCII, and pushing it a
+        // character at a time cost 740 instructions a suffix.
+        let plain = b[i..]
+            .iter()
+            .position(|&x| !x.is_ascii() || (dashes && x == b'-'))
+            .map_or(b.len(), |k| i + k);
+        if plain > i {
+            run.flush(out);
+            out.push_str(&part[i..plain]);
+            i = plain;
+            continue;
+        }
+        let c = part[i..].chars().next().unwrap_or_default();
+        i += c.len_utf8();
+        if dashes && (c == '-' || is_unicode_dash(c)) {
             found.dash |= c != '-';
             run.dash(c != '-');
         } else if is_invisible(c) {

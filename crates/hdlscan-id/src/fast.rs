@@ -65,23 +65,55 @@ enum Form {
     Url(Option<bool>),
 }
 
+impl Form {
+    /// URI and URL forms, whose parts would be percent-decoded: `marked`
+    /// leaves them to `rare::read` and the full parser when they hold `%`.
+    fn decodes(self) -> bool {
+        !matches!(self, Form::Label | Form::Labels)
+    }
+}
+
+/// A raw value trimmed, and the classes of its bytes: what `parse` reads
+/// first, taken once, and handed to `rare::read` when `parse` gives up
+/// (one value in thirty: taking them again cost it 200 instructions).
+#[derive(Clone, Copy)]
+pub struct Seen<'a> {
+    pub t: &'a [u8],
+    pub classes: Classes,
+}
+
+/// `raw` trimmed, and its classes.
+#[inline(always)]
+pub fn see(raw: &[u8]) -> Seen<'_> {
+    let t = trim(raw);
+    Seen {
+        t,
+        classes: classes::of(t),
+    }
+}
+
 /// Reads `raw` if it is one of the forms above; `None` sends it to the
-/// full parser. Marked `#[inline]` so that `Parser::parse`, its one
-/// caller, can inline it from any codegen unit: unmarked, whether it was
-/// inlined followed how the crate fell into codegen units, and an edit
-/// elsewhere in `id/mod.rs` made it a call (568 → 615 instructions a
-/// value; 580 marked so).
+/// full parser.
 #[inline(always)]
 pub fn parse<'a>(raw: &'a [u8], opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
-    let t = trim(raw);
-    let classes = classes::of(t);
+    parse_seen(raw, &see(raw), opts, bufs)
+}
+
+/// `parse`, of `raw` as `see` saw it. Marked `#[inline]` so that
+/// `Parser::parse`, its one caller, can inline it from any codegen unit:
+/// unmarked, whether it was inlined followed how the crate fell into
+/// codegen units, and an edit elsewhere in `id/mod.rs` made it a call
+/// (568 → 615 instructions a value; 580 marked so).
+#[inline(always)]
+pub fn parse_seen<'a>(raw: &'a [u8], seen: &Seen<'a>, opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
+    let Seen { t, ref classes } = *seen;
     let text = if classes.acc & (GIVE_UP | NON_ASCII) == 0 {
         // SAFETY: no byte of `t` is NON_ASCII.
         unsafe { Text::ascii_unchecked(t) }
     } else {
         Text::non_ascii(t, classes.acc)?
     };
-    read(text, &classes, raw.len(), opts, bufs)
+    read(text, classes, raw.len(), opts, bufs)
 }
 
 /// `raw` trimmed (SPEC §2): without the characters `chars::is_trim_char`
@@ -195,6 +227,10 @@ fn read<'a>(
         (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
         (Form::Bare, _) if bare_readable(t, classes) => Some(bare(t, classes, ws, bufs)),
         (Form::Bare, _) => None,
+        // What `marked` leaves, before `one_value`: SPEC §6's look at
+        // a SICI DOI holding `%` cost 700 instructions, and `rare::read`
+        // takes it again.
+        (form, _) if form.decodes() && classes.acc & PCT != 0 => None,
         // With repairs on, a landing page is read again as its DOI: the
         // full parser's.
         (form, at) if one_value(t, classes, form) => marked(t, classes, form, at, ws, bufs)
@@ -431,8 +467,7 @@ fn marked<'a>(
     if form == Form::Labels {
         ws.add(Warning::DoubledLabel);
     }
-    if !matches!(form, Form::Label | Form::Labels) {
-        // URI and URL forms: parts would be percent-decoded.
+    if form.decodes() {
         if acc & PCT != 0 {
             return None;
         }
@@ -890,7 +925,7 @@ mod tests {
         // fast path left.
         let raw = input.as_bytes();
         let fast = super::parse(raw, &parser.opts, &mut bufs)
-            .or_else(move || super::rare::read(raw, &parser.opts, escaped_scratch).ok());
+            .or_else(move || super::rare::read(raw, &super::see(raw), &parser.opts, escaped_scratch).ok());
         let full = parser.parse_full(input, &mut scratch);
         let Some(fast) = fast else {
             // Left to the full parser: `parse` must get there (and not go

@@ -211,10 +211,11 @@ impl Parser {
         }
         // The fast path proves a value ASCII as it reads it, so only values
         // holding other bytes are validated as UTF-8.
-        if let Some(p) = fast::parse(raw, &self.opts, &mut scratch.repair) {
+        let seen = fast::see(raw);
+        if let Some(p) = fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
             return p;
         }
-        self.parse_rest(raw, scratch)
+        self.parse_rest(raw, &seen, scratch)
     }
 
     /// `parse` with `--expect`: the same reading, then `expected`. Out of
@@ -222,9 +223,10 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_expecting<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        let mut p = match fast::parse(raw, &self.opts, &mut scratch.repair) {
+        let seen = fast::see(raw);
+        let mut p = match fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
             Some(p) => p,
-            None => self.parse_slow(raw, scratch),
+            None => self.parse_slow(raw, &seen, scratch),
         };
         self.expected(&mut p);
         p
@@ -251,14 +253,14 @@ impl Parser {
     /// for the fast path.
     #[cold]
     #[inline(never)]
-    fn parse_rest<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        self.parse_slow(raw, scratch)
+    fn parse_rest<'a>(&self, raw: &'a [u8], seen: &fast::Seen<'a>, scratch: &'a mut Scratch) -> Parsed<'a> {
+        self.parse_slow(raw, seen, scratch)
     }
 
     /// `parse_rest`'s reading, which `parse_expecting` shares.
     #[inline(always)]
-    fn parse_slow<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        let scratch = match fast::rare::read(raw, &self.opts, scratch) {
+    fn parse_slow<'a>(&self, raw: &'a [u8], seen: &fast::Seen<'a>, scratch: &'a mut Scratch) -> Parsed<'a> {
+        let scratch = match fast::rare::read(raw, seen, &self.opts, scratch) {
             Ok(p) => return p,
             Err(scratch) => scratch,
         };

@@ -9,7 +9,7 @@
 
 use super::codes::{ErrorCode, Warning};
 use super::pieces::{self, Cut, Pieces};
-use super::{Cx, Level, Rendered, Scratch, Span, label, render};
+use super::{Cx, Level, Rendered, Scratch, Span, chars, label, render};
 
 /// SPEC §6 `placeholder`: the trimmed value `t` stands for "no
 /// identifier". A bare value (no scheme, no label) with no ASCII digit and
@@ -21,7 +21,7 @@ pub fn is_placeholder(t: &str) -> bool {
     if b == b"0" {
         return true;
     }
-    if b.iter().any(|&c| c.is_ascii_digit()) {
+    if chars::any_digit(b) {
         return false;
     }
     if b.contains(&b'/') {

@@ -17,18 +17,22 @@ use super::super::resolver::{self, Route, Scheme};
 use super::super::{
     Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
 };
-use super::classes::{self, AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
-use super::{HTTP, HTTPS, Head, Scan, Text, handle_parsed, handle_split, known_host, scheme_warning, trim};
+use super::classes::{AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
+use super::{HTTP, HTTPS, Head, Scan, Seen, Text, handle_parsed, handle_split, known_host, scheme_warning};
 
-/// Reads `raw` if it is one of the forms below; `scratch` back otherwise,
-/// for the full parser. ASCII values without `?` or `#` only (the fast
-/// path reads the others it can), without a host the user added (any
-/// could be theirs).
+/// Reads `raw`, as `fast::see` saw it, if it is one of the forms below;
+/// `scratch` back otherwise, for the full parser. ASCII values without `?`
+/// or `#` only (the fast path reads the others it can), without a host
+/// the user added (any could be theirs).
 #[cold]
 #[inline(never)]
-pub fn read<'a>(raw: &'a [u8], opts: &Options, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
-    let t = trim(raw);
-    let classes = classes::of(t);
+pub fn read<'a>(
+    raw: &'a [u8],
+    seen: &Seen<'a>,
+    opts: &Options,
+    scratch: &'a mut Scratch,
+) -> Result<Parsed<'a>, &'a mut Scratch> {
+    let Seen { t, classes } = *seen;
     // A query or a fragment (`?`, `#`) is split off first: the full
     // parser's, as are values holding non-ASCII.
     if !opts.resolvers().is_empty() || t.is_empty() || classes.acc & (GIVE_UP | NON_ASCII | QUERY) != 0 {
