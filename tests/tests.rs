@@ -2,6 +2,7 @@
 //! area through the public API or the built `hdlscan` binary.
 
 mod browser;
+mod diff;
 mod faults;
 mod gates;
 mod gen_bench;
