@@ -1,6 +1,6 @@
-//! The join of OLD and NEW on the key: OLD's rows are held in a hash map
-//! of compact [`Cells`] (see README's "Limits" for the bytes a row takes);
-//! NEW is streamed past it, each row matched, classified and handed on as
+//! The join of OLD and NEW on the key: OLD's rows are held in an
+//! [`Index`] (compact: see its doc for the bytes a row takes); NEW is
+//! streamed past it, each row matched, classified and handed on as
 //! [`ChangeRow`]s in NEW's order; OLD's rows no NEW row matched are then
 //! handed on as `removed`, in OLD's order.
 //!
@@ -8,12 +8,11 @@
 //! ([`DuplicateKey`]): a diff by that key would pair rows at random.
 
 use super::change::{Change, classify};
+use super::index::{Entry, Index, Values};
 use super::layout::{Layout, Shape};
 use super::read::Table;
-use super::row::{Cells, RowBuf, Side, Vocab, describe_key};
+use super::row::{RowBuf, Side, Vocab, describe_key};
 use anyhow::Result;
-use foldhash::{HashMap, HashMapExt};
-use std::collections::hash_map::Entry;
 use std::fmt;
 
 /// One change of one key, as the report and `-o` take it.
@@ -85,14 +84,11 @@ pub struct Matched {
     pub changed: u64,
 }
 
-/// OLD held in memory, and the keys NEW added.
+/// OLD held in memory, then the keys NEW added.
 pub struct Join<'k> {
     keys: &'k [String],
     vocab: Vocab,
-    old: HashMap<Box<[u8]>, Cells>,
-    /// NEW's keys that OLD lacks, with their place: a second NEW row with
-    /// one of them is a duplicate too.
-    added: HashMap<Box<[u8]>, At>,
+    index: Index,
     matched: Matched,
 }
 
@@ -102,8 +98,7 @@ impl<'k> Join<'k> {
         Join {
             keys,
             vocab: Vocab::default(),
-            old: HashMap::new(),
-            added: HashMap::new(),
+            index: Index::default(),
             matched: Matched::default(),
         }
     }
@@ -111,19 +106,24 @@ impl<'k> Join<'k> {
     /// Reads OLD into memory.
     pub fn load(&mut self, table: Table, layout: &Layout) -> Result<()> {
         let name = table.name().to_string();
-        let Join { keys, vocab, old, .. } = self;
-        let rows = table.for_each(layout, |r| match old.entry(r.key.as_slice().into()) {
-            Entry::Occupied(e) => {
+        let Join { keys, vocab, index, .. } = self;
+        let rows = table.for_each(layout, |r| {
+            if let Some(i) = index.find(&r.key) {
                 let first = At {
-                    row: e.get().row,
-                    record: (e.get().record > 0).then_some(e.get().record),
+                    row: i as u64 + 1,
+                    record: known(index.entry(i).record),
                 };
-                Err(duplicate(keys, &name, layout, &r.key, first, at(r)))
+                return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
             }
-            Entry::Vacant(e) => {
-                e.insert(Cells::of(r, vocab));
-                Ok(())
-            }
+            let values = Values {
+                canonical: &r.canonical,
+                record: r.record.unwrap_or(0),
+                kind: vocab.id(&r.kind),
+                error: vocab.id(&r.error),
+                warnings: vocab.id(&r.warnings),
+            };
+            index.push(&r.key, values);
+            Ok(())
         })?;
         self.matched.old_rows = rows;
         Ok(())
@@ -141,52 +141,54 @@ impl<'k> Join<'k> {
         let Join {
             keys,
             vocab,
-            old,
-            added,
+            index,
             matched: m,
         } = self;
         let rows = table.for_each(layout, |r| {
             let new = r.side();
-            if let Some(cells) = old.get_mut(r.key.as_slice()) {
-                if cells.matched > 0 {
-                    let first = At {
-                        row: cells.matched,
-                        record: (cells.matched_record > 0).then_some(cells.matched_record),
-                    };
-                    return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
-                }
-                cells.matched = r.row;
-                cells.matched_record = r.record.unwrap_or(0);
-                let old = cells.side(vocab);
-                let mut any = false;
-                for change in classify(&old, &new) {
-                    any = true;
-                    emit(&ChangeRow {
-                        change,
-                        key: &r.key,
-                        old: Some(old),
-                        new: Some(new),
-                    })?;
-                }
-                if any {
-                    m.changed += 1;
-                } else {
-                    m.unchanged += 1;
-                }
-                return Ok(());
+            let Some(i) = index.find(&r.key) else {
+                // Added: kept, so that a second NEW row with it is found.
+                let values = Values {
+                    record: r.record.unwrap_or(0),
+                    ..Values::default()
+                };
+                let i = index.push(&r.key, values);
+                let e = index.entry_mut(i);
+                (e.matched, e.matched_record) = (r.row, r.record.unwrap_or(0));
+                return emit(&ChangeRow {
+                    change: Change::Added,
+                    key: &r.key,
+                    old: None,
+                    new: Some(new),
+                });
+            };
+            let e = *index.entry(i);
+            if e.matched > 0 {
+                let first = At {
+                    row: e.matched,
+                    record: known(e.matched_record),
+                };
+                return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
             }
-            match added.entry(r.key.as_slice().into()) {
-                Entry::Occupied(e) => Err(duplicate(keys, &name, layout, &r.key, *e.get(), at(r))),
-                Entry::Vacant(e) => {
-                    e.insert(at(r));
-                    emit(&ChangeRow {
-                        change: Change::Added,
-                        key: &r.key,
-                        old: None,
-                        new: Some(new),
-                    })
-                }
+            let entry = index.entry_mut(i);
+            (entry.matched, entry.matched_record) = (r.row, r.record.unwrap_or(0));
+            let old = side(index, vocab, &e);
+            let mut any = false;
+            for change in classify(&old, &new) {
+                any = true;
+                emit(&ChangeRow {
+                    change,
+                    key: &r.key,
+                    old: Some(old),
+                    new: Some(new),
+                })?;
             }
+            if any {
+                m.changed += 1;
+            } else {
+                m.unchanged += 1;
+            }
+            Ok(())
         })?;
         self.matched.new_rows = rows;
         Ok(())
@@ -195,18 +197,32 @@ impl<'k> Join<'k> {
     /// OLD's rows NEW lacks, in OLD's order, as `removed`; returns the
     /// counts of the whole join.
     pub fn finish(self, emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>) -> Result<Matched> {
-        let mut gone: Vec<(&Box<[u8]>, &Cells)> = self.old.iter().filter(|(_, c)| c.matched == 0).collect();
-        gone.sort_unstable_by_key(|(_, c)| c.row);
-        for (key, cells) in gone {
+        let old_rows = self.matched.old_rows as usize;
+        for e in self.index.iter().take(old_rows).filter(|e| e.matched == 0) {
             emit(&ChangeRow {
                 change: Change::Removed,
-                key,
-                old: Some(cells.side(&self.vocab)),
+                key: self.index.key(e),
+                old: Some(side(&self.index, &self.vocab, e)),
                 new: None,
             })?;
         }
         Ok(self.matched)
     }
+}
+
+/// An OLD entry as a [`Side`].
+fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
+    Side {
+        record: known(e.record),
+        kind: vocab.name(e.kind),
+        canonical: index.canonical(e),
+        error: vocab.name(e.error),
+        warnings: vocab.name(e.warnings),
+    }
+}
+
+fn known(record: u64) -> Option<u64> {
+    (record > 0).then_some(record)
 }
 
 fn duplicate(keys: &[String], file: &str, layout: &Layout, key: &[u8], first: At, second: At) -> anyhow::Error {

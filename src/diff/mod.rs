@@ -6,7 +6,8 @@
 //!   row by row as text; OLD and NEW may differ in format.
 //! - [`row`]: a row's key and compared cells; OLD's compact form.
 //! - [`change`]: the six changes and the rule that classifies a pair.
-//! - [`join`]: OLD in a hash map, NEW streamed past it; duplicate keys.
+//! - [`index`]: OLD's rows held compactly, found by key.
+//! - [`join`]: OLD in the index, NEW streamed past it; duplicate keys.
 //! - [`report`]: the typed report and its tally; [`gates`]: `--fail-if`.
 //! - `summary`, `markdown`, `html`: the report's printers.
 //! - [`output`]: `-o`, a row per change.
@@ -31,6 +32,7 @@
 pub mod change;
 pub mod gates;
 mod html;
+pub mod index;
 pub mod join;
 pub mod layout;
 mod markdown;

@@ -1,8 +1,7 @@
 //! One row as a diff sees it: its key (the `--key` cells, encoded into one
 //! byte string) and the four of SPEC's columns it compares (`kind`,
-//! `canonical`, `error`, `warnings`), read into a reused [`RowBuf`]; and the
-//! compact form OLD's rows are held in ([`Cells`], names interned in a
-//! [`Vocab`]).
+//! `canonical`, `error`, `warnings`), read into a reused [`RowBuf`]; and
+//! the [`Vocab`] that makes OLD's codes small numbers (see `index`).
 //!
 //! Cells are compared as text, so CSV and Parquet compare alike: a null
 //! cell is an empty one, as CSV writes it; `warnings` is a set (split at
@@ -160,48 +159,6 @@ impl Vocab {
 
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize]
-    }
-}
-
-/// One of OLD's rows as held in memory until NEW has been read.
-#[derive(Debug)]
-pub struct Cells {
-    pub row: u64,
-    /// `scan`'s record; 0 when unknown.
-    pub record: u64,
-    pub kind: u32,
-    pub error: u32,
-    pub warnings: u32,
-    /// None for none.
-    pub canonical: Option<Box<str>>,
-    /// The NEW row that had this key (0: none yet) and its record, to
-    /// name both rows of a key NEW holds twice.
-    pub matched: u64,
-    pub matched_record: u64,
-}
-
-impl Cells {
-    pub fn of(r: &RowBuf, vocab: &mut Vocab) -> Cells {
-        Cells {
-            row: r.row,
-            record: r.record.unwrap_or(0),
-            kind: vocab.id(&r.kind),
-            error: vocab.id(&r.error),
-            warnings: vocab.id(&r.warnings),
-            canonical: (!r.canonical.is_empty()).then(|| r.canonical.as_str().into()),
-            matched: 0,
-            matched_record: 0,
-        }
-    }
-
-    pub fn side<'a>(&'a self, vocab: &'a Vocab) -> Side<'a> {
-        Side {
-            record: (self.record > 0).then_some(self.record),
-            kind: vocab.name(self.kind),
-            canonical: self.canonical.as_deref().unwrap_or(""),
-            error: vocab.name(self.error),
-            warnings: vocab.name(self.warnings),
-        }
     }
 }
 
