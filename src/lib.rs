@@ -8,12 +8,14 @@
 //! - [`dups`]: exact duplicate clusters in bounded memory, and their file.
 //! - [`pipeline`]: blocks, rayon, ordered collection, the writer thread.
 //! - [`report`]: statistics that merge with `+=`, the JSON report, the summary.
+//! - [`diff`]: `hdlscan diff`, what changed between two outputs of `scan`.
 //! - [`cli`]: the command line.
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
 
 pub mod at;
 pub mod cli;
 pub mod columns;
+pub mod diff;
 pub mod dups;
 pub mod gates;
 pub mod heap;

@@ -2,6 +2,7 @@
 //! area through the public API or the built `hdlscan` binary.
 
 mod browser;
+mod diff;
 mod duplicates;
 mod faults;
 mod gates;

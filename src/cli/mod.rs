@@ -4,6 +4,7 @@
 //! handler, the refusal of `-o -`).
 
 mod bench;
+mod diff;
 mod r#gen;
 mod parse;
 mod report_files;
@@ -27,6 +28,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     Scan(Box<scan::ScanArgs>),
+    Diff(Box<diff::DiffArgs>),
     Parse(parse::ParseArgs),
     Gen(r#gen::GenArgs),
     Bench(bench::BenchArgs),
@@ -61,6 +63,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Scan(args) => scan::run(*args),
+        Command::Diff(args) => diff::run(*args),
         Command::Parse(args) => parse::run(args),
         Command::Gen(args) => r#gen::run(args),
         Command::Bench(args) => bench::run(args),

@@ -1,0 +1,326 @@
+//! `hdlscan diff OLD NEW --key COL`: what changed between two enriched
+//! outputs of `scan`, as a summary, reports (JSON, Markdown, HTML), `-o`
+//! (a row per change) and gates, with `scan`'s exit statuses.
+
+use super::report_files::{Claimed, ReportFormat};
+use super::scan::OutFormatArg;
+use super::{Exit, Usage};
+use crate::diff::gates::Gate;
+use crate::diff::output::{self, ChangeWriter};
+use crate::diff::report::{DiffMade, DiffRun, Runs, ScanRun};
+use crate::diff::{Diff, DiffReport, LayoutError};
+use crate::gates::Severity;
+use crate::io::atomic::{self, AtomicFile};
+use crate::io::csv_in::InputSpec;
+use crate::io::sink::{OutputFormat, Sink, SinkOptions};
+use anyhow::{Context, Result, bail};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const EXAMPLES: &str = "\
+Examples:
+  # The nightly: what changed since yesterday, as Markdown; fail the job
+  # when an identifier became invalid
+  hdlscan diff yesterday.parquet today.parquet --key id --report changes.md --fail-if 'became_invalid>0'
+
+  # Long output (a row per value): the value's place is part of the key;
+  # every change as a row of changes.csv
+  hdlscan diff old.csv new.csv --key id --key column --key value_index -o changes.csv
+
+  # Say in the report whether the two scans' versions or options differ
+  hdlscan diff old.parquet new.csv --key id --old-report old.json --new-report new.json --report diff.json
+
+Changes (counted per key):
+  added              the key is in NEW only
+  removed            the key is in OLD only
+  became_invalid     valid in OLD, invalid in NEW (an empty or placeholder
+                     value is invalid, as scan counts it)
+  became_valid       invalid in OLD, valid in NEW
+  canonical_changed  valid in both, canonicals differ
+  codes_changed      valid in both or invalid in both; the error code or the
+                     set of warnings differs
+A key both canonical_changed and codes_changed counts in each;
+became_invalid and became_valid win over both. The first line of the
+summary is `+ADDED −REMOVED ~CHANGED, N became invalid`, CHANGED being the
+keys in both files with any change.
+
+Gates (--fail-if, --warn-if; EXPR is METRIC OP LIMIT, OP one of > >= < <=):
+  METRIC is a change above, or `changed` (keys in both files with any)
+  became_invalid>0     a count
+  removed>1%           a percentage: a share of OLD's rows
+A gate is judged after the run; output and reports are written either way.
+
+Exit status: 0 success, 1 error (a file that cannot be read, is not an
+output of scan, or holds a key twice), 2 usage error (a bad gate, a key
+column a file lacks), 3 a --fail-if gate held, 130 interrupted.";
+
+#[derive(clap::Args, Debug)]
+#[command(
+    about = "Compare two enriched outputs of scan by key: added, removed, became invalid or valid, changed",
+    after_help = EXAMPLES
+)]
+pub struct DiffArgs {
+    /// The earlier output of `scan -o` (.parquet, .csv, .tsv, .arrow; CSV
+    /// and TSV may be .gz or .zst; `-` reads CSV from stdin).
+    #[arg(value_name = "OLD")]
+    pub old: String,
+    /// The later output of `scan -o`, in any of those formats (OLD's or
+    /// another).
+    #[arg(value_name = "NEW")]
+    pub new: String,
+    /// A key column, named as in both files, repeatable: the key is all of
+    /// them together and must name one row of each file. For long output
+    /// add the value's place: --key id --key column --key value_index.
+    #[arg(short = 'k', long = "key", required = true, value_name = "COLUMN")]
+    pub key: Vec<String>,
+    /// The prefix `scan --column-prefix` gave SPEC's columns (kind …
+    /// warnings) in both files.
+    #[arg(long, value_name = "PREFIX", default_value = "")]
+    pub column_prefix: String,
+    /// Write a row per change (.parquet, .csv, .tsv, .arrow): the key
+    /// columns, change, old_kind, new_kind, old_canonical, new_canonical,
+    /// old_error, new_error, old_warnings, new_warnings.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Output format, overriding the output file's extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutFormatArg>,
+    /// Write the report here, repeatable: JSON, Markdown or HTML by the
+    /// extension (.json, .md, .html); `-` for stdout. Another extension
+    /// gets --report-format, or JSON.
+    #[arg(long, value_name = "FILE")]
+    pub report: Vec<String>,
+    /// The format of `--report -` and of report files whose extension
+    /// does not say.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub report_format: Option<ReportFormat>,
+    /// The JSON report of the scan that made OLD (`scan --report`): the
+    /// report then says whether the tool's version or options differ.
+    #[arg(long, value_name = "FILE.json")]
+    pub old_report: Option<PathBuf>,
+    /// The JSON report of the scan that made NEW.
+    #[arg(long, value_name = "FILE.json")]
+    pub new_report: Option<PathBuf>,
+    /// Fail the run (exit 3, after writing output and reports) when EXPR
+    /// holds: METRIC OP LIMIT, e.g. 'became_invalid>0' (see below; a
+    /// percentage is a share of OLD's rows). Repeatable.
+    #[arg(long = "fail-if", value_name = "EXPR")]
+    pub fail_if: Vec<String>,
+    /// Print a warning when EXPR holds; the exit status stays 0.
+    /// Repeatable.
+    #[arg(long = "warn-if", value_name = "EXPR")]
+    pub warn_if: Vec<String>,
+    /// No summary on stderr.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+/// One `--report`: its format, and its file (none for stdout).
+struct ReportFile {
+    format: ReportFormat,
+    file: Option<AtomicFile>,
+}
+
+pub fn run(args: DiffArgs) -> Result<ExitCode> {
+    super::install_signal_handler();
+    let started = Instant::now();
+    let gates = parse_gates(&args)?;
+    for (i, k) in args.key.iter().enumerate() {
+        if args.key[..i].contains(k) {
+            bail!(Usage(format!("--key {k} is given twice")));
+        }
+    }
+    let (old, new) = (InputSpec::parse(&args.old), InputSpec::parse(&args.new));
+    if matches!((&old, &new), (InputSpec::Stdin, InputSpec::Stdin)) {
+        bail!(Usage(
+            "- (stdin) is given for both OLD and NEW; it can be read only once".into()
+        ));
+    }
+    let output = match &args.output {
+        Some(path) => {
+            if path.as_os_str() == "-" {
+                bail!(Usage(format!(
+                    "{} (the report can go to stdout: --report -)",
+                    super::DASH_OUTPUT
+                )));
+            }
+            let format = match args.output_format {
+                Some(f) => f.into(),
+                None => OutputFormat::from_path(path).ok_or_else(|| {
+                    Usage(format!(
+                        "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
+                        path.display()
+                    ))
+                })?,
+            };
+            let schema = output::schema(&args.key).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
+            Some((path.clone(), format, schema))
+        }
+        None => None,
+    };
+    let scan_run = |p: &Option<PathBuf>| -> Result<Option<ScanRun>> {
+        let Some(p) = p else { return Ok(None) };
+        let shown = p.display().to_string();
+        let text = std::fs::read(p).with_context(|| format!("cannot read the report {shown}"))?;
+        let v: serde_json::Value =
+            serde_json::from_slice(&text).with_context(|| format!("{shown} is not a JSON report of `hdlscan scan`"))?;
+        Ok(Some(ScanRun::from_json(&shown, &v).map_err(anyhow::Error::msg)?))
+    };
+    let (old_run, new_run) = (scan_run(&args.old_report)?, scan_run(&args.new_report)?);
+    // Output and reports are created before any work, so one that cannot
+    // be written fails the run first, and none may replace an input.
+    let mut input_paths: Vec<&Path> = Vec::new();
+    for spec in [&old, &new] {
+        if let InputSpec::Path(p) = spec {
+            input_paths.push(p);
+        }
+    }
+    input_paths.extend(args.old_report.iter().chain(&args.new_report).map(PathBuf::as_path));
+    let mut claimed = Claimed::default();
+    let mut writer = match output {
+        Some((path, format, schema)) => {
+            claimed.claim("-o", "the output file", &path)?;
+            let file = AtomicFile::create(&path, &input_paths).with_context(|| format!("-o {}", path.display()))?;
+            let label = path.display().to_string();
+            let sink = Sink::from_writer_with(file, format, schema, &label, SinkOptions::default())?;
+            Some(ChangeWriter::new(sink, args.key.len()))
+        }
+        None => None,
+    };
+    let mut reports = open_reports(&args, &mut claimed, &input_paths)?;
+
+    let outcome = Diff::new(&args.key)
+        .column_prefix(&args.column_prefix)
+        .run(&old, &new, |c| match &mut writer {
+            Some(w) => w.push(c),
+            None => Ok(()),
+        })
+        .map_err(|e| match e.downcast_ref::<LayoutError>() {
+            Some(l @ LayoutError::MissingKey { .. }) => anyhow::Error::new(Usage(l.to_string())),
+            _ => e,
+        })?;
+    let output_file = writer.map(ChangeWriter::finish).transpose()?.map(|(file, _)| file);
+    let runs = (old_run.is_some() || new_run.is_some()).then(|| Runs::new(old_run, new_run));
+    let made = DiffMade {
+        key: args.key.clone(),
+        old: outcome.old,
+        new: outcome.new,
+        runs,
+        run: DiffRun {
+            tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
+            output: args.output.as_ref().map(|p| p.display().to_string()),
+            column_prefix: args.column_prefix.clone(),
+            elapsed_seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+        },
+    };
+    let mut report = DiffReport::new(made, outcome.tally, outcome.matched);
+    report.judge(&gates);
+    // As `scan`: reports written before anything is renamed into place,
+    // then all committed in one step; a reader that stopped reading
+    // `--report -` is not a failed run.
+    let reported = write_reports(&mut reports, &report);
+    if let Err(e) = &reported
+        && !super::is_broken_pipe(e)
+    {
+        return Err(reported.unwrap_err());
+    }
+    atomic::commit_all(
+        output_file
+            .into_iter()
+            .chain(reports.into_iter().filter_map(|r| r.file))
+            .collect(),
+    )?;
+    reported?;
+    if !args.quiet {
+        let _ = std::io::stderr().lock().write_all(report.summary_text().as_bytes());
+    }
+    Ok(if report.failed() {
+        Exit::GateFailed
+    } else {
+        Exit::Success
+    }
+    .into())
+}
+
+/// `--fail-if` and `--warn-if`, read before any work: a typo in a metric
+/// is a usage error, not a finished run judged wrong.
+fn parse_gates(args: &DiffArgs) -> Result<Vec<Gate>> {
+    let fail = args.fail_if.iter().map(|e| Gate::parse(e, Severity::Fail));
+    let warn = args.warn_if.iter().map(|e| Gate::parse(e, Severity::Warn));
+    fail.chain(warn)
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::Error::new(Usage(e)))
+}
+
+/// A report's format by its extension, as `scan` reads them.
+fn format_of(p: &Path) -> Option<ReportFormat> {
+    let ext = p.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "json" => ReportFormat::Json,
+        "md" | "markdown" => ReportFormat::Md,
+        "html" | "htm" => ReportFormat::Html,
+        _ => return None,
+    })
+}
+
+/// Opens every `--report` target (see `report_files::open`, whose files
+/// hold `scan`'s report).
+fn open_reports(args: &DiffArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Vec<ReportFile>> {
+    if args.report.iter().filter(|s| *s == "-").count() > 1 {
+        bail!(Usage("--report -: stdout can take one report".into()));
+    }
+    let mut out = Vec::with_capacity(args.report.len());
+    for spec in &args.report {
+        if spec == "-" {
+            out.push(ReportFile {
+                format: args.report_format.unwrap_or(ReportFormat::Json),
+                file: None,
+            });
+            continue;
+        }
+        let path = Path::new(spec);
+        let format = format_of(path).or(args.report_format).unwrap_or(ReportFormat::Json);
+        claimed.claim("--report", "the report file", path)?;
+        let file = AtomicFile::create(path, inputs).with_context(|| format!("--report {spec}"))?;
+        out.push(ReportFile {
+            format,
+            file: Some(file),
+        });
+    }
+    Ok(out)
+}
+
+fn render(format: ReportFormat, r: &DiffReport) -> Result<String> {
+    Ok(match format {
+        ReportFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&r.to_json())?;
+            s.push('\n');
+            s
+        }
+        ReportFormat::Md => r.markdown(),
+        ReportFormat::Html => r.html(),
+    })
+}
+
+/// Writes `report` into every report file (uncommitted) and to stdout for
+/// `-`, whose broken pipe is returned last.
+fn write_reports(reports: &mut [ReportFile], report: &DiffReport) -> Result<()> {
+    let mut stdout_err = None;
+    for r in reports.iter_mut() {
+        let text = render(r.format, report)?;
+        match &mut r.file {
+            Some(f) => f
+                .write_all(text.as_bytes())
+                .with_context(|| format!("writing the report {}", f.target().display()))?,
+            None => {
+                let mut out = std::io::stdout().lock();
+                if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    stdout_err = Some(anyhow::Error::new(e).context("writing the report to stdout"));
+                }
+            }
+        }
+    }
+    stdout_err.map_or(Ok(()), Err)
+}

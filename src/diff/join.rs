@@ -1,0 +1,244 @@
+//! The join of OLD and NEW on the key: OLD's rows are held in an
+//! [`Index`] (compact: see its doc for the bytes a row takes); NEW is
+//! streamed past it, each row matched, classified and handed on as
+//! [`ChangeRow`]s in NEW's order; OLD's rows no NEW row matched are then
+//! handed on as `removed`, in OLD's order.
+//!
+//! A key on two rows of one file is an error naming the key and both rows
+//! ([`DuplicateKey`]): a diff by that key would pair rows at random.
+
+use super::change::{Change, classify};
+use super::index::{Entry, Index, Values};
+use super::layout::{Layout, Shape};
+use super::read::Table;
+use super::row::{RowBuf, Side, Vocab, describe_key};
+use anyhow::Result;
+use std::fmt;
+
+/// One change of one key, as the report and `-o` take it.
+#[derive(Debug, Clone, Copy)]
+pub struct ChangeRow<'a> {
+    pub change: Change,
+    /// The encoded key (see `row::key_cells`).
+    pub key: &'a [u8],
+    /// None for `added`.
+    pub old: Option<Side<'a>>,
+    /// None for `removed`.
+    pub new: Option<Side<'a>>,
+}
+
+/// Where a row is: its data row in the file and `scan`'s record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    pub row: u64,
+    pub record: Option<u64>,
+}
+
+/// A key that two rows of one file hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    pub file: String,
+    /// As `row::describe_key` shows it.
+    pub key: String,
+    pub first: At,
+    pub second: At,
+    /// Long output read without `column` and `value_index` in the key.
+    pub long_hint: bool,
+}
+
+impl fmt::Display for DuplicateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (a, b) = (self.first, self.second);
+        write!(f, "{}: the key {} is not unique: ", self.file, self.key)?;
+        match (a.record, b.record) {
+            (Some(ra), Some(rb)) if ra == a.row && rb == b.row => write!(f, "records {ra} and {rb} both hold it")?,
+            (Some(ra), Some(rb)) => write!(
+                f,
+                "rows {} and {} (scan's records {ra} and {rb}) both hold it",
+                a.row, b.row
+            )?,
+            _ => write!(f, "rows {} and {} both hold it", a.row, b.row)?,
+        }
+        if self.long_hint {
+            write!(
+                f,
+                "; this is scan's long output (a row per value): add the value's place to the key, \
+                 --key column --key value_index"
+            )
+        } else {
+            write!(f, "; give --key columns that name one row (--key is repeatable)")
+        }
+    }
+}
+
+impl std::error::Error for DuplicateKey {}
+
+/// What the join counted besides the changes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Matched {
+    pub old_rows: u64,
+    pub new_rows: u64,
+    /// Keys in both files with no change.
+    pub unchanged: u64,
+    /// Keys in both files with a change (any of the four).
+    pub changed: u64,
+}
+
+/// OLD held in memory, then the keys NEW added.
+pub struct Join<'k> {
+    keys: &'k [String],
+    vocab: Vocab,
+    index: Index,
+    matched: Matched,
+}
+
+impl<'k> Join<'k> {
+    /// `keys` names the key columns in messages.
+    pub fn new(keys: &'k [String]) -> Join<'k> {
+        Join {
+            keys,
+            vocab: Vocab::default(),
+            index: Index::default(),
+            matched: Matched::default(),
+        }
+    }
+
+    /// Reads OLD into memory.
+    pub fn load(&mut self, table: Table, layout: &Layout) -> Result<()> {
+        let name = table.name().to_string();
+        let Join { keys, vocab, index, .. } = self;
+        let rows = table.for_each(layout, |r| {
+            if let Some(i) = index.find(&r.key) {
+                let first = At {
+                    row: i as u64 + 1,
+                    record: known(index.entry(i).record),
+                };
+                return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
+            }
+            let values = Values {
+                canonical: &r.canonical,
+                record: r.record.unwrap_or(0),
+                kind: vocab.id(&r.kind),
+                error: vocab.id(&r.error),
+                warnings: vocab.id(&r.warnings),
+            };
+            index.push(&r.key, values);
+            Ok(())
+        })?;
+        self.matched.old_rows = rows;
+        Ok(())
+    }
+
+    /// Streams NEW past OLD: every change of a key in both, and `added`,
+    /// go to `emit` in NEW's order.
+    pub fn compare(
+        &mut self,
+        table: Table,
+        layout: &Layout,
+        emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let name = table.name().to_string();
+        let Join {
+            keys,
+            vocab,
+            index,
+            matched: m,
+        } = self;
+        let rows = table.for_each(layout, |r| {
+            let new = r.side();
+            let Some(i) = index.find(&r.key) else {
+                // Added: kept, so that a second NEW row with it is found.
+                let values = Values {
+                    record: r.record.unwrap_or(0),
+                    ..Values::default()
+                };
+                let i = index.push(&r.key, values);
+                let e = index.entry_mut(i);
+                (e.matched, e.matched_record) = (r.row, r.record.unwrap_or(0));
+                return emit(&ChangeRow {
+                    change: Change::Added,
+                    key: &r.key,
+                    old: None,
+                    new: Some(new),
+                });
+            };
+            let e = *index.entry(i);
+            if e.matched > 0 {
+                let first = At {
+                    row: e.matched,
+                    record: known(e.matched_record),
+                };
+                return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
+            }
+            let entry = index.entry_mut(i);
+            (entry.matched, entry.matched_record) = (r.row, r.record.unwrap_or(0));
+            let old = side(index, vocab, &e);
+            let mut any = false;
+            for change in classify(&old, &new) {
+                any = true;
+                emit(&ChangeRow {
+                    change,
+                    key: &r.key,
+                    old: Some(old),
+                    new: Some(new),
+                })?;
+            }
+            if any {
+                m.changed += 1;
+            } else {
+                m.unchanged += 1;
+            }
+            Ok(())
+        })?;
+        self.matched.new_rows = rows;
+        Ok(())
+    }
+
+    /// OLD's rows NEW lacks, in OLD's order, as `removed`; returns the
+    /// counts of the whole join.
+    pub fn finish(self, emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>) -> Result<Matched> {
+        let old_rows = self.matched.old_rows as usize;
+        for e in self.index.iter().take(old_rows).filter(|e| e.matched == 0) {
+            emit(&ChangeRow {
+                change: Change::Removed,
+                key: self.index.key(e),
+                old: Some(side(&self.index, &self.vocab, e)),
+                new: None,
+            })?;
+        }
+        Ok(self.matched)
+    }
+}
+
+/// An OLD entry as a [`Side`].
+fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
+    Side {
+        record: known(e.record),
+        kind: vocab.name(e.kind),
+        canonical: index.canonical(e),
+        error: vocab.name(e.error),
+        warnings: vocab.name(e.warnings),
+    }
+}
+
+fn known(record: u64) -> Option<u64> {
+    (record > 0).then_some(record)
+}
+
+fn duplicate(keys: &[String], file: &str, layout: &Layout, key: &[u8], first: At, second: At) -> anyhow::Error {
+    let has = |s: &str| keys.iter().any(|k| k.ends_with(s));
+    anyhow::Error::new(DuplicateKey {
+        file: file.to_string(),
+        key: describe_key(keys, key),
+        first,
+        second,
+        long_hint: layout.shape == Shape::Long && !(has("column") && has("value_index")),
+    })
+}
+
+fn at(r: &RowBuf) -> At {
+    At {
+        row: r.row,
+        record: r.record,
+    }
+}

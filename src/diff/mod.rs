@@ -1,0 +1,123 @@
+//! `hdlscan diff`: what changed between two enriched outputs of `scan`
+//! (last night's and tonight's), by key.
+//!
+//! - [`layout`]: the key columns and SPEC's columns in a header; the shape.
+//! - [`read`]: any output format of `scan` (CSV, TSV, Parquet, Arrow IPC),
+//!   row by row as text; OLD and NEW may differ in format.
+//! - [`row`]: a row's key and compared cells; OLD's compact form.
+//! - [`change`]: the six changes and the rule that classifies a pair.
+//! - [`index`]: OLD's rows held compactly, found by key.
+//! - [`join`]: OLD in the index, NEW streamed past it; duplicate keys.
+//! - [`report`]: the typed report and its tally; [`gates`]: `--fail-if`.
+//! - `summary`, `markdown`, `html`: the report's printers.
+//! - [`output`]: `-o`, a row per change.
+//!
+//! Memory: OLD's rows are held (its keys, canonicals and interned codes),
+//! NEW is streamed; see README's `hdlscan diff`.
+//!
+//! ```no_run
+//! use hdlscan::diff::Diff;
+//! use hdlscan::io::csv_in::InputSpec;
+//!
+//! let keys = vec!["id".to_string()];
+//! let outcome = Diff::new(&keys).run(
+//!     &InputSpec::parse("yesterday.parquet"),
+//!     &InputSpec::parse("today.csv"),
+//!     |change| Ok(println!("{}", change.change.as_str())),
+//! )?;
+//! println!("{} unchanged", outcome.matched.unchanged);
+//! # Ok::<(), anyhow::Error>(())
+//! ```
+
+pub mod change;
+pub mod gates;
+mod html;
+pub mod index;
+pub mod join;
+pub mod layout;
+mod markdown;
+pub mod output;
+pub mod read;
+pub mod report;
+pub mod row;
+mod summary;
+
+pub use change::Change;
+pub use join::{ChangeRow, DuplicateKey, Matched};
+pub use layout::{Layout, LayoutError, Shape};
+pub use report::{DiffReport, FileReport, Tally};
+
+use crate::io::csv_in::InputSpec;
+use anyhow::Result;
+use join::Join;
+use read::Table;
+
+/// A diff to run: the key columns, and where SPEC's columns are.
+#[derive(Debug, Clone)]
+pub struct Diff<'k> {
+    keys: &'k [String],
+    column_prefix: String,
+}
+
+/// A finished diff: both files, the counts and examples.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub old: FileReport,
+    pub new: FileReport,
+    pub tally: Tally,
+    pub matched: Matched,
+}
+
+impl<'k> Diff<'k> {
+    /// A diff by `keys` (column names, as in both files).
+    pub fn new(keys: &'k [String]) -> Diff<'k> {
+        Diff {
+            keys,
+            column_prefix: String::new(),
+        }
+    }
+
+    /// The prefix `scan --column-prefix` gave SPEC's columns.
+    pub fn column_prefix(mut self, prefix: &str) -> Self {
+        self.column_prefix = prefix.to_string();
+        self
+    }
+
+    /// Opens both files and finds their columns (so a key NEW lacks is
+    /// told before OLD is read), then joins them; every change goes to
+    /// `on_change` (in NEW's order, then `removed` in OLD's).
+    pub fn run(
+        &self,
+        old: &InputSpec,
+        new: &InputSpec,
+        mut on_change: impl FnMut(&ChangeRow<'_>) -> Result<()>,
+    ) -> Result<Outcome> {
+        let (old, new) = (Table::open(old)?, Table::open(new)?);
+        let find = |t: &Table| Layout::find(t.name(), t.names(), self.keys, &self.column_prefix);
+        let (old_layout, new_layout) = (find(&old)?, find(&new)?);
+        let file = |t: &Table, l: &Layout| FileReport {
+            path: t.name().to_string(),
+            format: t.format().as_str(),
+            shape: l.shape.as_str(),
+            rows: 0,
+        };
+        let (mut old_file, mut new_file) = (file(&old, &old_layout), file(&new, &new_layout));
+        let mut tally = Tally::new(self.keys);
+        let mut emit = |c: &ChangeRow<'_>| {
+            tally.add(c);
+            on_change(c)
+        };
+        let mut join = Join::new(self.keys);
+        join.load(old, &old_layout)?;
+        join.compare(new, &new_layout, &mut emit)?;
+        let matched = join.finish(&mut emit)?;
+        old_file.rows = matched.old_rows;
+        new_file.rows = matched.new_rows;
+        Ok(Outcome {
+            old: old_file,
+            new: new_file,
+            tally,
+            matched,
+        })
+    }
+}

@@ -1,0 +1,350 @@
+//! Reading one output of `scan`, in any format `scan` writes: CSV and TSV
+//! (plain, `.gz` or `.zst`, the compression sniffed as `scan` does), Parquet
+//! and Arrow IPC, both found by their first bytes whatever the file's name.
+//! A `.tsv`/`.tab` name (through `.gz`/`.zst`) is tab-separated, any other
+//! CSV; `-` is CSV on stdin.
+//!
+//! [`Table::for_each`] hands the rows to a callback one at a time in a
+//! reused [`RowBuf`]: the key cells and the four compared columns, as text
+//! (see `row`). Key cells of any type are text as `scan`'s CSV writes them
+//! (integers and floats in decimal, booleans `true`/`false`), so an `id`
+//! that is an integer in Parquet matches the same `id` in CSV.
+
+use super::layout::{self, Layout};
+use super::row::{RowBuf, normalize_warnings};
+use crate::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, parse_block};
+use crate::io::magic;
+use crate::io::parquet_in::{IdColumn, ParquetInput, StrColumn};
+use crate::pipeline::InputFormat;
+use anyhow::{Context, Result, anyhow};
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchReader};
+use arrow_schema::{DataType, SchemaRef};
+use std::fs::File;
+use std::io::{Read, Write};
+
+/// The formats a diff reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Csv,
+    Tsv,
+    Parquet,
+    Arrow,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Parquet => "parquet",
+            Format::Arrow => "arrow",
+        }
+    }
+}
+
+enum Source {
+    Csv(Box<CsvBlockReader>),
+    Parquet(ParquetInput),
+    Arrow(Box<dyn RecordBatchReader + Send>),
+}
+
+/// An open output of `scan`: its header read, no row yet.
+pub struct Table {
+    name: String,
+    format: Format,
+    names: Vec<String>,
+    source: Source,
+}
+
+impl Table {
+    pub fn open(spec: &InputSpec) -> Result<Table> {
+        let name = spec.display_name();
+        let head = match spec {
+            InputSpec::Path(p) => {
+                let mut head = Vec::with_capacity(magic::HEAD_LEN);
+                // What cannot be read here is reported by the CSV reader,
+                // which names the reason ("cannot open").
+                if let Ok(f) = File::open(p) {
+                    let _ = f.take(magic::HEAD_LEN as u64).read_to_end(&mut head);
+                }
+                head
+            }
+            InputSpec::Stdin => Vec::new(),
+        };
+        if let (InputSpec::Path(p), true) = (spec, magic::is_parquet(&head)) {
+            let input = ParquetInput::open(p)?;
+            let names = input.column_names().iter().map(|s| s.to_string()).collect();
+            return Ok(Table {
+                name,
+                format: Format::Parquet,
+                names,
+                source: Source::Parquet(input),
+            });
+        }
+        if let (InputSpec::Path(p), true) = (spec, magic::is_arrow_ipc(&head)) {
+            let file = File::open(p).with_context(|| format!("cannot open {name}"))?;
+            let reader: Box<dyn RecordBatchReader + Send> = if head.starts_with(b"ARROW1") {
+                Box::new(arrow_ipc::reader::FileReader::try_new_buffered(file, None)?)
+            } else {
+                Box::new(arrow_ipc::reader::StreamReader::try_new_buffered(file, None)?)
+            };
+            let names = reader.schema().fields().iter().map(|f| f.name().clone()).collect();
+            return Ok(Table {
+                name,
+                format: Format::Arrow,
+                names,
+                source: Source::Arrow(reader),
+            });
+        }
+        let (format, delimiter) = match InputFormat::detect(spec) {
+            InputFormat::Tsv => (Format::Tsv, b'\t'),
+            _ => (Format::Csv, b','),
+        };
+        let opts = CsvOptions {
+            delimiter,
+            ..CsvOptions::default()
+        };
+        let reader = CsvBlockReader::open(spec, opts)?;
+        Ok(Table {
+            name,
+            format,
+            names: reader.headers().to_vec(),
+            source: Source::Csv(Box::new(reader)),
+        })
+    }
+
+    /// The file as named in messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Column names.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Reads every row into `buf` and calls `f`; returns the rows read.
+    pub fn for_each(self, layout: &Layout, mut f: impl FnMut(&RowBuf) -> Result<()>) -> Result<u64> {
+        let mut buf = RowBuf::default();
+        let name = self.name;
+        match self.source {
+            Source::Csv(mut reader) => {
+                let (ncols, opts) = (reader.ncols(), reader.parse_options());
+                while let Some(raw) = reader.next_block()? {
+                    let block = parse_block(&raw, ncols, opts)?;
+                    for r in 0..block.nrows() {
+                        buf.row += 1;
+                        buf.clear_key();
+                        for &k in &layout.key {
+                            buf.push_key(block.field(r, k));
+                        }
+                        let text = |c: usize| String::from_utf8_lossy(block.field(r, layout.spec[c]));
+                        set(&mut buf.kind, &text(layout::KIND));
+                        set(&mut buf.canonical, &text(layout::CANONICAL));
+                        set(&mut buf.error, &text(layout::ERROR));
+                        normalize_warnings(std::iter::once(&*text(layout::WARNINGS)), &mut buf.warnings);
+                        buf.record = layout
+                            .record
+                            .and_then(|c| std::str::from_utf8(block.field(r, c)).ok()?.parse().ok());
+                        f(&buf)?;
+                    }
+                }
+            }
+            Source::Parquet(input) => {
+                let schema = input.schema().clone();
+                for g in 0..input.num_row_groups() {
+                    for batch in input.read_row_group(g)? {
+                        batch_rows(&name, &schema, &batch?, layout, &mut buf, &mut f)?;
+                    }
+                }
+            }
+            Source::Arrow(reader) => {
+                let schema = reader.schema();
+                for batch in reader {
+                    let batch = batch.map_err(|e| anyhow!("reading {name}: {e}"))?;
+                    batch_rows(&name, &schema, &batch, layout, &mut buf, &mut f)?;
+                }
+            }
+        }
+        Ok(buf.row)
+    }
+}
+
+fn set(s: &mut String, v: &str) {
+    s.clear();
+    s.push_str(v);
+}
+
+/// The rows of one Parquet or Arrow batch.
+fn batch_rows(
+    name: &str,
+    schema: &SchemaRef,
+    batch: &RecordBatch,
+    layout: &Layout,
+    buf: &mut RowBuf,
+    f: &mut impl FnMut(&RowBuf) -> Result<()>,
+) -> Result<()> {
+    let column = |i: usize| -> Result<Text<'_>> {
+        Text::new(batch.column(i)).with_context(|| {
+            let field = schema.field(i);
+            format!(
+                "{name}: column {:?} is {}, which a diff cannot read as text",
+                field.name(),
+                field.data_type()
+            )
+        })
+    };
+    let keys: Vec<Text<'_>> = layout.key.iter().map(|&k| column(k)).collect::<Result<_>>()?;
+    let [kind, canonical, error, warnings] =
+        [layout::KIND, layout::CANONICAL, layout::ERROR, layout::WARNINGS].map(|c| column(layout.spec[c]));
+    let (kind, canonical, error, warnings) = (kind?, canonical?, error?, warnings?);
+    let record = layout.record.map(column).transpose()?;
+    let mut scratch = Vec::new();
+    let mut parts: Vec<&str> = Vec::new();
+    for r in 0..batch.num_rows() {
+        buf.row += 1;
+        buf.clear_key();
+        for k in &keys {
+            scratch.clear();
+            k.write(r, &mut scratch);
+            buf.push_key(&scratch);
+        }
+        kind.set(r, &mut buf.kind);
+        canonical.set(r, &mut buf.canonical);
+        error.set(r, &mut buf.error);
+        parts.clear();
+        warnings.each(r, |w| parts.push(w));
+        normalize_warnings(parts.iter().copied(), &mut buf.warnings);
+        buf.record = record.as_ref().and_then(|c| {
+            scratch.clear();
+            c.write(r, &mut scratch);
+            std::str::from_utf8(&scratch).ok()?.parse().ok()
+        });
+        f(buf)?;
+    }
+    Ok(())
+}
+
+/// One column of a batch as text, downcast once per batch.
+enum Text<'a> {
+    /// Strings (any string type or a dictionary of them), bytes, nulls.
+    Bytes(IdColumn<'a>),
+    /// Numbers and booleans, in decimal as the CSV writer writes them.
+    Shown(&'a dyn Array, fn(&dyn Array, usize, &mut Vec<u8>)),
+    /// A list of strings (`warnings` in Parquet and Arrow).
+    List(&'a dyn Array, StrColumn<'a>),
+}
+
+fn shown<T: ArrowPrimitiveType>(a: &dyn Array, i: usize, out: &mut Vec<u8>)
+where
+    T::Native: std::fmt::Display,
+{
+    let _ = write!(out, "{}", a.as_primitive::<T>().value(i));
+}
+
+impl<'a> Text<'a> {
+    fn new(a: &'a ArrayRef) -> Result<Text<'a>> {
+        use DataType::*;
+        let show: fn(&dyn Array, usize, &mut Vec<u8>) = match a.data_type() {
+            Boolean => |a, i, out| out.extend_from_slice(if a.as_boolean().value(i) { b"true" } else { b"false" }),
+            Int8 => shown::<Int8Type>,
+            Int16 => shown::<Int16Type>,
+            Int32 => shown::<Int32Type>,
+            Int64 => shown::<Int64Type>,
+            UInt8 => shown::<UInt8Type>,
+            UInt16 => shown::<UInt16Type>,
+            UInt32 => shown::<UInt32Type>,
+            UInt64 => shown::<UInt64Type>,
+            Float32 => shown::<Float32Type>,
+            Float64 => shown::<Float64Type>,
+            List(_) => {
+                return Ok(Text::List(
+                    a.as_ref(),
+                    StrColumn::new(a.as_list::<i32>().values().as_ref())?,
+                ));
+            }
+            LargeList(_) => {
+                return Ok(Text::List(
+                    a.as_ref(),
+                    StrColumn::new(a.as_list::<i64>().values().as_ref())?,
+                ));
+            }
+            _ => return Ok(Text::Bytes(IdColumn::new(a.as_ref())?)),
+        };
+        Ok(Text::Shown(a.as_ref(), show))
+    }
+
+    /// Appends row `i` to `out` (nothing for a null; a list's elements
+    /// joined with `;`).
+    fn write(&self, i: usize, out: &mut Vec<u8>) {
+        match self {
+            Text::Bytes(c) => out.extend_from_slice(c.get_bytes(i).unwrap_or_default()),
+            Text::Shown(a, show) => {
+                if a.is_valid(i) {
+                    show(*a, i, out)
+                }
+            }
+            Text::List(..) => {
+                let mut first = true;
+                self.each(i, |s| {
+                    if !std::mem::take(&mut first) {
+                        out.push(b';');
+                    }
+                    out.extend_from_slice(s.as_bytes());
+                });
+            }
+        }
+    }
+
+    /// Sets `s` to row `i` as text (invalid UTF-8 replaced).
+    fn set(&self, i: usize, s: &mut String) {
+        s.clear();
+        match self {
+            Text::Bytes(IdColumn::Str(c)) => s.push_str(c.get(i).unwrap_or_default()),
+            _ => {
+                let mut bytes = Vec::new();
+                self.write(i, &mut bytes);
+                s.push_str(&String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+
+    /// Calls `f` with each string of row `i`: a list's elements, or the
+    /// one string.
+    fn each(&self, i: usize, mut f: impl FnMut(&'a str)) {
+        match self {
+            Text::List(a, values) => {
+                if a.is_null(i) {
+                    return;
+                }
+                let (start, end) = match a.data_type() {
+                    DataType::List(_) => {
+                        let o = a.as_list::<i32>().value_offsets();
+                        (o[i] as usize, o[i + 1] as usize)
+                    }
+                    _ => {
+                        let o = a.as_list::<i64>().value_offsets();
+                        (o[i] as usize, o[i + 1] as usize)
+                    }
+                };
+                for j in start..end {
+                    if let Some(v) = values.get(j) {
+                        f(v);
+                    }
+                }
+            }
+            Text::Bytes(IdColumn::Str(c)) => {
+                if let Some(v) = c.get(i) {
+                    f(v)
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,752 @@
+//! End-to-end tests of `hdlscan diff` through the built binary: OLD and NEW
+//! are made by `hdlscan scan` from a small DSpace-like export and its next
+//! night (a record added, one removed, a value broken, one repaired, one
+//! with another canonical, one with new warnings, one with both), in wide
+//! and long shape and in mixed formats; every count, every `-o` row, the
+//! errors (a key on two rows, a file `scan` did not write) and the gates.
+//!
+//! Run: `cargo test --test tests diff`
+
+use crate::scan::{Run, Table, assert_no_temp_files, entries, read_json, scan};
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const URI: &str = "dc.identifier.uri";
+
+const OLD: &str = "\
+id,collection,dc.title,dc.identifier.uri,dc.identifier.doi
+1,123456789/10,\"Alpha, a study\",https://hdl.handle.net/1721.1/100,10.1000/alpha
+2,123456789/10,Beta,https://hdl.handle.net/1721.1/200,
+3,123456789/11,Gamma,https://hdl.handle.net/1721.1/300,10.1000/gamma
+4,123456789/11,Delta,https://hdl.handle.net/1721.1/400,
+5,123456789/12,Epsilon,hdl:1721.1,
+6,123456789/12,Zeta,https://hdl.handle.net/1721.1/600,
+7,123456789/12,Eta,hdl:1721.1/700,
+8,123456789/13,Theta,10.1000/eight,
+";
+
+/// OLD's next night: 3 removed, 4 broken, 5 repaired, 6 another
+/// canonical, 7 new warnings (same canonical), 8 both, 9 added, and a
+/// second DOI for 1 (a new value in long output only).
+const NEW: &str = "\
+id,collection,dc.title,dc.identifier.uri,dc.identifier.doi
+1,123456789/10,\"Alpha, a study\",https://hdl.handle.net/1721.1/100,10.1000/alpha||10.1000/alpha2
+2,123456789/10,Beta,https://hdl.handle.net/1721.1/200,
+4,123456789/11,Delta,https://hdl.handle.net/1721.1/400 (see also),
+5,123456789/12,Epsilon,hdl:1721.1/500,
+6,123456789/12,Zeta,https://hdl.handle.net/1721.1/601,
+7,123456789/12,Eta,http://hdl.handle.net/1721.1/700,
+8,123456789/13,Theta,http://dx.doi.org/10.1000/EIGHT-2,
+9,123456789/13,Iota,https://hdl.handle.net/1721.1/900,10.1000/iota
+";
+
+/// `-o`'s columns after the key's.
+const CHANGE_COLUMNS: [&str; 9] = [
+    "change",
+    "old_kind",
+    "new_kind",
+    "old_canonical",
+    "new_canonical",
+    "old_error",
+    "new_error",
+    "old_warnings",
+    "new_warnings",
+];
+
+/// One expected row of `-o`: the key as text, then [`CHANGE_COLUMNS`].
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    key: Vec<String>,
+    cells: [String; 9],
+}
+
+fn row(key: &[&str], cells: [&str; 9]) -> Row {
+    Row {
+        key: key.iter().map(|s| s.to_string()).collect(),
+        cells: cells.map(String::from),
+    }
+}
+
+/// The wide diff's rows (by `id`), in the order `-o` has them: NEW's order,
+/// then `removed` in OLD's.
+fn wide_rows(key: &[&str]) -> Vec<Row> {
+    fn with<'a>(id: &'a str, key: &[&'a str]) -> Vec<&'a str> {
+        let mut v = vec![id];
+        v.extend_from_slice(key);
+        v
+    }
+    let k = |id| with(id, key);
+    vec![
+        row(
+            &k("4"),
+            [
+                "became_invalid",
+                "resolver_url",
+                "invalid",
+                "1721.1/400",
+                "",
+                "",
+                "extra_text",
+                "",
+                "",
+            ],
+        ),
+        row(
+            &k("5"),
+            [
+                "became_valid",
+                "invalid",
+                "hdl_uri",
+                "",
+                "1721.1/500",
+                "no_slash",
+                "",
+                "",
+                "",
+            ],
+        ),
+        row(
+            &k("6"),
+            [
+                "canonical_changed",
+                "resolver_url",
+                "resolver_url",
+                "1721.1/600",
+                "1721.1/601",
+                "",
+                "",
+                "",
+                "",
+            ],
+        ),
+        row(
+            &k("7"),
+            [
+                "codes_changed",
+                "hdl_uri",
+                "resolver_url",
+                "1721.1/700",
+                "1721.1/700",
+                "",
+                "",
+                "",
+                "http_resolver",
+            ],
+        ),
+        row(
+            &k("8"),
+            [
+                "canonical_changed",
+                "doi",
+                "resolver_url",
+                "10.1000/eight",
+                "10.1000/eight-2",
+                "",
+                "",
+                "",
+                "http_resolver;legacy_resolver",
+            ],
+        ),
+        row(
+            &k("8"),
+            [
+                "codes_changed",
+                "doi",
+                "resolver_url",
+                "10.1000/eight",
+                "10.1000/eight-2",
+                "",
+                "",
+                "",
+                "http_resolver;legacy_resolver",
+            ],
+        ),
+        row(&k("9"), ["added", "", "resolver_url", "", "1721.1/900", "", "", "", ""]),
+        row(
+            &k("3"),
+            ["removed", "resolver_url", "", "1721.1/300", "", "", "", "", ""],
+        ),
+    ]
+}
+
+/// Runs `hdlscan diff ARGS` in `dir`.
+fn diff(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(dir)
+        .arg("diff")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run hdlscan");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Writes OLD and NEW's exports into `dir` as `old.csv`, `new.csv`.
+fn exports(dir: &Path) {
+    fs::write(dir.join("old.csv"), OLD).unwrap();
+    fs::write(dir.join("new.csv"), NEW).unwrap();
+}
+
+/// `scan INPUT -o OUTPUT ARGS --report OUTPUT.json`.
+fn scanned(dir: &Path, input: &str, output: &str, args: &[&str]) {
+    let report = format!("{output}.json");
+    let mut all = vec![input, "-o", output, "--report", &report, "-q"];
+    all.extend_from_slice(args);
+    scan(dir, &all).ok();
+}
+
+/// `-o` read back as CSV: the key columns and the change columns.
+fn changes_file(path: &Path, keys: &[&str]) -> Vec<Row> {
+    let t = Table::from_csv(path, b',');
+    let mut expected_names: Vec<&str> = keys.to_vec();
+    expected_names.extend(CHANGE_COLUMNS);
+    assert_eq!(t.names, expected_names);
+    (0..t.rows.len())
+        .map(|i| Row {
+            key: keys.iter().map(|k| t.get(i, k).to_string()).collect(),
+            cells: CHANGE_COLUMNS.map(|c| t.get(i, c).to_string()),
+        })
+        .collect()
+}
+
+fn count(r: &Value, change: &str) -> u64 {
+    r["changes"][change]["count"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no count of {change}: {r}"))
+}
+
+/// The counts of `r`, in the order of the changes.
+fn counts(r: &Value) -> [u64; 6] {
+    [
+        "added",
+        "removed",
+        "became_invalid",
+        "became_valid",
+        "canonical_changed",
+        "codes_changed",
+    ]
+    .map(|c| count(r, c))
+}
+
+#[test]
+fn wide_outputs_in_mixed_formats_give_every_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "old.parquet", &["-c", URI]);
+    scanned(d, "new.csv", "new.out.csv", &["-c", URI]);
+    let run = diff(
+        d,
+        &[
+            "old.parquet",
+            "new.out.csv",
+            "--key",
+            "id",
+            "-o",
+            "changes.csv",
+            "--report",
+            "diff.json",
+            "--report",
+            "diff.md",
+            "--report",
+            "diff.html",
+        ],
+    )
+    .ok();
+    assert_eq!(
+        run.stderr.lines().next(),
+        Some("+1 \u{2212}1 ~5, 1 became invalid"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("became_valid                1  e.g. id=5: invalid (no_slash) → 1721.1/500"),
+        "{}",
+        run.stderr
+    );
+    let r = read_json(&d.join("diff.json"));
+    assert_eq!(counts(&r), [1, 1, 1, 1, 2, 2]);
+    assert_eq!((r["changed"].as_u64(), r["unchanged"].as_u64()), (Some(5), Some(2)));
+    assert_eq!(
+        (r["old"]["rows"].as_u64(), r["new"]["rows"].as_u64()),
+        (Some(8), Some(8))
+    );
+    assert_eq!(
+        (r["old"]["format"].as_str(), r["new"]["format"].as_str()),
+        (Some("parquet"), Some("csv"))
+    );
+    assert_eq!(
+        (r["old"]["shape"].as_str(), r["verdict"].as_str()),
+        (Some("wide"), Some("pass"))
+    );
+    assert_eq!(r["summary"], "+1 \u{2212}1 ~5, 1 became invalid");
+    // An example: the key, and both sides' canonical and error.
+    let ex = &r["changes"]["became_invalid"]["examples"][0];
+    assert_eq!(ex["key"]["id"], "4");
+    assert_eq!(
+        (ex["old"]["canonical"].as_str(), ex["old"]["error"].as_str()),
+        (Some("1721.1/400"), None)
+    );
+    assert_eq!(
+        (ex["new"]["canonical"].as_str(), ex["new"]["error"].as_str()),
+        (None, Some("extra_text"))
+    );
+    assert_eq!(ex["new"]["record"], 3, "scan's record in NEW");
+    assert_eq!(r["changes"]["removed"]["examples"][0]["new"], Value::Null);
+    assert_eq!(
+        r["changes"]["canonical_changed"]["examples"].as_array().unwrap().len(),
+        2
+    );
+    assert_eq!(changes_file(&d.join("changes.csv"), &["id"]), wide_rows(&[]));
+    let md = fs::read_to_string(d.join("diff.md")).unwrap();
+    assert!(
+        md.starts_with("# hdlscan diff: PASS\n\n**+1 \u{2212}1 ~5, 1 became invalid**"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| `id=4` | `resolver_url` | `1721.1/400` |  | `invalid` | `extra_text` |  |"),
+        "{md}"
+    );
+    let html = fs::read_to_string(d.join("diff.html")).unwrap();
+    assert!(
+        html.contains("<p class=\"counts\">+1 \u{2212}1 ~5, 1 became invalid</p>"),
+        "{html}"
+    );
+    assert!(r["notes"][0].as_str().unwrap().contains("--old-report"), "{r}");
+}
+
+#[test]
+fn every_pair_of_formats_gives_the_same_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    for ext in ["csv", "tsv", "parquet", "arrow"] {
+        scanned(d, "old.csv", &format!("o.{ext}"), &["-c", URI]);
+        scanned(d, "new.csv", &format!("n.{ext}"), &["-c", URI]);
+    }
+    // A gzipped CSV, found by its first bytes whatever its name.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &fs::read(d.join("o.csv")).unwrap()).unwrap();
+    fs::write(d.join("o.data"), gz.finish().unwrap()).unwrap();
+    for (old, new) in [
+        ("o.csv", "n.csv"),
+        ("o.parquet", "n.parquet"),
+        ("o.tsv", "n.arrow"),
+        ("o.arrow", "n.tsv"),
+        ("o.data", "n.parquet"),
+    ] {
+        let run = diff(d, &[old, new, "--key", "id", "-o", "ch.csv", "--report", "r.json"]).ok();
+        let r = read_json(&d.join("r.json"));
+        assert_eq!(counts(&r), [1, 1, 1, 1, 2, 2], "{old} {new}");
+        assert_eq!(
+            changes_file(&d.join("ch.csv"), &["id"]),
+            wide_rows(&[]),
+            "{old} {new}: {}",
+            run.stderr
+        );
+    }
+    // -o in Parquet: warnings as a list, the same rows.
+    diff(d, &["o.csv", "n.parquet", "--key", "id", "-o", "ch.parquet", "-q"]).ok();
+    let (schema, batches) = crate::scan::read_parquet(&d.join("ch.parquet"));
+    let t = Table::from_batches(&schema, &batches);
+    assert_eq!(t.rows.len(), 8);
+    assert_eq!(t.get(4, "new_warnings"), "http_resolver;legacy_resolver");
+    assert!(matches!(
+        schema.field_with_name("new_warnings").unwrap().data_type(),
+        arrow_schema::DataType::List(_)
+    ));
+}
+
+#[test]
+fn long_output_is_keyed_by_the_values_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    let long = ["-c", URI, "-c", "dc.identifier.doi", "--split", "||", "--keep", "id"];
+    scanned(d, "old.csv", "old.tsv", &long);
+    scanned(d, "new.csv", "new.parquet", &long);
+    let keys = ["id", "column", "value_index"];
+    let run = diff(
+        d,
+        &[
+            "old.tsv",
+            "new.parquet",
+            "--key",
+            "id",
+            "--key",
+            "column",
+            "--key",
+            "value_index",
+            "-o",
+            "ch.csv",
+            "--report",
+            "r.json",
+        ],
+    )
+    .ok();
+    assert_eq!(
+        run.stderr.lines().next(),
+        Some("+3 \u{2212}2 ~5, 1 became invalid"),
+        "{}",
+        run.stderr
+    );
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(counts(&r), [3, 2, 1, 1, 2, 2]);
+    assert_eq!((r["changed"].as_u64(), r["unchanged"].as_u64()), (Some(5), Some(9)));
+    assert_eq!(
+        (r["old"]["rows"].as_u64(), r["new"]["rows"].as_u64()),
+        (Some(16), Some(17))
+    );
+    assert_eq!(
+        (r["old"]["shape"].as_str(), r["new"]["shape"].as_str()),
+        (Some("long"), Some("long"))
+    );
+    // The URI column's changes are the wide diff's; then the DOI column's
+    // second value of 1, and 9's two values, added; 3's two removed.
+    let mut expected: Vec<Row> = wide_rows(&[URI, "1"]);
+    let removed = expected.pop().unwrap();
+    let added = expected.pop().unwrap();
+    let doi = "dc.identifier.doi";
+    expected.insert(
+        0,
+        row(
+            &["1", doi, "2"],
+            ["added", "", "doi", "", "10.1000/alpha2", "", "", "", ""],
+        ),
+    );
+    expected.push(added);
+    expected.push(row(
+        &["9", doi, "1"],
+        ["added", "", "doi", "", "10.1000/iota", "", "", "", ""],
+    ));
+    expected.push(removed);
+    expected.push(row(
+        &["3", doi, "1"],
+        ["removed", "doi", "", "10.1000/gamma", "", "", "", "", ""],
+    ));
+    assert_eq!(changes_file(&d.join("ch.csv"), &keys), expected);
+    let ex = &r["changes"]["added"]["examples"][0];
+    assert_eq!(
+        ex["key"],
+        serde_json::json!({"id": "1", "column": doi, "value_index": "2"})
+    );
+}
+
+#[test]
+fn a_key_on_two_rows_is_an_error_naming_it_and_its_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    // Long output keyed by the item alone: each item has two values.
+    let long = ["-c", URI, "-c", "dc.identifier.doi", "--keep", "id"];
+    scanned(d, "old.csv", "old.long.csv", &long);
+    scanned(d, "new.csv", "new.long.parquet", &long);
+    let args = [
+        "old.long.csv",
+        "new.long.parquet",
+        "--key",
+        "id",
+        "-o",
+        "ch.csv",
+        "--report",
+        "r.json",
+    ];
+    diff(d, &args).fails_with(&[
+        "old.long.csv: the key id=1 is not unique: rows 1 and 2 (scan's records 1 and 1) both hold it",
+        "--key column --key value_index",
+    ]);
+    // Wide: a record exported twice, in NEW.
+    fs::write(
+        d.join("twice.csv"),
+        format!("{NEW}2,123456789/10,Beta again,10.1000/b,\n"),
+    )
+    .unwrap();
+    scanned(d, "old.csv", "old.wide.csv", &["-c", URI]);
+    scanned(d, "twice.csv", "twice.parquet", &["-c", URI]);
+    let args = [
+        "old.wide.csv",
+        "twice.parquet",
+        "--key",
+        "id",
+        "-o",
+        "ch.csv",
+        "--report",
+        "r.json",
+    ];
+    diff(d, &args).fails_with(&[
+        "twice.parquet: the key id=2 is not unique: records 2 and 9 both hold it",
+        "--key is repeatable",
+    ]);
+    // In OLD, with a key of two columns.
+    diff(
+        d,
+        &["twice.parquet", "old.wide.csv", "--key", "id", "--key", "collection"],
+    )
+    .fails_with(&["twice.parquet: the key id=2, collection=123456789/10 is not unique: records 2 and 9"]);
+    // A key NEW adds twice.
+    fs::write(
+        d.join("added_twice.csv"),
+        format!("{NEW}9,123456789/13,Iota again,10.1000/i,\n"),
+    )
+    .unwrap();
+    scanned(d, "added_twice.csv", "added_twice.csv.out.csv", &["-c", URI]);
+    diff(d, &["old.wide.csv", "added_twice.csv.out.csv", "--key", "id"])
+        .fails_with(&["the key id=9 is not unique: records 8 and 9 both hold it"]);
+    assert!(
+        !entries(d).iter().any(|e| e == "ch.csv" || e == "r.json"),
+        "{:?}",
+        entries(d)
+    );
+    assert_no_temp_files(d);
+}
+
+#[test]
+fn a_file_scan_did_not_write_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "new.csv", "new.parquet", &["-c", URI]);
+    diff(d, &["old.csv", "new.parquet", "--key", "id", "-o", "ch.csv"]).fails_with(&[
+        "old.csv is not an output of `hdlscan scan`: none of SPEC's columns (kind, namespace, prefix",
+        "(its columns: id, collection, dc.title, dc.identifier.uri, dc.identifier.doi)",
+    ]);
+    // SPEC's columns under a prefix: named, and found with --column-prefix.
+    fs::write(d.join("clash.csv"), OLD.replace("dc.identifier.doi", "kind")).unwrap();
+    fs::write(d.join("clash2.csv"), NEW.replace("dc.identifier.doi", "kind")).unwrap();
+    scanned(d, "clash.csv", "a.csv", &["-c", URI, "--column-prefix", "hdl_"]);
+    scanned(d, "clash2.csv", "b.csv", &["-c", URI, "--column-prefix", "hdl_"]);
+    diff(d, &["a.csv", "b.csv", "--key", "id"]).fails_with(&[
+        "a.csv is not an output of `hdlscan scan`: it lacks SPEC's column(s) namespace, prefix",
+        "they are there under the prefix \"hdl_\": pass --column-prefix hdl_",
+    ]);
+    diff(
+        d,
+        &[
+            "a.csv",
+            "b.csv",
+            "--key",
+            "id",
+            "--column-prefix",
+            "hdl_",
+            "--report",
+            "r.json",
+        ],
+    )
+    .ok();
+    assert_eq!(counts(&read_json(&d.join("r.json"))), [1, 1, 1, 1, 2, 2]);
+    // Not a table at all, or not there.
+    fs::write(d.join("junk.parquet"), b"PAR1 not really").unwrap();
+    diff(d, &["junk.parquet", "b.csv", "--key", "id"]).fails_with(&["junk.parquet is not a readable Parquet file"]);
+    diff(d, &["missing.csv", "b.csv", "--key", "id"]).fails_with(&["missing.csv: cannot open"]);
+    assert!(!entries(d).contains(&"ch.csv".to_string()));
+    assert_no_temp_files(d);
+}
+
+#[test]
+fn a_held_gate_exits_3_with_everything_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "old.parquet", &["-c", URI]);
+    scanned(d, "new.csv", "new.parquet", &["-c", URI]);
+    let run = diff(
+        d,
+        &[
+            "old.parquet",
+            "new.parquet",
+            "--key",
+            "id",
+            "-o",
+            "ch.csv",
+            "--report",
+            "r.json",
+            "--report",
+            "r.md",
+            "--fail-if",
+            "became_invalid>0",
+            "--fail-if",
+            "removed>20%",
+            "--warn-if",
+            "changed>=50%",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("gate FAILED: became_invalid>0 (is 1)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("gate warning: changed>=50% (is 62.5% (5 of 8))"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("removed>20%"),
+        "a gate that does not hold is not named: {}",
+        run.stderr
+    );
+    for f in ["ch.csv", "r.json", "r.md"] {
+        assert!(d.join(f).exists(), "{f} written");
+    }
+    assert_eq!(changes_file(&d.join("ch.csv"), &["id"]).len(), 8);
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(r["verdict"], "fail");
+    let g = &r["gates"][1];
+    assert_eq!(
+        (g["metric"].as_str(), g["count"].as_u64(), g["denominator"].as_u64()),
+        (Some("removed"), Some(1), Some(8))
+    );
+    assert_eq!((g["value"].as_f64(), g["holds"].as_bool()), (Some(12.5), Some(false)));
+    let md = fs::read_to_string(d.join("r.md")).unwrap();
+    assert!(md.contains("| `became_invalid>0` | Fail | 1 | **failed** |"), "{md}");
+    // A warning alone exits 0.
+    let args = [
+        "old.parquet",
+        "new.parquet",
+        "--key",
+        "id",
+        "--warn-if",
+        "added>0",
+        "--fail-if",
+        "became_valid>1",
+    ];
+    let run = diff(d, &args).ok();
+    assert!(run.stderr.contains("gate warning: added>0 (is 1)"), "{}", run.stderr);
+    assert_no_temp_files(d);
+}
+
+#[test]
+fn what_cannot_be_judged_or_found_is_a_usage_error_with_nothing_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "old.parquet", &["-c", URI]);
+    scanned(d, "new.csv", "new.parquet", &["-c", URI]);
+    let before = entries(d);
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["--fail-if", "invalid>0"],
+            "unknown metric \"invalid\"; diff's metrics are: added, removed",
+        ),
+        (&["--fail-if", "became_invalid=1"], "OP"),
+        (&["--warn-if", "doi:added>0"], "not of a column"),
+        (&["--fail-if", "added>101%"], "above 100%"),
+        (&["--key", "ID"], "--key ID: old.parquet has no column \"ID\""),
+        (&["--key", "id"], "--key id is given twice"),
+        (&["--key", "change"], "-o names one of its own columns"),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec![
+            "old.parquet",
+            "new.parquet",
+            "--key",
+            "id",
+            "-o",
+            "ch.csv",
+            "--report",
+            "r.json",
+        ];
+        args.extend_from_slice(extra);
+        diff(d, &args).usage_error(&[needle]);
+        assert_eq!(entries(d), before, "{extra:?}");
+    }
+    diff(
+        d,
+        &[
+            "old.parquet",
+            "new.parquet",
+            "--key",
+            "id",
+            "-o",
+            "x.csv",
+            "--report",
+            "x.csv",
+        ],
+    )
+    .usage_error(&["names the output file"]);
+    diff(d, &["old.parquet", "new.parquet", "--key", "id", "-o", "-"]).usage_error(&["name a file"]);
+    diff(d, &["old.parquet", "new.parquet", "--key", "id", "-o", "ch.txt"]).usage_error(&["unknown output format"]);
+    diff(d, &["-", "-", "--key", "id"]).usage_error(&["read only once"]);
+    diff(d, &["old.parquet", "new.parquet"]).usage_error(&["--key"]);
+    // -o onto an input: refused, the input untouched.
+    let old = fs::read(d.join("old.parquet")).unwrap();
+    diff(d, &["old.parquet", "new.parquet", "--key", "id", "-o", "old.parquet"]).fails_with(&["same file as input"]);
+    assert_eq!(fs::read(d.join("old.parquet")).unwrap(), old);
+    assert_eq!(entries(d), before);
+    assert_no_temp_files(d);
+}
+
+#[test]
+fn the_scans_reports_tell_when_versions_or_options_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "old.parquet", &["-c", URI]);
+    scanned(d, "new.csv", "new.parquet", &["-c", URI]);
+    scanned(d, "new.csv", "repaired.parquet", &["-c", URI, "--repair"]);
+    let with = |new: &str, new_report: &str| {
+        let args = [
+            "old.parquet",
+            new,
+            "--key",
+            "id",
+            "--old-report",
+            "old.parquet.json",
+            "--new-report",
+            new_report,
+            "--report",
+            "r.json",
+        ];
+        diff(d, &args).ok();
+        read_json(&d.join("r.json"))
+    };
+    let r = with("new.parquet", "new.parquet.json");
+    assert_eq!(r["runs"]["same_tool"], true);
+    assert_eq!(r["runs"]["differences"], serde_json::json!([]));
+    assert_eq!(r["notes"], serde_json::json!([]));
+    let r = with("repaired.parquet", "repaired.parquet.json");
+    assert_eq!(r["runs"]["differences"], serde_json::json!(["repair"]));
+    assert!(
+        r["notes"].to_string().contains("different options (repair)"),
+        "{}",
+        r["notes"]
+    );
+    // A later version: said so.
+    let mut later = read_json(&d.join("new.parquet.json"));
+    later["run"]["tool"] = "hdlscan 9.9.9".into();
+    fs::write(d.join("later.json"), later.to_string()).unwrap();
+    let r = with("new.parquet", "later.json");
+    assert_eq!(r["runs"]["same_tool"], false);
+    let notes = r["notes"].to_string();
+    let tool = format!(
+        "different versions (hdlscan {} and hdlscan 9.9.9)",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(notes.contains(&tool), "{notes}");
+    // The report of another run (its rows differ), and files that are no
+    // scan report (diff's own is not).
+    let long = ["-c", URI, "-c", "dc.identifier.doi", "--split", "||", "--keep", "id"];
+    scanned(d, "new.csv", "long.parquet", &long);
+    let r = with("new.parquet", "long.parquet.json");
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("NEW's report long.parquet.json describes a run that wrote 17 rows, and new.parquet has 8"),
+        "{notes}"
+    );
+    assert_eq!(
+        r["runs"]["differences"],
+        serde_json::json!(["split", "keep", "columns", "output_shape"])
+    );
+    let args = ["old.parquet", "new.parquet", "--key", "id", "--old-report", "r.json"];
+    diff(d, &args).fails_with(&["r.json is not a JSON report of `hdlscan scan`"]);
+    let args = ["old.parquet", "new.parquet", "--key", "id", "--old-report", "old.csv"];
+    diff(d, &args).fails_with(&["old.csv is not a JSON report"]);
+}
