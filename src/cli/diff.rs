@@ -2,7 +2,7 @@
 //! outputs of `scan`, as a summary, reports (JSON, Markdown, HTML), `-o`
 //! (a row per change) and gates, with `scan`'s exit statuses.
 
-use super::report_files::{Claimed, ReportFormat};
+use super::report_files::{self, Claimed, ReportFormat};
 use super::scan::OutFormatArg;
 use super::{Exit, Usage};
 use crate::diff::gates::Gate;
@@ -117,12 +117,6 @@ pub struct DiffArgs {
     pub quiet: bool,
 }
 
-/// One `--report`: its format, and its file (none for stdout).
-struct ReportFile {
-    format: ReportFormat,
-    file: Option<AtomicFile>,
-}
-
 pub fn run(args: DiffArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
@@ -189,7 +183,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let mut reports = open_reports(&args, &mut claimed, &input_paths)?;
+    let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
 
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)
@@ -220,18 +214,13 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     // As `scan`: reports written before anything is renamed into place,
     // then all committed in one step; a reader that stopped reading
     // `--report -` is not a failed run.
-    let reported = write_reports(&mut reports, &report);
+    let reported = report_files::write(&mut reports, &report);
     if let Err(e) = &reported
         && !super::is_broken_pipe(e)
     {
         return Err(reported.unwrap_err());
     }
-    atomic::commit_all(
-        output_file
-            .into_iter()
-            .chain(reports.into_iter().filter_map(|r| r.file))
-            .collect(),
-    )?;
+    atomic::commit_all(output_file.into_iter().chain(report_files::files(reports)).collect())?;
     reported?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary_text().as_bytes());
@@ -252,75 +241,4 @@ fn parse_gates(args: &DiffArgs) -> Result<Vec<Gate>> {
     fail.chain(warn)
         .collect::<Result<_, _>>()
         .map_err(|e| anyhow::Error::new(Usage(e)))
-}
-
-/// A report's format by its extension, as `scan` reads them.
-fn format_of(p: &Path) -> Option<ReportFormat> {
-    let ext = p.extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "json" => ReportFormat::Json,
-        "md" | "markdown" => ReportFormat::Md,
-        "html" | "htm" => ReportFormat::Html,
-        _ => return None,
-    })
-}
-
-/// Opens every `--report` target (see `report_files::open`, whose files
-/// hold `scan`'s report).
-fn open_reports(args: &DiffArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Vec<ReportFile>> {
-    if args.report.iter().filter(|s| *s == "-").count() > 1 {
-        bail!(Usage("--report -: stdout can take one report".into()));
-    }
-    let mut out = Vec::with_capacity(args.report.len());
-    for spec in &args.report {
-        if spec == "-" {
-            out.push(ReportFile {
-                format: args.report_format.unwrap_or(ReportFormat::Json),
-                file: None,
-            });
-            continue;
-        }
-        let path = Path::new(spec);
-        let format = format_of(path).or(args.report_format).unwrap_or(ReportFormat::Json);
-        claimed.claim("--report", "the report file", path)?;
-        let file = AtomicFile::create(path, inputs).with_context(|| format!("--report {spec}"))?;
-        out.push(ReportFile {
-            format,
-            file: Some(file),
-        });
-    }
-    Ok(out)
-}
-
-fn render(format: ReportFormat, r: &DiffReport) -> Result<String> {
-    Ok(match format {
-        ReportFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&r.to_json())?;
-            s.push('\n');
-            s
-        }
-        ReportFormat::Md => r.markdown(),
-        ReportFormat::Html => r.html(),
-    })
-}
-
-/// Writes `report` into every report file (uncommitted) and to stdout for
-/// `-`, whose broken pipe is returned last.
-fn write_reports(reports: &mut [ReportFile], report: &DiffReport) -> Result<()> {
-    let mut stdout_err = None;
-    for r in reports.iter_mut() {
-        let text = render(r.format, report)?;
-        match &mut r.file {
-            Some(f) => f
-                .write_all(text.as_bytes())
-                .with_context(|| format!("writing the report {}", f.target().display()))?,
-            None => {
-                let mut out = std::io::stdout().lock();
-                if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                    stdout_err = Some(anyhow::Error::new(e).context("writing the report to stdout"));
-                }
-            }
-        }
-    }
-    stdout_err.map_or(Ok(()), Err)
 }

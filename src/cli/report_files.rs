@@ -8,7 +8,7 @@
 use super::Usage;
 use crate::io::atomic::{self, AtomicFile};
 use crate::io::sink::{OutputFormat, Sink, SinkOptions};
-use crate::report::Report;
+use crate::report::page::Pages;
 use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,10 +31,10 @@ impl ReportFormat {
         })
     }
 
-    fn render(self, r: &Report) -> Result<String> {
+    fn render(self, r: &dyn Pages) -> Result<String> {
         Ok(match self {
             ReportFormat::Json => {
-                let mut s = serde_json::to_string_pretty(&r.to_json())?;
+                let mut s = serde_json::to_string_pretty(&r.json())?;
                 s.push('\n');
                 s
             }
@@ -129,7 +129,7 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
 /// Writes `report` into every report file (uncommitted) and to stdout for
 /// `-`. A reader that stopped reading stdout (`--report - | head`) is not
 /// a failed run: that error is returned last, after the files are written.
-pub fn write(reports: &mut [ReportFile], report: &Report) -> Result<()> {
+pub fn write(reports: &mut [ReportFile], report: &dyn Pages) -> Result<()> {
     let mut stdout_err = None;
     for r in reports.iter_mut() {
         let text = r.format.render(report)?;

@@ -5,31 +5,14 @@
 use super::change::Change;
 use super::report::{DiffReport, SideReport};
 use super::summary::key_text;
+use crate::report::page::{md_code, pct};
 use crate::report::visible;
 use std::fmt::Write;
 
-/// A value in a table cell, as code so Markdown reads nothing into it.
 fn code(s: &str) -> String {
-    if s.is_empty() {
-        return String::new();
-    }
-    let v = visible(s).replace('|', "\\|");
-    if v.contains('`') {
-        format!("`` {v} ``")
-    } else {
-        format!("`{v}`")
-    }
+    md_code(s, "")
 }
 
-fn pct(n: u64, of: u64) -> String {
-    if of == 0 {
-        "–".to_string()
-    } else {
-        format!("{:.2}%", n as f64 * 100.0 / of as f64)
-    }
-}
-
-/// A side's kind, canonical (or error) and warnings, as three cells.
 fn side_cells(s: Option<&SideReport>) -> [String; 3] {
     match s {
         None => Default::default(),

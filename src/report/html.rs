@@ -5,46 +5,9 @@
 //! and lists are cut as in Markdown ([`Limits`]), so the page's size is
 //! bounded whatever the input.
 
-use super::{Codes, Counts, Limits, Report, visible};
+use super::page::{CSS, esc, pct};
+use super::{Codes, Counts, Limits, Report};
 use std::fmt::Write;
-
-/// HTML text and attribute escaping, after making invisible characters
-/// visible.
-fn esc(s: &str) -> String {
-    let v = visible(s);
-    let mut out = String::with_capacity(v.len());
-    for c in v.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-fn pct(n: u64, of: u64) -> String {
-    if of == 0 {
-        "–".to_string()
-    } else {
-        format!("{:.2}%", n as f64 * 100.0 / of as f64)
-    }
-}
-
-const CSS: &str = "\
-body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:70rem;padding:1rem;color:#1b1f24;background:#fff}
-h1{font-size:1.5rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #d0d7de}
-table{border-collapse:collapse;margin:.3rem 0 1rem;font-size:.9rem}th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font:.85rem ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all;background:#f6f8fa;padding:0 .2rem}
-.verdict{display:inline-block;padding:.2rem .7rem;border-radius:.3rem;color:#fff;font-weight:600}.pass{background:#1a7f37}.warn{background:#9a6700}.fail{background:#cf222e}
-.chart{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}.chart svg{max-width:100%;height:auto}
-.k{word-break:normal;white-space:nowrap}.scroll{overflow-x:auto}.more{color:#57606a;font-size:.85rem}
-@media (max-width:40rem){body{font-size:14px;padding:.5rem}td,th{padding:.2rem .3rem}}
-@media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}table{break-inside:auto}tr{break-inside:avoid}}
-";
 
 /// A horizontal bar chart of `rows` as inline SVG, titled.
 fn bars(o: &mut String, title: &str, rows: &[(String, u64)]) {

@@ -2,35 +2,16 @@
 //! summary. Every list is cut to a fixed length ([`super::shown`]'s
 //! limits), so the page stays under 1 MiB whatever the input.
 
-use super::{Codes, Counts, Limits, Report, visible};
+use super::page::{md_cell, md_code, pct};
+use super::{Codes, Counts, Limits, Report};
 use std::fmt::Write;
 
-/// A table cell: invisible characters as escapes, `|` escaped, no line
-/// breaks (they would end the row).
 fn cell(s: &str) -> String {
-    visible(s).replace('|', "\\|").replace('`', "\\`")
+    md_cell(s)
 }
 
-/// A value in a cell, as code so Markdown reads nothing into it.
 fn code(s: &str) -> String {
-    if s.is_empty() {
-        return "(empty)".to_string();
-    }
-    // Inside a code span a backtick cannot be escaped: a longer fence can.
-    let v = visible(s).replace('|', "\\|");
-    if v.contains('`') {
-        format!("`` {v} ``")
-    } else {
-        format!("`{v}`")
-    }
-}
-
-fn pct(n: u64, of: u64) -> String {
-    if of == 0 {
-        "–".to_string()
-    } else {
-        format!("{:.2}%", n as f64 * 100.0 / of as f64)
-    }
+    md_code(s, "(empty)")
 }
 
 impl Report {

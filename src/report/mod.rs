@@ -7,6 +7,7 @@
 
 mod html;
 mod markdown;
+pub mod page;
 mod snapshot;
 mod stats;
 mod summary;
@@ -443,7 +444,21 @@ impl Report {
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("the report serializes")
     }
+}
 
+impl page::Pages for Report {
+    fn json(&self) -> Value {
+        self.to_json()
+    }
+    fn markdown(&self) -> String {
+        Report::markdown(self)
+    }
+    fn html(&self) -> String {
+        Report::html(self)
+    }
+}
+
+impl Report {
     pub fn invalid(&self) -> u64 {
         self.totals.values - self.totals.valid
     }
