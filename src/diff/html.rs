@@ -5,7 +5,7 @@
 use super::change::Change;
 use super::report::{DiffReport, SideReport};
 use super::summary::key_text;
-use crate::report::page::{CSS, esc, pct};
+use crate::report::page::{CSS, esc, gates_table, pct};
 use std::fmt::Write;
 
 fn code(s: &str) -> String {
@@ -59,28 +59,7 @@ impl DiffReport {
             self.new.rows,
             self.key.iter().map(|k| code(k)).collect::<Vec<_>>().join(", ")
         );
-        if !self.gates.is_empty() {
-            o.push_str("<h2>Gates</h2><table><tr><th>gate</th><th>severity</th><th class=\"n\">value</th><th>outcome</th></tr>");
-            for g in &self.gates {
-                let value = if g.unit == "percent" {
-                    format!("{}% ({} of {})", g.value, g.count, g.denominator.unwrap_or(0))
-                } else {
-                    g.count.to_string()
-                };
-                let outcome = match (g.holds, g.severity) {
-                    (true, crate::gates::Severity::Fail) => "<b>failed</b>",
-                    (true, _) => "warning",
-                    (false, _) => "passed",
-                };
-                let _ = write!(
-                    o,
-                    "<tr><td>{}</td><td>{:?}</td><td class=\"n\">{value}</td><td>{outcome}</td></tr>",
-                    code(&g.expr),
-                    g.severity
-                );
-            }
-            o.push_str("</table>");
-        }
+        o.push_str(&gates_table(&self.gates, true));
         o.push_str("<h2>Changes</h2><table><tr><th>change</th><th class=\"n\">keys</th><th class=\"n\">share of OLD's rows</th></tr>");
         let rows = Change::ALL
             .iter()

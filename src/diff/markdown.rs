@@ -5,7 +5,7 @@
 use super::change::Change;
 use super::report::{DiffReport, SideReport};
 use super::summary::key_text;
-use crate::report::page::{md_code, pct};
+use crate::report::page::{gates_table, md_code, pct};
 use crate::report::visible;
 use std::fmt::Write;
 
@@ -42,23 +42,7 @@ impl DiffReport {
             self.new.rows,
             self.key.iter().map(|k| code(k)).collect::<Vec<_>>().join(", ")
         );
-        if !self.gates.is_empty() {
-            o.push_str("| gate | severity | value | outcome |\n| --- | --- | ---: | --- |\n");
-            for g in &self.gates {
-                let value = if g.unit == "percent" {
-                    format!("{}% ({} of {})", g.value, g.count, g.denominator.unwrap_or(0))
-                } else {
-                    g.count.to_string()
-                };
-                let outcome = match (g.holds, g.severity) {
-                    (true, crate::gates::Severity::Fail) => "**failed**",
-                    (true, _) => "warning",
-                    (false, _) => "passed",
-                };
-                let _ = writeln!(o, "| {} | {:?} | {value} | {outcome} |", code(&g.expr), g.severity);
-            }
-            o.push('\n');
-        }
+        o.push_str(&gates_table(&self.gates, false));
         o.push_str("| change | keys | share of OLD's rows |\n| --- | ---: | ---: |\n");
         for c in Change::ALL {
             let n = self.changes.get(c).count;

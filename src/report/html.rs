@@ -5,7 +5,7 @@
 //! and lists are cut as in Markdown ([`Limits`]), so the page's size is
 //! bounded whatever the input.
 
-use super::page::{CSS, esc, pct};
+use super::page::{CSS, esc, gates_table, pct};
 use super::{Codes, Counts, Limits, Report};
 use std::fmt::Write;
 
@@ -127,33 +127,7 @@ impl Report {
             self.verdict,
             self.verdict.to_uppercase()
         );
-        if !self.gates.is_empty() {
-            o.push_str("<h2>Gates</h2><table><tr><th>gate</th><th>severity</th><th class=\"n\">value</th><th class=\"n\">limit</th><th>outcome</th></tr>");
-            for g in &self.gates {
-                let value = match g.denominator {
-                    Some(of) if g.unit == "percent" => format!("{}% ({} of {of})", g.value, g.count),
-                    _ => g.count.to_string(),
-                };
-                let limit = if g.unit == "percent" {
-                    format!("{}%", g.limit)
-                } else {
-                    g.limit.to_string()
-                };
-                let outcome = match (g.holds, g.severity) {
-                    (true, crate::gates::Severity::Fail) => "<b>failed</b>",
-                    (true, _) => "warning",
-                    (false, _) => "passed",
-                };
-                let _ = write!(
-                    o,
-                    "<tr><td><code>{}</code></td><td>{:?}</td><td class=\"n\">{value}</td><td class=\"n\">{} {limit}</td><td>{outcome}</td></tr>",
-                    esc(&g.expr),
-                    g.severity,
-                    esc(g.op)
-                );
-            }
-            o.push_str("</table>");
-        }
+        o.push_str(&gates_table(&self.gates, true));
         if let Some(c) = &self.changes {
             let _ = write!(o, "<h2>Since <code>{}</code></h2>", esc(&c.baseline));
             if !c.same_tool || !c.same_options {

@@ -2,7 +2,7 @@
 //! summary. Every list is cut to a fixed length ([`super::shown`]'s
 //! limits), so the page stays under 1 MiB whatever the input.
 
-use super::page::{md_cell, md_code, pct};
+use super::page::{gates_table, md_cell, md_code, pct};
 use super::{Codes, Counts, Limits, Report};
 use std::fmt::Write;
 
@@ -19,36 +19,7 @@ impl Report {
         let mut o = String::new();
         let t = &self.totals;
         let _ = writeln!(o, "# hdlscan report: {}\n", self.verdict.to_uppercase());
-        if !self.gates.is_empty() {
-            let _ = writeln!(
-                o,
-                "| gate | severity | value | limit | outcome |\n| --- | --- | ---: | ---: | --- |"
-            );
-            for g in &self.gates {
-                let value = match g.denominator {
-                    Some(of) if g.unit == "percent" => format!("{}% ({} of {of})", g.value, g.count),
-                    _ => g.count.to_string(),
-                };
-                let limit = if g.unit == "percent" {
-                    format!("{}%", g.limit)
-                } else {
-                    g.limit.to_string()
-                };
-                let outcome = match (g.holds, g.severity) {
-                    (true, crate::gates::Severity::Fail) => "**failed**",
-                    (true, _) => "warning",
-                    (false, _) => "passed",
-                };
-                let _ = writeln!(
-                    o,
-                    "| {} | {:?} | {value} | {} {limit} | {outcome} |",
-                    code(&g.expr),
-                    g.severity,
-                    g.op
-                );
-            }
-            o.push('\n');
-        }
+        o.push_str(&gates_table(&self.gates, false));
         if let Some(c) = &self.changes {
             let _ = writeln!(o, "## Since {}\n", code(&c.baseline));
             if !c.same_tool || !c.same_options {

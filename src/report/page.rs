@@ -66,6 +66,53 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font:.85rem ui
 @media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}table{break-inside:auto}tr{break-inside:avoid}}
 ";
 
+/// The gates table of a page, Markdown (`html` false) or HTML: each
+/// gate's expression, severity, value (with what a percentage is of), limit
+/// and outcome.
+pub fn gates_table(gates: &[crate::gates::Verdict], html: bool) -> String {
+    use crate::gates::Severity;
+    use std::fmt::Write;
+    let mut o = String::new();
+    if gates.is_empty() {
+        return o;
+    }
+    o.push_str(match html {
+        true => "<h2>Gates</h2><table><tr><th>gate</th><th>severity</th><th class=\"n\">value</th><th class=\"n\">limit</th><th>outcome</th></tr>",
+        false => "| gate | severity | value | limit | outcome |\n| --- | --- | ---: | ---: | --- |\n",
+    });
+    for g in gates {
+        let value = match (g.then, g.denominator) {
+            (Some(then), _) => format!("{:+} (then {then})", g.value),
+            (None, Some(of)) if g.unit == "percent" => format!("{}% ({} of {of})", g.value, g.count),
+            _ => g.count.to_string(),
+        };
+        let limit = format!("{} {}{}", g.op, g.limit, if g.unit == "percent" { "%" } else { "" });
+        let outcome = match (g.holds, g.severity, html) {
+            (true, Severity::Fail, true) => "<b>failed</b>",
+            (true, Severity::Fail, false) => "**failed**",
+            (true, _, _) => "warning",
+            (false, _, _) => "passed",
+        };
+        let _ = match html {
+            true => write!(
+                o,
+                "<tr><td><code>{}</code></td><td>{:?}</td><td class=\"n\">{value}</td><td class=\"n\">{}</td><td>{outcome}</td></tr>",
+                esc(&g.expr),
+                g.severity,
+                esc(&limit)
+            ),
+            false => writeln!(
+                o,
+                "| {} | {:?} | {value} | {limit} | {outcome} |",
+                md_code(&g.expr, ""),
+                g.severity
+            ),
+        };
+    }
+    o.push_str(if html { "</table>" } else { "\n" });
+    o
+}
+
 /// A report that can be written in every `--report` format.
 pub trait Pages {
     fn json(&self) -> serde_json::Value;
