@@ -60,3 +60,5 @@ pub use path::{JsonPath, PathSet, Step};
 pub use reader::{Element, JsonlBlockReader, RawLines};
 pub use records::{BAD_LINES_KEPT, BadLine, JsonRecords, parse_block};
 
+#[cfg(test)]
+mod tests;
