@@ -151,6 +151,39 @@ fn specials(w: u64) -> u64 {
     (ctrl | quote | backslash) & HIGHS
 }
 
+/// The end of the run of plain string bytes at `b[i..]`: the index of the
+/// first `"`, `\\` or control character, or where 16 (then 8) bytes are no
+/// longer left to test at once (the caller tests the rest byte by byte).
+#[inline(always)]
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    while let Some(chunk) = b.get(i..i + 16) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86_64; the load reads the 16 bytes
+        // of `chunk`, unaligned.
+        let marks = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast());
+            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+            // Below 0x20, unsigned: min(v, 0x1f) == v.
+            let ctrl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), ctrl))
+        };
+        if marks != 0 {
+            return i + marks.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    while let Some(chunk) = b.get(i..i + 8) {
+        let marks = specials(u64::from_le_bytes(chunk.try_into().unwrap()));
+        if marks != 0 {
+            return i + marks.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    i
+}
+
 impl Walker<'_, '_> {
     #[inline(always)]
     fn peek(&self) -> Option<u8> {
@@ -336,14 +369,7 @@ impl Walker<'_, '_> {
         let mut i = self.i;
         let mut escaped = false;
         loop {
-            while let Some(chunk) = b.get(i..i + 8) {
-                let marks = specials(u64::from_le_bytes(chunk.try_into().unwrap()));
-                if marks != 0 {
-                    i += marks.trailing_zeros() as usize / 8;
-                    break;
-                }
-                i += 8;
-            }
+            i = plain_run(b, i);
             match b.get(i) {
                 Some(b'"') => {
                     self.i = i + 1;
@@ -608,6 +634,31 @@ fn compact(raw: &[u8], out: &mut Vec<u8>) {
                 out.push(c);
                 i += 1;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn plain_run_stops_at_the_first_special_byte(
+            bytes in proptest::collection::vec(prop_oneof![8 => 0x20u8..=0xff, 1 => Just(b'"'), 1 => Just(b'\\'), 1 => 0u8..0x20], 0..80),
+            from in 0usize..80,
+        ) {
+            let from = from.min(bytes.len());
+            let got = super::plain_run(&bytes, from);
+            let special = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+            // Stops at the first special byte, or where fewer than 8 bytes
+            // are left to test at once, never past either.
+            let first = bytes[from..].iter().position(|&b| special(b)).map(|p| from + p);
+            match first {
+                Some(f) => prop_assert!(got == f || (got < f && bytes.len() - got < 8), "{got} {f}"),
+                None => prop_assert!(got <= bytes.len() && bytes.len() - got < 8),
+            }
+            prop_assert!(bytes[from..got].iter().all(|&b| !special(b)));
         }
     }
 }
