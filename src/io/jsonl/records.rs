@@ -67,7 +67,8 @@ impl JsonRecords {
 
     /// The values of path `path` in record `r`, in document order. None
     /// when the key is missing or null: the caller makes that one empty
-    /// value.
+    /// value. A path without `[]` gives at most one (a repeated key: the
+    /// last), so it can fill one cell of a column.
     pub fn values(&self, r: usize, path: usize) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
         let c = r * self.npaths + path;
         assert!(path < self.npaths, "path {path} out of range");
