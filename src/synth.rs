@@ -43,6 +43,7 @@
 
 use std::io::{self, Write};
 
+pub mod jsonl;
 pub mod v2;
 pub mod values_file;
 

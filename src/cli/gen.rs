@@ -1,5 +1,5 @@
 //! `hdlscan gen`: a seeded synthetic export (the realistic mix of
-//! [`crate::synth`]) as CSV or Parquet, for benchmarks and for trying
+//! [`crate::synth`]) as CSV, Parquet or JSON Lines, for benchmarks and for trying
 //! `scan` out on data of any size.
 //!
 //! Columns: `record_id` (1..=N), `identifier`, `title` (with the odd comma,
@@ -54,7 +54,7 @@ pub const BATCH_ROWS: usize = 65_536;
 pub const DEFAULT_SEED: u64 = 1;
 
 #[derive(clap::Args, Debug)]
-#[command(about = "Generate a seeded synthetic export (CSV or Parquet) with realistic identifiers", after_help = EXAMPLES)]
+#[command(about = "Generate a seeded synthetic export (CSV, Parquet or JSON Lines) with realistic identifiers", after_help = EXAMPLES)]
 pub struct GenArgs {
     /// Number of data rows.
     #[arg(long, value_name = "N")]
@@ -62,7 +62,7 @@ pub struct GenArgs {
     /// Seed of the generator: the same seed gives the same file.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Output file (.csv or .parquet).
+    /// Output file (.csv, .parquet, or .jsonl for OpenAlex-like JSON Lines).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: PathBuf,
     /// Output format, overriding the output file's extension.
@@ -77,10 +77,16 @@ pub struct GenArgs {
 pub enum GenFormat {
     Csv,
     Parquet,
+    Jsonl,
 }
 
 impl GenFormat {
     fn from_path(p: &Path) -> Option<GenFormat> {
+        if p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
+        {
+            return Some(GenFormat::Jsonl);
+        }
         match OutputFormat::from_path(p) {
             Some(OutputFormat::Csv) => Some(GenFormat::Csv),
             Some(OutputFormat::Parquet) => Some(GenFormat::Parquet),
@@ -100,13 +106,14 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let format = match args.format.or_else(|| GenFormat::from_path(&args.output)) {
         Some(f) => f,
         None => bail!(Usage(format!(
-            "{}: unknown output format; use a .csv or .parquet name, or --format",
+            "{}: unknown output format; use a .csv, .parquet or .jsonl name, or --format",
             args.output.display()
         ))),
     };
     match format {
         GenFormat::Csv => write_csv(&args.output, args.rows, args.seed)?,
         GenFormat::Parquet => write_parquet(&args.output, args.rows, args.seed)?,
+        GenFormat::Jsonl => write_jsonl(&args.output, args.rows, args.seed)?,
     }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
@@ -154,6 +161,15 @@ pub fn write_csv(path: &Path, rows: u64, seed: u64) -> Result<()> {
         }
     }
     file.write_all(&buf).map_err(fail)?;
+    file.commit()
+}
+
+/// Streams `rows` OpenAlex-like works to `path` as JSON Lines
+/// (`synth::jsonl`).
+pub fn write_jsonl(path: &Path, rows: u64, seed: u64) -> Result<()> {
+    let mut file = AtomicFile::create(path, &[])?;
+    crate::synth::jsonl::write_jsonl(&mut file, rows, seed)
+        .map_err(|e| anyhow::anyhow!("writing {}: {}", path.display(), crate::io::atomic::os_reason(&e)))?;
     file.commit()
 }
 

@@ -15,6 +15,7 @@
 
 pub mod atomic;
 pub mod csv_in;
+pub mod jsonl;
 pub mod magic;
 pub mod parquet_in;
 mod record;

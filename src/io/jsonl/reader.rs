@@ -1,0 +1,304 @@
+//! [`JsonlBlockReader`]: reads an input (plain, `.gz`, `.zst`, stdin, all
+//! through `csv_in::open_input`) and cuts it into [`RawLines`] blocks that
+//! [`super::parse_block`] parses independently, in parallel.
+//!
+//! - JSON Lines: a block ends at a `\n` found with `memchr` (a JSON string
+//!   cannot hold a raw line break, so every `\n` ends a record). Only the
+//!   current block and the rest of the last read are in memory. Blank
+//!   lines (white space only) are no records; a UTF-8 BOM at the start is
+//!   dropped; a line longer than `max_line` is an error naming its line.
+//! - With `records` (one JSON document, `{"items": [...]}`): the document
+//!   is read whole (at most `max_document` bytes: memory is its size plus
+//!   one block), checked, and its array's elements are handed out in blocks
+//!   of whole elements, each with the line it starts on. A document that is
+//!   not valid JSON is one error: there is no line to skip to.
+
+use super::error::{ErrorKind, PositionedError};
+use super::options::JsonlOptions;
+use super::scan;
+use crate::io::csv_in::{self, InputSpec};
+use std::io::Read;
+use std::sync::Arc;
+
+/// A block of whole records, as raw bytes.
+#[derive(Clone, Debug)]
+pub struct RawLines {
+    /// The input's name, for error messages.
+    pub file: Arc<str>,
+    /// Whole lines (the last one may lack its `\n` at end of input), or
+    /// with `records` the elements' bytes one after another.
+    pub data: Vec<u8>,
+    /// 1-based line of `data[0]` (JSON Lines).
+    pub first_line: u64,
+    /// 1-based number of the first record in `data`.
+    pub first_record: u64,
+    /// Records in `data`: non-blank lines (each becomes a record or, with
+    /// `skip_bad_lines`, a skipped line), or elements.
+    pub nrecords: u64,
+    /// Offset of `data[0]` in the decompressed input (JSON Lines; with
+    /// `records`, of the first element).
+    pub byte_offset: u64,
+    /// With `records`: where each element is in `data`, and its line.
+    pub elements: Option<Vec<Element>>,
+}
+
+/// One array element of a `records` block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Element {
+    pub start: u32,
+    pub end: u32,
+    /// 1-based line where the element starts in the input.
+    pub line: u64,
+}
+
+/// Reads an input and cuts it into [`RawLines`] blocks.
+pub struct JsonlBlockReader {
+    name: Arc<str>,
+    src: Box<dyn Read + Send>,
+    opts: JsonlOptions,
+    buf: Vec<u8>,
+    /// Stream offset of `buf[0]`.
+    offset: u64,
+    /// Lines and records before `buf[0]`.
+    lines: u64,
+    records: u64,
+    started: bool,
+    eof: bool,
+    doc: Option<Document>,
+}
+
+/// A `records` document, read and located.
+struct Document {
+    data: Vec<u8>,
+    /// Stream offset of `data[0]` (after a BOM).
+    origin: u64,
+    elements: Vec<(usize, usize)>,
+    next: usize,
+    /// Line of `elements[next]`'s start, and the byte it was counted to.
+    line: u64,
+    counted: usize,
+}
+
+const READ_SIZE: usize = 1 << 20;
+
+/// White space only (a blank line).
+pub(super) fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+impl JsonlBlockReader {
+    /// Open `spec` (see `csv_in::open_input`: decompression by name or by
+    /// sniffing; Parquet and Arrow refused).
+    pub fn open(spec: &InputSpec, opts: JsonlOptions) -> Result<Self, PositionedError> {
+        let name: Arc<str> = spec.display_name().into();
+        let src = csv_in::open_input(spec)
+            .map_err(|e| PositionedError::new(&name, None, None, ErrorKind::Input(Box::new(e))))?;
+        Self::from_reader(name.to_string(), src, opts)
+    }
+
+    /// Read from an already opened (decompressed) stream; `name` is used in
+    /// errors.
+    pub fn from_reader(
+        name: impl Into<String>,
+        src: impl Read + Send + 'static,
+        opts: JsonlOptions,
+    ) -> Result<Self, PositionedError> {
+        let name: Arc<str> = name.into().into();
+        opts.check()
+            .map_err(|m| PositionedError::new(&name, None, None, ErrorKind::BadOption(m)))?;
+        Ok(JsonlBlockReader {
+            name,
+            src: Box::new(src),
+            buf: Vec::with_capacity(opts.block_size + READ_SIZE),
+            opts,
+            offset: 0,
+            lines: 0,
+            records: 0,
+            started: false,
+            eof: false,
+            doc: None,
+        })
+    }
+
+    /// The input's name as used in errors.
+    pub fn name(&self) -> &Arc<str> {
+        &self.name
+    }
+
+    /// The options the reader was opened with.
+    pub fn options(&self) -> &JsonlOptions {
+        &self.opts
+    }
+
+    /// Records handed out so far (skipped lines included).
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    fn err(&self, line: Option<u64>, kind: ErrorKind) -> PositionedError {
+        PositionedError::new(&self.name, line, None, kind)
+    }
+
+    /// Appends up to `want` bytes to `buf`; false at end of input.
+    fn fill(&mut self, want: usize) -> Result<bool, PositionedError> {
+        match (&mut self.src).take(want as u64).read_to_end(&mut self.buf) {
+            Ok(n) => {
+                self.eof |= n == 0;
+                Ok(n > 0)
+            }
+            Err(e) => {
+                let line = self.lines + 1 + memchr::memchr_iter(b'\n', &self.buf).count() as u64;
+                Err(self.err(Some(line), ErrorKind::Read(e)))
+            }
+        }
+    }
+
+    /// Drops a UTF-8 BOM at the very start.
+    fn start(&mut self) -> Result<(), PositionedError> {
+        self.started = true;
+        while self.buf.len() < 3 && self.fill(READ_SIZE)? {}
+        if self.buf.starts_with(b"\xef\xbb\xbf") {
+            self.buf.drain(..3);
+            self.offset = 3;
+        }
+        Ok(())
+    }
+
+    /// The next block, `None` at end of input.
+    pub fn next_block(&mut self) -> Result<Option<RawLines>, PositionedError> {
+        if !self.started {
+            self.start()?;
+            if self.opts.records.is_some() {
+                self.read_document()?;
+            }
+        }
+        if self.doc.is_some() {
+            return Ok(self.next_elements());
+        }
+        loop {
+            let tail_start = memchr::memrchr(b'\n', &self.buf).map_or(0, |nl| nl + 1);
+            if self.eof || self.buf.len() >= self.opts.block_size {
+                let cut = if self.eof { self.buf.len() } else { tail_start };
+                if cut > 0 {
+                    return self.emit(cut).map(Some);
+                }
+                if self.eof {
+                    return Ok(None);
+                }
+            }
+            // The unfinished last line must not grow past the limit.
+            if self.buf.len() - tail_start > self.opts.max_line {
+                let line = self.lines + 1 + memchr::memchr_iter(b'\n', &self.buf[..tail_start]).count() as u64;
+                let limit = self.opts.max_line;
+                return Err(self.err(Some(line), ErrorKind::LineTooLong { limit }));
+            }
+            self.fill(READ_SIZE)?;
+        }
+    }
+
+    /// Hands out `buf[..cut]`, which ends at a line end (or the input's).
+    fn emit(&mut self, cut: usize) -> Result<RawLines, PositionedError> {
+        let (mut lines, mut records, mut pos) = (0u64, 0u64, 0usize);
+        let data = &self.buf[..cut];
+        while pos < cut {
+            let end = memchr::memchr(b'\n', &data[pos..]).map_or(cut, |k| pos + k);
+            let line = &data[pos..end];
+            if line.len() > self.opts.max_line {
+                let limit = self.opts.max_line;
+                return Err(self.err(Some(self.lines + lines + 1), ErrorKind::LineTooLong { limit }));
+            }
+            // Nearly every line starts with `{`: one byte decides.
+            if line.first().is_some_and(|&b| b == b'{') || !is_blank(line) {
+                records += 1;
+            }
+            lines += 1;
+            pos = end + 1;
+        }
+        let mut next = Vec::with_capacity(self.opts.block_size + READ_SIZE);
+        next.extend_from_slice(&self.buf[cut..]);
+        self.buf.truncate(cut);
+        let data = std::mem::replace(&mut self.buf, next);
+        let raw = RawLines {
+            file: self.name.clone(),
+            first_line: self.lines + 1,
+            first_record: self.records + 1,
+            nrecords: records,
+            byte_offset: self.offset,
+            data,
+            elements: None,
+        };
+        self.lines += lines;
+        self.records += records;
+        self.offset += cut as u64;
+        Ok(raw)
+    }
+
+    /// `records`: reads the whole input and finds the elements.
+    fn read_document(&mut self) -> Result<(), PositionedError> {
+        let limit = self.opts.max_document;
+        let room = (limit + 1).saturating_sub(self.buf.len());
+        if let Err(e) = (&mut self.src).take(room as u64).read_to_end(&mut self.buf) {
+            let line = 1 + memchr::memchr_iter(b'\n', &self.buf).count() as u64;
+            return Err(self.err(Some(line), ErrorKind::Read(e)));
+        }
+        if self.buf.len() > limit {
+            return Err(self.err(None, ErrorKind::DocumentTooLarge { limit }));
+        }
+        let data = std::mem::take(&mut self.buf);
+        let path = self.opts.records.as_ref().expect("records mode");
+        let keys: Vec<&[u8]> = path.keys().expect("checked").into_iter().map(str::as_bytes).collect();
+        let (elements, arrays) = scan::locate(&data, &keys).map_err(|s| {
+            let line = 1 + memchr::memchr_iter(b'\n', &data[..s.at]).count() as u64;
+            let line_start = memchr::memrchr(b'\n', &data[..s.at]).map_or(0, |p| p + 1);
+            let column = (s.at - line_start) as u64 + 1;
+            self.err(Some(line), ErrorKind::Syntax { column, what: s.what })
+        })?;
+        if arrays == 0 {
+            return Err(self.err(None, ErrorKind::NoRecords { path: path.to_string() }));
+        }
+        self.doc = Some(Document {
+            data,
+            origin: self.offset,
+            elements,
+            next: 0,
+            line: 1,
+            counted: 0,
+        });
+        Ok(())
+    }
+
+    /// `records`: the next block of whole elements.
+    fn next_elements(&mut self) -> Option<RawLines> {
+        let doc = self.doc.as_mut().expect("records mode");
+        if doc.next == doc.elements.len() {
+            return None;
+        }
+        let first = doc.next;
+        let mut data = Vec::with_capacity(self.opts.block_size.min(doc.data.len()) + 64);
+        let mut elements = Vec::new();
+        while doc.next < doc.elements.len() && (data.is_empty() || data.len() < self.opts.block_size) {
+            let (s, e) = doc.elements[doc.next];
+            doc.line += memchr::memchr_iter(b'\n', &doc.data[doc.counted..s]).count() as u64;
+            doc.counted = s;
+            let start = data.len() as u32;
+            data.extend_from_slice(&doc.data[s..e]);
+            elements.push(Element {
+                start,
+                end: data.len() as u32,
+                line: doc.line,
+            });
+            doc.next += 1;
+        }
+        let raw = RawLines {
+            file: self.name.clone(),
+            first_line: elements[0].line,
+            first_record: first as u64 + 1,
+            nrecords: elements.len() as u64,
+            byte_offset: doc.origin + doc.elements[first].0 as u64,
+            data,
+            elements: Some(elements),
+        };
+        self.records += raw.nrecords;
+        Some(raw)
+    }
+}
