@@ -270,6 +270,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         allow_short_rows: args.allow_short_rows,
         block_size: block_mib << 20,
         max_block_size: usize::from(args.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
+        encoding: crate::io::csv_in::TextEncoding::UTF_8,
     };
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may

@@ -14,7 +14,8 @@ pub struct Position {
     pub record: Option<u64>,
     /// 1-based line number (counting `\n`).
     pub line: Option<u64>,
-    /// Byte offset in the decompressed stream.
+    /// Byte offset in the decompressed stream (decoded to UTF-8 when the
+    /// input is in another encoding).
     pub byte: Option<u64>,
 }
 

@@ -6,6 +6,8 @@
 //!   and [`open_input`] (decompression, formats that are not CSV refused);
 //! - `error`: [`PositionedError`], the error of this layer with its
 //!   [`Position`];
+//! - `decode`: the input's [`TextEncoding`], decoded to UTF-8 while
+//!   streaming, before records are split;
 //! - `reader`: [`CsvBlockReader`], the sequential cutter into [`RawBlock`]s;
 //! - `block`: [`parse_block`], one raw block into a [`RowBlock`].
 //!
@@ -34,6 +36,9 @@
 //!   exact bytes stay available through [`CsvBlockReader::header_bytes`].
 //! - A UTF-8 BOM at the very start of the stream is dropped (byte offsets
 //!   still count it).
+//! - Input in another encoding than UTF-8 ([`CsvOptions::encoding`], or a
+//!   UTF-16 BOM) is decoded to UTF-8 before anything else reads it: byte
+//!   offsets then count the UTF-8 text, not the file's bytes.
 //! - Records with a different number of fields than the header are errors;
 //!   with [`CsvOptions::allow_short_rows`], short records are padded with
 //!   empty fields and counted, long records are always errors.
@@ -48,12 +53,14 @@ use std::sync::Arc;
 use super::magic::{self, is_gzip, is_zstd};
 
 mod block;
+mod decode;
 mod error;
 mod reader;
 #[cfg(test)]
 mod test_util;
 
 pub use block::{RowBlock, parse_block};
+pub use decode::{Decoding, TextEncoding};
 pub use error::{ErrorKind, Position, PositionedError, ReadAsCsv};
 pub use reader::{CsvBlockReader, RawBlock};
 
@@ -137,6 +144,9 @@ pub struct CsvOptions {
     /// Hard cap on a block (so on one record) in bytes (default 256 MiB,
     /// at most `u32::MAX`); a longer record is an error.
     pub max_block_size: usize,
+    /// The input's text encoding (default UTF-8, whose bytes are read as
+    /// they are); a UTF-16 byte-order mark overrides it.
+    pub encoding: TextEncoding,
 }
 
 impl Default for CsvOptions {
@@ -147,6 +157,7 @@ impl Default for CsvOptions {
             allow_short_rows: false,
             block_size: 8 << 20,
             max_block_size: 256 << 20,
+            encoding: TextEncoding::UTF_8,
         }
     }
 }

@@ -6,6 +6,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 use super::block::leading_newlines;
+use super::decode::{self, Decoding, Tally};
 use super::{CsvOptions, ErrorKind, InputSpec, ParseOptions, Position, PositionedError, open_input};
 use crate::io::split::{Boundary, Splitter, UnclosedQuote};
 
@@ -21,7 +22,7 @@ pub struct RawBlock {
     pub first_record: u64,
     /// 1-based line of the first record.
     pub first_line: u64,
-    /// Offset of `data[0]` in the decompressed stream.
+    /// Offset of `data[0]` in the decompressed (and decoded) stream.
     pub byte_offset: u64,
     /// Number of records in `data`.
     pub nrecords: u64,
@@ -50,6 +51,8 @@ pub struct CsvBlockReader {
     header_bytes: Vec<Vec<u8>>,
     headers: Vec<String>,
     ncols: usize,
+    /// The decoder's count, when the input is not read as UTF-8 bytes.
+    tally: Option<Tally>,
 }
 
 const READ_SIZE: usize = 1 << 20;
@@ -62,7 +65,9 @@ impl CsvBlockReader {
     }
 
     /// Read from an already opened (decompressed) stream; `name` is used in
-    /// error messages. Reads the header (or the first record's width).
+    /// error messages. Decodes it from [`CsvOptions::encoding`] (or the
+    /// UTF-16 its byte-order mark says) to UTF-8, then reads the header
+    /// (or the first record's width).
     pub fn from_reader(
         name: impl Into<String>,
         src: impl Read + Send + 'static,
@@ -85,9 +90,11 @@ impl CsvBlockReader {
         if opts.max_block_size > u32::MAX as usize {
             return bad("max_block_size must be < 4 GiB".into());
         }
+        let (src, tally) = decode::decoded(Box::new(src), opts.encoding)
+            .map_err(|e| PositionedError::new(&name, Position::default(), ErrorKind::Read(e)))?;
         let mut r = CsvBlockReader {
             name,
-            src: Box::new(src),
+            src,
             opts,
             split: Splitter::new(opts.delimiter),
             buf: Vec::with_capacity(opts.block_size + READ_SIZE),
@@ -105,6 +112,7 @@ impl CsvBlockReader {
             header_bytes: Vec::new(),
             headers: Vec::new(),
             ncols: 0,
+            tally,
         };
         r.start()?;
         Ok(r)
@@ -124,6 +132,14 @@ impl CsvBlockReader {
     /// as long as a record: one copy is enough).
     pub fn take_header_bytes(&mut self) -> Vec<Vec<u8>> {
         std::mem::take(&mut self.header_bytes)
+    }
+
+    /// How the input was decoded to UTF-8: `None` when its bytes are read
+    /// as they are (UTF-8), else the encoding used and the byte sequences
+    /// not valid in it so far (complete once [`next_block`](Self::next_block)
+    /// has returned `None`).
+    pub fn decoding(&self) -> Option<Decoding> {
+        self.tally.as_ref().map(Tally::decoding)
     }
 
     /// Number of columns every record must have.
@@ -326,8 +342,8 @@ pub(super) fn csv_reader(data: &[u8], delim: u8) -> csv::Reader<&[u8]> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse_block;
     use super::super::test_util::{fields, opts, read_all, reader, small};
+    use super::super::{TextEncoding, parse_block};
     use super::*;
     use std::io;
 
@@ -367,6 +383,43 @@ mod tests {
         .unwrap();
         let (rows, _) = read_all(&mut rdr).unwrap();
         assert_eq!(fields(&rows)[0], ["a", "b"]);
+    }
+
+    #[test]
+    fn decoded_before_records_are_split() {
+        let latin = CsvOptions {
+            encoding: TextEncoding::WINDOWS_1252,
+            ..opts()
+        };
+        let mut rdr = reader(b"id,r\xe9f\n1,\xa010.1000/x\xa0\n", latin).unwrap();
+        assert_eq!(rdr.headers(), ["id", "réf"]);
+        assert_eq!(rdr.header_bytes()[1], "réf".as_bytes());
+        let (rows, _) = read_all(&mut rdr).unwrap();
+        assert_eq!(fields(&rows), [vec!["1", "\u{a0}10.1000/x\u{a0}"]]);
+        let d = rdr.decoding().unwrap();
+        assert_eq!((d.encoding.name(), d.malformed), ("windows-1252", 0));
+
+        // UTF-16 by its BOM, with a quoted line break; a lone surrogate counted.
+        let mut utf16: Vec<u8> = vec![0xff, 0xfe];
+        for unit in "a,b\n\"x\ny\","
+            .encode_utf16()
+            .chain([0xd800])
+            .chain("\n".encode_utf16())
+        {
+            utf16.extend_from_slice(&unit.to_le_bytes());
+        }
+        let mut rdr = reader(&utf16, small(3)).unwrap();
+        assert_eq!(rdr.headers(), ["a", "b"]);
+        let (rows, _) = read_all(&mut rdr).unwrap();
+        assert_eq!(fields(&rows), [vec!["x\ny", "\u{fffd}"]]);
+        assert_eq!((rows[0].1, rows[0].2), (2, 4), "line and byte of the UTF-8 text");
+        let d = rdr.decoding().unwrap();
+        assert_eq!((d.encoding.name(), d.malformed), ("UTF-16LE", 1));
+
+        // UTF-8 is read as bytes: no decoding to report.
+        let mut rdr = reader(b"a\n\xff\n", opts()).unwrap();
+        assert_eq!(read_all(&mut rdr).unwrap().0[0].3[0], b"\xff");
+        assert_eq!(rdr.decoding(), None);
     }
 
     #[test]
