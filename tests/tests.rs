@@ -3,6 +3,7 @@
 
 mod browser;
 mod duplicates;
+mod encodings;
 mod faults;
 mod gates;
 mod gen_bench;
