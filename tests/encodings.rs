@@ -32,7 +32,10 @@ fn windows_1252_export_reads_its_doi() {
 
     scan(d, &[input, "-c", "doi", "--report", "bytes.json"]).ok();
     let r = read_json(&d.join("bytes.json"));
-    assert_eq!(r["errors"]["bad_utf8"]["count"], 1, "read as UTF-8, the DOI is bad_utf8");
+    assert_eq!(
+        r["errors"]["bad_utf8"]["count"], 1,
+        "read as UTF-8, the DOI is bad_utf8"
+    );
 
     for label in ["windows-1252", "latin1", "CP1252"] {
         let run = scan(
