@@ -1,9 +1,12 @@
 //! CSV and TSV output: the `csv` crate, RFC 4180 quoting (TSV quotes
 //! fields holding a tab, quote or line break the same way). Header row =
-//! field names. Strings as they are; integers, floats and booleans in
-//! decimal (`true`/`false`); dictionaries decoded; `List<Utf8>` elements
-//! joined with `;` (an element containing `;` is not escaped); null → empty
-//! field. Other types are refused when the sink is created.
+//! field names. Strings and bytes as they are; integers, floats and
+//! booleans in decimal (`true`/`false`); dictionaries decoded; `List<Utf8>`
+//! (the `warnings` column) elements joined with `;` (an element containing
+//! `;` is not escaped); null → empty field. Every other type as
+//! [`super::text`] writes it: dates and times in ISO 8601, decimals exact,
+//! nested values as JSON. Only unions and run-end encoded columns are
+//! refused, when the sink is created.
 
 use std::io::Write;
 
@@ -13,6 +16,7 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, BooleanArray, GenericListArray, PrimitiveArray, RecordBatch};
 use arrow_schema::{DataType, Schema};
 
+use super::text;
 use crate::io::parquet_in::{IdColumn, StrColumn, is_string_type};
 
 /// Fails if a column's type cannot be written as delimited text.
@@ -30,14 +34,7 @@ pub(super) fn check_delimited_schema(schema: &Schema, label: &str) -> Result<()>
 }
 
 fn delimited_type_ok(dt: &DataType) -> bool {
-    use DataType::*;
-    match dt {
-        Null | Boolean | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 | Float32 | Float64 => true,
-        // Bytes are written as they are: CSV is bytes.
-        Binary | LargeBinary | BinaryView => true,
-        List(f) | LargeList(f) => is_string_type(f.data_type()),
-        dt => is_string_type(dt),
-    }
+    text::writable(dt)
 }
 
 /// Formats one cell of a non-string column into `out`; false for null.
@@ -85,6 +82,8 @@ enum Col<'a> {
         values: StrColumn<'a>,
     },
     Fmt(&'a dyn CellFmt),
+    /// Any other type, a cell at a time (see [`text`]).
+    Text(&'a dyn Array),
     Null,
 }
 
@@ -105,7 +104,7 @@ impl<'a> Col<'a> {
             UInt64 => Col::Fmt(a.as_primitive::<UInt64Type>()),
             Float32 => Col::Fmt(a.as_primitive::<Float32Type>()),
             Float64 => Col::Fmt(a.as_primitive::<Float64Type>()),
-            List(_) => {
+            List(f) if is_string_type(f.data_type()) => {
                 let l: &GenericListArray<i32> = a.as_list();
                 Col::List {
                     offsets: l.value_offsets(),
@@ -113,7 +112,7 @@ impl<'a> Col<'a> {
                     values: StrColumn::new(l.values().as_ref())?,
                 }
             }
-            LargeList(_) => {
+            LargeList(f) if is_string_type(f.data_type()) => {
                 let l: &GenericListArray<i64> = a.as_list();
                 Col::LargeList {
                     offsets: l.value_offsets(),
@@ -121,7 +120,8 @@ impl<'a> Col<'a> {
                     values: StrColumn::new(l.values().as_ref())?,
                 }
             }
-            _ => Col::Str(StrColumn::new(a.as_ref())?),
+            dt if is_string_type(dt) => Col::Str(StrColumn::new(a.as_ref())?),
+            _ => Col::Text(a.as_ref()),
         })
     }
 }
@@ -185,6 +185,11 @@ impl<W: Write> Delimited<W> {
                     Col::Str(s) => self.rec.push_field(s.get_bytes(i).unwrap_or_default()),
                     Col::Bytes(b) => self.rec.push_field(b.get_bytes(i).unwrap_or_default()),
                     Col::Null => self.rec.push_field(b""),
+                    Col::Text(a) => {
+                        self.scratch.clear();
+                        text::write_text(*a, i, &mut self.scratch);
+                        self.rec.push_field(&self.scratch);
+                    }
                     Col::Fmt(f) => {
                         self.scratch.clear();
                         f.fmt_cell(i, &mut self.scratch);
