@@ -13,4 +13,5 @@ mod parse_cli;
 mod real;
 mod reports;
 mod scan;
+mod types_out;
 mod values;
