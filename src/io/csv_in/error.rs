@@ -41,6 +41,12 @@ pub enum ErrorKind {
     CompressedParquet(&'static str),
     /// A compressed file that holds Arrow IPC.
     CompressedArrow(&'static str),
+    /// Another format a CSV export is mistaken for (a spreadsheet, PDF,
+    /// HTML, JSON), plain or inside `compressed` ("gzip", "zstd").
+    NotCsv {
+        format: magic::NotCsv,
+        compressed: Option<&'static str>,
+    },
     /// `has_headers` but the input holds no record.
     NoHeader,
     /// A record has the wrong number of fields.
@@ -129,6 +135,13 @@ impl fmt::Display for PositionedError {
             ),
             ErrorKind::CompressedArrow(c) => {
                 write!(f, "a {c}-compressed {}", magic::ARROW_IPC.trim_start_matches("an "))
+            }
+            ErrorKind::NotCsv { format, compressed } => {
+                write!(f, "this is {}", format.noun())?;
+                if let Some(c) = compressed {
+                    write!(f, ", {c}-compressed")?;
+                }
+                write!(f, ", not CSV: {}", format.advice())
             }
             ErrorKind::NoHeader => write!(f, "no header: the input holds no record"),
             ErrorKind::FieldCount { expected, found } => {

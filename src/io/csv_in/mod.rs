@@ -173,8 +173,8 @@ pub struct ParseOptions {
 /// hold what it says (a mislabelled file gives a clear error); any other
 /// input, stdin included, is sniffed for gzip and zstd magic bytes, so a
 /// compressed export saved as `.csv` is read, not taken for garbage text.
-/// Parquet or Arrow IPC read as CSV, plain or compressed, is refused with a
-/// hint (see [`magic`]).
+/// Parquet, Arrow IPC, a spreadsheet, PDF, HTML or JSON read as CSV,
+/// plain or compressed, is refused with a hint (see [`magic`]).
 pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedError> {
     let name: Arc<str> = spec.display_name().into();
     let err = |kind| PositionedError::new(&name, Position::default(), kind);
@@ -208,6 +208,12 @@ pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedEr
         if magic::is_arrow_ipc(head) {
             return Err(err(ErrorKind::LooksArrow));
         }
+        if let Some(format) = magic::not_csv(head) {
+            return Err(err(ErrorKind::NotCsv {
+                format,
+                compressed: None,
+            }));
+        }
     }
     let (mut decoded, compression): (Box<dyn Read + Send>, _) = match comp {
         Compression::None => return Ok(Box::new(src)),
@@ -225,11 +231,12 @@ pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedEr
             (Box::new(d), "zstd")
         }
     };
-    // A Parquet or Arrow file compressed whole decompresses to no CSV
-    // either: its first bytes are looked at, then given back in front.
-    let mut inner = Vec::with_capacity(magic::HEAD_LEN);
+    // A Parquet file, or any other that is not CSV, compressed whole
+    // decompresses to no CSV either: its first bytes are looked at, then
+    // given back in front.
+    let mut inner = Vec::with_capacity(magic::SNIFF_LEN);
     (&mut decoded)
-        .take(magic::HEAD_LEN as u64)
+        .take(magic::SNIFF_LEN as u64)
         .read_to_end(&mut inner)
         .map_err(|e| err(ErrorKind::Read(e)))?;
     if magic::is_parquet(&inner) {
@@ -237,6 +244,12 @@ pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedEr
     }
     if magic::is_arrow_ipc(&inner) {
         return Err(err(ErrorKind::CompressedArrow(compression)));
+    }
+    if let Some(format) = magic::not_csv(&inner) {
+        return Err(err(ErrorKind::NotCsv {
+            format,
+            compressed: Some(compression),
+        }));
     }
     Ok(Box::new(io::Cursor::new(inner).chain(decoded)))
 }
