@@ -5,6 +5,7 @@ mod browser;
 mod duplicates;
 mod encodings;
 mod faults;
+mod formats_in;
 mod gates;
 mod gen_bench;
 mod headers;
