@@ -4,7 +4,9 @@
 mod browser;
 mod diff;
 mod duplicates;
+mod encodings;
 mod faults;
+mod formats_in;
 mod gates;
 mod gen_bench;
 mod headers;
@@ -13,4 +15,5 @@ mod parse_cli;
 mod real;
 mod reports;
 mod scan;
+mod types_out;
 mod values;

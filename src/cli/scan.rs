@@ -7,7 +7,7 @@ use super::{Exit, ParserArgs, Usage};
 use crate::dups;
 use crate::gates::{Gate, Severity};
 use crate::io::atomic;
-use crate::io::csv_in::{CsvOptions, InputSpec};
+use crate::io::csv_in::{CsvOptions, InputSpec, TextEncoding};
 use crate::io::sink::OutputFormat;
 use crate::pipeline::{self, InputFormat, ScanConfig};
 use crate::report::{Made, Report, Snapshot};
@@ -136,6 +136,12 @@ pub struct ScanArgs {
     /// column_1, column_2, …
     #[arg(short = 'n', long)]
     pub no_headers: bool,
+    /// Text encoding of CSV input: utf-8 (the default), windows-1252
+    /// (alias latin1), or any WHATWG label. A UTF-16 byte-order mark is
+    /// read as UTF-16 whatever this says; bytes not valid in the encoding
+    /// are read as U+FFFD and counted in the summary.
+    #[arg(long, value_name = "LABEL")]
+    pub encoding: Option<TextEncoding>,
     /// Pad CSV rows with fewer fields than the header with empty fields
     /// (counted in the report) instead of failing. Rows with more fields
     /// always fail: their data would be lost.
@@ -270,6 +276,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         allow_short_rows: args.allow_short_rows,
         block_size: block_mib << 20,
         max_block_size: usize::from(args.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
+        encoding: args.encoding.unwrap_or_default(),
     };
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may
@@ -298,7 +305,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let progress = bar
         .clone()
         .map(|b| Box::new(move |n: u64| b.inc(n)) as Box<dyn Fn(u64) + Send + Sync>);
-    let options = serde_json::json!({
+    let mut options = serde_json::json!({
         "repair": args.parser.repair,
         "max_len": args.parser.max_len,
         "resolvers": args.parser.resolvers,
@@ -307,6 +314,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         "keep": args.keep,
         "threads": threads,
     });
+    // Only when given, so a baseline from before the flag has the same options.
+    if let Some(e) = args.encoding {
+        options["encoding"] = e.name().into();
+    }
     let result = pipeline::run(ScanConfig {
         inputs,
         input_format,
@@ -438,6 +449,7 @@ fn check_no_csv_flags(args: &ScanArgs) -> Result<()> {
         (args.allow_short_rows, "--allow-short-rows"),
         (args.max_record_mib.is_some(), "--max-record-mib"),
         (args.block_mib.is_some(), "--block-mib"),
+        (args.encoding.is_some(), "--encoding"),
     ];
     if let Some((_, flag)) = given.iter().find(|(set, _)| *set) {
         bail!(Usage(format!(

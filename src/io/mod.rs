@@ -8,7 +8,7 @@
 //!   the identifier column whatever its string type.
 //! - [`sink`]: enriched output as Parquet, CSV, TSV or Arrow IPC.
 //! - [`magic`]: what a file's first bytes say it is (gzip, zstd, Parquet,
-//!   Arrow IPC), whatever its name.
+//!   Arrow IPC, a spreadsheet, PDF, HTML, JSON), whatever its name.
 //! - [`atomic`]: output written to a hidden temporary file beside the target
 //!   and renamed onto it only when complete; cleanup on drop and on
 //!   interrupt ([`atomic::remove_all_temp_files`]).

@@ -115,13 +115,16 @@ impl ParquetInput {
             Ok(Err(e)) => {
                 // Named as what it is when its first bytes tell (a gzip'd
                 // export says "Corrupt footer" otherwise).
-                let mut head = Vec::with_capacity(magic::HEAD_LEN);
+                let mut head = Vec::with_capacity(magic::SNIFF_LEN);
                 // The footer's reads moved the file's offset.
                 if (&file).seek(SeekFrom::Start(0)).is_ok() {
-                    let _ = (&file).take(magic::HEAD_LEN as u64).read_to_end(&mut head);
+                    let _ = (&file).take(magic::SNIFF_LEN as u64).read_to_end(&mut head);
                 }
                 if magic::is_arrow_ipc(&head) {
                     bail!("{shown}: {}", magic::ARROW_IPC);
+                }
+                if let Some(format) = magic::not_csv(&head) {
+                    bail!("{shown}: this is {}, not Parquet: {}", format.noun(), format.advice());
                 }
                 if let Some(c) = magic::compression_name(&head) {
                     bail!(

@@ -437,6 +437,14 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             rows_written.map_or("no".to_string(), |w| w.to_string())
         );
     }
+    for (info, d) in infos.iter().filter_map(|i| Some((i, i.decoding?))) {
+        if d.malformed > 0 {
+            notes.push(format!(
+                "{}: {} byte sequences were not valid {}; each was read as U+FFFD",
+                info.path, d.malformed, d.encoding
+            ));
+        }
+    }
     Ok(ScanResult {
         inputs: infos,
         columns: column_names,

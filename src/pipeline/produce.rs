@@ -189,6 +189,7 @@ fn produce_csv(
         format: format.into(),
         bytes,
         records,
+        decoding: reader.decoding(),
     }))
 }
 
@@ -231,6 +232,7 @@ fn produce_parquet(
         format: "parquet".into(),
         bytes,
         records,
+        decoding: None,
     }))
 }
 

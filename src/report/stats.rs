@@ -241,6 +241,9 @@ pub struct InputInfo {
     pub format: String,
     pub bytes: u64,
     pub records: u64,
+    /// CSV/TSV read in another encoding than UTF-8: which, and how many
+    /// byte sequences were not valid in it.
+    pub decoding: Option<crate::io::csv_in::Decoding>,
 }
 
 #[cfg(test)]

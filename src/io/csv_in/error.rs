@@ -1,0 +1,169 @@
+//! The error of the CSV input layer: what went wrong ([`ErrorKind`]),
+//! in which file, and where ([`Position`]: record, line, byte).
+
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+
+use crate::io::magic;
+
+/// Where an error happened. Any part may be unknown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    /// 1-based data record number (the header is not counted).
+    pub record: Option<u64>,
+    /// 1-based line number (counting `\n`).
+    pub line: Option<u64>,
+    /// Byte offset in the decompressed stream (decoded to UTF-8 when the
+    /// input is in another encoding).
+    pub byte: Option<u64>,
+}
+
+/// What went wrong.
+#[derive(Debug)]
+pub enum ErrorKind {
+    /// The file cannot be opened.
+    Open(io::Error),
+    /// Reading or decompressing failed.
+    Read(io::Error),
+    /// A `.gz` file that does not start like gzip.
+    NotGzip,
+    /// A `.zst` file that does not start like zstd (or is empty).
+    NotZstd,
+    /// A file read as CSV that starts like Parquet (`PAR1`); the hint
+    /// depends on why it was read as CSV.
+    LooksParquet(ReadAsCsv),
+    /// A file read as CSV that starts like Arrow IPC, which hdlscan does
+    /// not read at all.
+    LooksArrow,
+    /// A compressed file (the compression is "gzip" or "zstd") that holds
+    /// Parquet, which is read only as a file as written.
+    CompressedParquet(&'static str),
+    /// A compressed file that holds Arrow IPC.
+    CompressedArrow(&'static str),
+    /// Another format a CSV export is mistaken for (a spreadsheet, PDF,
+    /// HTML, JSON), plain or inside `compressed` ("gzip", "zstd").
+    NotCsv {
+        format: magic::NotCsv,
+        compressed: Option<&'static str>,
+    },
+    /// `has_headers` but the input holds no record.
+    NoHeader,
+    /// A record has the wrong number of fields.
+    FieldCount { expected: usize, found: usize },
+    /// A quoted field was still open at end of input.
+    UnclosedQuote,
+    /// A single record is larger than `max_block_size`.
+    RecordTooLarge { limit: usize },
+    /// Invalid [`CsvOptions`](super::CsvOptions).
+    BadOption(String),
+    /// The `csv` crate rejected a block (not expected to happen).
+    Csv(String),
+}
+
+/// Why a Parquet file was read as CSV, for the hint that gets it read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadAsCsv {
+    /// Bytes on stdin, which is always CSV: Parquet needs a file (its
+    /// footer is read first), so `--input-format parquet` would not help.
+    Stdin,
+    /// Named `.parquet` or `.pq` already: only `--input-format csv` (or
+    /// `tsv`) can have made it CSV.
+    NamedParquet,
+    /// Any other name.
+    OtherName,
+}
+
+/// An error naming the file and the position reached.
+#[derive(Debug)]
+pub struct PositionedError {
+    pub file: Arc<str>,
+    pub pos: Position,
+    pub kind: ErrorKind,
+}
+
+impl PositionedError {
+    pub(super) fn new(file: &Arc<str>, pos: Position, kind: ErrorKind) -> Self {
+        PositionedError {
+            file: file.clone(),
+            pos,
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for PositionedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.file)?;
+        let p = &self.pos;
+        match (&self.kind, p.record, p.line) {
+            (ErrorKind::Read(_), _, _) => {}
+            (_, Some(r), Some(l)) => write!(f, "record {r} (line {l}): ")?,
+            (_, Some(r), None) => write!(f, "record {r}: ")?,
+            (_, None, Some(l)) => write!(f, "line {l}: ")?,
+            _ => {}
+        }
+        match &self.kind {
+            ErrorKind::Open(e) => write!(f, "cannot open: {e}"),
+            ErrorKind::Read(e) => {
+                write!(f, "read error")?;
+                match (p.record, p.byte) {
+                    (Some(r), Some(b)) => write!(f, " in record {r} (byte {b})")?,
+                    (None, Some(b)) => write!(f, " at byte {b}")?,
+                    _ => {}
+                }
+                write!(f, ": {e}")
+            }
+            ErrorKind::NotGzip => write!(f, "not a gzip file (bad magic bytes)"),
+            ErrorKind::NotZstd => write!(f, "not a zstd file (empty or bad magic bytes)"),
+            ErrorKind::LooksParquet(ReadAsCsv::Stdin) => write!(
+                f,
+                "this is a Parquet file, not CSV, and Parquet cannot be read from stdin; give the file's path instead of -"
+            ),
+            ErrorKind::LooksParquet(ReadAsCsv::NamedParquet) => write!(
+                f,
+                "this is a Parquet file, read as CSV because of --input-format; drop that option"
+            ),
+            ErrorKind::LooksParquet(ReadAsCsv::OtherName) => write!(
+                f,
+                "this is a Parquet file, not CSV; name it .parquet or pass --input-format parquet"
+            ),
+            ErrorKind::LooksArrow => f.write_str(magic::ARROW_IPC),
+            ErrorKind::CompressedParquet(c) => write!(
+                f,
+                "a {c}-compressed Parquet file; decompress it first and give hdlscan the .parquet file"
+            ),
+            ErrorKind::CompressedArrow(c) => {
+                write!(f, "a {c}-compressed {}", magic::ARROW_IPC.trim_start_matches("an "))
+            }
+            ErrorKind::NotCsv { format, compressed } => {
+                write!(f, "this is {}", format.noun())?;
+                if let Some(c) = compressed {
+                    write!(f, ", {c}-compressed")?;
+                }
+                write!(f, ", not CSV: {}", format.advice())
+            }
+            ErrorKind::NoHeader => write!(f, "no header: the input holds no record"),
+            ErrorKind::FieldCount { expected, found } => {
+                write!(f, "expected {expected} fields, found {found}")
+            }
+            ErrorKind::UnclosedQuote => write!(f, "quote opened here never closes"),
+            ErrorKind::RecordTooLarge { limit } => {
+                write!(
+                    f,
+                    "record longer than the {limit}-byte limit (raise it with --max-record-mib)"
+                )
+            }
+            ErrorKind::BadOption(m) => write!(f, "invalid option: {m}"),
+            ErrorKind::Csv(m) => write!(f, "CSV error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionedError {
+    // The message already ends with the I/O error's own text; a `source`
+    // would make `{:#}` print it twice.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+}

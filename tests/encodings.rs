@@ -1,0 +1,144 @@
+//! `--encoding`: CSV in Windows-1252 or UTF-16 read as text, decoded once
+//! before records are split; bytes not valid in the encoding counted and
+//! told in the summary and the report.
+//!
+//! Run: `cargo test --test tests encodings`
+
+use crate::scan::{Table, read_json, scan, scan_in};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/inputs").join(name)
+}
+
+/// UTF-16LE bytes of `text`, after a byte-order mark.
+fn utf16le(text: &str) -> Vec<u8> {
+    let mut out = vec![0xff, 0xfe];
+    out.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    out
+}
+
+/// The real case: a Windows-1252 export whose no-break spaces (byte 0xA0)
+/// around a DOI made it `bad_utf8`; read as Windows-1252 it is the DOI,
+/// trimmed, and every other cell is UTF-8 text in the output.
+#[test]
+fn windows_1252_export_reads_its_doi() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = fixture("windows-1252.csv");
+    let input = input.to_str().unwrap();
+
+    scan(d, &[input, "-c", "doi", "--report", "bytes.json"]).ok();
+    let r = read_json(&d.join("bytes.json"));
+    assert_eq!(
+        r["errors"]["bad_utf8"]["count"], 1,
+        "read as UTF-8, the DOI is bad_utf8"
+    );
+
+    for label in ["windows-1252", "latin1", "CP1252"] {
+        let run = scan(
+            d,
+            &[
+                input,
+                "-c",
+                "doi",
+                "--encoding",
+                label,
+                "-o",
+                "text.csv",
+                "--report",
+                "r.json",
+            ],
+        )
+        .ok();
+        assert!(!run.stderr.contains("not valid"), "{}", run.stderr);
+        let text = fs::read_to_string(d.join("text.csv")).expect("UTF-8 output");
+        assert!(text.starts_with("id,title,doi,record,"), "{text}");
+        let t = Table::from_csv(&d.join("text.csv"), b',');
+        assert_eq!(t.get(0, "title"), "Café € 2019");
+        assert_eq!(t.get(0, "doi"), "\u{a0}10.1000/xyz123\u{a0}");
+        assert_eq!(
+            (t.get(0, "kind"), t.get(0, "canonical"), t.get(0, "warnings")),
+            ("doi", "10.1000/xyz123", "trimmed")
+        );
+        assert_eq!(t.get(1, "title"), "Naïve – résumé");
+        assert_eq!(t.get(2, "title"), "Straße");
+        let r = read_json(&d.join("r.json"));
+        assert_eq!(r["run"]["options"]["encoding"], "windows-1252", "{label}");
+        assert_eq!(r["valid"], 3, "{label}");
+    }
+}
+
+/// UTF-16 is found by its byte-order mark, whatever `--encoding` says.
+#[test]
+fn utf16_with_a_bom_needs_no_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = fixture("utf-16le-bom.csv");
+    let input = input.to_str().unwrap();
+    for extra in [&[][..], &["--encoding", "windows-1252"]] {
+        let mut args = vec![input, "-c", "doi", "-o", "o.csv"];
+        args.extend_from_slice(extra);
+        scan(d, &args).ok();
+        let t = Table::from_csv(&d.join("o.csv"), b',');
+        assert_eq!(t.get(0, "canonical"), "10.1000/été");
+        assert_eq!(t.get(1, "canonical"), "10.1000/日本");
+        assert_eq!(t.get(2, "canonical"), "1721.1/12345");
+    }
+    // Big-endian too, tab-separated, from stdin and gzip-compressed.
+    let text = "id\tdoi\n1\t10.1000/x\n";
+    let mut be = vec![0xfe, 0xff];
+    be.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&be).unwrap();
+    fs::write(d.join("be.tsv.gz"), gz.finish().unwrap()).unwrap();
+    scan(d, &["be.tsv.gz", "-c", "doi", "-o", "be.csv"]).ok();
+    assert_eq!(
+        Table::from_csv(&d.join("be.csv"), b',').get(0, "canonical"),
+        "10.1000/x"
+    );
+    scan_in(d, &["-", "-d", "tab", "-c", "doi", "-o", "stdin.csv"], Some(&be)).ok();
+    assert_eq!(
+        Table::from_csv(&d.join("stdin.csv"), b',').get(0, "canonical"),
+        "10.1000/x"
+    );
+}
+
+/// Bytes not valid in the encoding become U+FFFD, and the summary and the
+/// report say how many, in which input.
+#[test]
+fn malformed_bytes_are_counted_and_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A lone surrogate, and half a code unit at the end.
+    let mut bytes = utf16le("id,doi\n1,10.1000/a");
+    bytes.extend_from_slice(&0xdc00u16.to_le_bytes());
+    bytes.extend_from_slice(&utf16le("\n2,10.1000/b")[2..]);
+    bytes.push(b'x');
+    fs::write(d.join("bad16.csv"), &bytes).unwrap();
+    let run = scan(d, &["bad16.csv", "-c", "doi", "-o", "o.csv", "--report", "r.json"]).ok();
+    let note = "bad16.csv: 2 byte sequences were not valid UTF-16LE; each was read as U+FFFD";
+    assert!(run.stderr.contains(note), "{}", run.stderr);
+    let r = read_json(&d.join("r.json"));
+    assert!(
+        r["notes"].as_array().unwrap().iter().any(|n| n == note),
+        "{}",
+        r["notes"]
+    );
+    let t = Table::from_csv(&d.join("o.csv"), b',');
+    assert_eq!(t.get(0, "doi"), "10.1000/a\u{fffd}");
+    assert_eq!(t.get(1, "doi"), "10.1000/b\u{fffd}");
+}
+
+#[test]
+fn bad_labels_and_parquet_input_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.csv"), "doi\n10.1000/x\n").unwrap();
+    scan(d, &["in.csv", "-c", "doi", "--encoding", "ebcdic"]).usage_error(&["ebcdic", "windows-1252"]);
+    fs::write(d.join("in.parquet"), b"PAR1").unwrap();
+    scan(d, &["in.parquet", "-c", "doi", "--encoding", "latin1"])
+        .usage_error(&["--encoding applies to CSV/TSV input only"]);
+}
