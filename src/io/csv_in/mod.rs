@@ -176,6 +176,15 @@ pub struct ParseOptions {
 /// Parquet, Arrow IPC, a spreadsheet, PDF, HTML or JSON read as CSV,
 /// plain or compressed, is refused with a hint (see [`magic`]).
 pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedError> {
+    open_text(spec, false)
+}
+
+/// [`open_input`] for a reader of text that may be JSON (JSON Lines
+/// input): JSON and JSON Lines pass, the other formats are refused alike.
+pub fn open_text(spec: &InputSpec, json: bool) -> Result<Box<dyn Read + Send>, PositionedError> {
+    let not_text = |head: &[u8]| {
+        magic::not_csv(head).filter(|f| !(json && matches!(f, magic::NotCsv::Json | magic::NotCsv::JsonLines)))
+    };
     let name: Arc<str> = spec.display_name().into();
     let err = |kind| PositionedError::new(&name, Position::default(), kind);
     let mut src: BufReader<Box<dyn Read + Send>> = match spec {
@@ -208,7 +217,7 @@ pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedEr
         if magic::is_arrow_ipc(head) {
             return Err(err(ErrorKind::LooksArrow));
         }
-        if let Some(format) = magic::not_csv(head) {
+        if let Some(format) = not_text(head) {
             return Err(err(ErrorKind::NotCsv {
                 format,
                 compressed: None,
@@ -245,7 +254,7 @@ pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedEr
     if magic::is_arrow_ipc(&inner) {
         return Err(err(ErrorKind::CompressedArrow(compression)));
     }
-    if let Some(format) = magic::not_csv(&inner) {
+    if let Some(format) = not_text(&inner) {
         return Err(err(ErrorKind::NotCsv {
             format,
             compressed: Some(compression),

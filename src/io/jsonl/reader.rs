@@ -87,11 +87,11 @@ pub(super) fn is_blank(line: &[u8]) -> bool {
 }
 
 impl JsonlBlockReader {
-    /// Open `spec` (see `csv_in::open_input`: decompression by name or by
+    /// Open `spec` (see `csv_in::open_text`: decompression by name or by
     /// sniffing; Parquet and Arrow refused).
     pub fn open(spec: &InputSpec, opts: JsonlOptions) -> Result<Self, PositionedError> {
         let name: Arc<str> = spec.display_name().into();
-        let src = csv_in::open_input(spec)
+        let src = csv_in::open_text(spec, true)
             .map_err(|e| PositionedError::new(&name, None, None, ErrorKind::Input(Box::new(e))))?;
         Self::from_reader(name.to_string(), src, opts)
     }
