@@ -606,7 +606,10 @@ fn a_held_gate_exits_3_with_everything_written() {
     );
     assert_eq!((g["value"].as_f64(), g["holds"].as_bool()), (Some(12.5), Some(false)));
     let md = fs::read_to_string(d.join("r.md")).unwrap();
-    assert!(md.contains("| `became_invalid>0` | Fail | 1 | > 0 | **failed** |"), "{md}");
+    assert!(
+        md.contains("| `became_invalid>0` | Fail | 1 | > 0 | **failed** |"),
+        "{md}"
+    );
     // A warning alone exits 0.
     let args = [
         "old.parquet",

@@ -11,6 +11,7 @@ mod gates;
 mod gen_bench;
 mod headers;
 mod hostile;
+mod jsonl;
 mod parse_cli;
 mod real;
 mod reports;

@@ -75,7 +75,8 @@ that could not finish), 2 usage error, 3 a --fail-if gate held,
 #[derive(clap::Args, Debug)]
 #[command(about = "Scan columns of CSV, TSV or Parquet files: classify, normalize, report", after_help = EXAMPLES)]
 pub struct ScanArgs {
-    /// Input files (.csv, .tsv, .parquet; .gz and .zst CSV/TSV decompress).
+    /// Input files (.csv, .tsv, .parquet, .jsonl/.ndjson/.json; .gz and .zst
+    /// CSV, TSV and JSON decompress).
     /// `-` reads CSV from stdin. Each input must hold the chosen and kept
     /// columns (wide output: the same columns as the first).
     #[arg(required = true, value_name = "INPUT")]
@@ -84,7 +85,9 @@ pub struct ScanArgs {
     /// always wins), a 1-based column number, or a pattern where `*` and
     /// `?` are wildcards and every other character is literal
     /// ('dc.identifier.uri*' matches dc.identifier.uri[en_US]). Resolved
-    /// against the first input.
+    /// against the first input. For JSON input, a path: doi, ids.doi,
+    /// locations[].landing_page_url ([] yields each element), or a JSON
+    /// Pointer (/a.b/c) for names holding dots.
     #[arg(short = 'c', long, required = true, value_name = "NAME|NUMBER|PATTERN")]
     pub column: Vec<String>,
     /// Split cells into values (SPEC §6): at SEP (DSpace joins values with
@@ -96,6 +99,14 @@ pub struct ScanArgs {
     /// for re-import), repeatable; chosen as --column.
     #[arg(long, value_name = "COLUMN")]
     pub keep: Vec<String>,
+    /// JSON input: a line that is not one JSON object is counted, reported
+    /// and skipped instead of stopping the run.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
+    /// JSON input holding its records as an array under this path (as
+    /// Crossref's {"items": [...]}: --records items), instead of one a line.
+    #[arg(long, value_name = "PATH")]
+    pub records: Option<String>,
     /// Long output (a row per value) even for one column not split.
     #[arg(long)]
     pub long: bool,
@@ -240,9 +251,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             formats[0]
         }
     };
-    if input_format == InputFormat::Parquet {
-        check_no_csv_flags(&args)?;
-    }
+    check_input_flags(&args, input_format)?;
     let delimiter = match (&args.delimiter, input_format) {
         (Some(d), _) => parse_delimiter(d)?,
         (None, InputFormat::Tsv) => b'\t',
@@ -327,6 +336,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         split,
         long: args.long,
         csv,
+        json: json_options(&args, csv.max_block_size)?,
         output: output.clone(),
         column_prefix: args.column_prefix.clone(),
         parser,
@@ -419,6 +429,22 @@ fn test_pause(phase: &str) {
     }
 }
 
+/// The JSON Lines reader's options; the JSON-only flags are refused with
+/// other inputs elsewhere (`check_json_flags`).
+fn json_options(args: &ScanArgs, max_record: usize) -> Result<crate::io::jsonl::JsonlOptions> {
+    let records = match &args.records {
+        Some(p) => Some(
+            crate::io::jsonl::JsonPath::parse(p)
+                .map_err(|e| anyhow::Error::new(Usage(format!("--records {p:?}: {e}"))))?,
+        ),
+        None => None,
+    };
+    Ok(crate::io::jsonl::JsonlOptions::default()
+        .with_max_line(max_record)
+        .with_skip_bad_lines(args.skip_bad_lines)
+        .with_records(records))
+}
+
 /// `--baseline`: read before any work, since the run may replace it.
 fn read_baseline(path: &Path) -> Result<Snapshot> {
     let shown = path.display();
@@ -439,21 +465,31 @@ fn parse_gates(args: &ScanArgs) -> Result<Vec<Gate>> {
         .map_err(|e| anyhow::Error::new(Usage(e)))
 }
 
-/// Parquet input has no header line, delimiter or records to pad or cap:
-/// a CSV reading flag given with it would be ignored, and silently
-/// ignoring `-n` or `-d` hides a command line that meant something else.
-fn check_no_csv_flags(args: &ScanArgs) -> Result<()> {
+/// Parquet input has no header line, delimiter or records to pad or cap,
+/// JSON no header or delimiter, CSV no bad lines to skip: a flag given with
+/// an input it does not apply to would be ignored, and silently ignoring
+/// `-n` or `-d` hides a command line that meant something else.
+fn check_input_flags(args: &ScanArgs, format: InputFormat) -> Result<()> {
+    let (parquet, json) = (format == InputFormat::Parquet, format == InputFormat::Jsonl);
     let given = [
-        (args.no_headers, "-n/--no-headers"),
-        (args.delimiter.is_some(), "-d/--delimiter"),
-        (args.allow_short_rows, "--allow-short-rows"),
-        (args.max_record_mib.is_some(), "--max-record-mib"),
-        (args.block_mib.is_some(), "--block-mib"),
-        (args.encoding.is_some(), "--encoding"),
+        (args.no_headers, "-n/--no-headers", "CSV/TSV", parquet || json),
+        (args.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", parquet || json),
+        (args.allow_short_rows, "--allow-short-rows", "CSV/TSV", parquet || json),
+        (
+            args.max_record_mib.is_some(),
+            "--max-record-mib",
+            "CSV/TSV and JSON",
+            parquet,
+        ),
+        (args.block_mib.is_some(), "--block-mib", "CSV/TSV and JSON", parquet),
+        (args.encoding.is_some(), "--encoding", "CSV/TSV", parquet || json),
+        (args.skip_bad_lines, "--skip-bad-lines", "JSON", !json),
+        (args.records.is_some(), "--records", "JSON", !json),
     ];
-    if let Some((_, flag)) = given.iter().find(|(set, _)| *set) {
+    if let Some((_, flag, applies, _)) = given.iter().find(|(set, _, _, refused)| *set && *refused) {
         bail!(Usage(format!(
-            "{flag} applies to CSV/TSV input only, and this input is Parquet; drop it"
+            "{flag} applies to {applies} input only, and this input is {}; drop it",
+            format.name()
         )));
     }
     Ok(())

@@ -12,25 +12,34 @@ use crate::columns;
 use crate::dups;
 use crate::id::{Rendered, Scratch};
 use crate::io::csv_in::{self, RowBlock};
+use crate::io::jsonl::{self, JsonRecords};
 use crate::io::parquet_in::IdColumn;
 use crate::report::Stats;
 use anyhow::Result;
 use arrow_array::{ArrayRef, RecordBatch};
 use std::sync::Arc;
 
-/// The chosen cells of one unit of work.
+/// The chosen cells of one unit of work. A CSV or Parquet cell holds one
+/// value (before `--split`); a JSON path may yield several, or none.
 trait Cells {
     fn rows(&self) -> usize;
-    /// The cell of chosen column `chosen` (its index among the run's
-    /// chosen columns); a null is an empty cell.
-    fn cell(&self, row: usize, chosen: usize) -> &[u8];
+    /// The values of chosen column `chosen` (its index among the run's
+    /// chosen columns) in `row`.
+    fn count(&self, _row: usize, _chosen: usize) -> usize {
+        1
+    }
+    /// Value `i` of that cell; a null is an empty value.
+    fn value(&self, row: usize, chosen: usize, i: usize) -> &[u8];
     fn line(&self, row: usize) -> Option<u64>;
+    /// The 1-based record number of `row`, across all inputs.
+    fn record(&self, row: usize) -> u64;
 }
 
 struct CsvCells<'a, 'b> {
     block: &'b RowBlock<'a>,
     /// The chosen columns' indices in this input.
     cols: &'b [usize],
+    first_record: u64,
 }
 
 impl Cells for CsvCells<'_, '_> {
@@ -38,17 +47,21 @@ impl Cells for CsvCells<'_, '_> {
         self.block.nrows()
     }
     #[inline]
-    fn cell(&self, row: usize, chosen: usize) -> &[u8] {
+    fn value(&self, row: usize, chosen: usize, _: usize) -> &[u8] {
         self.block.field(row, self.cols[chosen])
     }
     fn line(&self, row: usize) -> Option<u64> {
         Some(self.block.line(row))
+    }
+    fn record(&self, row: usize) -> u64 {
+        self.first_record + row as u64
     }
 }
 
 struct ParquetCells<'a> {
     rows: usize,
     cols: Vec<IdColumn<'a>>,
+    first_record: u64,
 }
 
 impl Cells for ParquetCells<'_> {
@@ -56,11 +69,39 @@ impl Cells for ParquetCells<'_> {
         self.rows
     }
     #[inline]
-    fn cell(&self, row: usize, chosen: usize) -> &[u8] {
+    fn value(&self, row: usize, chosen: usize, _: usize) -> &[u8] {
         self.cols[chosen].get_bytes(row).unwrap_or(b"")
     }
     fn line(&self, _: usize) -> Option<u64> {
         None
+    }
+    fn record(&self, row: usize) -> u64 {
+        self.first_record + row as u64
+    }
+}
+
+/// A block of JSON records: the chosen paths are the first of the path
+/// set, the kept ones after them.
+struct JsonCells<'a> {
+    recs: &'a JsonRecords,
+    record_base: u64,
+}
+
+impl Cells for JsonCells<'_> {
+    fn rows(&self) -> usize {
+        self.recs.len()
+    }
+    fn count(&self, row: usize, chosen: usize) -> usize {
+        self.recs.value_count(row, chosen)
+    }
+    fn value(&self, row: usize, chosen: usize, i: usize) -> &[u8] {
+        self.recs.values(row, chosen).nth(i).unwrap_or(b"")
+    }
+    fn line(&self, row: usize) -> Option<u64> {
+        Some(self.recs.line(row))
+    }
+    fn record(&self, row: usize) -> u64 {
+        self.record_base + self.recs.record(row)
     }
 }
 
@@ -83,49 +124,52 @@ impl Out {
 }
 
 /// Every value of every chosen cell, in record, column and piece order.
-fn each_value(
-    cells: &impl Cells,
-    first_record: u64,
-    input: u32,
-    shape: &Shape,
-    out: &mut Out,
-    stats: &mut Stats,
-    dups: &mut dups::Block,
-) {
+fn each_value(cells: &impl Cells, input: u32, shape: &Shape, out: &mut Out, stats: &mut Stats, dups: &mut dups::Block) {
     let mut scratch = Scratch::default();
     let mut rendered = Rendered::default();
     let mut pieces = Vec::new();
     for row in 0..cells.rows() {
-        let (record, line) = (first_record + row as u64, cells.line(row));
+        let (record, line) = (cells.record(row), cells.line(row));
         for (chosen, parser) in shape.parsers.iter().enumerate() {
-            let cell = cells.cell(row, chosen);
             stats.cell(chosen);
-            pieces.clear();
-            if let Some(split) = &shape.split {
-                split.pieces(parser, cell, &mut scratch, &mut pieces);
-            }
-            if pieces.is_empty() {
-                pieces.push(0..cell.len());
-            }
-            for (i, range) in pieces.iter().enumerate() {
-                let value = &cell[range.clone()];
-                let at = At {
-                    input,
-                    record,
-                    line,
-                    column: chosen as u32,
-                    value_index: i as u32 + 1,
+            // A path that yields nothing is one empty value, as an empty
+            // cell is: every cell is accounted for.
+            let items = cells.count(row, chosen);
+            let mut index = 0u32;
+            for item in 0..items.max(1) {
+                let cell = if items == 0 {
+                    &b""[..]
+                } else {
+                    cells.value(row, chosen, item)
                 };
-                let p = parser.parse(value, &mut scratch);
-                parser.render(&p, &mut rendered);
-                stats.value(at, value, &p, rendered.canonical());
-                if let Some(c) = rendered.canonical() {
-                    dups.push(c.as_bytes(), at, value, p.warnings);
+                pieces.clear();
+                if let Some(split) = &shape.split {
+                    split.pieces(parser, cell, &mut scratch, &mut pieces);
                 }
-                match out {
-                    Out::Audit => {}
-                    Out::Wide(b) => b.push(record, &p, &rendered),
-                    Out::Long(b) => b.push(at, row, value, &p, &rendered),
+                if pieces.is_empty() {
+                    pieces.push(0..cell.len());
+                }
+                for range in pieces.iter() {
+                    index += 1;
+                    let value = &cell[range.clone()];
+                    let at = At {
+                        input,
+                        record,
+                        line,
+                        column: chosen as u32,
+                        value_index: index,
+                    };
+                    let p = parser.parse(value, &mut scratch);
+                    parser.render(&p, &mut rendered);
+                    stats.value(at, value, &p, rendered.canonical());
+                    if let Some(c) = rendered.canonical() {
+                        dups.push(c.as_bytes(), at, value, p.warnings);
+                    }
+                    match out {
+                        Out::Audit => {}
+                        Out::Wide(b) => b.push(record, &p, &rendered),
+                        Out::Long(b) => b.push(at, row, value, &p, &rendered),
+                    }
                 }
             }
         }
@@ -146,16 +190,9 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             let cells = CsvCells {
                 block: &rows,
                 cols: &input.cols,
+                first_record: raw.first_record + input.record_base,
             };
-            each_value(
-                &cells,
-                raw.first_record + input.record_base,
-                input.index,
-                shape,
-                &mut out,
-                &mut stats,
-                &mut dups,
-            );
+            each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
             // Input cells as arrays: all of them (wide), the kept ones (long).
             let text = |cols: &mut dyn Iterator<Item = usize>, lossy: &mut u64| -> Result<Vec<ArrayRef>> {
                 let per_col = raw.data.len() / input.ncols.max(1);
@@ -213,15 +250,12 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 .map(|&c| IdColumn::new(batch.column(c).as_ref()))
                 .collect::<Result<Vec<_>>>()?;
             let mut out = Out::new(shape, n, 0);
-            each_value(
-                &ParquetCells { rows: n, cols },
+            let cells = ParquetCells {
+                rows: n,
+                cols,
                 first_record,
-                input.index,
-                shape,
-                &mut out,
-                &mut stats,
-                &mut dups,
-            );
+            };
+            each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
             let out = match (out, &shape.shaped) {
                 (Out::Wide(enriched), Shaped::Wide(schema)) => {
                     let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
@@ -246,6 +280,51 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 stats,
                 dups,
                 progress: n as u64,
+            })
+        }
+        Work::Jsonl { raw, input } => {
+            let recs = jsonl::parse_block(&raw, &shape.json_paths, &shape.json)?;
+            let n = recs.len();
+            stats.records = n as u64;
+            stats.skipped_lines = recs.skipped();
+            let bad = recs.bad_lines().iter();
+            stats.bad_lines = bad
+                .map(|b| format!("{} line {}: {}", raw.file, b.line, b.reason))
+                .collect();
+            let mut out = Out::new(shape, n, raw.data.len() / shape.parsers.len().max(1));
+            let cells = JsonCells {
+                recs: &recs,
+                record_base: input.record_base,
+            };
+            each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
+            let batch = match (out, &shape.shaped) {
+                (Out::Long(long), Shaped::Long(schema)) => {
+                    // Kept paths yield one value at most (`[]` is refused
+                    // in --keep): a record's text, or null.
+                    let keep: Vec<ArrayRef> = input
+                        .keep
+                        .iter()
+                        .map(|&k| {
+                            let texts = (0..n).map(|r| recs.values(r, k).next().map(|v| String::from_utf8_lossy(v)));
+                            Arc::new(arrow_array::StringArray::from_iter(texts)) as ArrayRef
+                        })
+                        .collect();
+                    let arrays = long.finish(
+                        &shape.input_names,
+                        &shape.column_names,
+                        &keep,
+                        false,
+                        &mut stats.lossy_cells,
+                    )?;
+                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
+                }
+                _ => None,
+            };
+            Ok(Done {
+                batch,
+                stats,
+                dups,
+                progress: raw.data.len() as u64,
             })
         }
     }

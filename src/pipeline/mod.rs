@@ -20,6 +20,7 @@ use crate::heap;
 use crate::id::{Options, Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
+use crate::io::jsonl::{JsonPath, JsonlOptions, PathSet, RawLines};
 use crate::io::parquet_in::{self, ParquetInput};
 use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
 use crate::report::{InputInfo, Stats};
@@ -41,6 +42,9 @@ pub enum InputFormat {
     Csv,
     Tsv,
     Parquet,
+    /// JSON Lines (`.jsonl`, `.ndjson`, `.json`), or with `--records` JSON
+    /// documents holding an array of records.
+    Jsonl,
 }
 
 impl InputFormat {
@@ -59,6 +63,8 @@ impl InputFormat {
             .unwrap_or(&name);
         if name.ends_with(".parquet") || name.ends_with(".pq") {
             InputFormat::Parquet
+        } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") || name.ends_with(".json") {
+            InputFormat::Jsonl
         } else if name.ends_with(".tsv") || name.ends_with(".tab") {
             InputFormat::Tsv
         } else {
@@ -71,6 +77,7 @@ impl InputFormat {
             InputFormat::Csv => "csv",
             InputFormat::Tsv => "tsv",
             InputFormat::Parquet => "parquet",
+            InputFormat::Jsonl => "jsonl",
         }
     }
 }
@@ -96,6 +103,8 @@ pub struct ScanConfig {
     /// Long output even for one column not split.
     pub long: bool,
     pub csv: CsvOptions,
+    /// JSON Lines input: its block and line sizes, bad lines, `--records`.
+    pub json: JsonlOptions,
     pub output: Option<(PathBuf, OutputFormat)>,
     /// `--column-prefix`; when not given, a prefix is chosen only if an
     /// input column is named like an added one (`columns::free_prefix`).
@@ -145,6 +154,10 @@ enum Work {
         first_record: u64,
         input: Arc<InputShape>,
     },
+    Jsonl {
+        raw: RawLines,
+        input: Arc<InputShape>,
+    },
 }
 
 /// Where one input holds what the run reads.
@@ -188,6 +201,9 @@ struct Shape {
     raw_cells: bool,
     /// Long output then has an `input` column.
     several_inputs: bool,
+    /// JSON input: the chosen paths, then the kept ones, as one tree.
+    json_paths: PathSet,
+    json: JsonlOptions,
     /// The dictionaries of long output's `input` and `column`.
     input_names: Arc<StringArray>,
     column_names: Arc<StringArray>,
@@ -200,7 +216,17 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     let mut first_csv = None;
     // The first CSV input's header as it was, for CSV/TSV output.
     let mut header = Vec::new();
+    let json = cfg.input_format == InputFormat::Jsonl;
+    let json_paths = match json {
+        true => json_paths(&cfg.columns, &cfg.keep)?,
+        false => Vec::new(),
+    };
     let (input_schema, first_name) = match cfg.input_format {
+        // No header: the columns are the paths, chosen then kept.
+        InputFormat::Jsonl => {
+            let names: Vec<String> = json_paths.iter().map(|p| p.to_string()).collect();
+            (produce::utf8_schema(&names), cfg.inputs[0].display_name())
+        }
         InputFormat::Parquet => {
             let InputSpec::Path(p) = &cfg.inputs[0] else {
                 bail!("Parquet cannot be read from stdin; give a file")
@@ -222,20 +248,40 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     let delimiter = (cfg.input_format != InputFormat::Parquet).then_some(cfg.csv.delimiter);
     // A selector that selects nothing is a command line to fix: exit 2.
     let usage = |flag: &'static str| move |e: anyhow::Error| anyhow!(crate::cli::Usage(format!("{flag}: {e:#}")));
-    let chosen = choose(&names, &cfg.columns, &first_name, delimiter).map_err(usage("--column"))?;
-    let keep = select::select(&names, &cfg.keep, &first_name).map_err(usage("--keep"))?;
+    let (chosen, keep) = match json {
+        true => {
+            let n = json_paths.len() - cfg.keep.len();
+            ((0..n).collect::<Vec<_>>(), (n..json_paths.len()).collect::<Vec<_>>())
+        }
+        false => (
+            choose(&names, &cfg.columns, &first_name, delimiter).map_err(usage("--column"))?,
+            select::select(&names, &cfg.keep, &first_name).map_err(usage("--keep"))?,
+        ),
+    };
+    // `--expect PATH=NS` names a path as the user spelled it.
+    let expect: Vec<String> = match json {
+        true => cfg
+            .expect
+            .iter()
+            .map(|e| match select::split_expect(e) {
+                (Some(col), ns) => JsonPath::parse(col).map_or(e.clone(), |p| format!("{p}={ns}")),
+                (None, _) => e.clone(),
+            })
+            .collect(),
+        false => cfg.expect.clone(),
+    };
     if cfg.input_format == InputFormat::Parquet {
         for &c in &chosen {
             parquet_in::check_identifier_column(&input_schema, c, &first_name)?;
         }
     }
-    let parsers = column_parsers(&cfg.parser, &cfg.expect, &names, &chosen, &first_name)?;
+    let parsers = column_parsers(&cfg.parser, &expect, &names, &chosen, &first_name)?;
     let column_names: Vec<String> = chosen.iter().map(|&c| names[c].clone()).collect();
     let chosen_count = chosen.len();
     // A file of DOIs without a header line loses its first DOI to the
     // header: say so when a chosen column's name is itself an identifier.
     let mut notes = Vec::new();
-    if cfg.input_format != InputFormat::Parquet && cfg.csv.has_headers {
+    if matches!(cfg.input_format, InputFormat::Csv | InputFormat::Tsv) && cfg.csv.has_headers {
         let mut scratch = crate::id::Scratch::default();
         for (name, parser) in column_names.iter().zip(&parsers) {
             let p = parser.parse(name.as_bytes(), &mut scratch);
@@ -249,7 +295,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             }
         }
     }
-    let long = cfg.long || chosen.len() > 1 || cfg.split.is_some();
+    // JSON has no input row to write back: its output is always long.
+    let long = cfg.long || json || chosen.len() > 1 || cfg.split.is_some();
     if !keep.is_empty() && !long {
         bail!(crate::cli::Usage(
             "--keep carries input columns into long output; wide output (one column, no --split) has every input \
@@ -257,7 +304,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 .into()
         ));
     }
-    let raw_cells = cfg.input_format != InputFormat::Parquet
+    let raw_cells = matches!(cfg.input_format, InputFormat::Csv | InputFormat::Tsv)
         && matches!(&cfg.output, Some((_, OutputFormat::Csv | OutputFormat::Tsv)));
     let several_inputs = cfg.inputs.len() > 1;
     let (prefix, prefix_chosen) = match &cfg.column_prefix {
@@ -322,6 +369,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         },
         raw_cells,
         several_inputs,
+        json_paths: PathSet::new(&json_paths),
+        json: cfg.json.clone(),
         // Only long output writes them; a wide run's one column name may
         // be a 100 MB header line, not worth two more copies.
         input_names: Arc::new(StringArray::from_iter_values(input_names.iter().filter(|_| long))),
@@ -352,6 +401,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             schema: input_schema.clone(),
             chosen,
             keep,
+            json: cfg.json.clone(),
             all: matches!(shape.shaped, Shaped::Wide(_)),
         };
         thread::Builder::new()
@@ -429,7 +479,9 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     };
     let read: u64 = infos.iter().map(|i| i.records).sum();
     let cells = stats.total().cells;
-    if read != stats.records || cells != read * column_names.len() as u64 || rows_written.is_some_and(|w| w != rows_out)
+    if read != stats.records + stats.skipped_lines
+        || cells != stats.records * column_names.len() as u64
+        || rows_written.is_some_and(|w| w != rows_out)
     {
         bail!(
             "row accounting failed: {read} records read, {} classified ({cells} cells), {} rows written; no output was kept",
@@ -457,6 +509,32 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         rows_written,
         output,
     })
+}
+
+/// `--column` and `--keep` as paths into JSON records: chosen ones first
+/// (each once), then kept ones. A kept path may not yield several values
+/// (`[]`): a kept column has one cell per value's record.
+fn json_paths(columns: &[String], keep: &[String]) -> Result<Vec<JsonPath>> {
+    let parse = |flag: &str, s: &String| {
+        JsonPath::parse(s).map_err(|e| anyhow!(crate::cli::Usage(format!("{flag} {s:?}: {e}"))))
+    };
+    let mut paths: Vec<JsonPath> = Vec::new();
+    for c in columns {
+        let p = parse("--column", c)?;
+        if !paths.contains(&p) {
+            paths.push(p);
+        }
+    }
+    for k in keep {
+        let p = parse("--keep", k)?;
+        if p.yields_many() {
+            bail!(crate::cli::Usage(format!(
+                "--keep {k:?}: a kept path gives one cell per record; drop the [] to keep the whole list as JSON"
+            )));
+        }
+        paths.push(p);
+    }
+    Ok(paths)
 }
 
 /// Parquet and Arrow writers hold buffers per column: wide inputs go to

@@ -28,6 +28,7 @@ pub(super) struct Columns {
     pub keep: Vec<usize>,
     /// Every input column is written (wide output).
     pub all: bool,
+    pub json: crate::io::jsonl::JsonlOptions,
 }
 
 impl Columns {
@@ -133,6 +134,7 @@ pub(super) fn produce(
         let index = index as u32;
         let r = match columns.format {
             super::InputFormat::Parquet => produce_parquet(spec, index, &columns, record_base, &tx),
+            super::InputFormat::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
             _ => {
                 let reader = match first_csv.take() {
                     Some(r) => Ok(r),
@@ -230,6 +232,49 @@ fn produce_parquet(
     Ok(Some(InputInfo {
         path: shown,
         format: "parquet".into(),
+        bytes,
+        records,
+        decoding: None,
+    }))
+}
+
+/// One JSON input: the same paths in every input, so no columns to match.
+fn produce_jsonl(
+    spec: &InputSpec,
+    index: u32,
+    columns: &Columns,
+    record_base: u64,
+    tx: &SyncSender<Result<Work>>,
+) -> Result<Option<InputInfo>> {
+    let mut reader = crate::io::jsonl::JsonlBlockReader::open(spec, columns.json.clone())?;
+    let input = Arc::new(InputShape {
+        index,
+        ncols: columns.chosen.len() + columns.keep.len(),
+        cols: columns.chosen.clone(),
+        keep: columns.keep.clone(),
+        record_base,
+    });
+    let (mut records, mut bytes) = (0u64, 0u64);
+    while let Some(raw) = reader.next_block()? {
+        records += raw.nrecords;
+        bytes = bytes.max(raw.byte_offset + raw.data.len() as u64);
+        // A pretty-printed document read as JSON Lines fails on its first
+        // line: say what to do, as the line alone cannot.
+        if raw.first_line == 1 && columns.json.records.is_none() && raw.data.trim_ascii_start().starts_with(b"{\n") {
+            bail!(
+                "{}: line 1 is not one JSON record: this looks like a JSON document over several lines; if its \
+                 records are an array under a key (Crossref's {{\"items\": [...]}}), add --records KEY",
+                spec.display_name()
+            );
+        }
+        let input = Arc::clone(&input);
+        if tx.send(Ok(Work::Jsonl { raw, input })).is_err() {
+            return Ok(None);
+        }
+    }
+    Ok(Some(InputInfo {
+        path: spec.display_name(),
+        format: "jsonl".into(),
         bytes,
         records,
         decoding: None,

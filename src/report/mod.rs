@@ -257,8 +257,12 @@ pub struct Report {
     pub lossy_cells: u64,
     /// Short rows padded with empty fields (`--allow-short-rows`).
     pub padded_rows: u64,
+    /// JSON lines skipped as not one record (`--skip-bad-lines`); the
+    /// first few are described in `notes`.
+    pub skipped_lines: u64,
     /// What the run decided or noticed that a reader should know (a
-    /// prefix chosen for the added columns, a header that looks like data).
+    /// prefix chosen for the added columns, a header that looks like data,
+    /// bad lines skipped).
     pub notes: Vec<String>,
     pub run: RunInfo,
 }
@@ -388,7 +392,12 @@ impl Report {
             duplicates,
             lossy_cells: stats.lossy_cells,
             padded_rows: stats.padded_rows,
-            notes: made.notes,
+            skipped_lines: stats.skipped_lines,
+            notes: made
+                .notes
+                .into_iter()
+                .chain(stats.bad_lines.iter().map(|b| format!("skipped {b}")))
+                .collect(),
             run: RunInfo {
                 tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
                 inputs: made

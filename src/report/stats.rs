@@ -134,7 +134,14 @@ pub struct Stats {
     pub lossy_cells: u64,
     /// Short rows padded with empty fields (`--allow-short-rows`).
     pub padded_rows: u64,
+    /// JSON lines that were not one record, skipped (`--skip-bad-lines`),
+    /// and the first few of them, described.
+    pub skipped_lines: u64,
+    pub bad_lines: Vec<String>,
 }
+
+/// Bad lines described in the report.
+const BAD_LINES_SHOWN: usize = 5;
 
 impl Stats {
     /// Stats of `columns` chosen columns.
@@ -231,6 +238,9 @@ impl AddAssign<Stats> for Stats {
         }
         self.lossy_cells += o.lossy_cells;
         self.padded_rows += o.padded_rows;
+        self.skipped_lines += o.skipped_lines;
+        let room = BAD_LINES_SHOWN.saturating_sub(self.bad_lines.len());
+        self.bad_lines.extend(o.bad_lines.drain(..).take(room));
     }
 }
 
