@@ -94,10 +94,9 @@ impl NotCsv {
             NotCsv::Pdf => "export the table as CSV where it came from",
             NotCsv::Html => "a login or error page saved in place of the export? download the export again",
             NotCsv::Json => {
-                "hdlscan reads CSV, TSV and Parquet; as JSON Lines (one record a line) it will be read with \
-                 --input-format jsonl when supported"
+                "read it with --input-format jsonl, adding --records KEY when its records are an array under a key"
             }
-            NotCsv::JsonLines => "read it with --input-format jsonl when supported",
+            NotCsv::JsonLines => "read it with --input-format jsonl (or name it .jsonl)",
         }
     }
 }

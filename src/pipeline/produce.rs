@@ -260,7 +260,8 @@ fn produce_jsonl(
         bytes = bytes.max(raw.byte_offset + raw.data.len() as u64);
         // A pretty-printed document read as JSON Lines fails on its first
         // line: say what to do, as the line alone cannot.
-        if raw.first_line == 1 && columns.json.records.is_none() && raw.data.trim_ascii_start().starts_with(b"{\n") {
+        let first = raw.data.split(|&b| b == b'\n').next().unwrap_or_default().trim_ascii();
+        if raw.first_line == 1 && columns.json.records.is_none() && (first == b"{" || first == b"[") {
             bail!(
                 "{}: line 1 is not one JSON record: this looks like a JSON document over several lines; if its \
                  records are an array under a key (Crossref's {{\"items\": [...]}}), add --records KEY",
