@@ -370,7 +370,7 @@ fn added_column_clash_in_any_case() {
 }
 
 /// Writes `batch` as Parquet to `path`.
-fn write_parquet(path: &Path, batch: &arrow_array::RecordBatch) {
+pub fn write_parquet(path: &Path, batch: &arrow_array::RecordBatch) {
     let f = fs::File::create(path).unwrap();
     let mut w = parquet::arrow::ArrowWriter::try_new(f, batch.schema(), None).unwrap();
     w.write(batch).unwrap();

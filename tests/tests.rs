@@ -12,6 +12,7 @@ mod gen_bench;
 mod headers;
 mod hostile;
 mod jsonl;
+mod nested;
 mod parse_cli;
 mod real;
 mod reports;

@@ -17,6 +17,7 @@ pub mod atomic;
 pub mod csv_in;
 pub mod jsonl;
 pub mod magic;
+pub mod nested;
 pub mod parquet_in;
 mod record;
 pub mod sink;

@@ -13,6 +13,7 @@ use crate::dups;
 use crate::id::{Rendered, Scratch};
 use crate::io::csv_in::{self, RowBlock};
 use crate::io::jsonl::{self, JsonRecords};
+use crate::io::nested::{self, Flat};
 use crate::io::parquet_in::IdColumn;
 use crate::report::Stats;
 use anyhow::Result;
@@ -61,6 +62,9 @@ impl Cells for CsvCells<'_, '_> {
 struct ParquetCells<'a> {
     rows: usize,
     cols: Vec<IdColumn<'a>>,
+    /// A chosen column read through a path (`io::nested`): its values per
+    /// row, as positions in its leaf (`cols` reads the leaf then).
+    flats: &'a [Option<Flat>],
     first_record: u64,
 }
 
@@ -68,9 +72,13 @@ impl Cells for ParquetCells<'_> {
     fn rows(&self) -> usize {
         self.rows
     }
+    fn count(&self, row: usize, chosen: usize) -> usize {
+        self.flats[chosen].as_ref().map_or(1, |f| f.count(row))
+    }
     #[inline]
-    fn value(&self, row: usize, chosen: usize, _: usize) -> &[u8] {
-        self.cols[chosen].get_bytes(row).unwrap_or(b"")
+    fn value(&self, row: usize, chosen: usize, i: usize) -> &[u8] {
+        let at = self.flats[chosen].as_ref().map_or(row, |f| f.at(row, i));
+        self.cols[chosen].get_bytes(at).unwrap_or(b"")
     }
     fn line(&self, _: usize) -> Option<u64> {
         None
@@ -244,15 +252,23 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
         } => {
             let n = batch.num_rows();
             stats.records = n as u64;
+            let flats = input
+                .cols
+                .iter()
+                .zip(&shape.nested)
+                .map(|(&c, steps)| steps.as_ref().map(|s| nested::flatten(batch.column(c), s)).transpose())
+                .collect::<Result<Vec<_>>>()?;
             let cols = input
                 .cols
                 .iter()
-                .map(|&c| IdColumn::new(batch.column(c).as_ref()))
+                .zip(&flats)
+                .map(|(&c, f)| IdColumn::new(f.as_ref().map_or(batch.column(c), |f| &f.leaf).as_ref()))
                 .collect::<Result<Vec<_>>>()?;
             let mut out = Out::new(shape, n, 0);
             let cells = ParquetCells {
                 rows: n,
                 cols,
+                flats: &flats,
                 first_record,
             };
             each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);

@@ -20,7 +20,8 @@ use crate::heap;
 use crate::id::{Options, Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, ParseOptions, RawBlock};
-use crate::io::jsonl::{JsonPath, JsonlOptions, PathSet, RawLines};
+use crate::io::jsonl::{JsonPath, JsonlOptions, PathSet, RawLines, Step};
+use crate::io::nested;
 use crate::io::parquet_in::{self, ParquetInput};
 use crate::io::sink::{self, OutputFormat, Sink, SinkOptions};
 use crate::report::{InputInfo, Stats};
@@ -201,6 +202,9 @@ struct Shape {
     raw_cells: bool,
     /// Long output then has an `input` column.
     several_inputs: bool,
+    /// Parquet input: a chosen column's path into its structs and lists
+    /// (`io::nested`), if it has one.
+    nested: Vec<Option<Vec<Step>>>,
     /// JSON input: the chosen paths, then the kept ones, as one tree.
     json_paths: PathSet,
     json: JsonlOptions,
@@ -217,6 +221,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     // The first CSV input's header as it was, for CSV/TSV output.
     let mut header = Vec::new();
     let json = cfg.input_format == InputFormat::Jsonl;
+    // Parquet paths into structs and lists (`ids.doi`), per chosen column.
+    let mut nested: Vec<Option<(String, Vec<Step>)>> = Vec::new();
     let json_paths = match json {
         true => json_paths(&cfg.columns, &cfg.keep)?,
         false => Vec::new(),
@@ -254,7 +260,16 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             ((0..n).collect::<Vec<_>>(), (n..json_paths.len()).collect::<Vec<_>>())
         }
         false => (
-            choose(&names, &cfg.columns, &first_name, delimiter).map_err(usage("--column"))?,
+            choose_or_nested(
+                &names,
+                &cfg.columns,
+                &first_name,
+                delimiter,
+                &input_schema,
+                cfg.input_format,
+                &mut nested,
+            )
+            .map_err(usage("--column"))?,
             select::select(&names, &cfg.keep, &first_name).map_err(usage("--keep"))?,
         ),
     };
@@ -270,13 +285,22 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             .collect(),
         false => cfg.expect.clone(),
     };
+    if nested.len() < chosen.len() {
+        nested.resize(chosen.len(), None);
+    }
     if cfg.input_format == InputFormat::Parquet {
-        for &c in &chosen {
-            parquet_in::check_identifier_column(&input_schema, c, &first_name)?;
+        for (&c, n) in chosen.iter().zip(&nested) {
+            if n.is_none() {
+                parquet_in::check_identifier_column(&input_schema, c, &first_name)?;
+            }
         }
     }
     let parsers = column_parsers(&cfg.parser, &expect, &names, &chosen, &first_name)?;
-    let column_names: Vec<String> = chosen.iter().map(|&c| names[c].clone()).collect();
+    let column_names: Vec<String> = chosen
+        .iter()
+        .zip(&nested)
+        .map(|(&c, n)| n.as_ref().map_or_else(|| names[c].clone(), |(path, _)| path.clone()))
+        .collect();
     let chosen_count = chosen.len();
     // A file of DOIs without a header line loses its first DOI to the
     // header: say so when a chosen column's name is itself an identifier.
@@ -296,7 +320,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         }
     }
     // JSON has no input row to write back: its output is always long.
-    let long = cfg.long || json || chosen.len() > 1 || cfg.split.is_some();
+    let many = nested.iter().flatten().any(|(_, steps)| steps.contains(&Step::Each));
+    let long = cfg.long || json || many || chosen.len() > 1 || cfg.split.is_some();
     if !keep.is_empty() && !long {
         bail!(crate::cli::Usage(
             "--keep carries input columns into long output; wide output (one column, no --split) has every input \
@@ -370,6 +395,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
         raw_cells,
         several_inputs,
         json_paths: PathSet::new(&json_paths),
+        nested: nested.into_iter().map(|n| n.map(|(_, steps)| steps)).collect(),
         json: cfg.json.clone(),
         // Only long output writes them; a wide run's one column name may
         // be a 100 MB header line, not worth two more copies.
@@ -402,6 +428,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             chosen,
             keep,
             json: cfg.json.clone(),
+            nested: shape.nested.iter().map(Option::is_some).collect(),
             all: matches!(shape.shaped, Shaped::Wide(_)),
         };
         thread::Builder::new()
@@ -590,6 +617,49 @@ fn column_parsers(
         }
     }
     Ok(options.into_iter().map(Parser::new).collect())
+}
+
+/// `--column` against the first input, where a Parquet selector naming no
+/// column may be a path into its structs and lists (`ids.doi`): such a
+/// column is chosen with its path in `nested` (at its index).
+fn choose_or_nested(
+    names: &[String],
+    selectors: &[String],
+    shown: &str,
+    delimiter: Option<u8>,
+    schema: &Schema,
+    format: InputFormat,
+    nested: &mut Vec<Option<(String, Vec<Step>)>>,
+) -> Result<Vec<usize>> {
+    if format != InputFormat::Parquet || !selectors.iter().any(|s| nested::looks_like_path(s)) {
+        return choose(names, selectors, shown, delimiter);
+    }
+    let mut chosen = Vec::new();
+    for sel in selectors {
+        match select::one(names, sel, shown) {
+            Ok(cols) => {
+                for c in cols {
+                    // Read once, as `select` does; the same column through a
+                    // path is another column.
+                    if !chosen.iter().zip(nested.iter()).any(|(&x, n)| x == c && n.is_none()) {
+                        chosen.push(c);
+                        nested.push(None);
+                    }
+                }
+            }
+            Err(e) if nested::looks_like_path(sel) => {
+                let path = JsonPath::parse(sel).map_err(|p| anyhow!("{e:#}; as a path: {p}"))?;
+                let (c, steps) = nested::resolve(schema, &path).map_err(|p| anyhow!("{shown}: {p:#}"))?;
+                let name = path.to_string();
+                if !nested.iter().flatten().any(|(n, _)| *n == name) {
+                    chosen.push(c);
+                    nested.push(Some((name, steps)));
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(chosen)
 }
 
 /// `--column` selectors against the first input; a header read as one

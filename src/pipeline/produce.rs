@@ -28,6 +28,9 @@ pub(super) struct Columns {
     pub keep: Vec<usize>,
     /// Every input column is written (wide output).
     pub all: bool,
+    /// Per chosen column: read through a path into structs and lists, so
+    /// the column itself is not a string column.
+    pub nested: Vec<bool>,
     pub json: crate::io::jsonl::JsonlOptions,
 }
 
@@ -96,7 +99,7 @@ impl Columns {
             .collect::<Result<Vec<_>>>()?;
         let keep = self.keep.iter().map(|&i| find(i, "kept")).collect::<Result<Vec<_>>>()?;
         if let Some(s) = schema {
-            for &c in &cols {
+            for (&c, _) in cols.iter().zip(&self.nested).filter(|(_, n)| !**n) {
                 parquet_in::check_identifier_column(s, c, shown)?;
             }
             for (&k, &first_k) in keep.iter().zip(&self.keep) {

@@ -1,0 +1,237 @@
+//! Paths into nested Parquet columns: `ids.doi` into a struct,
+//! `locations[].landing_page_url` into a list of structs, whatever a
+//! writer named the list's element field. The same path syntax as JSON
+//! input (`jsonl::JsonPath`); a path's first key names the top column.
+//!
+//! A batch's column is flattened once into its leaf array and, per row,
+//! the leaf positions the path reaches (none for a null or an empty list,
+//! several through `[]`), so the per-value loop reads values as it reads a
+//! flat column's.
+
+use super::jsonl::{JsonPath, Step};
+use anyhow::{Result, bail};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef};
+use arrow_schema::{DataType, Field, Schema};
+
+/// Whether `s` reads as a path rather than a column name: a `.` or `[]`.
+pub fn looks_like_path(s: &str) -> bool {
+    s.contains('.') || s.contains("[]") || s.starts_with('/')
+}
+
+/// The top column `path` starts in and the steps after it, checked
+/// against `schema`: each key a struct field, each `[]` a list, the leaf a
+/// string or bytes column.
+pub fn resolve(schema: &Schema, path: &JsonPath) -> Result<(usize, Vec<Step>)> {
+    let steps = path.steps();
+    let Some(Step::Key(top)) = steps.first() else {
+        bail!("{path}: a path starts with a column name");
+    };
+    let Some(col) = schema.fields().iter().position(|f| f.name().as_str() == &**top) else {
+        bail!("no column named '{top}' (the first key of {path})");
+    };
+    let mut field: &Field = schema.field(col);
+    for step in &steps[1..] {
+        field = match (step, field.data_type()) {
+            (Step::Key(k), DataType::Struct(children)) => match children.iter().find(|c| c.name().as_str() == &**k) {
+                Some(c) => c,
+                None => bail!(
+                    "{path}: {} has no field '{k}' (its fields: {})",
+                    field.name(),
+                    children
+                        .iter()
+                        .map(|c| c.name().as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+            (Step::Each, DataType::List(item) | DataType::LargeList(item)) => item,
+            (Step::Key(k), other) => bail!(
+                "{path}: {} is {other}, not a struct: it has no field '{k}'",
+                field.name()
+            ),
+            (Step::Each, other) => bail!("{path}: {} is {other}, not a list: drop the []", field.name()),
+        };
+    }
+    if !(super::parquet_in::is_string_type(field.data_type())
+        || matches!(
+            field.data_type(),
+            DataType::Binary | DataType::LargeBinary | DataType::BinaryView
+        ))
+    {
+        bail!(
+            "{path} ends on {}, of type {}: a path must end on strings (add [] for a list, or a field for a struct)",
+            field.name(),
+            field.data_type()
+        );
+    }
+    Ok((col, steps[1..].to_vec()))
+}
+
+/// A column flattened along a path: the leaf array, and for row `r` the
+/// leaf positions `idx[starts[r]..starts[r + 1]]`.
+pub struct Flat {
+    pub leaf: ArrayRef,
+    starts: Vec<u32>,
+    idx: Vec<u32>,
+}
+
+impl Flat {
+    pub fn count(&self, row: usize) -> usize {
+        (self.starts[row + 1] - self.starts[row]) as usize
+    }
+
+    /// The leaf position of value `i` of `row`.
+    pub fn at(&self, row: usize, i: usize) -> usize {
+        self.idx[self.starts[row] as usize + i] as usize
+    }
+}
+
+/// Flattens `array` (a batch's top column) along `steps` (as `resolve`
+/// gave them). Nulls along the way, and empty lists, reach nothing.
+pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
+    let rows = array.len();
+    // Per row, positions in the current array: starts as the identity.
+    let mut starts: Vec<u32> = (0..=rows as u32).collect();
+    let mut idx: Vec<u32> = (0..rows as u32).collect();
+    let mut current = array.clone();
+    for step in steps {
+        let (mut new_starts, mut new_idx) = (Vec::with_capacity(starts.len()), Vec::with_capacity(idx.len()));
+        new_starts.push(0u32);
+        let next: ArrayRef = match step {
+            Step::Key(k) => {
+                let s = current.as_struct();
+                for w in starts.windows(2) {
+                    new_idx.extend(
+                        idx[w[0] as usize..w[1] as usize]
+                            .iter()
+                            .filter(|&&i| s.is_valid(i as usize)),
+                    );
+                    new_starts.push(new_idx.len() as u32);
+                }
+                s.column_by_name(k).expect("resolve checked the field").clone()
+            }
+            Step::Each => {
+                let (offsets, values): (Vec<usize>, ArrayRef) = match current.data_type() {
+                    DataType::List(_) => {
+                        let l = current.as_list::<i32>();
+                        (l.offsets().iter().map(|&o| o as usize).collect(), l.values().clone())
+                    }
+                    DataType::LargeList(_) => {
+                        let l = current.as_list::<i64>();
+                        (l.offsets().iter().map(|&o| o as usize).collect(), l.values().clone())
+                    }
+                    other => bail!("not a list: {other}"),
+                };
+                for w in starts.windows(2) {
+                    for &i in &idx[w[0] as usize..w[1] as usize] {
+                        if current.is_valid(i as usize) {
+                            let (a, b) = (offsets[i as usize], offsets[i as usize + 1]);
+                            new_idx.extend((a..b).map(|j| j as u32));
+                        }
+                    }
+                    new_starts.push(new_idx.len() as u32);
+                }
+                values
+            }
+        };
+        starts = new_starts;
+        idx = new_idx;
+        current = next;
+    }
+    // Null leaves reach nothing either: a missing value is an empty cell.
+    let (mut final_starts, mut final_idx) = (vec![0u32], Vec::with_capacity(idx.len()));
+    for w in starts.windows(2) {
+        final_idx.extend(
+            idx[w[0] as usize..w[1] as usize]
+                .iter()
+                .filter(|&&i| current.is_valid(i as usize)),
+        );
+        final_starts.push(final_idx.len() as u32);
+    }
+    Ok(Flat {
+        leaf: current,
+        starts: final_starts,
+        idx: final_idx,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::builder::{ListBuilder, StringBuilder, StructBuilder};
+    use arrow_array::{RecordBatch, StringArray};
+    use arrow_schema::Fields;
+    use std::sync::Arc;
+
+    /// OpenAlex-shaped: `ids` a struct with `doi`, `locations` a list of
+    /// structs with `landing_page_url`.
+    fn batch() -> RecordBatch {
+        let ids_fields = Fields::from(vec![Field::new("doi", DataType::Utf8, true)]);
+        let mut ids = StructBuilder::from_fields(ids_fields.clone(), 3);
+        let loc_fields = Fields::from(vec![Field::new("landing_page_url", DataType::Utf8, true)]);
+        let mut locs = ListBuilder::new(StructBuilder::from_fields(loc_fields.clone(), 3)).with_field(Arc::new(
+            Field::new("element", DataType::Struct(loc_fields.clone()), true),
+        ));
+        for (doi, urls) in [
+            (
+                Some("10.1/a"),
+                vec![Some("https://doi.org/10.1/a"), Some("https://x.org/1")],
+            ),
+            (None, vec![]),
+            (Some("10.1/c"), vec![None]),
+        ] {
+            ids.field_builder::<StringBuilder>(0).unwrap().append_option(doi);
+            ids.append(true);
+            for u in urls {
+                let s = locs.values();
+                s.field_builder::<StringBuilder>(0).unwrap().append_option(u);
+                s.append(true);
+            }
+            locs.append(true);
+        }
+        let ids = Arc::new(ids.finish()) as ArrayRef;
+        let locs = Arc::new(locs.finish()) as ArrayRef;
+        let id = Arc::new(StringArray::from(vec!["w1", "w2", "w3"])) as ArrayRef;
+        RecordBatch::try_from_iter(vec![("id", id), ("ids", ids), ("locations", locs)]).unwrap()
+    }
+
+    fn values(b: &RecordBatch, path: &str) -> Vec<Vec<String>> {
+        let p = JsonPath::parse(path).unwrap();
+        let (col, steps) = resolve(&b.schema(), &p).unwrap();
+        let flat = flatten(b.column(col), &steps).unwrap();
+        let leaf = flat.leaf.as_string::<i32>();
+        (0..b.num_rows())
+            .map(|r| {
+                (0..flat.count(r))
+                    .map(|i| leaf.value(flat.at(r, i)).to_string())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn structs_and_lists_of_structs() {
+        let b = batch();
+        assert_eq!(values(&b, "ids.doi"), [vec!["10.1/a"], vec![], vec!["10.1/c"]]);
+        assert_eq!(
+            values(&b, "locations[].landing_page_url"),
+            [vec!["https://doi.org/10.1/a", "https://x.org/1"], vec![], vec![]]
+        );
+        assert_eq!(values(&b, "id"), [vec!["w1"], vec!["w2"], vec!["w3"]]);
+    }
+
+    #[test]
+    fn paths_that_do_not_fit_the_schema_say_why() {
+        let b = batch();
+        let err = |p: &str| {
+            resolve(&b.schema(), &JsonPath::parse(p).unwrap())
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("ids.pmid").contains("has no field 'pmid' (its fields: doi)"));
+        assert!(err("locations.landing_page_url").contains("not a struct"));
+        assert!(err("ids").contains("must end on strings"));
+        assert!(err("nope.x").contains("no column named 'nope'"));
+    }
+}

@@ -1,0 +1,122 @@
+//! Paths into nested Parquet: `ids.doi` into a struct and
+//! `locations[].landing_page_url` into a list of structs (the element
+//! field named as a writer likes), as in OpenAlex's Parquet works.
+//!
+//! Run: `cargo test --test tests nested`
+
+use crate::hostile::write_parquet;
+use crate::scan::{Table, read_json, scan};
+use arrow_array::builder::{ListBuilder, StringBuilder, StructBuilder};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Fields};
+use std::sync::Arc;
+
+/// Three works: two locations, none, one whose URL is null.
+fn works() -> RecordBatch {
+    let ids_fields = Fields::from(vec![
+        Field::new("openalex", DataType::Utf8, true),
+        Field::new("doi", DataType::Utf8, true),
+    ]);
+    let mut ids = StructBuilder::from_fields(ids_fields, 3);
+    let loc_fields = Fields::from(vec![Field::new("landing_page_url", DataType::Utf8, true)]);
+    let mut locs = ListBuilder::new(StructBuilder::from_fields(loc_fields.clone(), 3))
+        .with_field(Arc::new(Field::new("item", DataType::Struct(loc_fields), true)));
+    for (w, doi, urls) in [
+        (
+            "W1",
+            Some("https://doi.org/10.7717/peerj.4375"),
+            vec![
+                Some("https://doi.org/10.7717/PEERJ.4375"),
+                Some("https://europepmc.org/x"),
+            ],
+        ),
+        ("W2", None, vec![]),
+        ("W3", Some("10.1000/182"), vec![None]),
+    ] {
+        ids.field_builder::<StringBuilder>(0).unwrap().append_value(w);
+        ids.field_builder::<StringBuilder>(1).unwrap().append_option(doi);
+        ids.append(true);
+        for u in urls {
+            let s = locs.values();
+            s.field_builder::<StringBuilder>(0).unwrap().append_option(u);
+            s.append(true);
+        }
+        locs.append(true);
+    }
+    let id = Arc::new(StringArray::from(vec!["1", "2", "3"])) as ArrayRef;
+    RecordBatch::try_from_iter(vec![
+        ("id", id),
+        ("ids", Arc::new(ids.finish()) as ArrayRef),
+        ("locations", Arc::new(locs.finish()) as ArrayRef),
+    ])
+    .unwrap()
+}
+
+#[test]
+fn struct_and_list_paths_in_parquet() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_parquet(&d.join("works.parquet"), &works());
+    scan(
+        d,
+        &[
+            "works.parquet",
+            "-c",
+            "ids.doi",
+            "-c",
+            "locations[].landing_page_url",
+            "--keep",
+            "id",
+            "-o",
+            "out.csv",
+            "--report",
+            "r.json",
+            "-q",
+        ],
+    )
+    .ok();
+    let t = Table::from_csv(&d.join("out.csv"), b',');
+    let rows: Vec<[&str; 5]> = (0..t.rows.len())
+        .map(|i| {
+            [
+                t.get(i, "id"),
+                t.get(i, "column"),
+                t.get(i, "value_index"),
+                t.get(i, "value"),
+                t.get(i, "canonical"),
+            ]
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            [
+                "1",
+                "ids.doi",
+                "1",
+                "https://doi.org/10.7717/peerj.4375",
+                "10.7717/peerj.4375"
+            ],
+            [
+                "1",
+                "locations[].landing_page_url",
+                "1",
+                "https://doi.org/10.7717/PEERJ.4375",
+                "10.7717/peerj.4375"
+            ],
+            ["1", "locations[].landing_page_url", "2", "https://europepmc.org/x", ""],
+            ["2", "ids.doi", "1", "", ""],
+            ["2", "locations[].landing_page_url", "1", "", ""],
+            ["3", "ids.doi", "1", "10.1000/182", "10.1000/182"],
+            ["3", "locations[].landing_page_url", "1", "", ""],
+        ]
+    );
+    let r = read_json(&d.join("r.json"));
+    assert_eq!((r["cells"].as_u64(), r["values"].as_u64()), (Some(6), Some(7)));
+    assert_eq!(r["duplicates"]["clusters"], 1);
+    // A struct path alone, no []: wide output, the input's columns kept.
+    scan(d, &["works.parquet", "-c", "ids.doi", "-o", "wide.parquet", "-q"]).ok();
+    // Paths that do not fit say why, before anything is written.
+    scan(d, &["works.parquet", "-c", "ids.pmid"]).usage_error(&["has no field 'pmid' (its fields: openalex, doi)"]);
+    scan(d, &["works.parquet", "-c", "locations.landing_page_url"]).usage_error(&["not a struct"]);
+}
