@@ -78,3 +78,16 @@ fn a_header_that_is_an_identifier_gets_a_note_suggesting_no_headers() {
     assert!(!run.stderr.contains("note:"), "{}", run.stderr);
     assert_eq!(read_json(&d.join("r.json"))["records"], 2);
 }
+
+#[test]
+fn a_header_of_five_million_fields_is_a_clear_error_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A 10 MB line of five million fields, then one record.
+    let mut line = ",".repeat(4_999_999);
+    line.push('\n');
+    fs::write(d.join("wide.csv"), format!("{line}{line}")).unwrap();
+    let (run, rss) = crate::hostile::scan_measured(d, &["wide.csv", "-c", "1", "--max-record-mib", "64"]);
+    run.fails_with(&["5000000 fields", "at most 500000 columns", "-d"]);
+    crate::hostile::assert_rss("a 10 MB header of five million fields", rss, 300 << 20);
+}

@@ -756,7 +756,7 @@ const GNU_TIME: &str = "/usr/bin/time";
 /// Runs `hdlscan scan ARGS -q` in `dir` under GNU time: the run and its
 /// peak RSS in KiB. Without GNU time the RSS is `None` (and a note says the
 /// assertion is skipped).
-fn scan_measured(dir: &Path, args: &[&str]) -> (crate::scan::Run, Option<u64>) {
+pub fn scan_measured(dir: &Path, args: &[&str]) -> (crate::scan::Run, Option<u64>) {
     if !Path::new(GNU_TIME).exists() {
         eprintln!("note: {GNU_TIME} missing (apt-get install time): peak RSS not checked");
         let mut a = args.to_vec();

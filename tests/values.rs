@@ -5,8 +5,8 @@
 //!
 //! Run: `cargo test --test tests values`
 
+use crate::hostile::{assert_rss, scan_measured};
 use crate::scan::{Table, assert_no_temp_files, entries, p, read_json, read_parquet, scan};
-use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -594,23 +594,24 @@ fn a_cell_of_a_million_pieces() {
         cell.push_str(&format!("10.1/{}", i % 1000));
     }
     fs::write(d.join("big.csv"), format!("id,doi\n1,{cell}\n2,10.1/x\n")).unwrap();
-    scan(
-        d,
-        &[
-            "big.csv",
-            "-c",
-            "doi",
-            "--split",
-            "||",
-            "--keep",
-            "id",
-            "-o",
-            "out.parquet",
-            "--report",
-            "r.json",
-        ],
-    )
-    .ok();
+    let args = [
+        "big.csv",
+        "-c",
+        "doi",
+        "--split",
+        "||",
+        "--keep",
+        "id",
+        "-o",
+        "out.parquet",
+        "--report",
+        "r.json",
+        "--duplicates",
+        "d.csv",
+    ];
+    let (run, rss) = scan_measured(d, &args);
+    run.ok();
+    assert_rss("a cell of a million pieces", rss, 300 << 20);
     let r = read_json(&d.join("r.json"));
     assert_eq!(
         (r["records"].as_u64(), r["cells"].as_u64(), r["values"].as_u64()),
@@ -648,9 +649,16 @@ fn ten_thousand_columns_matched_by_a_star() {
     assert_eq!(t.rows.len() as u64, 2 * n);
     assert_eq!(t.get(n as usize + 2, "column"), "c2");
     // More columns than Parquet output takes is fine in long output: it
-    // has a column per chosen column's value, not per input column.
-    scan(d, &["wide.csv", "-c", "*", "-o", "out.parquet"]).ok();
-    let _: Value = Value::Null;
+    // has a column per chosen column's value, not per input column. 200
+    // such rows: two million values, within the scan's 300 MB.
+    let rows = format!("{}\n", row.join(",")).repeat(200);
+    fs::write(d.join("wider.csv"), format!("{}\n{rows}", header.join(","))).unwrap();
+    let (run, rss) = scan_measured(
+        d,
+        &["wider.csv", "-c", "*", "-o", "wider.parquet", "--duplicates", "d.csv"],
+    );
+    run.ok();
+    assert_rss("10,000 columns × 200 rows, long output", rss, 300 << 20);
 }
 
 #[test]

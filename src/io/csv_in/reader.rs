@@ -250,7 +250,7 @@ impl CsvBlockReader {
         };
         let end = first.offset as usize;
         let fields = first_record_fields(&self.buf[..end], self.opts.delimiter)
-            .map_err(|e| self.err(Position::default(), ErrorKind::Csv(e.to_string())))?;
+            .map_err(|e| self.err(Position::default(), ErrorKind::Csv(e)))?;
         self.ncols = fields.len();
         if self.opts.has_headers {
             self.headers = fields.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
@@ -331,10 +331,23 @@ impl CsvBlockReader {
     }
 }
 
-fn first_record_fields(data: &[u8], delim: u8) -> Result<Vec<Vec<u8>>, csv::Error> {
+/// Most columns a CSV header may have. Each column costs a few hundred
+/// bytes across the header's names, the schema and the report (1.5 million
+/// fields peaked at 510 MB), so past this a run could not stay within its
+/// 300 MB; such a line is rarely a header anyway.
+pub const MAX_COLUMNS: usize = 500_000;
+
+fn first_record_fields(data: &[u8], delim: u8) -> Result<Vec<Vec<u8>>, String> {
     let mut rdr = csv_reader(data, delim);
     let mut rec = csv::ByteRecord::new();
-    rdr.read_byte_record(&mut rec)?;
+    rdr.read_byte_record(&mut rec).map_err(|e| e.to_string())?;
+    if rec.len() > MAX_COLUMNS {
+        return Err(format!(
+            "the first line has {} fields; hdlscan reads at most {MAX_COLUMNS} columns. A line this wide is seldom a \
+             header: check the delimiter (-d), or cut the columns you need first (e.g. cut -d, -f1-20)",
+            rec.len()
+        ));
+    }
     Ok(rec.iter().map(|f| f.to_vec()).collect())
 }
 
