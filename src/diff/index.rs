@@ -66,6 +66,11 @@ impl Index {
         (h >> 32) as u32 ^ h as u32
     }
 
+    /// The heap memory held: the arena, entries and table as allocated.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.arena.capacity() + self.entries.capacity() * size_of::<Entry>() + self.slots.capacity() * 8) as u64
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

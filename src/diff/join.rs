@@ -4,12 +4,16 @@
 //! [`ChangeRow`]s in NEW's order; OLD's rows no NEW row matched are then
 //! handed on as `removed`, in OLD's order.
 //!
+//! When OLD's index would pass its budget, `load` hands OLD, and then
+//! NEW, to [`Parts`] instead, which joins them a partition at a time.
+//!
 //! A key on two rows of one file is an error naming the key and both rows
 //! ([`DuplicateKey`]): a diff by that key would pair rows at random.
 
 use super::change::{Change, classify};
 use super::index::{Entry, Index, Values};
 use super::layout::{Layout, Shape};
+use super::parts::{Budget, Parts};
 use super::read::Table;
 use super::row::{RowBuf, Side, Vocab, describe_key};
 use anyhow::Result;
@@ -82,6 +86,9 @@ pub struct Matched {
     pub unchanged: u64,
     /// Keys in both files with a change (any of the four).
     pub changed: u64,
+    /// Partitions OLD and NEW were split into (`parts`); 0 when OLD's
+    /// index fitted in memory.
+    pub partitions: u64,
 }
 
 /// OLD held in memory, then the keys NEW added.
@@ -103,11 +110,17 @@ impl<'k> Join<'k> {
         }
     }
 
-    /// Reads OLD into memory.
-    pub fn load(&mut self, table: Table, layout: &Layout) -> Result<()> {
+    /// Reads OLD into memory; or, once its index passes `budget`, moves
+    /// the rows read so far and the rest of OLD into [`Parts`], which
+    /// are returned.
+    pub fn load(&mut self, table: Table, layout: &Layout, budget: &Budget) -> Result<Option<Parts>> {
         let name = table.name().to_string();
         let Join { keys, vocab, index, .. } = self;
+        let mut parts: Option<Parts> = None;
         let rows = table.for_each(layout, |r| {
+            if let Some(p) = &mut parts {
+                return p.push(r.row, &r.key, &r.side());
+            }
             if let Some(i) = index.find(&r.key) {
                 let first = At {
                     row: i as u64 + 1,
@@ -123,10 +136,23 @@ impl<'k> Join<'k> {
                 warnings: vocab.id(&r.warnings),
             };
             index.push(&r.key, values);
+            if index.heap_bytes() + vocab.heap_bytes() > budget.bytes {
+                let mut p = Parts::new(budget)?;
+                for (i, e) in index.iter().enumerate() {
+                    p.push(i as u64 + 1, index.key(e), &side(index, vocab, e))?;
+                }
+                (*index, *vocab) = (Index::default(), Vocab::default());
+                parts = Some(p);
+            }
             Ok(())
         })?;
         self.matched.old_rows = rows;
-        Ok(())
+        Ok(parts)
+    }
+
+    /// OLD's rows, once loaded.
+    pub fn old_rows(&self) -> u64 {
+        self.matched.old_rows
     }
 
     /// Streams NEW past OLD: every change of a key in both, and `added`,
@@ -211,7 +237,7 @@ impl<'k> Join<'k> {
 }
 
 /// An OLD entry as a [`Side`].
-fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
+pub(super) fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
     Side {
         record: known(e.record),
         kind: vocab.name(e.kind),
@@ -221,11 +247,18 @@ fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
     }
 }
 
-fn known(record: u64) -> Option<u64> {
+pub(super) fn known(record: u64) -> Option<u64> {
     (record > 0).then_some(record)
 }
 
-fn duplicate(keys: &[String], file: &str, layout: &Layout, key: &[u8], first: At, second: At) -> anyhow::Error {
+pub(super) fn duplicate(
+    keys: &[String],
+    file: &str,
+    layout: &Layout,
+    key: &[u8],
+    first: At,
+    second: At,
+) -> anyhow::Error {
     let has = |s: &str| keys.iter().any(|k| k.ends_with(s));
     anyhow::Error::new(DuplicateKey {
         file: file.to_string(),
