@@ -857,6 +857,34 @@ fn a_diff_past_its_memory_budget_partitions_and_gives_the_same_results() {
         assert_eq!(partitioned, in_memory, "--memory-mib {mib}");
         assert!(same_rows == rows, "--memory-mib {mib}: -o differs");
     }
+    // An OLD that fits, a NEW whose added keys do not: the join leaves
+    // memory part way through NEW.
+    let old: String = fs::read_to_string(d.join("old.csv"))
+        .unwrap()
+        .lines()
+        .take(3001)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(d.join("old_small.csv"), old).unwrap();
+    let small = ["old_small.csv", "new.csv", "--key", "id", "-q"];
+    let run = |out: &str, extra: &[&str]| {
+        let (report, csv) = (format!("{out}.json"), format!("{out}.csv"));
+        let mut args = small.to_vec();
+        args.extend(["-o", &csv, "--report", &report]);
+        args.extend_from_slice(extra);
+        diff(d, &args).ok();
+        (
+            read_json(&d.join(&report)),
+            report_minus_run(&d.join(&report)),
+            fs::read(d.join(&csv)).unwrap(),
+        )
+    };
+    let (full, in_memory, rows) = run("small_mem", &[]);
+    assert_eq!(full["run"]["partitions"], 0);
+    let (full, partitioned, same_rows) = run("small_one", &["--memory-mib", "1", "--temp-dir", "tmp"]);
+    assert_eq!(full["run"]["partitions"], 128);
+    assert_eq!(partitioned, in_memory);
+    assert!(same_rows == rows, "-o differs");
     assert_eq!(entries(&d.join("tmp")), Vec::<String>::new(), "anonymous files only");
     assert_no_temp_files(d);
 }
@@ -886,6 +914,26 @@ fn a_key_on_two_rows_is_the_same_error_when_partitioned() {
         assert_eq!(partitioned.fails_with(&[]), message);
         assert!(!d.join("ch.csv").exists());
     }
+    // A NEW key's first row read in memory, its second after the join left
+    // memory (NEW's added keys past 1 MiB).
+    let big = Generated { n: 20_000 };
+    big.write(d);
+    let new = fs::read_to_string(d.join("new.csv")).unwrap();
+    let seventh = new.lines().nth(7).unwrap();
+    fs::write(d.join("new2.csv"), format!("{new}{seventh}\n")).unwrap();
+    let old: String = fs::read_to_string(d.join("old.csv"))
+        .unwrap()
+        .lines()
+        .take(1001)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(d.join("old_small.csv"), old).unwrap();
+    let args = ["old_small.csv", "new2.csv", "--key", "id", "-o", "ch.csv"];
+    let mut small = args.to_vec();
+    small.extend(["--memory-mib", "1"]);
+    let partitioned = diff(d, &small);
+    let message = diff(d, &args).fails_with(&["new2.csv: the key id=", "rows 7 and "]);
+    assert_eq!(partitioned.fails_with(&[]), message);
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! handed on as `removed`, in OLD's order.
 //!
 //! When OLD's index would pass its budget, `load` hands OLD, and then
-//! NEW, to [`Parts`] instead, which joins them a partition at a time.
+//! NEW, to [`Parts`] instead, which joins them a partition at a time; when
+//! the keys NEW adds take it past, `compare` hands on what it holds and
+//! the rest of NEW.
 //!
 //! A key on two rows of one file is an error naming the key and both rows
 //! ([`DuplicateKey`]): a diff by that key would pair rows at random.
@@ -16,6 +18,7 @@ use super::layout::{Layout, Shape};
 use super::parts::{Budget, Parts};
 use super::read::Table;
 use super::row::{RowBuf, Side, Vocab, describe_key};
+use super::spill::Prior;
 use anyhow::Result;
 use std::fmt;
 
@@ -156,13 +159,17 @@ impl<'k> Join<'k> {
     }
 
     /// Streams NEW past OLD: every change of a key in both, and `added`,
-    /// go to `emit` in NEW's order.
+    /// go to `emit` in NEW's order. The keys NEW adds are held too: once
+    /// they take the index past `budget`, OLD's rows (with what NEW did to
+    /// them so far), those keys and the rest of NEW go to [`Parts`], which
+    /// are returned to finish the join.
     pub fn compare(
         &mut self,
         table: Table,
         layout: &Layout,
+        budget: &Budget,
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
-    ) -> Result<()> {
+    ) -> Result<Option<Parts>> {
         let name = table.name().to_string();
         let Join {
             keys,
@@ -170,7 +177,12 @@ impl<'k> Join<'k> {
             index,
             matched: m,
         } = self;
+        let old_rows = m.old_rows as usize;
+        let mut parts: Option<Parts> = None;
         let rows = table.for_each(layout, |r| {
+            if let Some(p) = &mut parts {
+                return p.push(r.row, &r.key, &r.side());
+            }
             let new = r.side();
             let Some(i) = index.find(&r.key) else {
                 // Added: kept, so that a second NEW row with it is found.
@@ -181,12 +193,17 @@ impl<'k> Join<'k> {
                 let i = index.push(&r.key, values);
                 let e = index.entry_mut(i);
                 (e.matched, e.matched_record) = (r.row, r.record.unwrap_or(0));
-                return emit(&ChangeRow {
+                emit(&ChangeRow {
                     change: Change::Added,
                     key: &r.key,
                     old: None,
                     new: Some(new),
-                });
+                })?;
+                if index.heap_bytes() + vocab.heap_bytes() > budget.bytes {
+                    parts = Some(leave_memory(index, vocab, old_rows, budget)?);
+                    (*index, *vocab) = (Index::default(), Vocab::default());
+                }
+                return Ok(());
             };
             let e = *index.entry(i);
             if e.matched > 0 {
@@ -217,7 +234,12 @@ impl<'k> Join<'k> {
             Ok(())
         })?;
         self.matched.new_rows = rows;
-        Ok(())
+        Ok(parts)
+    }
+
+    /// The counts so far.
+    pub fn matched(&self) -> Matched {
+        self.matched
     }
 
     /// OLD's rows NEW lacks, in OLD's order, as `removed`; returns the
@@ -234,6 +256,24 @@ impl<'k> Join<'k> {
         }
         Ok(self.matched)
     }
+}
+
+/// OLD's rows in the index (with the NEW rows that matched them) and the
+/// keys NEW added, partitioned: the join leaves memory part way through
+/// NEW. The partitions returned take the rest of NEW.
+fn leave_memory(index: &Index, vocab: &Vocab, old_rows: usize, budget: &Budget) -> Result<Parts> {
+    let mut p = Parts::new(budget)?;
+    for (i, e) in index.iter().enumerate() {
+        let (row, record) = (e.matched, e.matched_record);
+        let (at, prior) = match (i < old_rows, row > 0) {
+            (true, false) => (i as u64 + 1, Prior::None),
+            (true, true) => (i as u64 + 1, Prior::Matched { row, record }),
+            (false, _) => (0, Prior::Added { row, record }),
+        };
+        p.push_prior(at, index.key(e), &side(index, vocab, e), prior)?;
+    }
+    p.start_new()?;
+    Ok(p)
 }
 
 /// An OLD entry as a [`Side`].

@@ -123,15 +123,23 @@ impl<'k> Diff<'k> {
             tally.add(c);
             on_change(c)
         };
-        let old_name = old.name().to_string();
+        let (old_name, new_name) = (old.name().to_string(), new.name().to_string());
         let mut join = Join::new(self.keys);
         let matched = match join.load(old, &old_layout, &self.budget)? {
-            None => {
-                join.compare(new, &new_layout, &mut emit)?;
-                join.finish(&mut emit)?
-            }
+            None => match join.compare(new, &new_layout, &self.budget, &mut emit)? {
+                None => join.finish(&mut emit)?,
+                Some(parts) => {
+                    let rest = parts.join(self.keys, (&old_name, &old_layout), (&new_name, &new_layout), &mut emit)?;
+                    let so_far = join.matched();
+                    Matched {
+                        unchanged: so_far.unchanged + rest.unchanged,
+                        changed: so_far.changed + rest.changed,
+                        partitions: rest.partitions,
+                        ..so_far
+                    }
+                }
+            },
             Some(mut parts) => {
-                let new_name = new.name().to_string();
                 let new_rows = parts.read_new(new, &new_layout)?;
                 let matched = parts.join(self.keys, (&old_name, &old_layout), (&new_name, &new_layout), &mut emit)?;
                 Matched {

@@ -18,7 +18,7 @@ use super::join::{At, ChangeRow, Matched, duplicate, known, side};
 use super::layout::Layout;
 use super::read::Table;
 use super::row::{Side, Vocab};
-use super::spill::{self, Enc, FrameReader, FrameWriter};
+use super::spill::{self, Enc, FrameReader, FrameWriter, Prior};
 use anyhow::Result;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -73,7 +73,12 @@ impl Parts {
 
     /// Adds a row of OLD's (or, after [`Parts::start_new`], of NEW's).
     pub fn push(&mut self, row: u64, key: &[u8], side: &Side<'_>) -> Result<()> {
-        spill::put_row(&mut self.enc, row, key, side);
+        self.push_prior(row, key, side, Prior::None)
+    }
+
+    /// Adds a row of OLD's with what earlier NEW rows did to its key.
+    pub fn push_prior(&mut self, row: u64, key: &[u8], side: &Side<'_>, prior: Prior) -> Result<()> {
+        spill::put_row(&mut self.enc, row, key, side, prior);
         self.writers[partition(key, PARTITIONS)].push(&self.enc.0)
     }
 
@@ -142,8 +147,12 @@ impl Parts {
                     error: vocab.id(s.error),
                     warnings: vocab.id(s.warnings),
                 };
-                index.push(r.key, values);
+                let i = index.push(r.key, values);
                 rows.push(r.row);
+                if let Prior::Matched { row, record } | Prior::Added { row, record } = r.prior {
+                    let e = index.entry_mut(i);
+                    (e.matched, e.matched_record) = (row, record);
+                }
             }
             drop(reader);
             // The in-memory join stops at OLD's duplicate before NEW is
@@ -151,7 +160,6 @@ impl Parts {
             if old_dup.is_some() {
                 continue;
             }
-            let old_rows = index.len();
             let mut out = FrameWriter::new(dir)?;
             let mut reader = FrameReader::new(new_part);
             while reader.advance()? {
@@ -215,7 +223,8 @@ impl Parts {
             }
             changes.push(out.finish()?);
             let mut out = FrameWriter::new(dir)?;
-            for (i, &row) in rows.iter().enumerate().take(old_rows) {
+            // Keys NEW added before the join left memory are matched.
+            for (i, &row) in rows.iter().enumerate() {
                 let e = index.entry(i);
                 if e.matched == 0 {
                     let c = ChangeRow {

@@ -178,6 +178,23 @@ impl<'a> Dec<'a> {
     }
 }
 
+/// What earlier NEW rows did to a key, for an OLD row partitioned after
+/// the in-memory join had begun reading NEW (see `join::Join::compare`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prior {
+    None,
+    /// An OLD row a NEW row (`row`, `scan`'s `record` or 0) matched.
+    Matched {
+        row: u64,
+        record: u64,
+    },
+    /// Not an OLD row: a key a NEW row added.
+    Added {
+        row: u64,
+        record: u64,
+    },
+}
+
 /// A row of OLD or NEW in a partition file.
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
@@ -185,22 +202,42 @@ pub struct Row<'a> {
     pub row: u64,
     pub key: &'a [u8],
     pub side: Side<'a>,
+    pub prior: Prior,
 }
 
-pub fn put_row(out: &mut Enc, row: u64, key: &[u8], side: &Side<'_>) {
+pub fn put_row(out: &mut Enc, row: u64, key: &[u8], side: &Side<'_>, prior: Prior) {
     out.0.clear();
     out.u64(row);
     out.bytes(key);
     out.side(side);
+    let (tag, matched, record) = match prior {
+        Prior::None => (0, 0, 0),
+        Prior::Matched { row, record } => (1, row, record),
+        Prior::Added { row, record } => (2, row, record),
+    };
+    out.0.push(tag);
+    if tag > 0 {
+        out.u64(matched);
+        out.u64(record);
+    }
 }
 
 pub fn get_row(frame: &[u8]) -> Result<Row<'_>> {
     let mut d = Dec::new(frame);
-    Ok(Row {
-        row: d.u64()?,
-        key: d.bytes()?,
-        side: d.side()?,
-    })
+    let (row, key, side) = (d.u64()?, d.bytes()?, d.side()?);
+    let prior = match d.u8()? {
+        0 => Prior::None,
+        1 => Prior::Matched {
+            row: d.u64()?,
+            record: d.u64()?,
+        },
+        2 => Prior::Added {
+            row: d.u64()?,
+            record: d.u64()?,
+        },
+        _ => return Err(corrupt()),
+    };
+    Ok(Row { row, key, side, prior })
 }
 
 /// A change with the sequence number it is written in order of (NEW's
@@ -248,8 +285,13 @@ mod tests {
         };
         let mut w = FrameWriter::new(None).unwrap();
         let mut e = Enc::default();
+        let prior = |i: u64| match i % 3 {
+            0 => Prior::None,
+            1 => Prior::Matched { row: i, record: 0 },
+            _ => Prior::Added { row: i, record: 9 },
+        };
         for i in 0..1000u64 {
-            put_row(&mut e, i, format!("k{i}").as_bytes(), &side);
+            put_row(&mut e, i, format!("k{i}").as_bytes(), &side, prior(i));
             w.push(&e.0).unwrap();
         }
         let c = ChangeRow {
@@ -264,7 +306,10 @@ mod tests {
         for i in 0..1000u64 {
             assert!(r.advance().unwrap());
             let row = get_row(r.frame()).unwrap();
-            assert_eq!((row.row, row.key, row.side), (i, format!("k{i}").as_bytes(), side));
+            assert_eq!(
+                (row.row, row.key, row.side, row.prior),
+                (i, format!("k{i}").as_bytes(), side, prior(i))
+            );
         }
         assert!(r.advance().unwrap());
         assert_eq!(change_seq(r.frame()).unwrap(), 7);
