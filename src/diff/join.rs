@@ -131,6 +131,16 @@ impl<'k> Join<'k> {
                 };
                 return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
             }
+            if index.heap_bytes_with(r.key.len() + r.canonical.len()) + vocab.heap_bytes() > budget.bytes {
+                let mut p = Parts::new(budget)?;
+                for (i, e) in index.iter().enumerate() {
+                    p.push(i as u64 + 1, index.key(e), &side(index, vocab, e))?;
+                }
+                (*index, *vocab) = (Index::default(), Vocab::default());
+                p.push(r.row, &r.key, &r.side())?;
+                parts = Some(p);
+                return Ok(());
+            }
             let values = Values {
                 canonical: &r.canonical,
                 record: r.record.unwrap_or(0),
@@ -139,14 +149,6 @@ impl<'k> Join<'k> {
                 warnings: vocab.id(&r.warnings),
             };
             index.push(&r.key, values);
-            if index.heap_bytes() + vocab.heap_bytes() > budget.bytes {
-                let mut p = Parts::new(budget)?;
-                for (i, e) in index.iter().enumerate() {
-                    p.push(i as u64 + 1, index.key(e), &side(index, vocab, e))?;
-                }
-                (*index, *vocab) = (Index::default(), Vocab::default());
-                parts = Some(p);
-            }
             Ok(())
         })?;
         self.matched.old_rows = rows;
@@ -185,6 +187,13 @@ impl<'k> Join<'k> {
             }
             let new = r.side();
             let Some(i) = index.find(&r.key) else {
+                if index.heap_bytes_with(r.key.len()) + vocab.heap_bytes() > budget.bytes {
+                    let mut p = leave_memory(index, vocab, old_rows, budget)?;
+                    (*index, *vocab) = (Index::default(), Vocab::default());
+                    p.push(r.row, &r.key, &new)?;
+                    parts = Some(p);
+                    return Ok(());
+                }
                 // Added: kept, so that a second NEW row with it is found.
                 let values = Values {
                     record: r.record.unwrap_or(0),
@@ -193,17 +202,12 @@ impl<'k> Join<'k> {
                 let i = index.push(&r.key, values);
                 let e = index.entry_mut(i);
                 (e.matched, e.matched_record) = (r.row, r.record.unwrap_or(0));
-                emit(&ChangeRow {
+                return emit(&ChangeRow {
                     change: Change::Added,
                     key: &r.key,
                     old: None,
                     new: Some(new),
-                })?;
-                if index.heap_bytes() + vocab.heap_bytes() > budget.bytes {
-                    parts = Some(leave_memory(index, vocab, old_rows, budget)?);
-                    (*index, *vocab) = (Index::default(), Vocab::default());
-                }
-                return Ok(());
+                });
             };
             let e = *index.entry(i);
             if e.matched > 0 {
