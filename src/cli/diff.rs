@@ -197,7 +197,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)
         .budget(Budget {
-            bytes: args.memory_mib << 20,
+            bytes: args.memory_mib.saturating_mul(1 << 20),
             temp_dir: args.temp_dir.clone(),
         })
         .run(&old, &new, |c| match &mut writer {
