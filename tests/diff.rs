@@ -753,3 +753,254 @@ fn the_scans_reports_tell_when_versions_or_options_differ() {
     let args = ["old.parquet", "new.parquet", "--key", "id", "--old-report", "old.csv"];
     diff(d, &args).fails_with(&["old.csv is not a JSON report"]);
 }
+
+/// Generated outputs of `scan` (wide, keyed by `id`) for a diff past its
+/// memory budget: OLD of `n` ids in a shuffled order, NEW in another,
+/// with every change (ids removed and added, broken, repaired, another
+/// canonical, other warnings). Written directly, not by `scan`: only the
+/// columns a diff reads are filled.
+struct Generated {
+    n: u64,
+}
+
+impl Generated {
+    const HEADER: &str =
+        "id,record,kind,namespace,prefix,suffix,canonical,uri,url,resolver,query,fragment,error,warnings\n";
+
+    /// A row for `id` as OLD (`new` false) or NEW holds it.
+    fn row(&self, out: &mut impl std::io::Write, id: u64, record: u64, new: bool) {
+        let invalid = if new {
+            id.is_multiple_of(13) && id % 2 == 1 || id.is_multiple_of(37)
+        } else {
+            id.is_multiple_of(13)
+        };
+        let canonical = if new && id.is_multiple_of(31) { id + 1 } else { id };
+        let warnings = match (id.is_multiple_of(17), new && id.is_multiple_of(41)) {
+            (true, true) => "",
+            (false, false) => "",
+            _ => "trimmed;legacy_resolver",
+        };
+        let (kind, canonical, error) = if invalid {
+            ("invalid", String::new(), "no_slash")
+        } else {
+            ("doi", format!("10.1000/{canonical}"), "")
+        };
+        writeln!(out, "{id},{record},{kind},,,,{canonical},,,,,,{error},{warnings}").unwrap();
+    }
+
+    /// Writes `old.csv` and `new.csv` into `dir`.
+    fn write(&self, dir: &Path) {
+        let n = self.n;
+        // Coprime strides: both files in an order of their own.
+        let (a, b) = (7919 % n.max(2), 104_729 % n.max(2));
+        let mut old = std::io::BufWriter::new(fs::File::create(dir.join("old.csv")).unwrap());
+        old.write_all(Self::HEADER.as_bytes()).unwrap();
+        for i in 0..n {
+            self.row(&mut old, (i * a + 3) % n, i + 1, false);
+        }
+        old.flush().unwrap();
+        let mut new = std::io::BufWriter::new(fs::File::create(dir.join("new.csv")).unwrap());
+        new.write_all(Self::HEADER.as_bytes()).unwrap();
+        let mut record = 0;
+        for i in 0..n {
+            let id = (i * b + 5) % n;
+            if id.is_multiple_of(29) {
+                continue;
+            }
+            record += 1;
+            self.row(&mut new, id, record, true);
+            if i.is_multiple_of(50) {
+                record += 1;
+                self.row(&mut new, n + i, record, true);
+            }
+        }
+        new.flush().unwrap();
+    }
+}
+
+use std::io::Write as _;
+
+/// The JSON report without what differs from run to run of one diff.
+fn report_minus_run(path: &Path) -> Value {
+    let mut r = read_json(path);
+    r.as_object_mut().unwrap().remove("run");
+    r
+}
+
+#[test]
+fn a_diff_past_its_memory_budget_partitions_and_gives_the_same_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    Generated { n: 20_000 }.write(d);
+    fs::create_dir(d.join("tmp")).unwrap();
+    let base = ["old.csv", "new.csv", "--key", "id", "-q"];
+    let run = |out: &str, extra: &[&str]| {
+        let (report, csv) = (format!("{out}.json"), format!("{out}.csv"));
+        let mut args = base.to_vec();
+        args.extend(["-o", &csv, "--report", &report]);
+        args.extend_from_slice(extra);
+        diff(d, &args).ok();
+        (
+            read_json(&d.join(&report)),
+            report_minus_run(&d.join(&report)),
+            fs::read(d.join(&csv)).unwrap(),
+        )
+    };
+    let (full, in_memory, rows) = run("mem", &[]);
+    assert_eq!(full["run"]["partitions"], 0);
+    let c = counts(&full);
+    assert!(c.iter().all(|&n| n > 5), "every change, more than its examples: {c:?}");
+    // 0: partitioned from the first row; 1 MiB: part way through OLD.
+    for (out, mib) in [("zero", "0"), ("one", "1")] {
+        let (full, partitioned, same_rows) = run(out, &["--memory-mib", mib, "--temp-dir", "tmp"]);
+        assert_eq!(full["run"]["partitions"], 128, "--memory-mib {mib}");
+        assert_eq!(partitioned, in_memory, "--memory-mib {mib}");
+        assert!(same_rows == rows, "--memory-mib {mib}: -o differs");
+    }
+    // An OLD that fits, a NEW whose added keys do not: the join leaves
+    // memory part way through NEW.
+    let old: String = fs::read_to_string(d.join("old.csv"))
+        .unwrap()
+        .lines()
+        .take(3001)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(d.join("old_small.csv"), old).unwrap();
+    let small = ["old_small.csv", "new.csv", "--key", "id", "-q"];
+    let run = |out: &str, extra: &[&str]| {
+        let (report, csv) = (format!("{out}.json"), format!("{out}.csv"));
+        let mut args = small.to_vec();
+        args.extend(["-o", &csv, "--report", &report]);
+        args.extend_from_slice(extra);
+        diff(d, &args).ok();
+        (
+            read_json(&d.join(&report)),
+            report_minus_run(&d.join(&report)),
+            fs::read(d.join(&csv)).unwrap(),
+        )
+    };
+    let (full, in_memory, rows) = run("small_mem", &[]);
+    assert_eq!(full["run"]["partitions"], 0);
+    let (full, partitioned, same_rows) = run("small_one", &["--memory-mib", "1", "--temp-dir", "tmp"]);
+    assert_eq!(full["run"]["partitions"], 128);
+    assert_eq!(partitioned, in_memory);
+    assert!(same_rows == rows, "-o differs");
+    assert_eq!(entries(&d.join("tmp")), Vec::<String>::new(), "anonymous files only");
+    assert_no_temp_files(d);
+}
+
+#[test]
+fn a_key_on_two_rows_is_the_same_error_when_partitioned() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    Generated { n: 2_000 }.write(d);
+    let old = fs::read_to_string(d.join("old.csv")).unwrap();
+    let new = fs::read_to_string(d.join("new.csv")).unwrap();
+    // An id twice in NEW (records 7 and 2001), then also twice in OLD:
+    // OLD's is told, as OLD is read first.
+    let seventh = new.lines().nth(7).unwrap();
+    fs::write(d.join("new2.csv"), format!("{new}{seventh}\n")).unwrap();
+    let third = old.lines().nth(3).unwrap();
+    fs::write(d.join("old2.csv"), format!("{old}{third}\n")).unwrap();
+    for (old, new, expected) in [
+        ("old.csv", "new2.csv", "new2.csv: the key id="),
+        ("old2.csv", "new2.csv", "old2.csv: the key id="),
+    ] {
+        let args = [old, new, "--key", "id", "-o", "ch.csv"];
+        let mut small = args.to_vec();
+        small.extend(["--memory-mib", "0"]);
+        let partitioned = diff(d, &small);
+        let message = diff(d, &args).fails_with(&[expected, "both hold it"]);
+        assert_eq!(partitioned.fails_with(&[]), message);
+        assert!(!d.join("ch.csv").exists());
+    }
+    // A NEW key's first row read in memory, its second after the join left
+    // memory (NEW's added keys past 1 MiB).
+    let big = Generated { n: 20_000 };
+    big.write(d);
+    let new = fs::read_to_string(d.join("new.csv")).unwrap();
+    let seventh = new.lines().nth(7).unwrap();
+    fs::write(d.join("new2.csv"), format!("{new}{seventh}\n")).unwrap();
+    let old: String = fs::read_to_string(d.join("old.csv"))
+        .unwrap()
+        .lines()
+        .take(1001)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(d.join("old_small.csv"), old).unwrap();
+    let args = ["old_small.csv", "new2.csv", "--key", "id", "-o", "ch.csv"];
+    let mut small = args.to_vec();
+    small.extend(["--memory-mib", "1"]);
+    let partitioned = diff(d, &small);
+    let message = diff(d, &args).fails_with(&["new2.csv: the key id=", "rows 7 and "]);
+    assert_eq!(partitioned.fails_with(&[]), message);
+}
+
+#[test]
+fn temporary_files_that_cannot_be_written_are_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    Generated { n: 100 }.write(d);
+    let args = [
+        "old.csv",
+        "new.csv",
+        "--key",
+        "id",
+        "--memory-mib",
+        "0",
+        "--temp-dir",
+        "missing",
+    ];
+    diff(d, &args).fails_with(&["diff: writing temporary files failed: no such file or directory"]);
+}
+
+/// GNU time, to measure a child's peak RSS (`%M`, KiB).
+const GNU_TIME: &str = "/usr/bin/time";
+
+/// Peak RSS in KiB of `hdlscan diff ARGS` in `dir`, which must succeed;
+/// None without GNU time.
+fn diff_rss(dir: &Path, args: &[&str]) -> Option<u64> {
+    if !Path::new(GNU_TIME).exists() {
+        eprintln!("note: {GNU_TIME} missing (apt-get install time): peak RSS not checked");
+        return None;
+    }
+    let rss_file = dir.join("rss.txt");
+    let out = Command::new(GNU_TIME)
+        .args(["-f", "%M", "-o"])
+        .arg(&rss_file)
+        .arg(env!("CARGO_BIN_EXE_hdlscan"))
+        .arg("diff")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = fs::read_to_string(rss_file).unwrap();
+    text.lines().last().and_then(|l| l.trim().parse().ok())
+}
+
+#[test]
+fn a_million_row_diff_stays_within_a_small_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    Generated { n: 1_000_000 }.write(d);
+    let args = [
+        "old.csv",
+        "new.csv",
+        "--key",
+        "id",
+        "-q",
+        "-o",
+        "ch.csv",
+        "--memory-mib",
+        "8",
+    ];
+    let rss = diff_rss(d, &args);
+    // In memory it peaked at 176 MB (release); partitioned, the readers,
+    // 128 write buffers and an 8 MiB index take some 70.
+    if let Some(kib) = rss {
+        eprintln!("1M-row diff, --memory-mib 8: peak RSS {} MB", kib >> 10);
+        assert!(kib < 100 << 10, "peak RSS {} MB", kib >> 10);
+    }
+}

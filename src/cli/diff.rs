@@ -8,7 +8,7 @@ use super::{Exit, Usage};
 use crate::diff::gates::Gate;
 use crate::diff::output::{self, ChangeWriter};
 use crate::diff::report::{DiffMade, DiffRun, Runs, ScanRun};
-use crate::diff::{Diff, DiffReport, LayoutError};
+use crate::diff::{Budget, Diff, DiffReport, LayoutError};
 use crate::gates::Severity;
 use crate::io::atomic::{self, AtomicFile};
 use crate::io::csv_in::InputSpec;
@@ -112,6 +112,15 @@ pub struct DiffArgs {
     /// Repeatable.
     #[arg(long = "warn-if", value_name = "EXPR")]
     pub warn_if: Vec<String>,
+    /// Where OLD and NEW are partitioned when OLD's rows do not fit in
+    /// memory (about 90 bytes a row past the first 64 MiB) [default:
+    /// $TMPDIR, or /tmp].
+    #[arg(long, value_name = "DIR")]
+    pub temp_dir: Option<PathBuf>,
+    /// Memory for OLD's rows before partitioning, in MiB; 0 partitions
+    /// always (tests).
+    #[arg(long, value_name = "MIB", hide = true, default_value_t = 64)]
+    pub memory_mib: u64,
     /// No summary on stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -187,6 +196,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
 
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)
+        .budget(Budget {
+            bytes: args.memory_mib.saturating_mul(1 << 20),
+            temp_dir: args.temp_dir.clone(),
+        })
         .run(&old, &new, |c| match &mut writer {
             Some(w) => w.push(c),
             None => Ok(()),
@@ -206,6 +219,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
             output: args.output.as_ref().map(|p| p.display().to_string()),
             column_prefix: args.column_prefix.clone(),
+            partitions: outcome.matched.partitions,
             elapsed_seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
         },
     };

@@ -66,6 +66,25 @@ impl Index {
         (h >> 32) as u32 ^ h as u32
     }
 
+    /// The heap memory held once a row of `bytes` (key and canonical) is
+    /// pushed: the arena, entries and table as allocated, any of them
+    /// grown (doubled, as `Vec` grows) when full. Asked before the push,
+    /// so a budget is kept before a doubling rather than found passed
+    /// after it.
+    pub fn heap_bytes_with(&self, bytes: usize) -> u64 {
+        fn cap(len: usize, cap: usize, add: usize) -> usize {
+            if len + add > cap { (cap * 2).max(len + add) } else { cap }
+        }
+        let arena = cap(self.arena.len(), self.arena.capacity(), bytes);
+        let entries = cap(self.entries.len(), self.entries.capacity(), 1);
+        let slots = if (self.entries.len() + 1) * 8 > self.slots.len() * 7 {
+            self.slots.len() * 2
+        } else {
+            self.slots.len()
+        };
+        (arena + entries * size_of::<Entry>() + slots * 8) as u64
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

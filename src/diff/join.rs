@@ -4,14 +4,21 @@
 //! [`ChangeRow`]s in NEW's order; OLD's rows no NEW row matched are then
 //! handed on as `removed`, in OLD's order.
 //!
+//! When OLD's index would pass its budget, `load` hands OLD, and then
+//! NEW, to [`Parts`] instead, which joins them a partition at a time; when
+//! the keys NEW adds take it past, `compare` hands on what it holds and
+//! the rest of NEW.
+//!
 //! A key on two rows of one file is an error naming the key and both rows
 //! ([`DuplicateKey`]): a diff by that key would pair rows at random.
 
 use super::change::{Change, classify};
 use super::index::{Entry, Index, Values};
 use super::layout::{Layout, Shape};
+use super::parts::{Budget, Parts};
 use super::read::Table;
 use super::row::{RowBuf, Side, Vocab, describe_key};
+use super::spill::Prior;
 use anyhow::Result;
 use std::fmt;
 
@@ -82,6 +89,9 @@ pub struct Matched {
     pub unchanged: u64,
     /// Keys in both files with a change (any of the four).
     pub changed: u64,
+    /// Partitions OLD and NEW were split into (`parts`); 0 when OLD's
+    /// index fitted in memory.
+    pub partitions: u64,
 }
 
 /// OLD held in memory, then the keys NEW added.
@@ -103,17 +113,33 @@ impl<'k> Join<'k> {
         }
     }
 
-    /// Reads OLD into memory.
-    pub fn load(&mut self, table: Table, layout: &Layout) -> Result<()> {
+    /// Reads OLD into memory; or, once its index passes `budget`, moves
+    /// the rows read so far and the rest of OLD into [`Parts`], which
+    /// are returned.
+    pub fn load(&mut self, table: Table, layout: &Layout, budget: &Budget) -> Result<Option<Parts>> {
         let name = table.name().to_string();
         let Join { keys, vocab, index, .. } = self;
+        let mut parts: Option<Parts> = None;
         let rows = table.for_each(layout, |r| {
+            if let Some(p) = &mut parts {
+                return p.push(r.row, &r.key, &r.side());
+            }
             if let Some(i) = index.find(&r.key) {
                 let first = At {
                     row: i as u64 + 1,
                     record: known(index.entry(i).record),
                 };
                 return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
+            }
+            if index.heap_bytes_with(r.key.len() + r.canonical.len()) + vocab.heap_bytes() > budget.bytes {
+                let mut p = Parts::new(budget)?;
+                for (i, e) in index.iter().enumerate() {
+                    p.push(i as u64 + 1, index.key(e), &side(index, vocab, e))?;
+                }
+                (*index, *vocab) = (Index::default(), Vocab::default());
+                p.push(r.row, &r.key, &r.side())?;
+                parts = Some(p);
+                return Ok(());
             }
             let values = Values {
                 canonical: &r.canonical,
@@ -126,17 +152,26 @@ impl<'k> Join<'k> {
             Ok(())
         })?;
         self.matched.old_rows = rows;
-        Ok(())
+        Ok(parts)
+    }
+
+    /// OLD's rows, once loaded.
+    pub fn old_rows(&self) -> u64 {
+        self.matched.old_rows
     }
 
     /// Streams NEW past OLD: every change of a key in both, and `added`,
-    /// go to `emit` in NEW's order.
+    /// go to `emit` in NEW's order. The keys NEW adds are held too: once
+    /// they take the index past `budget`, OLD's rows (with what NEW did to
+    /// them so far), those keys and the rest of NEW go to [`Parts`], which
+    /// are returned to finish the join.
     pub fn compare(
         &mut self,
         table: Table,
         layout: &Layout,
+        budget: &Budget,
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
-    ) -> Result<()> {
+    ) -> Result<Option<Parts>> {
         let name = table.name().to_string();
         let Join {
             keys,
@@ -144,9 +179,21 @@ impl<'k> Join<'k> {
             index,
             matched: m,
         } = self;
+        let old_rows = m.old_rows as usize;
+        let mut parts: Option<Parts> = None;
         let rows = table.for_each(layout, |r| {
+            if let Some(p) = &mut parts {
+                return p.push(r.row, &r.key, &r.side());
+            }
             let new = r.side();
             let Some(i) = index.find(&r.key) else {
+                if index.heap_bytes_with(r.key.len()) + vocab.heap_bytes() > budget.bytes {
+                    let mut p = leave_memory(index, vocab, old_rows, budget)?;
+                    (*index, *vocab) = (Index::default(), Vocab::default());
+                    p.push(r.row, &r.key, &new)?;
+                    parts = Some(p);
+                    return Ok(());
+                }
                 // Added: kept, so that a second NEW row with it is found.
                 let values = Values {
                     record: r.record.unwrap_or(0),
@@ -191,7 +238,12 @@ impl<'k> Join<'k> {
             Ok(())
         })?;
         self.matched.new_rows = rows;
-        Ok(())
+        Ok(parts)
+    }
+
+    /// The counts so far.
+    pub fn matched(&self) -> Matched {
+        self.matched
     }
 
     /// OLD's rows NEW lacks, in OLD's order, as `removed`; returns the
@@ -210,8 +262,26 @@ impl<'k> Join<'k> {
     }
 }
 
+/// OLD's rows in the index (with the NEW rows that matched them) and the
+/// keys NEW added, partitioned: the join leaves memory part way through
+/// NEW. The partitions returned take the rest of NEW.
+fn leave_memory(index: &Index, vocab: &Vocab, old_rows: usize, budget: &Budget) -> Result<Parts> {
+    let mut p = Parts::new(budget)?;
+    for (i, e) in index.iter().enumerate() {
+        let (row, record) = (e.matched, e.matched_record);
+        let (at, prior) = match (i < old_rows, row > 0) {
+            (true, false) => (i as u64 + 1, Prior::None),
+            (true, true) => (i as u64 + 1, Prior::Matched { row, record }),
+            (false, _) => (0, Prior::Added { row, record }),
+        };
+        p.push_prior(at, index.key(e), &side(index, vocab, e), prior)?;
+    }
+    p.start_new()?;
+    Ok(p)
+}
+
 /// An OLD entry as a [`Side`].
-fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
+pub(super) fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
     Side {
         record: known(e.record),
         kind: vocab.name(e.kind),
@@ -221,11 +291,18 @@ fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
     }
 }
 
-fn known(record: u64) -> Option<u64> {
+pub(super) fn known(record: u64) -> Option<u64> {
     (record > 0).then_some(record)
 }
 
-fn duplicate(keys: &[String], file: &str, layout: &Layout, key: &[u8], first: At, second: At) -> anyhow::Error {
+pub(super) fn duplicate(
+    keys: &[String],
+    file: &str,
+    layout: &Layout,
+    key: &[u8],
+    first: At,
+    second: At,
+) -> anyhow::Error {
     let has = |s: &str| keys.iter().any(|k| k.ends_with(s));
     anyhow::Error::new(DuplicateKey {
         file: file.to_string(),

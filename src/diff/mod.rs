@@ -8,12 +8,16 @@
 //! - [`change`]: the six changes and the rule that classifies a pair.
 //! - [`index`]: OLD's rows held compactly, found by key.
 //! - [`join`]: OLD in the index, NEW streamed past it; duplicate keys.
+//! - [`parts`]: the same join a partition at a time, when OLD's index
+//!   would pass its budget; `spill`: its temporary files.
 //! - [`report`]: the typed report and its tally; [`gates`]: `--fail-if`.
 //! - `summary`, `markdown`, `html`: the report's printers.
 //! - [`output`]: `-o`, a row per change.
 //!
-//! Memory: OLD's rows are held (its keys, canonicals and interned codes),
-//! NEW is streamed; see README's `hdlscan diff`.
+//! Memory: OLD's rows are held (its keys, canonicals and interned codes)
+//! up to a budget ([`Diff::budget`], 64 MiB), NEW is streamed; past the
+//! budget both are partitioned into temporary files; see README's
+//! `hdlscan diff`.
 //!
 //! ```no_run
 //! use hdlscan::diff::Diff;
@@ -37,14 +41,17 @@ pub mod join;
 pub mod layout;
 mod markdown;
 pub mod output;
+pub mod parts;
 pub mod read;
 pub mod report;
 pub mod row;
+mod spill;
 mod summary;
 
 pub use change::Change;
 pub use join::{ChangeRow, DuplicateKey, Matched};
 pub use layout::{Layout, LayoutError, Shape};
+pub use parts::Budget;
 pub use report::{DiffReport, FileReport, Tally};
 
 use crate::io::csv_in::InputSpec;
@@ -57,6 +64,7 @@ use read::Table;
 pub struct Diff<'k> {
     keys: &'k [String],
     column_prefix: String,
+    budget: Budget,
 }
 
 /// A finished diff: both files, the counts and examples.
@@ -74,12 +82,20 @@ impl<'k> Diff<'k> {
         Diff {
             keys,
             column_prefix: String::new(),
+            budget: Budget::default(),
         }
     }
 
     /// The prefix `scan --column-prefix` gave SPEC's columns.
     pub fn column_prefix(mut self, prefix: &str) -> Self {
         self.column_prefix = prefix.to_string();
+        self
+    }
+
+    /// The memory OLD's index may take before both files are partitioned
+    /// into temporary files, and the directory of those files.
+    pub fn budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
         self
     }
 
@@ -107,10 +123,32 @@ impl<'k> Diff<'k> {
             tally.add(c);
             on_change(c)
         };
+        let (old_name, new_name) = (old.name().to_string(), new.name().to_string());
         let mut join = Join::new(self.keys);
-        join.load(old, &old_layout)?;
-        join.compare(new, &new_layout, &mut emit)?;
-        let matched = join.finish(&mut emit)?;
+        let matched = match join.load(old, &old_layout, &self.budget)? {
+            None => match join.compare(new, &new_layout, &self.budget, &mut emit)? {
+                None => join.finish(&mut emit)?,
+                Some(parts) => {
+                    let rest = parts.join(self.keys, (&old_name, &old_layout), (&new_name, &new_layout), &mut emit)?;
+                    let so_far = join.matched();
+                    Matched {
+                        unchanged: so_far.unchanged + rest.unchanged,
+                        changed: so_far.changed + rest.changed,
+                        partitions: rest.partitions,
+                        ..so_far
+                    }
+                }
+            },
+            Some(mut parts) => {
+                let new_rows = parts.read_new(new, &new_layout)?;
+                let matched = parts.join(self.keys, (&old_name, &old_layout), (&new_name, &new_layout), &mut emit)?;
+                Matched {
+                    old_rows: join.old_rows(),
+                    new_rows,
+                    ..matched
+                }
+            }
+        };
         old_file.rows = matched.old_rows;
         new_file.rows = matched.new_rows;
         Ok(Outcome {

@@ -252,6 +252,9 @@ pub struct DiffRun {
     /// `-o`, if given.
     pub output: Option<String>,
     pub column_prefix: String,
+    /// Partitions OLD and NEW were split into in temporary files, OLD's
+    /// index being over its memory budget; 0 when it fitted.
+    pub partitions: u64,
     pub elapsed_seconds: f64,
 }
 

@@ -157,6 +157,11 @@ impl Vocab {
         i
     }
 
+    /// About the heap memory held: each name twice, and a table slot.
+    pub fn heap_bytes(&self) -> u64 {
+        self.names.iter().map(|n| 2 * n.len() as u64 + 48).sum()
+    }
+
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize]
     }
