@@ -1229,7 +1229,7 @@ fn csv_flags_with_parquet_input_are_usage_errors() {
     ] {
         let mut a = vec!["in.parquet", "-c", "id"];
         a.extend_from_slice(args);
-        c.run(&a).usage_error(&[flag, "CSV/TSV input only"]);
+        c.run(&a).usage_error(&[flag, "applies to CSV/TSV", "input only"]);
         c.nothing_written(true);
     }
     c.run(&["in.parquet", "-c", "id", "--input-format", "parquet", "-n"])
