@@ -5,7 +5,7 @@
 
 use super::group::{self, Ctx, PartOut};
 use super::output::{Grouped, Summary};
-use super::record::Block;
+use super::record::{Block, get_key};
 use super::runs::RunStore;
 use super::spill::{PartWriter, bucket};
 use super::{Counters, EngineStats, Held};
@@ -109,18 +109,12 @@ impl Collector {
             return Ok(());
         }
         if let Some(hash) = self.hash {
-            let hashes: Vec<u64> = b
-                .records()
-                .map(|(body, _)| {
-                    hash(
-                        super::record::get_body(body)
-                            .expect("a block holds whole bodies")
-                            .canonical,
-                    )
-                })
-                .collect();
-            b.hashes = hashes;
+            b.rehash(hash);
         }
+        // A worker's buffer grows by doubling: what it does not use is
+        // given back (shrinking in place copies nothing), so the budget
+        // counts what is held.
+        b.buf.shrink_to_fit();
         let n = b.len();
         self.held_bytes += b.bytes();
         self.held.push(Held {
@@ -162,8 +156,8 @@ impl Collector {
             parts.par_chunks_mut(chunk).enumerate().try_for_each(|(c, ws)| {
                 let lo = c * chunk;
                 for h in held {
-                    for (i, (body, hash)) in h.block.records().enumerate() {
-                        let p = bucket(hash, n);
+                    for (i, body) in h.block.records().enumerate() {
+                        let p = bucket(get_key(body).expect("a block holds whole bodies").hash, n);
                         if (lo..lo + ws.len()).contains(&p) {
                             ws[p - lo].push(h.base + i as u64, body)?;
                         }
@@ -201,7 +195,6 @@ impl Collector {
         let opts = self.opts.clone();
         let ctx = Ctx {
             opts: &opts,
-            hash: self.hash.unwrap_or(super::spill::canonical_hash),
             per_thread: (memory / threads).max(MIN_THREAD_BUDGET),
             runs: &store,
             counters: &counters,

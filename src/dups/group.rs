@@ -17,7 +17,7 @@
 //! A partition whose file fits a quarter of the budget is read whole and
 //! both passes run in memory; a larger one is streamed through a buffer.
 
-use super::record::{Member, Row, RowKey, get_body, put_row};
+use super::record::{Key, Row, RowKey, get_body, get_key, put_row};
 use super::runs::{Run, RunBuf, RunStore};
 use super::spill::{Frames, PartFile, PartWriter, Src, bucket, corrupt, level_hash, part_record, read_error};
 use super::variant::variant;
@@ -41,8 +41,6 @@ const TOP_VALUE_MAX: usize = 200;
 /// What every partition's grouping shares.
 pub(super) struct Ctx<'a> {
     pub opts: &'a Options,
-    /// The first level's hash, also the tables' (injectable in tests).
-    pub hash: fn(&[u8]) -> u64,
     /// Memory for one partition at a time on one thread.
     pub per_thread: usize,
     pub runs: &'a RunStore,
@@ -92,7 +90,7 @@ impl AddAssign<PartOut> for PartOut {
 
 /// Where a partition's records are read from.
 pub(super) enum Source<'a> {
-    /// The collector's blocks, never spilled: hashes known.
+    /// The collector's blocks, never spilled.
     Held(&'a [Held]),
     /// A partition file read whole.
     Loaded(&'a [u8]),
@@ -101,14 +99,14 @@ pub(super) enum Source<'a> {
 }
 
 impl Source<'_> {
-    /// Calls `f` with every record's sequence number, known hash (held
-    /// blocks) and body, in sequence order, until it returns false.
-    fn each(&self, mut f: impl FnMut(u64, Option<u64>, &[u8]) -> Result<bool>) -> Result<()> {
+    /// Calls `f` with every record's sequence number and body, in
+    /// sequence order, until it returns false.
+    fn each(&self, mut f: impl FnMut(u64, &[u8]) -> Result<bool>) -> Result<()> {
         match self {
             Source::Held(held) => {
                 for h in *held {
-                    for (i, (body, hash)) in h.block.records().enumerate() {
-                        if !f(h.base + i as u64, Some(hash), body)? {
+                    for (i, body) in h.block.records().enumerate() {
+                        if !f(h.base + i as u64, body)? {
                             return Ok(());
                         }
                     }
@@ -127,11 +125,11 @@ impl Source<'_> {
         Ok(())
     }
 
-    fn frames(mut frames: Frames<'_>, mut f: impl FnMut(u64, Option<u64>, &[u8]) -> Result<bool>) -> Result<()> {
+    fn frames(mut frames: Frames<'_>, mut f: impl FnMut(u64, &[u8]) -> Result<bool>) -> Result<()> {
         let mut seq = 0;
         while frames.advance()? {
             let (s, body) = part_record(frames.frame(), &mut seq)?;
-            if !f(s, None, body)? {
+            if !f(s, body)? {
                 break;
             }
         }
@@ -206,12 +204,13 @@ impl Table {
     /// Counts one member: its group, and whether it was the first of its
     /// canonical.
     #[inline]
-    fn add(&mut self, h: u64, seq: u64, m: &Member<'_>) -> (u32, bool) {
-        if let Some(i) = self.find(h, m.canonical) {
+    fn add(&mut self, seq: u64, k: &Key<'_>) -> (u32, bool) {
+        let h = k.hash;
+        if let Some(i) = self.find(h, k.canonical) {
             let g = &mut self.groups[i];
             g.count += 1;
-            g.multi_input |= g.first_input != m.at.input;
-            g.multi_column |= g.first_column != m.at.column;
+            g.multi_input |= g.first_input != k.input;
+            g.multi_column |= g.first_column != k.column;
             return (i as u32, false);
         }
         let i = u32::try_from(self.groups.len()).expect("fewer than 4G canonicals in a partition");
@@ -220,14 +219,14 @@ impl Table {
             count: 1,
             first_seq: seq,
             key_off: self.keys.len(),
-            key_len: m.canonical.len(),
-            first_input: m.at.input,
-            first_column: m.at.column,
+            key_len: k.canonical.len(),
+            first_input: k.input,
+            first_column: k.column,
             slot: NO_SLOT,
             multi_input: false,
             multi_column: false,
         });
-        self.keys.extend_from_slice(m.canonical);
+        self.keys.extend_from_slice(k.canonical);
         let groups = &self.groups;
         self.slots
             .insert_unique(Self::slot_hash(h), i, |&j| Self::slot_hash(groups[j as usize].hash));
@@ -237,7 +236,7 @@ impl Table {
 
 /// Pass 1: the table of `src`, or `None` once it passes `limit` bytes.
 /// `records`: how many `src` holds, when known.
-fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
+fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
     let mut t = Table::default();
     if let Some(n) = records {
         // At most every record a canonical, within half the limit.
@@ -247,10 +246,8 @@ fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) 
     }
     let track = records.is_some();
     let mut over = false;
-    src.each(|seq, hash, body| {
-        let m = get_body(body).ok_or_else(corrupt)?;
-        let h = hash.unwrap_or_else(|| (ctx.hash)(m.canonical));
-        let (i, new) = t.add(h, seq, &m);
+    src.each(|seq, body| {
+        let (i, new) = t.add(seq, &get_key(body).ok_or_else(corrupt)?);
         if track {
             t.of_record.push(i);
         }
@@ -335,7 +332,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
     let floor = (budget / 8).max(1024);
     let repair = ctx.opts.repair;
     let mut k = 0;
-    src.each(|seq, hash, body| {
+    src.each(|seq, body| {
         let known = t.of_record.get(k).map(|&i| i as usize);
         k += 1;
         if known.is_some_and(|i| t.groups[i].count < 2) {
@@ -344,9 +341,10 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
         let m = get_body(body).ok_or_else(corrupt)?;
         let i = match known {
             Some(i) => i,
-            None => t
-                .find(hash.unwrap_or_else(|| (ctx.hash)(m.canonical)), m.canonical)
-                .ok_or_else(corrupt)?,
+            None => {
+                let k = get_key(body).ok_or_else(corrupt)?;
+                t.find(k.hash, k.canonical).ok_or_else(corrupt)?
+            }
         };
         let g = &t.groups[i];
         if g.count < 2 {
@@ -435,7 +433,7 @@ fn shown(v: &[u8]) -> String {
 pub(super) fn group_held(ctx: &Ctx<'_>, held: &[Held], held_bytes: usize, budget: usize) -> Result<Option<PartOut>> {
     let src = Source::Held(held);
     let records = held.iter().map(|h| h.block.len() as usize).sum();
-    let Some(t) = count(ctx, &src, budget.saturating_sub(held_bytes), Some(records))? else {
+    let Some(t) = count(&src, budget.saturating_sub(held_bytes), Some(records))? else {
         return Ok(None);
     };
     emit(ctx, &src, t, budget, held_bytes, true).map(Some)
@@ -457,7 +455,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         } else {
             budget - bytes.len()
         };
-        match count(ctx, &src, limit, Some(part.records as usize))? {
+        match count(&src, limit, Some(part.records as usize))? {
             Some(t) => Some(emit(ctx, &src, t, budget, bytes.len(), false)?),
             None => None,
         }
@@ -469,7 +467,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         } else {
             budget.saturating_sub(cap)
         };
-        match count(ctx, &src, limit, None)? {
+        match count(&src, limit, None)? {
             Some(t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
                 Some(emit(ctx, &src, t, budget, cap, false)?)
@@ -503,9 +501,9 @@ fn split(ctx: &Ctx<'_>, part: &PartFile, level: u32) -> Result<Vec<PartFile>> {
         .map(|_| PartWriter::new(dir, buffer))
         .collect::<Result<Vec<_>>>()?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
-    Source::Stream(part, cap).each(|seq, _, body| {
-        let m = get_body(body).ok_or_else(corrupt)?;
-        writers[bucket(level_hash(level, m.canonical), n)].push(seq, body)?;
+    Source::Stream(part, cap).each(|seq, body| {
+        let k = get_key(body).ok_or_else(corrupt)?;
+        writers[bucket(level_hash(level, k.canonical), n)].push(seq, body)?;
         Ok(true)
     })?;
     ctx.counters.repartitions.fetch_add(1, Ordering::Relaxed);
