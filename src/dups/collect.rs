@@ -4,7 +4,7 @@
 //! temporary files; and [`Collector::finish`], which groups them.
 
 use super::group::{self, Ctx, PartOut};
-use super::output::{Grouped, Summary};
+use super::output::{Grouped, Rows, Summary};
 use super::record::{Block, get_key};
 use super::runs::RunStore;
 use super::spill::{PartWriter, bucket};
@@ -184,7 +184,8 @@ impl Collector {
 
     /// Groups partition by partition (rayon, at most a partition per thread
     /// in memory). A collection that never spilled, and whose canonicals
-    /// fit beside it, is grouped in memory without a temporary file.
+    /// fit beside it, is grouped in memory without a temporary file, and
+    /// its rows are made only if the file is written.
     pub fn finish(mut self) -> Result<Grouped> {
         self.check()?;
         let counters = Counters::default();
@@ -199,24 +200,29 @@ impl Collector {
             runs: &store,
             counters: &counters,
         };
-        let mut out = None;
-        if self.parts.is_none() && self.held_bytes <= memory / 4 {
-            out = group::group_held(&ctx, &self.held, self.held_bytes, memory)?;
+        let mut held_groups = None;
+        if self.parts.is_none() {
+            match group::group_held(&ctx, std::mem::take(&mut self.held), self.held_bytes, memory)? {
+                Ok((out, groups)) => held_groups = Some((out, groups)),
+                Err(held) => self.held = held,
+            }
         }
-        let mut out = match out {
-            Some(out) => out,
+        let (mut out, rows) = match held_groups {
+            Some((out, groups)) => (out, Rows::Held(groups)),
             None => {
                 self.spill()?;
                 let parts = self.parts.take().unwrap_or_default();
                 let files = parts.into_iter().map(PartWriter::finish).collect::<Result<Vec<_>>>()?;
-                files
+                let mut out = files
                     .into_par_iter()
                     .map(|p| group::group_file(&ctx, p, 0))
                     .try_reduce(PartOut::default, |mut a, b| {
                         a += b;
                         a.keep_top(opts.top);
                         Ok(a)
-                    })?
+                    })?;
+                let runs = std::mem::take(&mut out.runs);
+                (out, Rows::Runs(runs))
             }
         };
         out.keep_top(opts.top);
@@ -237,6 +243,6 @@ impl Collector {
             across_columns: out.across_columns,
             top: out.top.into_iter().map(|c| c.cluster).collect(),
         };
-        Ok(Grouped::new(summary, out.runs, store, memory, stats))
+        Ok(Grouped::new(summary, rows, store, opts, memory, stats))
     }
 }

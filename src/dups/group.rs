@@ -145,8 +145,9 @@ struct Group {
     hash: u64,
     count: u64,
     first_seq: u64,
-    key_off: usize,
-    key_len: usize,
+    /// Its canonical in the table's `keys`.
+    key_off: u32,
+    key_len: u32,
     first_input: u32,
     first_column: u32,
     /// Its index among the partition's clusters, once counted.
@@ -192,11 +193,16 @@ impl Table {
     }
 
     #[inline]
+    fn key(&self, g: &Group) -> &[u8] {
+        &self.keys[g.key_off as usize..(g.key_off + g.key_len) as usize]
+    }
+
+    #[inline]
     fn find(&self, h: u64, key: &[u8]) -> Option<usize> {
         self.slots
             .find(Self::slot_hash(h), |&i| {
                 let g = &self.groups[i as usize];
-                g.hash == h && &self.keys[g.key_off..g.key_off + g.key_len] == key
+                g.hash == h && self.key(g) == key
             })
             .map(|&i| i as usize)
     }
@@ -218,14 +224,19 @@ impl Table {
             hash: h,
             count: 1,
             first_seq: seq,
-            key_off: self.keys.len(),
-            key_len: k.canonical.len(),
+            key_off: u32::try_from(self.keys.len()).expect("a partition's canonicals under 4 GiB"),
+            key_len: k.canonical.len() as u32,
             first_input: k.input,
             first_column: k.column,
             slot: NO_SLOT,
             multi_input: false,
             multi_column: false,
         });
+        // Grown by half, not doubled: keys are much of a table, and a
+        // doubling would pass the limit long before the keys need it.
+        if self.keys.capacity() - self.keys.len() < k.canonical.len() {
+            self.keys.reserve_exact(self.keys.capacity() / 2 + k.canonical.len());
+        }
         self.keys.extend_from_slice(k.canonical);
         let groups = &self.groups;
         self.slots
@@ -239,9 +250,9 @@ impl Table {
 fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
     let mut t = Table::default();
     if let Some(n) = records {
-        // At most every record a canonical, within half the limit.
+        // At most every record a canonical, and no more than fit.
         let per = std::mem::size_of::<Group>() + 5 + 4;
-        t.reserve(n.min(limit / 2 / per));
+        t.reserve(n.min(limit / per));
         t.of_record.reserve_exact(n);
     }
     let track = records.is_some();
@@ -261,6 +272,18 @@ fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Optio
     Ok(if over || t.bytes() > limit { None } else { Some(t) })
 }
 
+/// What pass 2 makes of a partition's cluster members.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Make {
+    /// The top clusters' members only: the rows are made when the file is
+    /// written, if it is (an audit writes none).
+    Top,
+    /// Rows too, in runs, the only one kept in memory.
+    RowsInMemory,
+    /// Rows too, in runs of the runs file.
+    Rows,
+}
+
 /// A cluster's first member, met first in pass 2.
 struct First {
     at: At,
@@ -269,10 +292,9 @@ struct First {
 }
 
 /// Pass 2 for a counted partition: its clusters' facts, top candidates and
-/// sorted runs. `budget` is what this partition may hold; `used` of it is
-/// taken by its records. The last run stays in memory when `keep_last`
-/// and it is the only one.
-fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usize, keep_last: bool) -> Result<PartOut> {
+/// what `make` asks. `budget` is what this partition may hold; `used` of it
+/// is taken by its records.
+fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usize, make: Make) -> Result<PartOut> {
     let mut out = PartOut {
         unique: t.groups.len() as u64,
         ..PartOut::default()
@@ -315,7 +337,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
             out.top.push(TopCand {
                 key: key_of(i),
                 cluster: TopCluster {
-                    canonical: String::from_utf8_lossy(&t.keys[g.key_off..g.key_off + g.key_len]).into_owned(),
+                    canonical: String::from_utf8_lossy(t.key(g)).into_owned(),
                     count: g.count,
                     first: At::default(),
                     members: Vec::new(),
@@ -335,10 +357,6 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
     src.each(|seq, body| {
         let known = t.of_record.get(k).map(|&i| i as usize);
         k += 1;
-        if known.is_some_and(|i| t.groups[i].count < 2) {
-            return Ok(true);
-        }
-        let m = get_body(body).ok_or_else(corrupt)?;
         let i = match known {
             Some(i) => i,
             None => {
@@ -351,6 +369,11 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
             return Ok(true);
         }
         let slot = g.slot as usize;
+        let top = top_of_slot.get(slot).copied().filter(|&k| k != NO_SLOT);
+        if make == Make::Top && top.is_none() {
+            return Ok(true);
+        }
+        let m = get_body(body).ok_or_else(corrupt)?;
         if seq == g.first_seq {
             let start = first_values.len();
             first_values.extend_from_slice(m.value);
@@ -368,20 +391,20 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
             f.warnings,
             repair,
         );
-        let row = Row {
-            count: g.count,
-            first_seq: g.first_seq,
-            seq,
-            first_record: f.at.record,
-            variant: v,
-            at: m.at,
-            canonical: m.canonical,
-            value: m.value,
-        };
-        buf.push(row.key(), |rows| put_row(rows, &row));
-        if let Some(&k) = top_of_slot.get(slot)
-            && k != NO_SLOT
-        {
+        if make != Make::Top {
+            let row = Row {
+                count: g.count,
+                first_seq: g.first_seq,
+                seq,
+                first_record: f.at.record,
+                variant: v,
+                at: m.at,
+                canonical: m.canonical,
+                value: m.value,
+            };
+            buf.push(row.key(), |rows| put_row(rows, &row));
+        }
+        if let Some(k) = top {
             let c = &mut out.top[k as usize].cluster;
             if seq == g.first_seq {
                 c.first = m.at;
@@ -402,7 +425,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
         Ok(true)
     })?;
     if !buf.is_empty() {
-        out.runs.push(if keep_last && out.runs.is_empty() {
+        out.runs.push(if make == Make::RowsInMemory && out.runs.is_empty() {
             buf.into_mem()
         } else {
             buf.write(ctx.runs)?
@@ -427,16 +450,38 @@ fn shown(v: &[u8]) -> String {
     s
 }
 
+/// The collector's blocks grouped in memory, their rows not made yet.
+pub(super) struct HeldGroups {
+    held: Vec<Held>,
+    bytes: usize,
+    table: Table,
+}
+
 /// Groups the collector's blocks in memory, within `budget` bytes (their
-/// own included). `None` when their canonicals need more: the caller
-/// spills them and groups the partitions.
-pub(super) fn group_held(ctx: &Ctx<'_>, held: &[Held], held_bytes: usize, budget: usize) -> Result<Option<PartOut>> {
-    let src = Source::Held(held);
+/// own included): the summary's part, and what makes the rows later. The
+/// blocks back when their canonicals need more: the caller spills them and
+/// groups the partitions.
+pub(super) fn group_held(
+    ctx: &Ctx<'_>,
+    held: Vec<Held>,
+    bytes: usize,
+    budget: usize,
+) -> Result<Result<(PartOut, HeldGroups), Vec<Held>>> {
+    let src = Source::Held(&held);
     let records = held.iter().map(|h| h.block.len() as usize).sum();
-    let Some(t) = count(&src, budget.saturating_sub(held_bytes), Some(records))? else {
-        return Ok(None);
+    let Some(mut table) = count(&src, budget.saturating_sub(bytes), Some(records))? else {
+        return Ok(Err(held));
     };
-    emit(ctx, &src, t, budget, held_bytes, true).map(Some)
+    let out = emit(ctx, &src, &mut table, budget, bytes, Make::Top)?;
+    Ok(Ok((out, HeldGroups { held, bytes, table })))
+}
+
+impl HeldGroups {
+    /// The rows, sorted: one run, in memory unless `budget` is too small.
+    pub fn runs(mut self, ctx: &Ctx<'_>, budget: usize) -> Result<Vec<Run>> {
+        let src = Source::Held(&self.held);
+        Ok(emit(ctx, &src, &mut self.table, budget, self.bytes, Make::RowsInMemory)?.runs)
+    }
 }
 
 /// Groups one partition file at `level` (0: the collector's partitions),
@@ -456,7 +501,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
             budget - bytes.len()
         };
         match count(&src, limit, Some(part.records as usize))? {
-            Some(t) => Some(emit(ctx, &src, t, budget, bytes.len(), false)?),
+            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), Make::Rows)?),
             None => None,
         }
     } else {
@@ -468,9 +513,9 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
             budget.saturating_sub(cap)
         };
         match count(&src, limit, None)? {
-            Some(t) => {
+            Some(mut t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
-                Some(emit(ctx, &src, t, budget, cap, false)?)
+                Some(emit(ctx, &src, &mut t, budget, cap, Make::Rows)?)
             }
             None => None,
         }

@@ -79,6 +79,15 @@ fn get_bytes<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
 /// whole; moves `pos` past it.
 #[inline]
 pub(super) fn get_frame<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    // Most frames are shorter than 128 bytes: a one-byte length.
+    let p = *pos;
+    if let Some(&n) = buf.get(p)
+        && n < 0x80
+    {
+        let s = buf.get(p + 1..p + 1 + n as usize)?;
+        *pos = p + 1 + n as usize;
+        return Some(s);
+    }
     get_bytes(buf, pos)
 }
 
