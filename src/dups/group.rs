@@ -102,34 +102,51 @@ impl Source<'_> {
     /// Calls `f` with every record's sequence number and body, in
     /// sequence order, until it returns false.
     fn each(&self, mut f: impl FnMut(u64, &[u8]) -> Result<bool>) -> Result<()> {
+        self.each_where(|_| true, |_, seq, body| f(seq, body))
+    }
+
+    /// As [`each`](Self::each), with each record's index, for the records
+    /// whose index `want` takes; the others are only stepped over.
+    fn each_where(
+        &self,
+        mut want: impl FnMut(usize) -> bool,
+        mut f: impl FnMut(usize, u64, &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let mut k = 0;
         match self {
             Source::Held(held) => {
                 for h in *held {
                     for (i, body) in h.block.records().enumerate() {
-                        if !f(h.base + i as u64, body)? {
+                        k += 1;
+                        if want(k - 1) && !f(k - 1, h.base + i as u64, body)? {
                             return Ok(());
                         }
                     }
                 }
             }
-            Source::Loaded(bytes) => Self::frames(Frames::new(Src::Mem(bytes), 0), f)?,
+            Source::Loaded(bytes) => Self::frames(Frames::new(Src::Mem(bytes), 0), want, f)?,
             Source::Stream(part, cap) => {
                 let src = Src::File {
                     file: &part.file,
                     pos: 0,
                     end: part.bytes,
                 };
-                Self::frames(Frames::new(src, *cap), f)?
+                Self::frames(Frames::new(src, *cap), want, f)?
             }
         }
         Ok(())
     }
 
-    fn frames(mut frames: Frames<'_>, mut f: impl FnMut(u64, &[u8]) -> Result<bool>) -> Result<()> {
-        let mut seq = 0;
+    fn frames(
+        mut frames: Frames<'_>,
+        mut want: impl FnMut(usize) -> bool,
+        mut f: impl FnMut(usize, u64, &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let (mut k, mut seq) = (0, 0);
         while frames.advance()? {
             let (s, body) = part_record(frames.frame(), &mut seq)?;
-            if !f(s, body)? {
+            k += 1;
+            if want(k - 1) && !f(k - 1, s, body)? {
                 break;
             }
         }
@@ -211,20 +228,39 @@ impl Table {
     /// canonical.
     #[inline]
     fn add(&mut self, seq: u64, k: &Key<'_>) -> (u32, bool) {
+        use hashbrown::hash_table::Entry;
         let h = k.hash;
-        if let Some(i) = self.find(h, k.canonical) {
-            let g = &mut self.groups[i];
-            g.count += 1;
-            g.multi_input |= g.first_input != k.input;
-            g.multi_column |= g.first_column != k.column;
-            return (i as u32, false);
-        }
-        let i = u32::try_from(self.groups.len()).expect("fewer than 4G canonicals in a partition");
-        self.groups.push(Group {
+        let Table {
+            slots, groups, keys, ..
+        } = self;
+        let key = |g: &Group| &keys[g.key_off as usize..(g.key_off + g.key_len) as usize];
+        // One probe finds the group or the empty slot for a new one.
+        let entry = slots.entry(
+            Self::slot_hash(h),
+            |&i| {
+                let g = &groups[i as usize];
+                g.hash == h && key(g) == k.canonical
+            },
+            |&j| Self::slot_hash(groups[j as usize].hash),
+        );
+        let vacant = match entry {
+            Entry::Occupied(o) => {
+                let i = *o.get();
+                let g = &mut groups[i as usize];
+                g.count += 1;
+                g.multi_input |= g.first_input != k.input;
+                g.multi_column |= g.first_column != k.column;
+                return (i, false);
+            }
+            Entry::Vacant(v) => v,
+        };
+        let i = u32::try_from(groups.len()).expect("fewer than 4G canonicals in a partition");
+        vacant.insert(i);
+        groups.push(Group {
             hash: h,
             count: 1,
             first_seq: seq,
-            key_off: u32::try_from(self.keys.len()).expect("a partition's canonicals under 4 GiB"),
+            key_off: u32::try_from(keys.len()).expect("a partition's canonicals under 4 GiB"),
             key_len: k.canonical.len() as u32,
             first_input: k.input,
             first_column: k.column,
@@ -234,13 +270,10 @@ impl Table {
         });
         // Grown by half, not doubled: keys are much of a table, and a
         // doubling would pass the limit long before the keys need it.
-        if self.keys.capacity() - self.keys.len() < k.canonical.len() {
-            self.keys.reserve_exact(self.keys.capacity() / 2 + k.canonical.len());
+        if keys.capacity() - keys.len() < k.canonical.len() {
+            keys.reserve_exact(keys.capacity() / 2 + k.canonical.len());
         }
-        self.keys.extend_from_slice(k.canonical);
-        let groups = &self.groups;
-        self.slots
-            .insert_unique(Self::slot_hash(h), i, |&j| Self::slot_hash(groups[j as usize].hash));
+        keys.extend_from_slice(k.canonical);
         (i, true)
     }
 }
@@ -353,10 +386,17 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
     let mut buf = RunBuf::default();
     let floor = (budget / 8).max(1024);
     let repair = ctx.opts.repair;
-    let mut k = 0;
-    src.each(|seq, body| {
+    // Records of no cluster (most), or of no top cluster when only those
+    // are wanted, are stepped over without a call when their group is known.
+    let t = &t;
+    let wanted = |k: usize| {
+        t.of_record.get(k).is_none_or(|&i| {
+            let g = &t.groups[i as usize];
+            g.count >= 2 && (make != Make::Top || top_of_slot.get(g.slot as usize).is_some_and(|&s| s != NO_SLOT))
+        })
+    };
+    src.each_where(wanted, |k, seq, body| {
         let known = t.of_record.get(k).map(|&i| i as usize);
-        k += 1;
         let i = match known {
             Some(i) => i,
             None => {

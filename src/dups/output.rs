@@ -3,11 +3,11 @@
 
 use super::At;
 use super::group::{Ctx, HeldGroups};
-use super::{Counters, EngineStats, Options};
 use super::record::{Row, RowKey, get_row};
 use super::runs::{Merge, Run, RunStore, reduce};
 use super::spill::corrupt;
 use super::variant::Variant;
+use super::{Counters, EngineStats, Options};
 use crate::io::sink::Sink;
 use anyhow::{Result, bail};
 use arrow_array::builder::{StringBuilder, UInt32Builder, UInt64Builder};

@@ -476,7 +476,10 @@ mod tests {
             assert_eq!(get_body(recs[1]).unwrap().canonical, b"10.1/z");
             let k = get_key(recs[0]).unwrap();
             assert_eq!(k.hash, super::super::spill::canonical_hash(canonical.as_bytes()));
-            assert_eq!((k.input, k.column, k.canonical), (at.input, at.column, canonical.as_bytes()));
+            assert_eq!(
+                (k.input, k.column, k.canonical),
+                (at.input, at.column, canonical.as_bytes())
+            );
             // Any cut is refused, not misread.
             for cut in 0..recs[0].len() {
                 assert!(get_body(&recs[0][..cut]).is_none(), "{cut}");
