@@ -4,8 +4,8 @@
 //! temporary files; and [`Collector::finish`], which groups them.
 
 use super::group::{self, Ctx, PartOut};
-use super::output::{Grouped, Summary};
-use super::record::Block;
+use super::output::{Grouped, Rows, Summary};
+use super::record::{Block, get_key};
 use super::runs::RunStore;
 use super::spill::{PartWriter, bucket};
 use super::{Counters, EngineStats, Held};
@@ -109,18 +109,12 @@ impl Collector {
             return Ok(());
         }
         if let Some(hash) = self.hash {
-            let hashes: Vec<u64> = b
-                .records()
-                .map(|(body, _)| {
-                    hash(
-                        super::record::get_body(body)
-                            .expect("a block holds whole bodies")
-                            .canonical,
-                    )
-                })
-                .collect();
-            b.hashes = hashes;
+            b.rehash(hash);
         }
+        // A worker's buffer grows by doubling: what it does not use is
+        // given back (shrinking in place copies nothing), so the budget
+        // counts what is held.
+        b.buf.shrink_to_fit();
         let n = b.len();
         self.held_bytes += b.bytes();
         self.held.push(Held {
@@ -162,8 +156,8 @@ impl Collector {
             parts.par_chunks_mut(chunk).enumerate().try_for_each(|(c, ws)| {
                 let lo = c * chunk;
                 for h in held {
-                    for (i, (body, hash)) in h.block.records().enumerate() {
-                        let p = bucket(hash, n);
+                    for (i, body) in h.block.records().enumerate() {
+                        let p = bucket(get_key(body).expect("a block holds whole bodies").hash, n);
                         if (lo..lo + ws.len()).contains(&p) {
                             ws[p - lo].push(h.base + i as u64, body)?;
                         }
@@ -190,7 +184,8 @@ impl Collector {
 
     /// Groups partition by partition (rayon, at most a partition per thread
     /// in memory). A collection that never spilled, and whose canonicals
-    /// fit beside it, is grouped in memory without a temporary file.
+    /// fit beside it, is grouped in memory without a temporary file, and
+    /// its rows are made only if the file is written.
     pub fn finish(mut self) -> Result<Grouped> {
         self.check()?;
         let counters = Counters::default();
@@ -201,29 +196,33 @@ impl Collector {
         let opts = self.opts.clone();
         let ctx = Ctx {
             opts: &opts,
-            hash: self.hash.unwrap_or(super::spill::canonical_hash),
             per_thread: (memory / threads).max(MIN_THREAD_BUDGET),
             runs: &store,
             counters: &counters,
         };
-        let mut out = None;
-        if self.parts.is_none() && self.held_bytes <= memory / 4 {
-            out = group::group_held(&ctx, &self.held, self.held_bytes, memory)?;
+        let mut held_groups = None;
+        if self.parts.is_none() {
+            match group::group_held(&ctx, std::mem::take(&mut self.held), self.held_bytes, memory)? {
+                Ok((out, groups)) => held_groups = Some((out, groups)),
+                Err(held) => self.held = held,
+            }
         }
-        let mut out = match out {
-            Some(out) => out,
+        let (mut out, rows) = match held_groups {
+            Some((out, groups)) => (out, Rows::Held(groups)),
             None => {
                 self.spill()?;
                 let parts = self.parts.take().unwrap_or_default();
                 let files = parts.into_iter().map(PartWriter::finish).collect::<Result<Vec<_>>>()?;
-                files
+                let mut out = files
                     .into_par_iter()
                     .map(|p| group::group_file(&ctx, p, 0))
                     .try_reduce(PartOut::default, |mut a, b| {
                         a += b;
                         a.keep_top(opts.top);
                         Ok(a)
-                    })?
+                    })?;
+                let runs = std::mem::take(&mut out.runs);
+                (out, Rows::Runs(runs))
             }
         };
         out.keep_top(opts.top);
@@ -244,6 +243,6 @@ impl Collector {
             across_columns: out.across_columns,
             top: out.top.into_iter().map(|c| c.cluster).collect(),
         };
-        Ok(Grouped::new(summary, out.runs, store, memory, stats))
+        Ok(Grouped::new(summary, rows, store, opts, memory, stats))
     }
 }

@@ -17,7 +17,7 @@
 //! A partition whose file fits a quarter of the budget is read whole and
 //! both passes run in memory; a larger one is streamed through a buffer.
 
-use super::record::{Member, Row, RowKey, get_body, put_row};
+use super::record::{Key, Row, RowKey, get_body, get_key, put_row};
 use super::runs::{Run, RunBuf, RunStore};
 use super::spill::{Frames, PartFile, PartWriter, Src, bucket, corrupt, level_hash, part_record, read_error};
 use super::variant::variant;
@@ -41,8 +41,6 @@ const TOP_VALUE_MAX: usize = 200;
 /// What every partition's grouping shares.
 pub(super) struct Ctx<'a> {
     pub opts: &'a Options,
-    /// The first level's hash, also the tables' (injectable in tests).
-    pub hash: fn(&[u8]) -> u64,
     /// Memory for one partition at a time on one thread.
     pub per_thread: usize,
     pub runs: &'a RunStore,
@@ -92,7 +90,7 @@ impl AddAssign<PartOut> for PartOut {
 
 /// Where a partition's records are read from.
 pub(super) enum Source<'a> {
-    /// The collector's blocks, never spilled: hashes known.
+    /// The collector's blocks, never spilled.
     Held(&'a [Held]),
     /// A partition file read whole.
     Loaded(&'a [u8]),
@@ -101,37 +99,54 @@ pub(super) enum Source<'a> {
 }
 
 impl Source<'_> {
-    /// Calls `f` with every record's sequence number, known hash (held
-    /// blocks) and body, in sequence order, until it returns false.
-    fn each(&self, mut f: impl FnMut(u64, Option<u64>, &[u8]) -> Result<bool>) -> Result<()> {
+    /// Calls `f` with every record's sequence number and body, in
+    /// sequence order, until it returns false.
+    fn each(&self, mut f: impl FnMut(u64, &[u8]) -> Result<bool>) -> Result<()> {
+        self.each_where(|_| true, |_, seq, body| f(seq, body))
+    }
+
+    /// As [`each`](Self::each), with each record's index, for the records
+    /// whose index `want` takes; the others are only stepped over.
+    fn each_where(
+        &self,
+        mut want: impl FnMut(usize) -> bool,
+        mut f: impl FnMut(usize, u64, &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let mut k = 0;
         match self {
             Source::Held(held) => {
                 for h in *held {
-                    for (i, (body, hash)) in h.block.records().enumerate() {
-                        if !f(h.base + i as u64, Some(hash), body)? {
+                    for (i, body) in h.block.records().enumerate() {
+                        k += 1;
+                        if want(k - 1) && !f(k - 1, h.base + i as u64, body)? {
                             return Ok(());
                         }
                     }
                 }
             }
-            Source::Loaded(bytes) => Self::frames(Frames::new(Src::Mem(bytes), 0), f)?,
+            Source::Loaded(bytes) => Self::frames(Frames::new(Src::Mem(bytes), 0), want, f)?,
             Source::Stream(part, cap) => {
                 let src = Src::File {
                     file: &part.file,
                     pos: 0,
                     end: part.bytes,
                 };
-                Self::frames(Frames::new(src, *cap), f)?
+                Self::frames(Frames::new(src, *cap), want, f)?
             }
         }
         Ok(())
     }
 
-    fn frames(mut frames: Frames<'_>, mut f: impl FnMut(u64, Option<u64>, &[u8]) -> Result<bool>) -> Result<()> {
-        let mut seq = 0;
+    fn frames(
+        mut frames: Frames<'_>,
+        mut want: impl FnMut(usize) -> bool,
+        mut f: impl FnMut(usize, u64, &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let (mut k, mut seq) = (0, 0);
         while frames.advance()? {
             let (s, body) = part_record(frames.frame(), &mut seq)?;
-            if !f(s, None, body)? {
+            k += 1;
+            if want(k - 1) && !f(k - 1, s, body)? {
                 break;
             }
         }
@@ -147,8 +162,9 @@ struct Group {
     hash: u64,
     count: u64,
     first_seq: u64,
-    key_off: usize,
-    key_len: usize,
+    /// Its canonical in the table's `keys`.
+    key_off: u32,
+    key_len: u32,
     first_input: u32,
     first_column: u32,
     /// Its index among the partition's clusters, once counted.
@@ -194,11 +210,16 @@ impl Table {
     }
 
     #[inline]
+    fn key(&self, g: &Group) -> &[u8] {
+        &self.keys[g.key_off as usize..(g.key_off + g.key_len) as usize]
+    }
+
+    #[inline]
     fn find(&self, h: u64, key: &[u8]) -> Option<usize> {
         self.slots
             .find(Self::slot_hash(h), |&i| {
                 let g = &self.groups[i as usize];
-                g.hash == h && &self.keys[g.key_off..g.key_off + g.key_len] == key
+                g.hash == h && self.key(g) == key
             })
             .map(|&i| i as usize)
     }
@@ -206,51 +227,71 @@ impl Table {
     /// Counts one member: its group, and whether it was the first of its
     /// canonical.
     #[inline]
-    fn add(&mut self, h: u64, seq: u64, m: &Member<'_>) -> (u32, bool) {
-        if let Some(i) = self.find(h, m.canonical) {
-            let g = &mut self.groups[i];
-            g.count += 1;
-            g.multi_input |= g.first_input != m.at.input;
-            g.multi_column |= g.first_column != m.at.column;
-            return (i as u32, false);
-        }
-        let i = u32::try_from(self.groups.len()).expect("fewer than 4G canonicals in a partition");
-        self.groups.push(Group {
+    fn add(&mut self, seq: u64, k: &Key<'_>) -> (u32, bool) {
+        use hashbrown::hash_table::Entry;
+        let h = k.hash;
+        let Table {
+            slots, groups, keys, ..
+        } = self;
+        let key = |g: &Group| &keys[g.key_off as usize..(g.key_off + g.key_len) as usize];
+        // One probe finds the group or the empty slot for a new one.
+        let entry = slots.entry(
+            Self::slot_hash(h),
+            |&i| {
+                let g = &groups[i as usize];
+                g.hash == h && key(g) == k.canonical
+            },
+            |&j| Self::slot_hash(groups[j as usize].hash),
+        );
+        let vacant = match entry {
+            Entry::Occupied(o) => {
+                let i = *o.get();
+                let g = &mut groups[i as usize];
+                g.count += 1;
+                g.multi_input |= g.first_input != k.input;
+                g.multi_column |= g.first_column != k.column;
+                return (i, false);
+            }
+            Entry::Vacant(v) => v,
+        };
+        let i = u32::try_from(groups.len()).expect("fewer than 4G canonicals in a partition");
+        vacant.insert(i);
+        groups.push(Group {
             hash: h,
             count: 1,
             first_seq: seq,
-            key_off: self.keys.len(),
-            key_len: m.canonical.len(),
-            first_input: m.at.input,
-            first_column: m.at.column,
+            key_off: u32::try_from(keys.len()).expect("a partition's canonicals under 4 GiB"),
+            key_len: k.canonical.len() as u32,
+            first_input: k.input,
+            first_column: k.column,
             slot: NO_SLOT,
             multi_input: false,
             multi_column: false,
         });
-        self.keys.extend_from_slice(m.canonical);
-        let groups = &self.groups;
-        self.slots
-            .insert_unique(Self::slot_hash(h), i, |&j| Self::slot_hash(groups[j as usize].hash));
+        // Grown by half, not doubled: keys are much of a table, and a
+        // doubling would pass the limit long before the keys need it.
+        if keys.capacity() - keys.len() < k.canonical.len() {
+            keys.reserve_exact(keys.capacity() / 2 + k.canonical.len());
+        }
+        keys.extend_from_slice(k.canonical);
         (i, true)
     }
 }
 
 /// Pass 1: the table of `src`, or `None` once it passes `limit` bytes.
 /// `records`: how many `src` holds, when known.
-fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
+fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
     let mut t = Table::default();
     if let Some(n) = records {
-        // At most every record a canonical, within half the limit.
+        // At most every record a canonical, and no more than fit.
         let per = std::mem::size_of::<Group>() + 5 + 4;
-        t.reserve(n.min(limit / 2 / per));
+        t.reserve(n.min(limit / per));
         t.of_record.reserve_exact(n);
     }
     let track = records.is_some();
     let mut over = false;
-    src.each(|seq, hash, body| {
-        let m = get_body(body).ok_or_else(corrupt)?;
-        let h = hash.unwrap_or_else(|| (ctx.hash)(m.canonical));
-        let (i, new) = t.add(h, seq, &m);
+    src.each(|seq, body| {
+        let (i, new) = t.add(seq, &get_key(body).ok_or_else(corrupt)?);
         if track {
             t.of_record.push(i);
         }
@@ -264,6 +305,18 @@ fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) 
     Ok(if over || t.bytes() > limit { None } else { Some(t) })
 }
 
+/// What pass 2 makes of a partition's cluster members.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Make {
+    /// The top clusters' members only: the rows are made when the file is
+    /// written, if it is (an audit writes none).
+    Top,
+    /// Rows too, in runs, the only one kept in memory.
+    RowsInMemory,
+    /// Rows too, in runs of the runs file.
+    Rows,
+}
+
 /// A cluster's first member, met first in pass 2.
 struct First {
     at: At,
@@ -272,10 +325,9 @@ struct First {
 }
 
 /// Pass 2 for a counted partition: its clusters' facts, top candidates and
-/// sorted runs. `budget` is what this partition may hold; `used` of it is
-/// taken by its records. The last run stays in memory when `keep_last`
-/// and it is the only one.
-fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usize, keep_last: bool) -> Result<PartOut> {
+/// what `make` asks. `budget` is what this partition may hold; `used` of it
+/// is taken by its records.
+fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usize, make: Make) -> Result<PartOut> {
     let mut out = PartOut {
         unique: t.groups.len() as u64,
         ..PartOut::default()
@@ -318,7 +370,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
             out.top.push(TopCand {
                 key: key_of(i),
                 cluster: TopCluster {
-                    canonical: String::from_utf8_lossy(&t.keys[g.key_off..g.key_off + g.key_len]).into_owned(),
+                    canonical: String::from_utf8_lossy(t.key(g)).into_owned(),
                     count: g.count,
                     first: At::default(),
                     members: Vec::new(),
@@ -334,25 +386,34 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
     let mut buf = RunBuf::default();
     let floor = (budget / 8).max(1024);
     let repair = ctx.opts.repair;
-    let mut k = 0;
-    src.each(|seq, hash, body| {
+    // Records of no cluster (most), or of no top cluster when only those
+    // are wanted, are stepped over without a call when their group is known.
+    let t = &t;
+    let wanted = |k: usize| {
+        t.of_record.get(k).is_none_or(|&i| {
+            let g = &t.groups[i as usize];
+            g.count >= 2 && (make != Make::Top || top_of_slot.get(g.slot as usize).is_some_and(|&s| s != NO_SLOT))
+        })
+    };
+    src.each_where(wanted, |k, seq, body| {
         let known = t.of_record.get(k).map(|&i| i as usize);
-        k += 1;
-        if known.is_some_and(|i| t.groups[i].count < 2) {
-            return Ok(true);
-        }
-        let m = get_body(body).ok_or_else(corrupt)?;
         let i = match known {
             Some(i) => i,
-            None => t
-                .find(hash.unwrap_or_else(|| (ctx.hash)(m.canonical)), m.canonical)
-                .ok_or_else(corrupt)?,
+            None => {
+                let k = get_key(body).ok_or_else(corrupt)?;
+                t.find(k.hash, k.canonical).ok_or_else(corrupt)?
+            }
         };
         let g = &t.groups[i];
         if g.count < 2 {
             return Ok(true);
         }
         let slot = g.slot as usize;
+        let top = top_of_slot.get(slot).copied().filter(|&k| k != NO_SLOT);
+        if make == Make::Top && top.is_none() {
+            return Ok(true);
+        }
+        let m = get_body(body).ok_or_else(corrupt)?;
         if seq == g.first_seq {
             let start = first_values.len();
             first_values.extend_from_slice(m.value);
@@ -370,20 +431,20 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
             f.warnings,
             repair,
         );
-        let row = Row {
-            count: g.count,
-            first_seq: g.first_seq,
-            seq,
-            first_record: f.at.record,
-            variant: v,
-            at: m.at,
-            canonical: m.canonical,
-            value: m.value,
-        };
-        buf.push(row.key(), |rows| put_row(rows, &row));
-        if let Some(&k) = top_of_slot.get(slot)
-            && k != NO_SLOT
-        {
+        if make != Make::Top {
+            let row = Row {
+                count: g.count,
+                first_seq: g.first_seq,
+                seq,
+                first_record: f.at.record,
+                variant: v,
+                at: m.at,
+                canonical: m.canonical,
+                value: m.value,
+            };
+            buf.push(row.key(), |rows| put_row(rows, &row));
+        }
+        if let Some(k) = top {
             let c = &mut out.top[k as usize].cluster;
             if seq == g.first_seq {
                 c.first = m.at;
@@ -404,7 +465,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, mut t: Table, budget: usize, used: usiz
         Ok(true)
     })?;
     if !buf.is_empty() {
-        out.runs.push(if keep_last && out.runs.is_empty() {
+        out.runs.push(if make == Make::RowsInMemory && out.runs.is_empty() {
             buf.into_mem()
         } else {
             buf.write(ctx.runs)?
@@ -429,16 +490,38 @@ fn shown(v: &[u8]) -> String {
     s
 }
 
+/// The collector's blocks grouped in memory, their rows not made yet.
+pub(super) struct HeldGroups {
+    held: Vec<Held>,
+    bytes: usize,
+    table: Table,
+}
+
 /// Groups the collector's blocks in memory, within `budget` bytes (their
-/// own included). `None` when their canonicals need more: the caller
-/// spills them and groups the partitions.
-pub(super) fn group_held(ctx: &Ctx<'_>, held: &[Held], held_bytes: usize, budget: usize) -> Result<Option<PartOut>> {
-    let src = Source::Held(held);
+/// own included): the summary's part, and what makes the rows later. The
+/// blocks back when their canonicals need more: the caller spills them and
+/// groups the partitions.
+pub(super) fn group_held(
+    ctx: &Ctx<'_>,
+    held: Vec<Held>,
+    bytes: usize,
+    budget: usize,
+) -> Result<Result<(PartOut, HeldGroups), Vec<Held>>> {
+    let src = Source::Held(&held);
     let records = held.iter().map(|h| h.block.len() as usize).sum();
-    let Some(t) = count(ctx, &src, budget.saturating_sub(held_bytes), Some(records))? else {
-        return Ok(None);
+    let Some(mut table) = count(&src, budget.saturating_sub(bytes), Some(records))? else {
+        return Ok(Err(held));
     };
-    emit(ctx, &src, t, budget, held_bytes, true).map(Some)
+    let out = emit(ctx, &src, &mut table, budget, bytes, Make::Top)?;
+    Ok(Ok((out, HeldGroups { held, bytes, table })))
+}
+
+impl HeldGroups {
+    /// The rows, sorted: one run, in memory unless `budget` is too small.
+    pub fn runs(mut self, ctx: &Ctx<'_>, budget: usize) -> Result<Vec<Run>> {
+        let src = Source::Held(&self.held);
+        Ok(emit(ctx, &src, &mut self.table, budget, self.bytes, Make::RowsInMemory)?.runs)
+    }
 }
 
 /// Groups one partition file at `level` (0: the collector's partitions),
@@ -457,8 +540,8 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         } else {
             budget - bytes.len()
         };
-        match count(ctx, &src, limit, Some(part.records as usize))? {
-            Some(t) => Some(emit(ctx, &src, t, budget, bytes.len(), false)?),
+        match count(&src, limit, Some(part.records as usize))? {
+            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), Make::Rows)?),
             None => None,
         }
     } else {
@@ -469,10 +552,10 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         } else {
             budget.saturating_sub(cap)
         };
-        match count(ctx, &src, limit, None)? {
-            Some(t) => {
+        match count(&src, limit, None)? {
+            Some(mut t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
-                Some(emit(ctx, &src, t, budget, cap, false)?)
+                Some(emit(ctx, &src, &mut t, budget, cap, Make::Rows)?)
             }
             None => None,
         }
@@ -503,9 +586,9 @@ fn split(ctx: &Ctx<'_>, part: &PartFile, level: u32) -> Result<Vec<PartFile>> {
         .map(|_| PartWriter::new(dir, buffer))
         .collect::<Result<Vec<_>>>()?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
-    Source::Stream(part, cap).each(|seq, _, body| {
-        let m = get_body(body).ok_or_else(corrupt)?;
-        writers[bucket(level_hash(level, m.canonical), n)].push(seq, body)?;
+    Source::Stream(part, cap).each(|seq, body| {
+        let k = get_key(body).ok_or_else(corrupt)?;
+        writers[bucket(level_hash(level, k.canonical), n)].push(seq, body)?;
         Ok(true)
     })?;
     ctx.counters.repartitions.fetch_add(1, Ordering::Relaxed);

@@ -3,11 +3,14 @@
 //! memory at any size, and written as the duplicates file, a row per
 //! member, clusters numbered by size, then by first appearance.
 //!
-//! Workers fill a [`Block`] each; the [`Collector`] takes blocks in input
-//! order and holds them up to [`Options::memory`], then spills them to
-//! hash-partitioned anonymous temporary files. [`Collector::finish`] groups
-//! one partition at a time per thread (splitting one whose canonicals do
-//! not fit), and sorts each partition's cluster members into runs;
+//! Workers fill a [`Block`] each, hashing each canonical once; the
+//! [`Collector`] takes blocks in input order and holds them up to
+//! [`Options::memory`], then spills them to hash-partitioned anonymous
+//! temporary files. [`Collector::finish`] groups the held blocks in memory
+//! when their table fits beside them (their rows are then made only by
+//! [`Grouped::write`], so an audit makes none); otherwise it groups one
+//! partition at a time per thread (splitting one whose canonicals do not
+//! fit), and sorts each partition's cluster members into runs;
 //! [`Grouped::write`] merges the runs into the file's global order.
 //!
 //! - [`variant`]: how a member's value differs from its cluster's first.
@@ -50,7 +53,8 @@ pub struct EngineStats {
     pub repartitioned_bytes: u64,
     /// Partitions grouped a buffer at a time, too large to be read whole.
     pub streamed_partitions: u64,
-    /// Sorted runs of rows made.
+    /// Sorted runs of rows made by `finish` (none when grouped in memory:
+    /// its rows are made when written).
     pub runs: u64,
     /// Bytes written to the runs file (runs, and merged runs once written).
     pub run_bytes: u64,

@@ -2,11 +2,12 @@
 //! duplicates file, written from the merged runs through a [`Sink`].
 
 use super::At;
-use super::EngineStats;
+use super::group::{Ctx, HeldGroups};
 use super::record::{Row, RowKey, get_row};
 use super::runs::{Merge, Run, RunStore, reduce};
 use super::spill::corrupt;
 use super::variant::Variant;
+use super::{Counters, EngineStats, Options};
 use crate::io::sink::Sink;
 use anyhow::{Result, bail};
 use arrow_array::builder::{StringBuilder, UInt32Builder, UInt64Builder};
@@ -58,21 +59,38 @@ pub struct TopMember {
     pub variant: Variant,
 }
 
+/// Where the duplicates file's rows come from.
+pub(super) enum Rows {
+    /// Sorted runs, made while grouping partitions.
+    Runs(Vec<Run>),
+    /// Blocks grouped in memory, whose rows are made when written.
+    Held(HeldGroups),
+}
+
 /// The grouped collection: its summary now, its file when written.
 pub struct Grouped {
     summary: Summary,
-    runs: Vec<Run>,
+    rows: Rows,
     store: RunStore,
+    opts: Options,
     memory: usize,
     stats: EngineStats,
 }
 
 impl Grouped {
-    pub(super) fn new(summary: Summary, runs: Vec<Run>, store: RunStore, memory: usize, stats: EngineStats) -> Self {
+    pub(super) fn new(
+        summary: Summary,
+        rows: Rows,
+        store: RunStore,
+        opts: Options,
+        memory: usize,
+        stats: EngineStats,
+    ) -> Self {
         Grouped {
             summary,
-            runs,
+            rows,
             store,
+            opts,
             memory,
             stats,
         }
@@ -114,11 +132,25 @@ impl Grouped {
     /// [`At`]'s indices to names. Returns rows written.
     pub fn write<W: Write + Send>(self, sink: &mut Sink<W>, inputs: &[String], columns: &[String]) -> Result<u64> {
         let Grouped {
-            mut runs,
+            rows,
             store,
+            opts,
             memory,
             ..
         } = self;
+        let mut runs = match rows {
+            Rows::Runs(runs) => runs,
+            Rows::Held(groups) => {
+                let counters = Counters::default();
+                let ctx = Ctx {
+                    opts: &opts,
+                    per_thread: memory,
+                    runs: &store,
+                    counters: &counters,
+                };
+                groups.runs(&ctx, memory)?
+            }
+        };
         // Each run is read through its own buffer: as many runs as half
         // the budget can buffer are merged at once, in passes if needed.
         let cap = (memory / 64).clamp(512, 64 * 1024);

@@ -2,12 +2,15 @@
 //! Everything is a frame: a LEB128 length, then that many bytes, so a
 //! record can be copied or skipped without being decoded.
 //!
-//! - A member's *body*: flags, then LEB128 `input`, `record`, `line` (when
-//!   there is one), `column`, `value_index`, the warning bits, the
-//!   canonical's length and bytes, and the value's length and bytes unless
-//!   the value is the canonical itself (the common case, stored once).
+//! - A member's *body*: a fixed header of what the count pass reads, the
+//!   canonical's hash (u64), `input` and `column` (u32) and the
+//!   canonical's length (u32), all little-endian, and flags; the
+//!   canonical's bytes; then LEB128 `record`, `line` (when there is one),
+//!   `value_index`, the warning bits, and the value's length and bytes
+//!   unless the value is the canonical itself (the common case, stored
+//!   once). The hash is made once, on the worker that pushed the member.
 //! - In a [`Block`], a member is a frame holding its body; its sequence
-//!   number is the block's base plus its index, and its hash sits beside.
+//!   number is the block's base plus its index.
 //! - In a partition file, a frame holds the sequence number's distance
 //!   from the previous record's (they only grow within a file), then the
 //!   body.
@@ -76,6 +79,15 @@ fn get_bytes<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
 /// whole; moves `pos` past it.
 #[inline]
 pub(super) fn get_frame<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    // Most frames are shorter than 128 bytes: a one-byte length.
+    let p = *pos;
+    if let Some(&n) = buf.get(p)
+        && n < 0x80
+    {
+        let s = buf.get(p + 1..p + 1 + n as usize)?;
+        *pos = p + 1 + n as usize;
+        return Some(s);
+    }
     get_bytes(buf, pos)
 }
 
@@ -96,14 +108,25 @@ pub(super) struct Member<'a> {
     pub value: &'a [u8],
 }
 
+/// A record's line is its number plus a few (the header, breaks in quoted
+/// fields): stored as the difference, zigzagged, in a byte.
+#[inline]
+fn zigzag_line(record: u64, line: u64) -> u64 {
+    let d = line.wrapping_sub(record) as i64;
+    ((d << 1) ^ (d >> 63)) as u64
+}
+
+#[inline]
+fn unzigzag_line(record: u64, z: u64) -> u64 {
+    let d = (z >> 1) as i64 ^ -((z & 1) as i64);
+    record.wrapping_add(d as u64)
+}
+
 fn put_at(out: &mut Vec<u8>, at: &At) {
     put_varint(out, u64::from(at.input));
     put_varint(out, at.record);
     if let Some(line) = at.line {
-        // A record's line is its number plus a few (the header, breaks in
-        // quoted fields): stored as the difference, zigzagged, in a byte.
-        let d = line.wrapping_sub(at.record) as i64;
-        put_varint(out, ((d << 1) ^ (d >> 63)) as u64);
+        put_varint(out, zigzag_line(at.record, line));
     }
     put_varint(out, u64::from(at.column));
     put_varint(out, u64::from(at.value_index));
@@ -113,9 +136,7 @@ fn get_at(buf: &[u8], pos: &mut usize, has_line: bool) -> Option<At> {
     let input = get_u32(buf, pos)?;
     let record = get_varint(buf, pos)?;
     let line = if has_line {
-        let z = get_varint(buf, pos)?;
-        let d = (z >> 1) as i64 ^ -((z & 1) as i64);
-        Some(record.wrapping_add(d as u64))
+        Some(unzigzag_line(record, get_varint(buf, pos)?))
     } else {
         None
     };
@@ -128,46 +149,102 @@ fn get_at(buf: &[u8], pos: &mut usize, has_line: bool) -> Option<At> {
     })
 }
 
+/// The fixed part of a body: hash, input, column, canonical length, flags.
+const HEAD: usize = 21;
+
+#[inline]
+fn u32_at(b: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(b[i..i + 4].try_into().expect("four bytes"))
+}
+
 /// Appends a member's body to `out`.
-pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
+pub(super) fn put_body(out: &mut Vec<u8>, hash: u64, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
     let same = value == canonical;
-    out.push(if at.line.is_some() { HAS_LINE } else { 0 } | if same { VALUE_IS_CANONICAL } else { 0 });
-    put_at(out, at);
-    put_varint(out, u64::from(warnings.bits()));
-    put_varint(out, canonical.len() as u64);
+    let mut head = [0u8; HEAD];
+    head[..8].copy_from_slice(&hash.to_le_bytes());
+    head[8..12].copy_from_slice(&at.input.to_le_bytes());
+    head[12..16].copy_from_slice(&at.column.to_le_bytes());
+    let len = u32::try_from(canonical.len()).expect("a canonical under 4 GiB");
+    head[16..20].copy_from_slice(&len.to_le_bytes());
+    head[20] = if at.line.is_some() { HAS_LINE } else { 0 } | if same { VALUE_IS_CANONICAL } else { 0 };
+    out.extend_from_slice(&head);
     out.extend_from_slice(canonical);
+    put_varint(out, at.record);
+    if let Some(line) = at.line {
+        put_varint(out, zigzag_line(at.record, line));
+    }
+    put_varint(out, u64::from(at.value_index));
+    put_varint(out, u64::from(warnings.bits()));
     if !same {
         put_varint(out, value.len() as u64);
         out.extend_from_slice(value);
     }
 }
 
+/// What the count pass reads of a body, without decoding the rest.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Key<'a> {
+    pub hash: u64,
+    pub input: u32,
+    pub column: u32,
+    pub canonical: &'a [u8],
+}
+
+#[inline]
+pub(super) fn get_key(body: &[u8]) -> Option<Key<'_>> {
+    let head = body.get(..HEAD)?;
+    let len = u32_at(head, 16) as usize;
+    Some(Key {
+        hash: u64::from_le_bytes(head[..8].try_into().expect("eight bytes")),
+        input: u32_at(head, 8),
+        column: u32_at(head, 12),
+        canonical: body.get(HEAD..HEAD.checked_add(len)?)?,
+    })
+}
+
+/// Replaces a body's hash (tests inject a degenerate one).
+pub(super) fn set_hash(body: &mut [u8], hash: u64) {
+    body[..8].copy_from_slice(&hash.to_le_bytes());
+}
+
 pub(super) fn get_body(body: &[u8]) -> Option<Member<'_>> {
-    let flags = *body.first()?;
-    let mut pos = 1;
-    let at = get_at(body, &mut pos, flags & HAS_LINE != 0)?;
+    let k = get_key(body)?;
+    let flags = body[HEAD - 1];
+    let mut pos = HEAD + k.canonical.len();
+    let record = get_varint(body, &mut pos)?;
+    let line = if flags & HAS_LINE != 0 {
+        Some(unzigzag_line(record, get_varint(body, &mut pos)?))
+    } else {
+        None
+    };
+    let value_index = get_u32(body, &mut pos)?;
     let warnings = Warnings::from_bits(get_u32(body, &mut pos)?);
-    let canonical = get_bytes(body, &mut pos)?;
     let value = if flags & VALUE_IS_CANONICAL != 0 {
-        canonical
+        k.canonical
     } else {
         get_bytes(body, &mut pos)?
     };
     (pos == body.len()).then_some(Member {
-        at,
+        at: At {
+            input: k.input,
+            record,
+            line,
+            column: k.column,
+            value_index,
+        },
         warnings,
-        canonical,
+        canonical: k.canonical,
         value,
     })
 }
 
 /// The valid values of one block of work, built on a rayon worker: each a
-/// frame in one byte buffer, with its canonical's hash beside it (hashing
-/// here spreads that work over the workers). No I/O.
+/// frame in one byte buffer, its canonical's hash inside (hashing here
+/// spreads that work over the workers). No I/O.
 #[derive(Debug, Default)]
 pub struct Block {
     pub(super) buf: Vec<u8>,
-    pub(super) hashes: Vec<u64>,
+    pub(super) len: u64,
 }
 
 impl Block {
@@ -175,20 +252,20 @@ impl Block {
     /// does not regrow (and copy) its buffer as it fills.
     pub fn with_capacity(values: usize) -> Block {
         Block {
-            buf: Vec::with_capacity(values * 48),
-            hashes: Vec::with_capacity(values),
+            buf: Vec::with_capacity(values * 56),
+            len: 0,
         }
     }
 
     /// Adds one valid value: its canonical form, where it was read, its raw
     /// bytes and the parser's warnings for it.
     pub fn push(&mut self, canonical: &[u8], at: At, value: &[u8], warnings: Warnings) {
-        self.hashes.push(super::spill::canonical_hash(canonical));
+        let hash = super::spill::canonical_hash(canonical);
         // The frame's length is known once the body is written: room for a
         // one-byte length is kept, and widened in the rare long body.
         let start = self.buf.len();
         self.buf.push(0);
-        put_body(&mut self.buf, canonical, &at, value, warnings);
+        put_body(&mut self.buf, hash, canonical, &at, value, warnings);
         let len = self.buf.len() - start - 1;
         if len < 0x80 {
             self.buf[start] = len as u8;
@@ -197,29 +274,39 @@ impl Block {
             put_varint(&mut prefix, len as u64);
             self.buf.splice(start..start + 1, prefix);
         }
+        self.len += 1;
     }
 
     /// Values pushed.
     pub fn len(&self) -> u64 {
-        self.hashes.len() as u64
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.hashes.is_empty()
+        self.len == 0
     }
 
     /// Memory held, as the collector's budget counts it.
     pub(super) fn bytes(&self) -> usize {
-        self.buf.capacity() + self.hashes.capacity() * 8
+        self.buf.capacity()
     }
 
-    /// The bodies with their hashes, in push order.
-    pub(super) fn records(&self) -> impl Iterator<Item = (&[u8], u64)> {
+    /// The bodies, in push order.
+    pub(super) fn records(&self) -> impl Iterator<Item = &[u8]> {
         let mut pos = 0;
-        self.hashes.iter().map(move |&h| {
-            let body = get_frame(&self.buf, &mut pos).expect("a block holds whole frames");
-            (body, h)
-        })
+        (0..self.len).map(move |_| get_frame(&self.buf, &mut pos).expect("a block holds whole frames"))
+    }
+
+    /// Gives every body `hash(canonical)` for its hash (tests).
+    pub(super) fn rehash(&mut self, hash: fn(&[u8]) -> u64) {
+        let mut pos = 0;
+        while pos < self.buf.len() {
+            let n = get_varint(&self.buf, &mut pos).expect("a block holds whole frames") as usize;
+            let body = &mut self.buf[pos..pos + n];
+            let h = hash(get_key(body).expect("a whole body").canonical);
+            set_hash(body, h);
+            pos += n;
+        }
     }
 }
 
@@ -381,16 +468,21 @@ mod tests {
             b.push(b"10.1/z", at, b"10.1/z", Warnings::EMPTY);
             let recs: Vec<_> = b.records().collect();
             assert_eq!(recs.len(), 2);
-            let m = get_body(recs[0].0).unwrap();
+            let m = get_body(recs[0]).unwrap();
             assert_eq!(
                 (m.at, m.warnings, m.canonical, m.value),
                 (at, ws, canonical.as_bytes(), value.as_bytes())
             );
-            assert_eq!(get_body(recs[1].0).unwrap().canonical, b"10.1/z");
-            assert_eq!(recs[0].1, super::super::spill::canonical_hash(canonical.as_bytes()));
+            assert_eq!(get_body(recs[1]).unwrap().canonical, b"10.1/z");
+            let k = get_key(recs[0]).unwrap();
+            assert_eq!(k.hash, super::super::spill::canonical_hash(canonical.as_bytes()));
+            assert_eq!(
+                (k.input, k.column, k.canonical),
+                (at.input, at.column, canonical.as_bytes())
+            );
             // Any cut is refused, not misread.
-            for cut in 0..recs[0].0.len() {
-                assert!(get_body(&recs[0].0[..cut]).is_none(), "{cut}");
+            for cut in 0..recs[0].len() {
+                assert!(get_body(&recs[0][..cut]).is_none(), "{cut}");
             }
         }
     }
