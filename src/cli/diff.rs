@@ -12,7 +12,7 @@ use crate::diff::{Budget, Diff, DiffReport, LayoutError};
 use crate::gates::Severity;
 use crate::io::atomic::{self, AtomicFile};
 use crate::io::csv_in::InputSpec;
-use crate::io::sink::{OutputFormat, Sink, SinkOptions};
+use crate::io::sink::{Sink, SinkOptions};
 use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -143,21 +143,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     }
     let output = match &args.output {
         Some(path) => {
-            if path.as_os_str() == "-" {
-                bail!(Usage(format!(
-                    "{} (the report can go to stdout: --report -)",
-                    super::DASH_OUTPUT
-                )));
-            }
-            let format = match args.output_format {
-                Some(f) => f.into(),
-                None => OutputFormat::from_path(path).ok_or_else(|| {
-                    Usage(format!(
-                        "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
-                        path.display()
-                    ))
-                })?,
-            };
+            let format = super::output_format(path, args.output_format)?;
             let schema = output::schema(&args.key).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
             Some((path.clone(), format, schema))
         }

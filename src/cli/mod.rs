@@ -98,6 +98,28 @@ impl std::error::Error for Usage {}
 /// Why `-o -` is refused (by `scan` and `gen`).
 const DASH_OUTPUT: &str = "-o -: the output is written to a file and renamed into place when complete; name a file";
 
+/// The format of `-o PATH`: `--output-format`, else the extension. `-o -`
+/// is refused: output is a file renamed into place when complete.
+fn output_format(
+    path: &std::path::Path,
+    flag: Option<scan::OutFormatArg>,
+) -> anyhow::Result<crate::io::sink::OutputFormat> {
+    if path.as_os_str() == "-" {
+        return Err(anyhow::Error::new(Usage(format!(
+            "{DASH_OUTPUT} (the report can go to stdout: --report -)"
+        ))));
+    }
+    match flag {
+        Some(f) => Ok(f.into()),
+        None => crate::io::sink::OutputFormat::from_path(path).ok_or_else(|| {
+            anyhow::Error::new(Usage(format!(
+                "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
+                path.display()
+            )))
+        }),
+    }
+}
+
 /// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.
 /// `scan` and `gen` install it: their outputs are `AtomicFile`s.
 fn install_signal_handler() {

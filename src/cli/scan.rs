@@ -259,21 +259,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     };
     let output = match &args.output {
         Some(path) => {
-            if path.as_os_str() == "-" {
-                bail!(Usage(format!(
-                    "{} (the report can go to stdout: --report -)",
-                    super::DASH_OUTPUT
-                )));
-            }
-            let format = match args.output_format {
-                Some(f) => f.into(),
-                None => OutputFormat::from_path(path).ok_or_else(|| {
-                    Usage(format!(
-                        "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
-                        path.display()
-                    ))
-                })?,
-            };
+            let format = super::output_format(path, args.output_format)?;
             Some((path.clone(), format))
         }
         None => None,
