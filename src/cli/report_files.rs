@@ -7,7 +7,7 @@
 
 use super::Usage;
 use crate::io::atomic::{self, AtomicFile};
-use crate::io::sink::{OutputFormat, Sink, SinkOptions};
+use crate::io::sink::{OutputFormat, Sink};
 use crate::report::page::Pages;
 use anyhow::{Context, Result, bail};
 use std::io::Write;
@@ -121,7 +121,7 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
         format,
         crate::dups::Grouped::schema(),
         inputs,
-        SinkOptions::default(),
+        crate::dups::Grouped::sink_options(),
     )
     .with_context(|| format!("--duplicates {}", path.display()))
 }
