@@ -184,6 +184,20 @@ fn each_value(cells: &impl Cells, input: u32, shape: &Shape, out: &mut Out, stat
     }
 }
 
+/// A block's long output: the long builder's arrays with the block's kept
+/// columns (`value_bytes`: CSV to CSV keeps the raw bytes).
+fn long_batch(
+    shape: &Shape,
+    schema: &arrow_schema::SchemaRef,
+    long: LongBuilder,
+    keep: &[ArrayRef],
+    value_bytes: bool,
+    lossy: &mut u64,
+) -> Result<RecordBatch> {
+    let arrays = long.finish(&shape.input_names, &shape.column_names, keep, value_bytes, lossy)?;
+    Ok(RecordBatch::try_new(schema.clone(), arrays)?)
+}
+
 /// Classifies one unit of work.
 pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
     let mut stats = Stats::new(shape.parsers.len());
@@ -227,14 +241,14 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 }
                 (Out::Long(long), Shaped::Long(schema)) => {
                     let keep = text(&mut input.keep.iter().copied(), &mut stats.lossy_cells)?;
-                    let arrays = long.finish(
-                        &shape.input_names,
-                        &shape.column_names,
+                    Some(long_batch(
+                        shape,
+                        schema,
+                        *long,
                         &keep,
                         shape.raw_cells,
                         &mut stats.lossy_cells,
-                    )?;
-                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
+                    )?)
                 }
                 _ => None,
             };
@@ -280,14 +294,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 }
                 (Out::Long(long), Shaped::Long(schema)) => {
                     let keep: Vec<ArrayRef> = input.keep.iter().map(|&k| batch.column(k).clone()).collect();
-                    let arrays = long.finish(
-                        &shape.input_names,
-                        &shape.column_names,
-                        &keep,
-                        false,
-                        &mut stats.lossy_cells,
-                    )?;
-                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
+                    Some(long_batch(shape, schema, *long, &keep, false, &mut stats.lossy_cells)?)
                 }
                 _ => None,
             };
@@ -325,14 +332,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                             Arc::new(arrow_array::StringArray::from_iter(texts)) as ArrayRef
                         })
                         .collect();
-                    let arrays = long.finish(
-                        &shape.input_names,
-                        &shape.column_names,
-                        &keep,
-                        false,
-                        &mut stats.lossy_cells,
-                    )?;
-                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
+                    Some(long_batch(shape, schema, *long, &keep, false, &mut stats.lossy_cells)?)
                 }
                 _ => None,
             };
