@@ -3,11 +3,16 @@
 //!
 //! - [`id`]: the pure parser of one value (SPEC.md), the `hdlscan-id` crate
 //!   re-exported: no I/O, threads or arrow.
-//! - [`io`]: CSV and Parquet readers, output sinks, atomic output files.
-//! - [`columns`]: SPEC's output columns as Arrow arrays.
+//! - [`io`]: CSV, Parquet and JSON Lines readers, paths into nested
+//!   Parquet, output sinks, atomic output files.
+//! - [`select`]: which columns a run reads (names, numbers, patterns).
+//! - [`at`]: where a value was read, the reference every value carries.
+//! - [`columns`]: SPEC's output columns (wide and long) as Arrow arrays.
 //! - [`dups`]: exact duplicate clusters in bounded memory, and their file.
-//! - [`pipeline`]: blocks, rayon, ordered collection, the writer thread.
-//! - [`report`]: statistics that merge with `+=`, the JSON report, the summary.
+//! - [`pipeline`]: blocks, rayon, the one per-value loop, the writer thread.
+//! - [`report`]: statistics that merge with `+=`, the typed report and its
+//!   printers (JSON, Markdown, HTML, the summary).
+//! - [`gates`]: `--fail-if` / `--warn-if`, judged on a report.
 //! - [`diff`]: `hdlscan diff`, what changed between two outputs of `scan`.
 //! - [`cli`]: the command line.
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.

@@ -14,8 +14,9 @@ use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-/// The seed of the canonical hash, as `report::CanonicalSet` had it, so
-/// the same canonical lands in the same partition run after run.
+/// The seed of the canonical hash (the hash-only counter this engine
+/// replaced had it too), so the same canonical lands in the same
+/// partition run after run.
 const SEED: u64 = 0x0068_646c_7363_616e;
 
 /// The hash of a canonical at the first level: its partition, and its
