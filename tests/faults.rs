@@ -248,6 +248,34 @@ fn output_onto_a_full_disk() {
     }
 }
 
+/// The duplicates file onto a full file system, in every format: its
+/// rows are made on a thread of their own while the file is written, and a
+/// write that fails must stop both with a clear error naming the file, exit
+/// 1 and nothing left (not hang, nor leave the output).
+#[test]
+fn duplicates_onto_a_full_disk() {
+    let dir = tempdir_with_out();
+    let d = dir.path();
+    let Some(_m) = Mount::tmpfs(&d.join("full"), "size=64k", "duplicates_onto_a_full_disk") else {
+        return;
+    };
+    // 50,000 rows: thousands of cluster members, well over 64 KiB in any format.
+    write_synth_csv(&d.join("big.csv"), 50_000, 5);
+    for dups in ["full/d.csv", "full/d.parquet", "full/d.tsv"] {
+        scan(
+            d,
+            &["big.csv", "-c", SAMPLE_ID, "-o", "o.csv", "--duplicates", dups, "-q"],
+        )
+        .fails_with(&[dups, "no space left"]);
+        assert!(
+            entries(&d.join("full")).is_empty(),
+            "{dups}: left {:?}",
+            entries(&d.join("full"))
+        );
+        assert!(!d.join("o.csv").exists(), "{dups}: the output was committed");
+    }
+}
+
 /// The report onto a full disk (filled up by a filler file first): a clear
 /// error, no report and no temporary file.
 #[test]

@@ -175,26 +175,67 @@ impl Grouped {
         // the budget can buffer are merged at once, in passes if needed.
         let cap = (memory / 64).clamp(512, 64 * 1024);
         reduce(&store, &mut runs, memory / 2 / cap, cap)?;
-        let mut merge = Merge::new(&store, &runs, cap)?;
-        let mut batch = Batch::default();
-        let mut rows = 0u64;
-        let mut cluster = 0u64;
-        let mut last: Option<RowKey> = None;
-        while let Some(frame) = merge.next()? {
-            let row = get_row(frame).ok_or_else(corrupt)?;
-            let key = row.key();
-            if !last.is_some_and(|l| l.same_cluster(&key)) {
-                cluster += 1;
+        // The merge and the batches' rows are made on a thread of their
+        // own while the sink encodes the batch before: on two cores, the
+        // file's writing phase takes about the longer of the two, not their
+        // sum. Two batches in flight bound the memory.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(1);
+        std::thread::scope(|scope| {
+            let made = scope.spawn(|| merge_batches(&store, &runs, cap, inputs, columns, tx));
+            let mut rows = 0u64;
+            let mut written = Ok(());
+            for batch in rx.iter() {
+                if let Err(e) = sink.write(&batch) {
+                    written = Err(e);
+                    break;
+                }
+                rows += batch.num_rows() as u64;
             }
-            last = Some(key);
-            batch.push(cluster, &row, inputs, columns)?;
-            if batch.rows == BATCH_ROWS {
-                rows += batch.write(sink)?;
-            }
-        }
-        rows += batch.write(sink)?;
-        Ok(rows)
+            // Dropping the receiver (here, or by the loop's end) stops the
+            // merge at its next batch if writing failed.
+            drop(rx);
+            let made = made
+                .join()
+                .map_err(|_| anyhow::anyhow!("writing duplicates: the merge thread panicked"))?;
+            written?;
+            made?;
+            Ok(rows)
+        })
     }
+}
+
+/// Merges `runs` into the file's order and sends its rows as record batches
+/// of at most [`BATCH_ROWS`] rows, until the rows end or `tx`'s receiver is
+/// gone.
+fn merge_batches(
+    store: &RunStore,
+    runs: &[Run],
+    cap: usize,
+    inputs: &[String],
+    columns: &[String],
+    tx: std::sync::mpsc::SyncSender<RecordBatch>,
+) -> Result<()> {
+    let mut merge = Merge::new(store, runs, cap)?;
+    let mut batch = Batch::default();
+    let mut cluster = 0u64;
+    let mut last: Option<RowKey> = None;
+    while let Some(frame) = merge.next()? {
+        let row = get_row(frame).ok_or_else(corrupt)?;
+        let key = row.key();
+        if !last.is_some_and(|l| l.same_cluster(&key)) {
+            cluster += 1;
+        }
+        last = Some(key);
+        batch.push(cluster, &row, inputs, columns)?;
+        if batch.rows == BATCH_ROWS && tx.send(batch.finish()?).is_err() {
+            return Ok(());
+        }
+    }
+    if batch.rows > 0 {
+        // A receiver gone has its own error to tell.
+        let _ = tx.send(batch.finish()?);
+    }
+    Ok(())
 }
 
 /// `b` as text; the strict check first, as it is the faster one for the
@@ -249,11 +290,8 @@ impl Batch {
         Ok(())
     }
 
-    /// Writes the rows gathered (if any) and starts afresh.
-    fn write<W: Write + Send>(&mut self, sink: &mut Sink<W>) -> Result<u64> {
-        if self.rows == 0 {
-            return Ok(0);
-        }
+    /// The rows gathered as a record batch; the builders start afresh.
+    fn finish(&mut self) -> Result<RecordBatch> {
         let cols: Vec<ArrayRef> = vec![
             Arc::new(self.cluster.finish()),
             Arc::new(self.canonical.finish()),
@@ -267,10 +305,7 @@ impl Batch {
             Arc::new(self.first_record.finish()),
             Arc::new(self.variant.finish()),
         ];
-        let batch = RecordBatch::try_new(Grouped::schema(), cols)?;
-        sink.write(&batch)?;
-        let n = self.rows as u64;
         self.rows = 0;
-        Ok(n)
+        Ok(RecordBatch::try_new(Grouped::schema(), cols)?)
     }
 }
