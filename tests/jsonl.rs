@@ -83,6 +83,81 @@ fn openalex_works_paths_and_lists_into_long_output() {
     assert!(fs::read_to_string(d.join("d.csv")).unwrap().lines().count() > 1);
 }
 
+/// Every list element a path reaches is one value, so an audit counts the
+/// versions without a DOI: a null or a missing key in an element is one
+/// empty value at its position; an empty list (and a record without the
+/// key) is one empty value for the cell. Shaped like a real curated file of
+/// works with versions (testdata/real/README.md).
+#[test]
+fn every_list_element_is_a_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("w.jsonl"),
+        concat!(
+            r#"{"versions":[{"doi":"10.1016/j.pss.2006.12.007"},{"doi":null,"locations":[{"url":"https://hdl.handle.net/2060/20070014798"}]}]}"#,
+            "\n",
+            r#"{"versions":[{"doi":"10.1109/tps.2021.3110946","locations":[]},{}]}"#,
+            "\n",
+            r#"{"versions":[]}"#,
+            "\n",
+            r#"{"versions":{"doi":"10.1029/2024ja033490"}}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    scan(
+        d,
+        &[
+            "w.jsonl",
+            "-c",
+            "versions[].doi",
+            "-c",
+            "versions[].locations[].url",
+            "-o",
+            "o.csv",
+            "--report",
+            "r.json",
+        ],
+    )
+    .ok();
+    let t = Table::from_csv(&d.join("o.csv"), b',');
+    let rows: Vec<[&str; 5]> = (0..t.rows.len())
+        .map(|i| {
+            [
+                t.get(i, "record"),
+                t.get(i, "column"),
+                t.get(i, "value_index"),
+                t.get(i, "canonical"),
+                t.get(i, "error"),
+            ]
+        })
+        .collect();
+    let (doi, url) = ("versions[].doi", "versions[].locations[].url");
+    assert_eq!(
+        rows,
+        [
+            ["1", doi, "1", "10.1016/j.pss.2006.12.007", ""],
+            ["1", doi, "2", "", "empty"],
+            // The first version has no locations key: a dead end, one empty value.
+            ["1", url, "1", "", "empty"],
+            ["1", url, "2", "2060/20070014798", ""],
+            ["2", doi, "1", "10.1109/tps.2021.3110946", ""],
+            ["2", doi, "2", "", "empty"],
+            // An empty list gives nothing; the second version lacks the key.
+            ["2", url, "1", "", "empty"],
+            ["3", doi, "1", "", "empty"],
+            ["3", url, "1", "", "empty"],
+            // An object where a list was expected: a list of one.
+            ["4", doi, "1", "10.1029/2024ja033490", ""],
+            ["4", url, "1", "", "empty"],
+        ]
+    );
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(r["values"], 11);
+    assert_eq!(r["valid"], 4);
+}
+
 #[test]
 fn bad_lines_stop_the_run_or_are_counted_and_reported() {
     let dir = tempfile::tempdir().unwrap();

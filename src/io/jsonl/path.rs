@@ -201,6 +201,10 @@ pub(super) struct Node {
     pub each: Option<u32>,
     /// Indices of the paths that end here.
     pub ends: Vec<u32>,
+    /// Indices of the paths that end here or below: each gets one empty
+    /// value where the walk cannot go on (a null, a missing key, a value
+    /// of another type).
+    pub under: Vec<u32>,
 }
 
 impl PathSet {
@@ -229,6 +233,16 @@ impl PathSet {
                 };
             }
             nodes[at].ends.push(i as u32);
+        }
+        // Children are numbered after their parents: fill from the leaves up.
+        for n in (0..nodes.len()).rev() {
+            let mut under = nodes[n].ends.clone();
+            let children = nodes[n].keys.iter().map(|k| k.1).chain(nodes[n].each);
+            for c in children.collect::<Vec<_>>() {
+                under.extend_from_slice(&nodes[c as usize].under);
+            }
+            under.sort_unstable();
+            nodes[n].under = under;
         }
         PathSet {
             paths: paths.to_vec(),

@@ -13,7 +13,11 @@
 //!
 //! What a path gives, per value found: a string unescaped; a number, `true`
 //! or `false` as its JSON text; an object or a list (a path that ends on
-//! one) as compact JSON text, strings as written; `null` gives nothing. A
+//! one) as compact JSON text, strings as written. Every place a path
+//! reaches is one value, so every list element is accounted for: where the
+//! walk cannot go on (`null`, a missing key, a value of another type than
+//! the next step needs) the path gets one empty value; only an empty list
+//! gives none (the caller makes a record without any value one empty). A
 //! key repeated in one object: the last one wins, as in `serde_json`,
 //! Python and JavaScript.
 
@@ -410,6 +414,13 @@ impl Walker<'_, '_> {
         let set = self.set;
         let n = &set.nodes[node as usize];
         let c = self.peek();
+        if c == Some(b'n') {
+            // A dead end for every path through here, its own included.
+            self.skip(depth)?;
+            self.empties(&n.under);
+            return Ok(());
+        }
+        let is_object = c == Some(b'{');
         match (c, n.each) {
             (Some(b'{'), _) if !n.keys.is_empty() => {
                 self.object(node, depth)?;
@@ -423,9 +434,15 @@ impl Walker<'_, '_> {
                 }
             }
             (Some(b'['), Some(each)) => self.array(each, depth)?,
-            (Some(b'n'), _) | (_, None) => self.skip(depth)?,
+            (_, None) => self.skip(depth)?,
             // A lone value where a list was expected: a list of one.
             (_, Some(each)) => self.walk(each, depth)?,
+        }
+        if !is_object {
+            // Keys asked of a list or a scalar: dead ends.
+            for &(_, child) in &n.keys {
+                self.empties(&set.nodes[child as usize].under);
+            }
         }
         if !n.ends.is_empty() {
             self.emit(node, start, c.unwrap_or(b'n'));
@@ -433,14 +450,24 @@ impl Walker<'_, '_> {
         Ok(())
     }
 
-    fn object(&mut self, node: u32, depth: u32) -> Res<()> {
-        if self.open(depth, b'}')? {
-            return Ok(());
+    /// One empty value for each of `paths`.
+    fn empties(&mut self, paths: &[u32]) {
+        let at = self.out.bytes.len();
+        for &path in paths {
+            self.out.entries.push(Entry {
+                path,
+                start: at,
+                end: at,
+            });
         }
+    }
+
+    fn object(&mut self, node: u32, depth: u32) -> Res<()> {
         let set = self.set;
         let n = &set.nodes[node as usize];
         let frame = self.out.visits.len();
-        loop {
+        let empty = self.open(depth, b'}')?;
+        while !empty {
             let (ks, ke, escaped) = self.key()?;
             let name = if escaped {
                 self.out.key.clear();
@@ -465,6 +492,12 @@ impl Walker<'_, '_> {
             }
             if !self.next_or_close(b'}', "',' or '}'")? {
                 break;
+            }
+        }
+        // Keys asked for but missing: dead ends.
+        for &(_, child) in &n.keys {
+            if !self.out.visits[frame..].iter().any(|v| v.0 == child) {
+                self.empties(&set.nodes[child as usize].under);
             }
         }
         self.out.visits.truncate(frame);

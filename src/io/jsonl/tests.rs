@@ -106,12 +106,12 @@ fn openalex_fixture() {
         values(&all, 0),
         [
             s(&["https://doi.org/10.7717/peerj.4375"]),
-            s(&[]),                                  // null
+            s(&[""]),                                // null: one empty value
             s(&["https://doi.org/10.1000/ABC/def"]), // \u002F
             s(&["https://doi.org/10.5281/zenodo.1234567"]),
         ]
     );
-    assert_eq!(values(&all, 1)[1], s(&[]), "missing key");
+    assert_eq!(values(&all, 1)[1], s(&[""]), "missing key: one empty value");
     assert_eq!(values(&all, 2)[1], s(&["https://openalex.org/W2100837269"]));
     assert_eq!(
         values(&all, 3),
@@ -122,14 +122,17 @@ fn openalex_fixture() {
                 "http://hdl.handle.net/20.500.12345/678"
             ]),
             s(&["https://hdl.handle.net/2027.42/40123"]),
-            s(&[]),
+            s(&[]), // an empty list: no value (the scan makes the cell one empty value)
             s(&["https://zenodo.org/record/1234567"]),
         ]
     );
     // Through a null source, a null primary_location, a null issn_l.
-    assert_eq!(values(&all, 4), [s(&["2167-8359"]), s(&[]), s(&[]), s(&[])]);
+    assert_eq!(values(&all, 4), [s(&["2167-8359"]), s(&[""]), s(&[""]), s(&[""])]);
     // A key first seen on the last line.
-    assert_eq!(values(&all, 5), [s(&[]), s(&[]), s(&[]), s(&["hdl:20.500.12345/999"])]);
+    assert_eq!(
+        values(&all, 5),
+        [s(&[""]), s(&[""]), s(&[""]), s(&["hdl:20.500.12345/999"])]
+    );
     assert_eq!(
         values(&all, 6)[1],
         s(&["Café culture in São Paulo: \u{1f4da} reading \"rooms\""])
@@ -139,8 +142,9 @@ fn openalex_fixture() {
         values(&all, 7),
         [s(&["2018"]), s(&["1998"]), s(&["2021"]), s(&["2023"])]
     );
-    assert_eq!(values(&all, 8), [s(&["true"]), s(&["false"]), s(&[]), s(&["true"])]);
-    assert_eq!(values(&all, 9)[0], s(&["https://peerj.com/articles/4375.pdf"]));
+    assert_eq!(values(&all, 8), [s(&["true"]), s(&["false"]), s(&[""]), s(&["true"])]);
+    // Two locations without a pdf_url (null, missing): one empty value each.
+    assert_eq!(values(&all, 9)[0], s(&["https://peerj.com/articles/4375.pdf", "", ""]));
 }
 
 #[test]
@@ -164,7 +168,7 @@ fn datacite_fixture() {
         r[3],
         s(&["https://creativecommons.org/publicdomain/zero/1.0/legalcode"])
     );
-    assert_eq!(r[4], s(&[]));
+    assert_eq!(r[4], s(&[""]));
     assert_eq!(
         r[5],
         s(&[r#"[{"title":"Data from: A new malaria agent in African hominids."}]"#])
@@ -187,7 +191,7 @@ fn crossref_items_document() {
             [
                 s(&["10.1037/0003-066x.59.1.29"]),
                 s(&["10.1016/S0140-6736(20)30183-5"]),
-                s(&[])
+                s(&[""])
             ]
         );
         assert_eq!(
@@ -303,7 +307,11 @@ fn path_ending_on_an_object_or_list_is_compact_json() {
     assert_eq!(r[1], s(&[r#"[1,2.5e3,true,null,"a \" b"]"#]));
     assert_eq!(r[2], s(&["10.1/x"]));
     assert_eq!(r[3], s(&["{}"]));
-    assert_eq!(r[4], s(&["1", "2.5e3", "true", "a \" b"]));
+    assert_eq!(
+        r[4],
+        s(&["1", "2.5e3", "true", "", "a \" b"]),
+        "a null element is one empty value"
+    );
 }
 
 #[test]
@@ -335,9 +343,9 @@ fn repeated_keys_last_wins() {
 
 #[test]
 fn shapes_that_do_not_match() {
-    // A key step on a list gives nothing; `[]` on a scalar is a list of
-    // one; `[]` on null or a missing key gives nothing; both `a.b` and
-    // `a[].b` on an object.
+    // A key step on a list is a dead end (one empty value); `[]` on a
+    // scalar is a list of one; `[]` on null or a missing key is a dead end;
+    // both `a.b` and `a[].b` on an object.
     let line = br#"{"a":[{"b":1}],"s":"one","n":null,"o":{"b":2}}"#;
     let all = read(
         line,
@@ -346,10 +354,10 @@ fn shapes_that_do_not_match() {
     )
     .unwrap();
     let r = &all.recs[0].values;
-    assert_eq!(r[0], s(&[]));
+    assert_eq!(r[0], s(&[""]));
     assert_eq!(r[1], s(&["one"]));
-    assert_eq!(r[2], s(&[]));
-    assert_eq!(r[3], s(&[]));
+    assert_eq!(r[2], s(&[""]));
+    assert_eq!(r[3], s(&[""]));
     assert_eq!(r[4], s(&["2"]));
     assert_eq!(r[5], s(&["2"]));
     assert_eq!(r[6], s(&["1"]));
@@ -436,26 +444,19 @@ fn compressed_and_missing_inputs() {
 /// A path's values in `v`, by the rules of `scan`, from a `serde_json`
 /// tree.
 fn reference(v: &Value, steps: &[Step], out: &mut Vec<Vec<u8>>) {
-    match steps.split_first() {
-        None => match v {
-            Value::Null => {}
-            Value::String(s) => out.push(s.as_bytes().to_vec()),
-            Value::Bool(b) => out.push(b.to_string().into_bytes()),
-            Value::Number(n) => out.push(n.to_string().into_bytes()),
-            Value::Array(_) | Value::Object(_) => out.push(serde_json::to_vec(v).unwrap()),
+    match (steps.split_first(), v) {
+        // A dead end, wherever it is: one empty value.
+        (_, Value::Null) => out.push(Vec::new()),
+        (None, Value::String(s)) => out.push(s.as_bytes().to_vec()),
+        (None, Value::Bool(b)) => out.push(b.to_string().into_bytes()),
+        (None, Value::Number(n)) => out.push(n.to_string().into_bytes()),
+        (None, Value::Array(_) | Value::Object(_)) => out.push(serde_json::to_vec(v).unwrap()),
+        (Some((Step::Key(k), rest)), _) => match v {
+            Value::Object(m) if m.contains_key(&**k) => reference(&m[&**k], rest, out),
+            _ => out.push(Vec::new()),
         },
-        Some((Step::Key(k), rest)) => {
-            if let Value::Object(m) = v
-                && let Some(x) = m.get(&**k)
-            {
-                reference(x, rest, out);
-            }
-        }
-        Some((Step::Each, rest)) => match v {
-            Value::Array(a) => a.iter().for_each(|x| reference(x, rest, out)),
-            Value::Null => {}
-            other => reference(other, rest, out),
-        },
+        (Some((Step::Each, rest)), Value::Array(a)) => a.iter().for_each(|x| reference(x, rest, out)),
+        (Some((Step::Each, rest)), other) => reference(other, rest, out),
     }
 }
 
