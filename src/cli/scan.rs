@@ -86,8 +86,9 @@ pub struct ScanArgs {
     /// `?` are wildcards and every other character is literal
     /// ('dc.identifier.uri*' matches dc.identifier.uri[en_US]). Resolved
     /// against the first input. For JSON input, a path: doi, ids.doi,
-    /// locations[].landing_page_url ([] yields each element; a null or missing key is one empty value), or a JSON
-    /// Pointer (/a.b/c) for names holding dots.
+    /// locations[].landing_page_url ([] yields each element; a null or a
+    /// missing key is one empty value), or a JSON Pointer (/a.b/c) for
+    /// names holding dots.
     #[arg(short = 'c', long, required = true, value_name = "NAME|NUMBER|PATTERN")]
     pub column: Vec<String>,
     /// Split cells into values (SPEC §6): at SEP (DSpace joins values with
