@@ -120,3 +120,63 @@ fn struct_and_list_paths_in_parquet() {
     scan(d, &["works.parquet", "-c", "ids.pmid"]).usage_error(&["has no field 'pmid' (its fields: openalex, doi)"]);
     scan(d, &["works.parquet", "-c", "locations.landing_page_url"]).usage_error(&["not a struct"]);
 }
+
+/// As for JSON (tests/jsonl.rs), every list element a path reaches is one
+/// value: a null field, a null element or a null list is one empty value in
+/// its place, an empty list none (the cell is then one empty value).
+#[test]
+fn every_list_element_is_a_value_in_parquet() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fields = Fields::from(vec![Field::new("doi", DataType::Utf8, true)]);
+    let mut versions = ListBuilder::new(StructBuilder::from_fields(fields.clone(), 4))
+        .with_field(Arc::new(Field::new("element", DataType::Struct(fields), true)));
+    // Rows: [x, null doi, null element, y], [], null, [z].
+    let rows: [Option<Vec<Option<Option<&str>>>>; 4] = [
+        Some(vec![Some(Some("10.1/x")), Some(None), None, Some(Some("10.1/y"))]),
+        Some(vec![]),
+        None,
+        Some(vec![Some(Some("10.1/z"))]),
+    ];
+    for row in rows {
+        for element in row.iter().flatten() {
+            let s = versions.values();
+            s.field_builder::<StringBuilder>(0)
+                .unwrap()
+                .append_option(element.flatten());
+            s.append(element.is_some());
+        }
+        versions.append(row.is_some());
+    }
+    let batch = RecordBatch::try_from_iter(vec![("versions", Arc::new(versions.finish()) as ArrayRef)]).unwrap();
+    write_parquet(&d.join("v.parquet"), &batch);
+    scan(
+        d,
+        &["v.parquet", "-c", "versions[].doi", "-o", "o.csv", "--report", "r.json"],
+    )
+    .ok();
+    let t = Table::from_csv(&d.join("o.csv"), b',');
+    let rows: Vec<[&str; 4]> = (0..t.rows.len())
+        .map(|i| {
+            [
+                t.get(i, "record"),
+                t.get(i, "value_index"),
+                t.get(i, "canonical"),
+                t.get(i, "error"),
+            ]
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ["1", "1", "10.1/x", ""],
+            ["1", "2", "", "empty"],
+            ["1", "3", "", "empty"],
+            ["1", "4", "10.1/y", ""],
+            ["2", "1", "", "empty"],
+            ["3", "1", "", "empty"],
+            ["4", "1", "10.1/z", ""],
+        ]
+    );
+    assert_eq!(read_json(&d.join("r.json"))["values"], 7);
+}

@@ -4,9 +4,9 @@
 //! input (`jsonl::JsonPath`); a path's first key names the top column.
 //!
 //! A batch's column is flattened once into its leaf array and, per row,
-//! the leaf positions the path reaches (none for a null or an empty list,
-//! several through `[]`), so the per-value loop reads values as it reads a
-//! flat column's.
+//! the leaf positions the path reaches (several through `[]`; a null on
+//! the way is one empty value, an empty list none), so the per-value loop
+//! reads values as it reads a flat column's.
 
 use super::jsonl::{JsonPath, Step};
 use anyhow::{Result, bail};
@@ -69,26 +69,35 @@ pub fn resolve(schema: &Schema, path: &JsonPath) -> Result<(usize, Vec<Step>)> {
 }
 
 /// A column flattened along a path: the leaf array, and for row `r` the
-/// leaf positions `idx[starts[r]..starts[r + 1]]`.
+/// leaf positions `idx[starts[r]..starts[r + 1]]`, [`DEAD_END`] where the
+/// path met a null.
 pub struct Flat {
     pub leaf: ArrayRef,
     starts: Vec<u32>,
     idx: Vec<u32>,
 }
 
+/// In [`Flat`]'s positions: the path met a null there (a null struct, list
+/// or leaf), which is one empty value.
+const DEAD_END: u32 = u32::MAX;
+
 impl Flat {
     pub fn count(&self, row: usize) -> usize {
         (self.starts[row + 1] - self.starts[row]) as usize
     }
 
-    /// The leaf position of value `i` of `row`.
-    pub fn at(&self, row: usize, i: usize) -> usize {
-        self.idx[self.starts[row] as usize + i] as usize
+    /// The leaf position of value `i` of `row`; None for an empty value
+    /// (a null on the way).
+    pub fn at(&self, row: usize, i: usize) -> Option<usize> {
+        let at = self.idx[self.starts[row] as usize + i];
+        (at != DEAD_END).then_some(at as usize)
     }
 }
 
 /// Flattens `array` (a batch's top column) along `steps` (as `resolve`
-/// gave them). Nulls along the way, and empty lists, reach nothing.
+/// gave them). As for JSON paths (`io::jsonl::scan`), every place the path
+/// reaches is one value: a null on the way (struct, list or leaf) is one
+/// empty value in its place; only an empty list reaches nothing.
 pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
     let rows = array.len();
     // Per row, positions in the current array: starts as the identity.
@@ -102,11 +111,13 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
             Step::Key(k) => {
                 let s = current.as_struct();
                 for w in starts.windows(2) {
-                    new_idx.extend(
-                        idx[w[0] as usize..w[1] as usize]
-                            .iter()
-                            .filter(|&&i| s.is_valid(i as usize)),
-                    );
+                    new_idx.extend(idx[w[0] as usize..w[1] as usize].iter().map(|&i| {
+                        if i != DEAD_END && s.is_valid(i as usize) {
+                            i
+                        } else {
+                            DEAD_END
+                        }
+                    }));
                     new_starts.push(new_idx.len() as u32);
                 }
                 s.column_by_name(k).expect("resolve checked the field").clone()
@@ -123,11 +134,16 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
                     }
                     other => bail!("not a list: {other}"),
                 };
+                if values.len() >= DEAD_END as usize {
+                    bail!("a list column of {} values in one batch: too many", values.len());
+                }
                 for w in starts.windows(2) {
                     for &i in &idx[w[0] as usize..w[1] as usize] {
-                        if current.is_valid(i as usize) {
+                        if i != DEAD_END && current.is_valid(i as usize) {
                             let (a, b) = (offsets[i as usize], offsets[i as usize + 1]);
                             new_idx.extend((a..b).map(|j| j as u32));
+                        } else {
+                            new_idx.push(DEAD_END);
                         }
                     }
                     new_starts.push(new_idx.len() as u32);
@@ -139,20 +155,17 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
         idx = new_idx;
         current = next;
     }
-    // Null leaves reach nothing either: a missing value is an empty cell.
-    let (mut final_starts, mut final_idx) = (vec![0u32], Vec::with_capacity(idx.len()));
-    for w in starts.windows(2) {
-        final_idx.extend(
-            idx[w[0] as usize..w[1] as usize]
-                .iter()
-                .filter(|&&i| current.is_valid(i as usize)),
-        );
-        final_starts.push(final_idx.len() as u32);
+    // A leaf's nulls are dead ends too (its values are read through `at`,
+    // which the leaf's own validity would also answer; marked for one rule).
+    for i in &mut idx {
+        if *i != DEAD_END && current.is_null(*i as usize) {
+            *i = DEAD_END;
+        }
     }
     Ok(Flat {
         leaf: current,
-        starts: final_starts,
-        idx: final_idx,
+        starts,
+        idx,
     })
 }
 
@@ -204,7 +217,7 @@ mod tests {
         (0..b.num_rows())
             .map(|r| {
                 (0..flat.count(r))
-                    .map(|i| leaf.value(flat.at(r, i)).to_string())
+                    .map(|i| flat.at(r, i).map_or(String::new(), |at| leaf.value(at).to_string()))
                     .collect()
             })
             .collect()
@@ -213,10 +226,11 @@ mod tests {
     #[test]
     fn structs_and_lists_of_structs() {
         let b = batch();
-        assert_eq!(values(&b, "ids.doi"), [vec!["10.1/a"], vec![], vec!["10.1/c"]]);
+        // A null leaf is one empty value; an empty list none.
+        assert_eq!(values(&b, "ids.doi"), [vec!["10.1/a"], vec![""], vec!["10.1/c"]]);
         assert_eq!(
             values(&b, "locations[].landing_page_url"),
-            [vec!["https://doi.org/10.1/a", "https://x.org/1"], vec![], vec![]]
+            [vec!["https://doi.org/10.1/a", "https://x.org/1"], vec![], vec![""]]
         );
         assert_eq!(values(&b, "id"), [vec!["w1"], vec!["w2"], vec!["w3"]]);
     }

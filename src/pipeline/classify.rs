@@ -77,8 +77,8 @@ impl Cells for ParquetCells<'_> {
     }
     #[inline]
     fn value(&self, row: usize, chosen: usize, i: usize) -> &[u8] {
-        let at = self.flats[chosen].as_ref().map_or(row, |f| f.at(row, i));
-        self.cols[chosen].get_bytes(at).unwrap_or(b"")
+        let at = self.flats[chosen].as_ref().map_or(Some(row), |f| f.at(row, i));
+        at.and_then(|at| self.cols[chosen].get_bytes(at)).unwrap_or(b"")
     }
     fn line(&self, _: usize) -> Option<u64> {
         None
