@@ -333,6 +333,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             memory: args
                 .dups_memory_kib
                 .map_or(dups::Options::default().memory, |k| k.max(1) << 10),
+            rows: args.duplicates.is_some(),
             ..dups::Options::default()
         },
         threads,

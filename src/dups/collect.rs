@@ -30,6 +30,10 @@ pub struct Options {
     pub top_members: usize,
     /// Where temporary files go (default: the system's temporary directory).
     pub temp_dir: Option<PathBuf>,
+    /// Whether the duplicates file will be written ([`Grouped::write`]):
+    /// without it (an audit), spilled partitions make no rows either, only
+    /// the summary.
+    pub rows: bool,
 }
 
 impl Default for Options {
@@ -42,6 +46,7 @@ impl Default for Options {
             top: 20,
             top_members: 10,
             temp_dir: None,
+            rows: true,
         }
     }
 }

@@ -317,6 +317,13 @@ enum Make {
     Rows,
 }
 
+impl Make {
+    /// What a spilled partition makes: rows only when the file is wanted.
+    fn for_file(opts: &Options) -> Make {
+        if opts.rows { Make::Rows } else { Make::Top }
+    }
+}
+
 /// A cluster's first member, met first in pass 2.
 struct First {
     at: At,
@@ -541,7 +548,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
             budget - bytes.len()
         };
         match count(&src, limit, Some(part.records as usize))? {
-            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), Make::Rows)?),
+            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), Make::for_file(ctx.opts))?),
             None => None,
         }
     } else {
@@ -555,7 +562,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         match count(&src, limit, None)? {
             Some(mut t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
-                Some(emit(ctx, &src, &mut t, budget, cap, Make::Rows)?)
+                Some(emit(ctx, &src, &mut t, budget, cap, Make::for_file(ctx.opts))?)
             }
             None => None,
         }

@@ -158,6 +158,9 @@ impl Grouped {
             memory,
             ..
         } = self;
+        if !opts.rows {
+            bail!("writing duplicates: grouped without rows (Options::rows was off)");
+        }
         let mut runs = match rows {
             Rows::Runs(runs) => runs,
             Rows::Held(groups) => {

@@ -335,6 +335,41 @@ fn tiny_budget_takes_every_path() {
     assert!(stats.run_bytes > 0, "{stats:?}");
 }
 
+/// An audit (no duplicates file): spilled partitions make no rows, and the
+/// summary is the one a run with the file gets.
+#[test]
+fn audit_grouping_makes_no_rows() {
+    let seeds: Vec<Seed> = (0..3000)
+        .map(|i| Seed {
+            id: if i % 3 == 0 { i % 50 } else { 1000 + i % 400 },
+            form: (i % 7) as u8,
+            input: i % 2,
+            column: (i / 2) % 2,
+            value_index: 0,
+            has_line: i % 5 > 0,
+        })
+        .collect();
+    let values = values_of(&seeds);
+    let (want, _) = naive(&values, &tiny());
+    let mut c = Collector::new(Options { rows: false, ..tiny() });
+    for chunk in values.chunks(97) {
+        let mut block = Block::default();
+        for v in chunk {
+            block.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
+        }
+        c.append(block).unwrap();
+    }
+    let g = c.finish().unwrap();
+    assert_eq!(g.summary(), &want);
+    let stats = *g.stats();
+    assert!(stats.spilled_bytes > 0, "{stats:?}");
+    assert_eq!((stats.runs, stats.run_bytes), (0, 0), "{stats:?}");
+    // Asking it for the file anyway is an error, not an empty file.
+    let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, Grouped::schema(), "dups.csv").unwrap();
+    let err = g.write(&mut sink, &names(&INPUTS), &names(&COLUMNS)).unwrap_err();
+    assert!(err.to_string().contains("without rows"), "{err}");
+}
+
 #[test]
 fn default_budget_stays_in_memory() {
     let seeds: Vec<Seed> = (0..3000)
