@@ -428,7 +428,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             chosen,
             keep,
             json: cfg.json.clone(),
-            nested: shape.nested.iter().map(Option::is_some).collect(),
+            nested: shape.nested.clone(),
             all: matches!(shape.shaped, Shaped::Wide(_)),
         };
         thread::Builder::new()
