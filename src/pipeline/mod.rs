@@ -446,7 +446,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 })
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let mut options = sink_options(&prefix);
+            let warnings = format!("{prefix}warnings");
+            let mut options = sink_options(&prefix).with_joined_lists(schema, &[&warnings]);
             if raw_cells && !long {
                 options.header = header;
             }
