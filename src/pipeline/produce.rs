@@ -199,6 +199,10 @@ fn produce_csv(
             return Ok(None);
         }
     }
+    // Decoded text is no file's size: count the bytes it was decoded from.
+    if reader.decoding().is_some() {
+        bytes = reader.source_bytes();
+    }
     if bytes == 0
         && let InputSpec::Path(p) = spec
     {
