@@ -2,7 +2,8 @@
 //! each document (several may follow one another) member by member to the
 //! array at the path of keys (Crossref's `{"items": [...]}`,
 //! `message.items`), and gives each element's byte range, checked, as it is
-//! found; members off the path are checked and skipped. No I/O: the reader
+//! found; members off the path are checked and skipped, and a document
+//! that is not an object is an error. No I/O: the reader
 //! (`reader`) owns the buffer, refills it when the walk asks for more, and
 //! drops what the walk has passed, so memory is one block and one element
 //! whatever the document's size.
@@ -45,6 +46,10 @@ pub(super) enum Event {
     More { from: usize },
     /// The input ended after a whole document.
     End,
+    /// A document at `buf[at]` is not an object, so holds no path: an
+    /// error at once, rather than after walking it to its end (a whole
+    /// array of records, perhaps, read without --records).
+    NotAnObject { at: usize, found: &'static str },
 }
 
 /// A walk through documents to the records array at a path of keys.
@@ -119,10 +124,12 @@ impl Walk {
                     self.expect = Expect::KeyOrClose;
                 }
                 (Expect::Document, Some(b'[')) if self.keys.is_empty() => self.open_array(),
-                (Expect::Document, _) => match self.value(buf, eof, 0)? {
-                    Some(end) => self.pos = end,
-                    None => return Ok(Event::More { from: p }),
-                },
+                (Expect::Document, Some(c)) => {
+                    return Ok(Event::NotAnObject {
+                        at: p,
+                        found: super::scan::kind(c),
+                    });
+                }
                 (Expect::KeyOrClose, Some(b'}')) | (Expect::AfterMember, Some(b'}')) => self.close_object(),
                 (Expect::KeyOrClose | Expect::Key, _) => {
                     let at = self.pos;
@@ -248,6 +255,12 @@ mod tests {
                     fed += n;
                 }
                 Event::End => return Ok(out),
+                Event::NotAnObject { at, .. } => {
+                    return Err(Syntax {
+                        at: at + dropped,
+                        what: "an object",
+                    });
+                }
             }
         }
     }
@@ -275,6 +288,7 @@ mod tests {
             (br#"{"x":tru,"items":[]}"#, 5, "true, false or null"),
             (br#"{"items":[1,]}"#, 12, "a value"),
             (br#"{"items":[1"#, 11, "',' or ']'"),
+            (br#"{"items":[]} [{"items":[]}]"#, 13, "an object"),
             (
                 br#"{"items":[{"a":"\u12"}]}"#,
                 16,

@@ -13,8 +13,8 @@
 //!   elements, each with the line it starts on. Memory is a block and the
 //!   element being read, whatever the document's size; an element (or a
 //!   value off the path) longer than `max_line` is an error naming its
-//!   line. A document that is not valid JSON is one error, naming its line
-//!   and byte: there is no line to skip to.
+//!   line. A document that is not valid JSON, or not an object, is one
+//!   error naming its line (and byte): there is no line to skip to.
 
 use super::document::{Event, Walk};
 use super::error::{ErrorKind, PositionedError};
@@ -301,6 +301,10 @@ impl JsonlBlockReader {
                         return Err(self.err(None, ErrorKind::NoRecords { path }));
                     }
                     break;
+                }
+                Ok(Event::NotAnObject { at, found }) => {
+                    let line = self.line_at(at);
+                    return Err(self.err(Some(line), ErrorKind::NotObject { found }));
                 }
                 Err(s) => {
                     let line = self.line_at(s.at);

@@ -140,7 +140,7 @@ impl Skipper {
 }
 
 /// What a value starting with `c` is, for messages.
-fn kind(c: u8) -> &'static str {
+pub(super) fn kind(c: u8) -> &'static str {
     match c {
         b'[' => "an array",
         b'"' => "a string",

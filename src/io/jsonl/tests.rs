@@ -257,6 +257,10 @@ fn records_errors() {
     let opts = |p: &str| JsonlOptions::default().with_records(Some(JsonPath::parse(p).unwrap()));
     let e = read(br#"{"items": 3}"#, opts("items"), &["DOI"]).unwrap_err();
     assert_eq!(e.to_string(), "in.jsonl: no array at items (--records)");
+    // A document that is not an object holds no path: said at its line,
+    // not after walking a whole top-level array.
+    let e = read(b"{\"items\":[]}\n[{\"DOI\":\"10.1/x\"}]", opts("items"), &["DOI"]).unwrap_err();
+    assert_eq!(e.to_string(), "in.jsonl: line 2: an array, not a JSON object");
     let e = read(
         b"{\"message\":\n {\"items\": [{\"DOI\": 1},\n {\"DOI\" 2}]}}",
         opts("message.items"),
