@@ -98,7 +98,7 @@ impl Walk {
     /// The caller dropped `buf[..n]` (all passed: `n` is at most the
     /// `from` of the last [`Event::More`]).
     pub(super) fn shift(&mut self, n: usize) {
-        self.pos -= n;
+        self.pos = self.pos.saturating_sub(n);
     }
 
     /// Walks `buf` from where the last call stopped to the next element,

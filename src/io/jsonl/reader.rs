@@ -290,7 +290,7 @@ impl JsonlBlockReader {
                     self.buf.drain(..from);
                     self.offset += from as u64;
                     let doc = self.doc.as_mut().expect("records mode");
-                    doc.counted -= from;
+                    doc.counted = doc.counted.saturating_sub(from);
                     doc.walk.shift(from);
                     let want = self.read_size.max(self.buf.len());
                     self.fill(want)?;
@@ -333,10 +333,14 @@ impl JsonlBlockReader {
     /// `records`: the line `buf[pos]` is on (`pos` never goes back).
     fn line_at(&mut self, pos: usize) -> u64 {
         let doc = self.doc.as_mut().expect("records mode");
-        let passed = &self.buf[doc.counted..pos];
+        // Within what was counted and what is held, so never a panic: the
+        // walk only goes forward.
+        let from = doc.counted.min(self.buf.len());
+        let pos = pos.clamp(from, self.buf.len());
+        let passed = &self.buf[from..pos];
         if let Some(last) = memchr::memrchr(b'\n', passed) {
             doc.line += memchr::memchr_iter(b'\n', passed).count() as u64;
-            doc.line_start = self.offset + (doc.counted + last + 1) as u64;
+            doc.line_start = self.offset + (from + last + 1) as u64;
         }
         doc.counted = pos;
         doc.line
