@@ -616,6 +616,45 @@ proptest! {
         prop_assert_eq!(got.len(), want.len());
     }
 
+    /// `--records` gives the same records, lines and errors however the
+    /// reads cut the document, dirt and all: a step cut by a read is taken
+    /// again, never misread.
+    #[test]
+    fn records_the_same_whatever_the_reads(
+        records in proptest::collection::vec((record_value(), any::<bool>()), 0..5),
+        edits in proptest::collection::vec((any::<proptest::sample::Index>(), 0u8..3, proptest::sample::select(&b"{}[],:\"\\ \n0159eE.+-tfnulx/"[..])), 0..3),
+        read_size in 1usize..40,
+        block in 1usize..300,
+    ) {
+        let mut doc = b"{\"head\":[1,{\"items\":2}],\n\"items\": [".to_vec();
+        for (i, (v, spaced)) in records.iter().enumerate() {
+            if i > 0 {
+                doc.extend_from_slice(b",\n");
+            }
+            doc.extend(to_line(v, *spaced));
+        }
+        doc.extend_from_slice(b"] , \"tail\":null}");
+        for (at, op, byte) in &edits {
+            let i = at.index(doc.len() + 1);
+            match op {
+                0 if i < doc.len() => doc[i] = *byte,
+                1 if i < doc.len() => { doc.remove(i); }
+                _ => doc.insert(i, *byte),
+            }
+        }
+        let ps = ["doi", "ids.doi", "b[]"];
+        let opts = JsonlOptions::default()
+            .with_records(Some(JsonPath::parse("items").unwrap()))
+            .with_block_size(block);
+        let whole = read(&doc, opts.clone(), &ps).map_err(|e| e.to_string());
+        let rdr = JsonlBlockReader::from_reader("in.jsonl", Cursor::new(doc.clone()), opts).unwrap().with_read_size(read_size);
+        let cut = drain(rdr, &paths(&ps)).map_err(|e| e.to_string());
+        prop_assert_eq!(&cut, &whole, "{}", String::from_utf8_lossy(&doc));
+        if edits.is_empty() {
+            prop_assert_eq!(whole.unwrap().recs.len(), records.len());
+        }
+    }
+
     #[test]
     fn accepts_what_serde_json_accepts(
         v in record_value(),
