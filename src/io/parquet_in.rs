@@ -26,9 +26,9 @@
 //! the Arrow types the Parquet reader yields (the file's embedded Arrow
 //! schema if it has one). The pipeline passes them through unchanged: the
 //! output schema starts with the input schema's fields as they are. The
-//! Parquet and Arrow sinks write any type; the CSV/TSV sink writes strings,
-//! integers, floats, booleans and `List<Utf8>` and rejects other types with
-//! a clear error.
+//! Parquet and Arrow sinks write any type; the CSV/TSV sink every type but
+//! unions and run-end encoded arrays, which it refuses with a clear error
+//! (see `sink::text`).
 //!
 //! # Projection
 //! [`ParquetInput::project`] narrows what is decoded to some leaf columns
