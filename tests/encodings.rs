@@ -142,3 +142,36 @@ fn bad_labels_and_parquet_input_are_usage_errors() {
     scan(d, &["in.parquet", "-c", "doi", "--encoding", "latin1"])
         .usage_error(&["--encoding applies to CSV/TSV input only"]);
 }
+
+/// The report counts a decoded input in the file's own bytes: a UTF-16
+/// file's, not the half as many of its UTF-8 text, and a windows-1252
+/// file's, not the more its accents take in UTF-8; gzip'd, the bytes
+/// after decompression, as for any compressed input.
+#[test]
+fn decoded_inputs_count_the_files_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = "id,title,doi\n".to_string() + &"1,Café – résumé,10.1000/été\n".repeat(1000);
+    fs::write(d.join("utf16.csv"), utf16le(&text)).unwrap();
+    let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+    fs::write(d.join("latin.csv"), &latin).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&utf16le(&text)).unwrap();
+    fs::write(d.join("utf16.csv.gz"), gz.finish().unwrap()).unwrap();
+    for (file, extra, bytes) in [
+        ("utf16.csv", None, utf16le(&text).len()),
+        ("latin.csv", Some("windows-1252"), latin.len()),
+        ("utf16.csv.gz", None, utf16le(&text).len()),
+    ] {
+        let mut args = vec![file, "-c", "doi", "--report", "r.json", "-q"];
+        if let Some(label) = extra {
+            args.extend(["--encoding", label]);
+        }
+        scan(d, &args).ok();
+        let r = read_json(&d.join("r.json"));
+        assert_eq!(r["valid"], 1000, "{file}");
+        assert_eq!(r["run"]["inputs"][0]["bytes"], bytes as u64, "{file}");
+        assert_eq!(r["run"]["input_bytes"], bytes as u64, "{file}");
+        assert_ne!(bytes, text.len(), "{file}: the text's length would pass too");
+    }
+}

@@ -757,26 +757,58 @@ const GNU_TIME: &str = "/usr/bin/time";
 /// peak RSS in KiB. Without GNU time the RSS is `None` (and a note says the
 /// assertion is skipped).
 pub fn scan_measured(dir: &Path, args: &[&str]) -> (crate::scan::Run, Option<u64>) {
-    if !Path::new(GNU_TIME).exists() {
+    scan_measured_with_stdin(dir, args, None)
+}
+
+/// [`scan_measured`] with `stdin` streamed to the run as it reads (an
+/// input larger than memory never exists whole, not even in the test).
+pub fn scan_measured_with_stdin(
+    dir: &Path,
+    args: &[&str],
+    stdin: Option<Box<dyn std::io::Read + Send>>,
+) -> (crate::scan::Run, Option<u64>) {
+    use std::process::{Command, Stdio};
+    let time = Path::new(GNU_TIME).exists();
+    if !time {
         eprintln!("note: {GNU_TIME} missing (apt-get install time): peak RSS not checked");
-        let mut a = args.to_vec();
-        a.push("-q");
-        return (scan(dir, &a), None);
     }
     let rss_file = tempfile::NamedTempFile::new().unwrap();
-    let out = std::process::Command::new(GNU_TIME)
-        .arg("-f")
-        .arg("%M")
-        .arg("-o")
-        .arg(rss_file.path())
-        .arg(env!("CARGO_BIN_EXE_hdlscan"))
-        .arg("scan")
+    let mut cmd = match time {
+        true => {
+            let mut c = Command::new(GNU_TIME);
+            c.arg("-f")
+                .arg("%M")
+                .arg("-o")
+                .arg(rss_file.path())
+                .arg(env!("CARGO_BIN_EXE_hdlscan"));
+            c
+        }
+        false => Command::new(env!("CARGO_BIN_EXE_hdlscan")),
+    };
+    cmd.arg("scan")
         .args(args)
         .arg("-q")
         .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(mut src) = stdin {
+        let mut si = child.stdin.take().unwrap();
+        // A writer thread, so a run that stops reading cannot deadlock us.
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut src, &mut si);
+        });
+    }
+    let out = child.wait_with_output().unwrap();
+    if !time {
+        let run = crate::scan::Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: out.stdout,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        return (run, None);
+    }
     let text = fs::read_to_string(rss_file.path()).unwrap();
     // GNU time writes "Command exited with non-zero status N" first then.
     let rss = text.lines().last().and_then(|l| l.trim().parse().ok());

@@ -5,7 +5,8 @@
 //!
 //! Run: `cargo test --test tests jsonl`
 
-use crate::scan::{Table, entries, read_json, scan};
+use crate::hostile::{assert_rss, scan_measured_with_stdin};
+use crate::scan::{Table, entries, read_json, scan, scan_in};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -231,4 +232,158 @@ fn gzip_input_and_flags_that_do_not_apply() {
     scan(d, &["dc.jsonl", "-c", "doi["]).usage_error(&["--column"]);
     fs::write(d.join("x.csv"), "doi\n10.1/x\n").unwrap();
     scan(d, &["x.csv", "-c", "doi", "--skip-bad-lines"]).usage_error(&["--skip-bad-lines applies to JSON input only"]);
+}
+
+/// A Crossref-shaped document, `{"status":"ok","message":{…,"items":[…]}}`,
+/// of `items` works (each with a 1,500-byte abstract no path names), made
+/// as it is read: the test never holds it.
+struct CrossrefDocument {
+    items: u64,
+    next: u64,
+    chunk: Vec<u8>,
+    at: usize,
+    done: bool,
+}
+
+impl CrossrefDocument {
+    fn new(items: u64) -> CrossrefDocument {
+        let head = br#"{"status":"ok","message-type":"work-list","message":{"facets":{},"total-results":0,"items":["#;
+        CrossrefDocument {
+            items,
+            next: 0,
+            chunk: head.to_vec(),
+            at: 0,
+            done: false,
+        }
+    }
+
+    /// The document's size in bytes.
+    fn len(items: u64) -> u64 {
+        std::io::copy(&mut CrossrefDocument::new(items), &mut std::io::sink()).unwrap()
+    }
+}
+
+impl std::io::Read for CrossrefDocument {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.at == self.chunk.len() {
+            if self.done {
+                return Ok(0);
+            }
+            self.chunk.clear();
+            self.at = 0;
+            // Works a few at a time, so reads end anywhere in one.
+            for _ in 0..7 {
+                if self.next == self.items {
+                    self.chunk.extend_from_slice(br#"],"items-per-page":20}}"#);
+                    self.done = true;
+                    break;
+                }
+                if self.next > 0 {
+                    self.chunk.push(b',');
+                }
+                let i = self.next;
+                write!(
+                    self.chunk,
+                    "{{\"DOI\":\"10.5555/{i}\",\"abstract\":\"{}\",\"link\":[{{\"URL\":\"https://example.org/{i}\"}}],\n\"ISSN\":[\"1234-5678\"]}}",
+                    "<jats:p>text \\\"quoted\\\" \\u00e9 and more</jats:p>".repeat(30)
+                )
+                .unwrap();
+                self.next += 1;
+            }
+        }
+        let n = out.len().min(self.chunk.len() - self.at);
+        out[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// `--records` reads a document as it streams in: one of 200 MB, from a
+/// pipe, in a small part of its size (the whole document held was more
+/// than its size), each work found and its line right.
+#[test]
+fn records_stream_a_document_larger_than_memory_allows() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let items = 135_000;
+    let size = CrossrefDocument::len(items);
+    assert!(size > 200_000_000, "{size}");
+    let args = [
+        "-",
+        "--input-format",
+        "jsonl",
+        "--records",
+        "message.items",
+        "-c",
+        "DOI",
+        "--report",
+        "r.json",
+    ];
+    let (run, rss) = scan_measured_with_stdin(d, &args, Some(Box::new(CrossrefDocument::new(items))));
+    run.ok();
+    assert_rss("a 200 MB --records document", rss, 150 << 20);
+    let r = read_json(&d.join("r.json"));
+    assert_eq!((r["records"].as_u64(), r["valid"].as_u64()), (Some(items), Some(items)));
+    // Each work starts on its own line but the first (after the head).
+    let e = scan_in(
+        d,
+        &[
+            "-",
+            "--input-format",
+            "jsonl",
+            "--records",
+            "message.items",
+            "-c",
+            "DOI",
+            "-o",
+            "out.csv",
+            "-q",
+        ],
+        Some(&{
+            let mut v = Vec::new();
+            std::io::Read::read_to_end(&mut CrossrefDocument::new(3), &mut v).unwrap();
+            v
+        }),
+    );
+    e.ok();
+    let t = Table::from_csv(&d.join("out.csv"), b',');
+    let got: Vec<[&str; 3]> = (0..3)
+        .map(|i| [t.get(i, "record"), t.get(i, "line"), t.get(i, "canonical")])
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ["1", "1", "10.5555/0"],
+            ["2", "2", "10.5555/1"],
+            ["3", "3", "10.5555/2"]
+        ]
+    );
+}
+
+/// The same past the 4 GiB a document could have when it was read whole
+/// (`--records` had a limit of 4 GiB - 1). Some minutes in a debug build:
+/// `cargo test --release --test tests jsonl::records_past_4_gib -- --ignored`.
+#[test]
+#[ignore]
+fn records_past_4_gib() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let items = 2_600_000;
+    let args = [
+        "-",
+        "--input-format",
+        "jsonl",
+        "--records",
+        "message.items",
+        "-c",
+        "DOI",
+        "--report",
+        "r.json",
+    ];
+    let (run, rss) = scan_measured_with_stdin(d, &args, Some(Box::new(CrossrefDocument::new(items))));
+    run.ok();
+    assert_rss("a 4.3 GB --records document", rss, 200 << 20);
+    let r = read_json(&d.join("r.json"));
+    assert_eq!((r["records"].as_u64(), r["valid"].as_u64()), (Some(items), Some(items)));
+    assert!(r["run"]["input_bytes"].as_u64().unwrap() > 4 << 30, "{}", r["run"]);
 }

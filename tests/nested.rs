@@ -180,3 +180,178 @@ fn every_list_element_is_a_value_in_parquet() {
     );
     assert_eq!(read_json(&d.join("r.json"))["values"], 7);
 }
+
+/// OpenAlex-shaped works with an abstract (the wide column no audit
+/// needs) and authorships nested two lists deep, each institution with a
+/// `ror` and a `name`.
+fn works_with_abstracts(rows: usize) -> RecordBatch {
+    let ids_fields = Fields::from(vec![
+        Field::new("openalex", DataType::Utf8, true),
+        Field::new("doi", DataType::Utf8, true),
+    ]);
+    let mut ids = StructBuilder::from_fields(ids_fields, rows);
+    let inst_fields = Fields::from(vec![
+        Field::new("ror", DataType::Utf8, true),
+        Field::new("name", DataType::Utf8, true),
+    ]);
+    let inst = ListBuilder::new(StructBuilder::from_fields(inst_fields.clone(), rows)).with_field(Arc::new(
+        Field::new("element", DataType::Struct(inst_fields.clone()), true),
+    ));
+    let author_fields = Fields::from(vec![Field::new(
+        "institutions",
+        DataType::List(Arc::new(Field::new("element", DataType::Struct(inst_fields), true))),
+        true,
+    )]);
+    let mut authorships = ListBuilder::new(StructBuilder::new(author_fields.clone(), vec![Box::new(inst)]))
+        .with_field(Arc::new(Field::new("element", DataType::Struct(author_fields), true)));
+    let mut abstracts = StringBuilder::new();
+    for r in 0..rows {
+        ids.field_builder::<StringBuilder>(0)
+            .unwrap()
+            .append_value(format!("W{r}"));
+        ids.field_builder::<StringBuilder>(1)
+            .unwrap()
+            .append_value(format!("https://doi.org/10.1000/w{r}"));
+        ids.append(true);
+        let a = authorships.values();
+        let i = a.field_builder::<ListBuilder<StructBuilder>>(0).unwrap();
+        let s = i.values();
+        s.field_builder::<StringBuilder>(0)
+            .unwrap()
+            .append_value(format!("https://ror.org/0{r}"));
+        s.field_builder::<StringBuilder>(1)
+            .unwrap()
+            .append_value(format!("University {r}"));
+        s.append(true);
+        i.append(true);
+        a.append(true);
+        authorships.append(true);
+        abstracts.append_value(format!("{r} ").repeat(200));
+    }
+    let id = Arc::new(StringArray::from_iter_values((0..rows).map(|r| r.to_string()))) as ArrayRef;
+    RecordBatch::try_from_iter(vec![
+        ("id", id),
+        ("ids", Arc::new(ids.finish()) as ArrayRef),
+        ("authorships", Arc::new(authorships.finish()) as ArrayRef),
+        ("abstract", Arc::new(abstracts.finish()) as ArrayRef),
+    ])
+    .unwrap()
+}
+
+/// Overwrites the column chunks of the leaves whose dotted Parquet path
+/// starts with one of `leaves` (every row group) with bytes no decoder
+/// reads: any attempt to decode them fails.
+fn corrupt_leaves(path: &std::path::Path, leaves: &[&str]) -> Vec<String> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut bytes = std::fs::read(path).unwrap();
+    let mut hit = Vec::new();
+    for rg in reader.metadata().row_groups() {
+        for c in rg.columns() {
+            let name = c.column_path().string();
+            if leaves.iter().any(|l| name.starts_with(l)) {
+                let (start, len) = c.byte_range();
+                bytes[start as usize..(start + len) as usize].fill(0xff);
+                hit.push(name);
+            }
+        }
+    }
+    std::fs::write(path, bytes).unwrap();
+    hit
+}
+
+/// Only the leaves under the chosen paths and the kept columns are
+/// decoded when no input row is written back: with the abstract's chunk
+/// and the sibling leaves of the chosen ones (`ids.openalex`, the
+/// institutions' `name`) made undecodable, audits and long output still
+/// read, while wide output, which writes every column, fails clearly.
+#[test]
+fn only_the_needed_parquet_leaves_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = d.join("works.parquet");
+    write_parquet(&file, &works_with_abstracts(300));
+    let hit = corrupt_leaves(
+        &file,
+        &[
+            "abstract",
+            "ids.openalex",
+            "authorships.list.element.institutions.list.element.name",
+        ],
+    );
+    assert_eq!(hit.len(), 3, "{hit:?}");
+
+    // An audit of one flat column, and of a path into a struct.
+    for col in ["id", "ids.doi"] {
+        scan(d, &["works.parquet", "-c", col, "--report", "r.json", "-q"]).ok();
+        assert_eq!(read_json(&d.join("r.json"))["records"], 300, "{col}");
+    }
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(r["valid"], 300);
+    // Long output: a path two lists deep beside its corrupt sibling, a
+    // kept column, and a second chosen column in the same struct's root.
+    scan(
+        d,
+        &[
+            "works.parquet",
+            "-c",
+            "authorships[].institutions[].ror",
+            "-c",
+            "ids.doi",
+            "--keep",
+            "id",
+            "-o",
+            "long.csv",
+            "-q",
+        ],
+    )
+    .ok();
+    let t = Table::from_csv(&d.join("long.csv"), b',');
+    assert_eq!(t.rows.len(), 600);
+    assert_eq!(
+        [t.get(2, "id"), t.get(2, "column"), t.get(2, "value")],
+        ["1", "authorships[].institutions[].ror", "https://ror.org/01"]
+    );
+    assert_eq!(
+        [t.get(3, "value"), t.get(3, "canonical")],
+        ["https://doi.org/10.1000/w1", "10.1000/w1"]
+    );
+    // Wide output writes the abstract too: it must be read, and is broken.
+    scan(d, &["works.parquet", "-c", "id", "-o", "wide.csv"]).fails_with(&["works.parquet", "row group 0"]);
+    // Keeping the abstract needs it too.
+    scan(
+        d,
+        &[
+            "works.parquet",
+            "-c",
+            "id",
+            "--keep",
+            "abstract",
+            "--long",
+            "-o",
+            "k.csv",
+        ],
+    )
+    .fails_with(&["works.parquet"]);
+}
+
+/// A path resolved in the first input must fit every other input: a
+/// second file whose struct lacks the field is a clear error, not a
+/// decoder's surprise.
+#[test]
+fn a_path_checked_in_every_parquet_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_parquet(&d.join("a.parquet"), &works());
+    let ids = arrow_array::StructArray::from(vec![(
+        Arc::new(Field::new("openalex", DataType::Utf8, true)),
+        Arc::new(StringArray::from(vec!["W9"])) as ArrayRef,
+    )]);
+    let b = RecordBatch::try_from_iter(vec![
+        ("id", Arc::new(StringArray::from(vec!["9"])) as ArrayRef),
+        ("ids", Arc::new(ids) as ArrayRef),
+    ])
+    .unwrap();
+    write_parquet(&d.join("b.parquet"), &b);
+    scan(d, &["a.parquet", "b.parquet", "-c", "ids.doi", "-q"]).fails_with(&["b.parquet", "has no field 'doi'"]);
+}

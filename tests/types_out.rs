@@ -1,5 +1,6 @@
 //! CSV and TSV output of every type a Parquet input can hold: dates and
-//! timestamps in ISO 8601, numbers as they are, nested values as JSON.
+//! timestamps in ISO 8601, numbers as they are, nested values (lists of
+//! strings too) as JSON; only SPEC's `warnings` is joined with `;`.
 //!
 //! Run: `cargo test --test tests types_out`
 
@@ -191,8 +192,8 @@ fn cases() -> Vec<Case> {
         case("large_utf8", LargeStringArray::from(two("large")), "large"),
         case("utf8_view", StringViewArray::from(two("view")), "view"),
         case("list_int", ints.finish(), "[1,null]"),
-        case("large_list_utf8", words.finish(), "a \"b\";c;d"),
-        case("list_utf8", tags.finish(), "x;y"),
+        case("large_list_utf8", words.finish(), r#"["a \"b\"","c;d"]"#),
+        case("list_utf8", tags.finish(), r#"["x","y"]"#),
         case("fixed_list", pair.finish(), "[-1,2]"),
         case("map", map.finish(), r#"{"k":7}"#),
         case(
@@ -285,4 +286,54 @@ fn nested_text_is_json() {
     }
     let v: serde_json::Value = serde_json::from_str(t.get(0, "struct")).unwrap();
     assert_eq!(v["title"], "Über\n\"x\"");
+}
+
+/// An input's own list of strings is JSON in CSV and TSV, wide or kept in
+/// long output, so an element holding `;` stays one element; SPEC's
+/// `warnings` keeps its `;`-joined codes, also beside an input column of
+/// that very name.
+#[test]
+fn input_lists_of_strings_are_json_and_warnings_stay_joined() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut subjects = ListBuilder::new(StringBuilder::new());
+    let mut warnings = ListBuilder::new(StringBuilder::new());
+    for (subject, warning) in [(vec!["Physics; applied", "Optics"], "a;b"), (vec![], "c")] {
+        for s in subject {
+            subjects.values().append_value(s);
+        }
+        subjects.append(true);
+        warnings.values().append_value(warning);
+        warnings.append(true);
+    }
+    let batch = RecordBatch::try_from_iter([
+        (
+            "id",
+            Arc::new(StringArray::from(vec![" http://dx.doi.org/10.1000/182", "10.1000/x"])) as ArrayRef,
+        ),
+        ("subjects", Arc::new(subjects.finish()) as ArrayRef),
+        ("warnings", Arc::new(warnings.finish()) as ArrayRef),
+    ])
+    .unwrap();
+    crate::hostile::write_parquet(&d.join("in.parquet"), &batch);
+    for (out, delimiter, long) in [("w.csv", b',', false), ("w.tsv", b'\t', false), ("l.csv", b',', true)] {
+        let mut args = vec!["in.parquet", "-c", "id", "-o", out];
+        if long {
+            args.extend(["--long", "--keep", "subjects", "--keep", "warnings"]);
+        }
+        scan(d, &args).ok();
+        let t = Table::from_csv(&d.join(out), delimiter);
+        assert_eq!(t.get(0, "subjects"), r#"["Physics; applied","Optics"]"#, "{out}");
+        assert_eq!(t.get(1, "subjects"), "[]", "{out}");
+        let v: Vec<String> = serde_json::from_str(t.get(0, "subjects")).unwrap();
+        assert_eq!(v.len(), 2);
+        // The input's `warnings`, then SPEC's, which took a prefix.
+        assert_eq!(t.get(0, "warnings"), r#"["a;b"]"#, "{out}");
+        assert_eq!(
+            t.get(0, "hdl_warnings"),
+            "trimmed;http_resolver;legacy_resolver",
+            "{out}"
+        );
+        assert_eq!(t.get(1, "hdl_warnings"), "", "{out}");
+    }
 }

@@ -173,7 +173,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             claimed.claim("-o", "the output file", &path)?;
             let file = AtomicFile::create(&path, &input_paths).with_context(|| format!("-o {}", path.display()))?;
             let label = path.display().to_string();
-            let sink = Sink::from_writer_with(file, format, schema, &label, SinkOptions::default())?;
+            let options = SinkOptions::default().with_joined_lists(&schema, &["old_warnings", "new_warnings"]);
+            let sink = Sink::from_writer_with(file, format, schema, &label, options)?;
             Some(ChangeWriter::new(sink, args.key.len()))
         }
         None => None,

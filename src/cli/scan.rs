@@ -105,7 +105,8 @@ pub struct ScanArgs {
     #[arg(long)]
     pub skip_bad_lines: bool,
     /// JSON input holding its records as an array under this path (as
-    /// Crossref's {"items": [...]}: --records items), instead of one a line.
+    /// Crossref's {"items": [...]}: --records items), instead of one a line;
+    /// read as it streams in, in bounded memory.
     #[arg(long, value_name = "PATH")]
     pub records: Option<String>,
     /// Long output (a row per value) even for one column not split.
@@ -169,9 +170,10 @@ pub struct ScanArgs {
     /// them: each holds a few MiB of input and its columns in flight.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Longest CSV record accepted, in MiB (4 to 2047): a longer one stops
-    /// the run with an error rather than holding several copies of it in
-    /// memory [default: 32]
+    /// Longest CSV record or JSON line (with --records, array element)
+    /// accepted, in MiB (4 to 2047): a longer one stops the run with an
+    /// error rather than holding several copies of it in memory [default:
+    /// 32]
     // An Option (the default applied in `run`) so that giving it with
     // Parquet input can be refused, like the other CSV-only flags.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u16).range(4..=2047))]

@@ -4,8 +4,9 @@
 //! - [`csv_in`]: CSV/TSV input (files, stdin, `.gz`, `.zst`) cut into blocks
 //!   of whole records by a sequential reader, each parsed independently into
 //!   a columnar [`csv_in::RowBlock`]; errors carry file, record, line, byte.
-//! - [`parquet_in`]: Parquet input, one row group at a time, and access to
-//!   the identifier column whatever its string type.
+//! - [`parquet_in`]: Parquet input, one row group at a time (only the leaf
+//!   columns a run needs), and access to the identifier column whatever its
+//!   string type.
 //! - [`sink`]: enriched output as Parquet, CSV, TSV or Arrow IPC.
 //! - [`magic`]: what a file's first bytes say it is (gzip, zstd, Parquet,
 //!   Arrow IPC, a spreadsheet, PDF, HTML, JSON), whatever its name.

@@ -7,12 +7,17 @@
 //! the leaf positions the path reaches (several through `[]`; a null on
 //! the way is one empty value, an empty list none), so the per-value loop
 //! reads values as it reads a flat column's.
+//!
+//! [`leaves`] numbers the Parquet leaf columns a path (or a whole column)
+//! needs, so a scan decodes those and no others (see
+//! `parquet_in::ParquetInput::project`).
 
 use super::jsonl::{JsonPath, Step};
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::{DataType, Field, Schema};
+use std::ops::Range;
 
 /// Whether `s` reads as a path rather than a column name: a `.` or `[]`.
 pub fn looks_like_path(s: &str) -> bool {
@@ -30,8 +35,15 @@ pub fn resolve(schema: &Schema, path: &JsonPath) -> Result<(usize, Vec<Step>)> {
     let Some(col) = schema.fields().iter().position(|f| f.name().as_str() == &**top) else {
         bail!("no column named '{top}' (the first key of {path})");
     };
-    let mut field: &Field = schema.field(col);
-    for step in &steps[1..] {
+    check(schema.field(col), &steps[1..], path)?;
+    Ok((col, steps[1..].to_vec()))
+}
+
+/// Checks that `steps` lead from the top column `top` to strings: each key
+/// a struct field, each `[]` a list. `path` names the path in errors.
+pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
+    let mut field = top;
+    for step in steps {
         field = match (step, field.data_type()) {
             (Step::Key(k), DataType::Struct(children)) => match children.iter().find(|c| c.name().as_str() == &**k) {
                 Some(c) => c,
@@ -65,7 +77,48 @@ pub fn resolve(schema: &Schema, path: &JsonPath) -> Result<(usize, Vec<Step>)> {
             field.data_type()
         );
     }
-    Ok((col, steps[1..].to_vec()))
+    Ok(())
+}
+
+/// Leaf columns in a Parquet file under a column of this Arrow type: one
+/// per primitive, depth first, as the Parquet schema numbers them (a list
+/// or map adds groups, never leaves).
+pub fn leaf_count(dt: &DataType) -> usize {
+    match dt {
+        DataType::Struct(children) => children.iter().map(|c| leaf_count(c.data_type())).sum(),
+        DataType::List(item)
+        | DataType::LargeList(item)
+        | DataType::FixedSizeList(item, _)
+        | DataType::ListView(item)
+        | DataType::LargeListView(item)
+        | DataType::Map(item, _) => leaf_count(item.data_type()),
+        _ => 1,
+    }
+}
+
+/// The Parquet leaf numbers a scan needs of the top column `col` of
+/// `schema` (the Arrow schema of the whole file): all its leaves, or with
+/// `steps` (checked by [`check`]) the one leaf the path ends on, so that a
+/// struct's or a list element's other fields are not decoded.
+pub fn leaves(schema: &Schema, col: usize, steps: Option<&[Step]>) -> Result<Range<usize>> {
+    let fields = schema.fields();
+    let mut start: usize = fields[..col].iter().map(|f| leaf_count(f.data_type())).sum();
+    let mut field: &Field = &fields[col];
+    for step in steps.unwrap_or_default() {
+        field = match (step, field.data_type()) {
+            (Step::Key(k), DataType::Struct(children)) => {
+                let i = children
+                    .iter()
+                    .position(|c| c.name().as_str() == &**k)
+                    .ok_or_else(|| anyhow!("{} has no field '{k}'", field.name()))?;
+                start += children[..i].iter().map(|c| leaf_count(c.data_type())).sum::<usize>();
+                &children[i]
+            }
+            (Step::Each, DataType::List(item) | DataType::LargeList(item)) => item,
+            (_, other) => bail!("{} is {other}: the path does not fit it", field.name()),
+        };
+    }
+    Ok(start..start + leaf_count(field.data_type()))
 }
 
 /// A column flattened along a path: the leaf array, and for row `r` the
@@ -109,7 +162,9 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
         new_starts.push(0u32);
         let next: ArrayRef = match step {
             Step::Key(k) => {
-                let s = current.as_struct();
+                let Some(s) = current.as_struct_opt() else {
+                    bail!("not a struct: {}", current.data_type())
+                };
                 for w in starts.windows(2) {
                     new_idx.extend(idx[w[0] as usize..w[1] as usize].iter().map(|&i| {
                         if i != DEAD_END && s.is_valid(i as usize) {
@@ -120,7 +175,12 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
                     }));
                     new_starts.push(new_idx.len() as u32);
                 }
-                s.column_by_name(k).expect("resolve checked the field").clone()
+                // Checked against the file's schema; a batch read otherwise
+                // (another file, a projection) is an error, not a panic.
+                match s.column_by_name(k) {
+                    Some(c) => c.clone(),
+                    None => bail!("no field '{k}' in {}", current.data_type()),
+                }
             }
             Step::Each => {
                 let (offsets, values): (Vec<usize>, ArrayRef) = match current.data_type() {
@@ -247,5 +307,46 @@ mod tests {
         assert!(err("locations.landing_page_url").contains("not a struct"));
         assert!(err("ids").contains("must end on strings"));
         assert!(err("nope.x").contains("no column named 'nope'"));
+    }
+
+    #[test]
+    fn leaves_are_numbered_as_parquet_numbers_them() {
+        // id | ids.doi | locations.list.element.landing_page_url
+        let b = batch();
+        let schema = b.schema();
+        let at = |col, path: Option<&str>| {
+            let steps = path.map(|p| resolve(&schema, &JsonPath::parse(p).unwrap()).unwrap().1);
+            leaves(&schema, col, steps.as_deref()).unwrap()
+        };
+        assert_eq!(at(0, None), 0..1);
+        assert_eq!(at(1, None), 1..2);
+        assert_eq!(at(1, Some("ids.doi")), 1..2);
+        assert_eq!(at(2, None), 2..3);
+        assert_eq!(at(2, Some("locations[].landing_page_url")), 2..3);
+        let path = JsonPath::parse("ids.doi").unwrap();
+        assert!(leaves(&schema, 2, Some(&path.steps()[1..])).is_err());
+        // The file numbers them so: a projection by these numbers reads
+        // the path's leaf and nothing else.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("w.parquet");
+        let mut w =
+            parquet::arrow::ArrowWriter::try_new(std::fs::File::create(&file).unwrap(), schema.clone(), None).unwrap();
+        w.write(&b).unwrap();
+        w.close().unwrap();
+        let mut input = crate::io::parquet_in::ParquetInput::open(&file).unwrap();
+        assert_eq!(
+            input.project(at(2, Some("locations[].landing_page_url"))),
+            [None, None, Some(0)]
+        );
+        let got = input.read_row_group(0).unwrap().next().unwrap().unwrap();
+        assert_eq!(got.num_columns(), 1);
+        let flat = flatten(
+            got.column(0),
+            &resolve(&schema, &JsonPath::parse("locations[].landing_page_url").unwrap())
+                .unwrap()
+                .1,
+        )
+        .unwrap();
+        assert_eq!(flat.count(0), 2);
     }
 }

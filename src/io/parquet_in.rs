@@ -22,12 +22,22 @@
 //! converts them to a plain `Utf8` array.
 //!
 //! # Pass-through
-//! Batches carry *all* columns of the file, with the Arrow types the Parquet
-//! reader yields (the file's embedded Arrow schema if it has one). The
-//! pipeline passes them through unchanged: the output schema starts with the
-//! input schema's fields as they are. The Parquet and Arrow sinks write any
-//! type; the CSV/TSV sink writes strings, integers, floats, booleans and
-//! `List<Utf8>` and rejects other types with a clear error.
+//! Batches carry *all* columns of the file (unless projected, below), with
+//! the Arrow types the Parquet reader yields (the file's embedded Arrow
+//! schema if it has one). The pipeline passes them through unchanged: the
+//! output schema starts with the input schema's fields as they are. The
+//! Parquet and Arrow sinks write any type; the CSV/TSV sink every type but
+//! unions and run-end encoded arrays, which it refuses with a clear error
+//! (see `sink::text`).
+//!
+//! # Projection
+//! [`ParquetInput::project`] narrows what is decoded to some leaf columns
+//! (a run that writes no input row needs only its chosen and kept
+//! columns, and of a path into a struct or list only the leaf it ends on);
+//! batches then hold only the top columns with a leaf read, structs and
+//! lists pruned to it. Columns are matched by name against the whole
+//! schema first, so a projection never changes which column a selector
+//! picks.
 //!
 //! # Memory
 //! One row group is decoded at a time, in batches of at most
@@ -55,6 +65,7 @@ use arrow_array::{
 };
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, SchemaRef};
+use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
 };
@@ -73,6 +84,8 @@ pub struct ParquetInput {
     file: File,
     meta: ArrowReaderMetadata,
     batch_size: usize,
+    /// The leaves to decode; `None` for all (see [`ParquetInput::project`]).
+    projection: Option<ProjectionMask>,
 }
 
 impl std::fmt::Debug for ParquetInput {
@@ -144,6 +157,7 @@ impl ParquetInput {
             file,
             meta,
             batch_size: DEFAULT_BATCH_SIZE,
+            projection: None,
         })
     }
 
@@ -190,8 +204,50 @@ impl ParquetInput {
         Ok(i)
     }
 
-    /// Reads row group `i` (all columns) as an iterator of batches of at most
-    /// the batch size. Only that row group is read.
+    /// From now on decodes only the leaf columns `leaves`, numbered depth
+    /// first over the file's schema as [`ProjectionMask::leaves`] numbers
+    /// them (`nested::leaves` gives them for a column or a path). Returns,
+    /// per top column of [`Self::schema`], its index in the batches, or
+    /// `None` when none of its leaves is read.
+    ///
+    /// The leaves are counted on the Arrow schema; when that count differs
+    /// from the Parquet schema's (a writer's type this reader maps
+    /// otherwise), every column is read, as before: slower, never wrong.
+    pub fn project(&mut self, leaves: impl IntoIterator<Item = usize>) -> Vec<Option<usize>> {
+        let descr = self.meta.parquet_schema();
+        let fields = self.meta.schema().fields();
+        let mut per_root = vec![0usize; descr.root_schema().get_fields().len()];
+        for leaf in 0..descr.num_columns() {
+            per_root[descr.get_column_root_idx(leaf)] += 1;
+        }
+        let counted: Vec<usize> = fields
+            .iter()
+            .map(|f| super::nested::leaf_count(f.data_type()))
+            .collect();
+        if counted != per_root {
+            self.projection = None;
+            return (0..fields.len()).map(Some).collect();
+        }
+        let leaves: Vec<usize> = leaves.into_iter().filter(|&l| l < descr.num_columns()).collect();
+        let mut read = vec![false; fields.len()];
+        for &l in &leaves {
+            read[descr.get_column_root_idx(l)] = true;
+        }
+        self.projection = Some(ProjectionMask::leaves(descr, leaves));
+        let mut next = 0;
+        read.iter()
+            .map(|&r| {
+                r.then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    }
+
+    /// Reads row group `i` (all columns, or those [`Self::project`] chose)
+    /// as an iterator of batches of at most the batch size. Only that row
+    /// group is read.
     pub fn read_row_group(&self, i: usize) -> Result<RowGroupBatches> {
         let shown = self.path.display();
         if i >= self.num_row_groups() {
@@ -205,10 +261,13 @@ impl ParquetInput {
             .try_clone()
             .map_err(|e| anyhow!("cannot read {shown}: {}", os_reason(&e)))?;
         let built = catch_unwind(AssertUnwindSafe(|| {
-            ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
+            let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
                 .with_row_groups(vec![i])
-                .with_batch_size(self.batch_size)
-                .build()
+                .with_batch_size(self.batch_size);
+            match &self.projection {
+                Some(mask) => builder.with_projection(mask.clone()).build(),
+                None => builder.build(),
+            }
         }));
         let reader = match built {
             Ok(Ok(r)) => r,

@@ -256,7 +256,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 batch,
                 stats,
                 dups,
-                progress: raw.data.len() as u64,
+                progress: raw.source_bytes,
             })
         }
         Work::Parquet {

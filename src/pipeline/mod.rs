@@ -428,7 +428,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             chosen,
             keep,
             json: cfg.json.clone(),
-            nested: shape.nested.iter().map(Option::is_some).collect(),
+            nested: shape.nested.clone(),
             all: matches!(shape.shaped, Shaped::Wide(_)),
         };
         thread::Builder::new()
@@ -446,7 +446,8 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 })
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let mut options = sink_options(&prefix);
+            let warnings = format!("{prefix}warnings");
+            let mut options = sink_options(&prefix).with_joined_lists(schema, &[&warnings]);
             if raw_cells && !long {
                 options.header = header;
             }

@@ -7,9 +7,16 @@
 //! (where the selectors were resolved). Wide output writes every input
 //! column, so there the columns must be the first input's, in order, and
 //! for Parquet of the same types.
+//!
+//! A Parquet input whose rows are not written back (audit, long output)
+//! decodes only the leaf columns its chosen paths and kept columns need
+//! (`ParquetInput::project`); wide output writes every column, so reads
+//! them all.
 
 use super::{InputShape, Work};
 use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec};
+use crate::io::jsonl::{JsonPath, Step};
+use crate::io::nested;
 use crate::io::parquet_in::{self, ParquetInput};
 use crate::report::InputInfo;
 use anyhow::{Result, anyhow, bail};
@@ -28,9 +35,9 @@ pub(super) struct Columns {
     pub keep: Vec<usize>,
     /// Every input column is written (wide output).
     pub all: bool,
-    /// Per chosen column: read through a path into structs and lists, so
-    /// the column itself is not a string column.
-    pub nested: Vec<bool>,
+    /// Per chosen column: the path into its structs and lists (after the
+    /// column's own name), so the column itself is not a string column.
+    pub nested: Vec<Option<Vec<Step>>>,
     pub json: crate::io::jsonl::JsonlOptions,
 }
 
@@ -99,8 +106,17 @@ impl Columns {
             .collect::<Result<Vec<_>>>()?;
         let keep = self.keep.iter().map(|&i| find(i, "kept")).collect::<Result<Vec<_>>>()?;
         if let Some(s) = schema {
-            for (&c, _) in cols.iter().zip(&self.nested).filter(|(_, n)| !**n) {
-                parquet_in::check_identifier_column(s, c, shown)?;
+            for (&c, steps) in cols.iter().zip(&self.nested) {
+                match steps {
+                    None => parquet_in::check_identifier_column(s, c, shown)?,
+                    // Resolved in the first input; another may nest otherwise.
+                    Some(steps) => {
+                        let mut full = vec![Step::Key(s.field(c).name().as_str().into())];
+                        full.extend(steps.iter().cloned());
+                        let path = JsonPath::from_steps(full).map_err(|e| anyhow!("{shown}: {e}"))?;
+                        nested::check(s.field(c), steps, &path).map_err(|e| anyhow!("{shown}: {e:#}"))?;
+                    }
+                }
             }
             for (&k, &first_k) in keep.iter().zip(&self.keep) {
                 let (ours, theirs) = (s.field(k).data_type(), self.schema.field(first_k).data_type());
@@ -183,6 +199,10 @@ fn produce_csv(
             return Ok(None);
         }
     }
+    // Decoded text is no file's size: count the bytes it was decoded from.
+    if reader.decoding().is_some() {
+        bytes = reader.source_bytes();
+    }
     if bytes == 0
         && let InputSpec::Path(p) = spec
     {
@@ -208,10 +228,32 @@ fn produce_parquet(
     let InputSpec::Path(path) = spec else {
         bail!("Parquet cannot be read from stdin; give a file")
     };
-    let pq = ParquetInput::open(path)?;
+    let mut pq = ParquetInput::open(path)?;
     let shown = path.display().to_string();
-    let names: Vec<&str> = pq.schema().fields().iter().map(|f| f.name().as_str()).collect();
-    let input = Arc::new(columns.shape(index, &names, Some(pq.schema()), record_base, &shown)?);
+    let schema = pq.schema().clone();
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    let mut input = columns.shape(index, &names, Some(&schema), record_base, &shown)?;
+    if !columns.all {
+        // Matched by name on the whole schema above; now only the leaves
+        // the run reads are decoded, and the columns renumbered as the
+        // batches hold them.
+        let mut leaves = Vec::new();
+        for (&c, steps) in input.cols.iter().zip(&columns.nested) {
+            leaves.extend(nested::leaves(&schema, c, steps.as_deref()).map_err(|e| anyhow!("{shown}: {e:#}"))?);
+        }
+        for &k in &input.keep {
+            leaves.extend(nested::leaves(&schema, k, None)?);
+        }
+        let at = pq.project(leaves);
+        let renumber = |c: &mut usize| -> Result<()> {
+            *c = at[*c].ok_or_else(|| anyhow!("{shown}: column {:?} has no leaf to read", names[*c]))?;
+            Ok(())
+        };
+        input.cols.iter_mut().try_for_each(&renumber)?;
+        input.keep.iter_mut().try_for_each(&renumber)?;
+        input.ncols = at.iter().flatten().count();
+    }
+    let input = Arc::new(input);
     let mut records = 0u64;
     for rg in 0..pq.num_row_groups() {
         for batch in pq.read_row_group(rg)? {

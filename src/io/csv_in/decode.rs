@@ -89,11 +89,12 @@ pub struct Decoding {
 }
 
 /// What the reader keeps of a decoder it no longer sees (the decoder is
-/// inside the boxed stream): its encoding and its count, shared.
+/// inside the boxed stream): its encoding and its counts, shared.
 #[derive(Clone, Debug)]
 pub(super) struct Tally {
     encoding: TextEncoding,
     malformed: Arc<AtomicU64>,
+    consumed: Arc<AtomicU64>,
 }
 
 impl Tally {
@@ -102,6 +103,14 @@ impl Tally {
             encoding: self.encoding,
             malformed: self.malformed.load(Ordering::Relaxed),
         }
+    }
+
+    /// Input bytes (in the encoding, BOM included) decoded so far: what a
+    /// report and a progress bar count, since the decoded text's length
+    /// (half a UTF-16 file's, more than a windows-1252 one's) is no
+    /// file's size.
+    pub(super) fn consumed(&self) -> u64 {
+        self.consumed.load(Ordering::Relaxed)
     }
 }
 
@@ -129,6 +138,7 @@ pub(super) fn decoded(
     let tally = Tally {
         encoding,
         malformed: Arc::new(AtomicU64::new(0)),
+        consumed: Arc::new(AtomicU64::new(0)),
     };
     let reader = DecodeReader {
         src,
@@ -143,6 +153,7 @@ pub(super) fn decoded(
         eof: false,
         finished: false,
         malformed: Arc::clone(&tally.malformed),
+        consumed: Arc::clone(&tally.consumed),
     };
     Ok((Box::new(reader), Some(tally)))
 }
@@ -164,6 +175,7 @@ struct DecodeReader {
     /// The decoder was told the input ended and has said all it had.
     finished: bool,
     malformed: Arc<AtomicU64>,
+    consumed: Arc<AtomicU64>,
 }
 
 impl DecodeReader {
@@ -181,6 +193,7 @@ impl DecodeReader {
             );
             self.in_pos += read;
             self.out_len += written;
+            self.consumed.fetch_add(read as u64, Ordering::Relaxed);
             match result {
                 DecoderResult::InputEmpty => {
                     self.finished = self.eof;

@@ -26,6 +26,11 @@ pub struct RawBlock {
     pub byte_offset: u64,
     /// Number of records in `data`.
     pub nrecords: u64,
+    /// Input bytes (decompressed, not decoded) this block stands for, for
+    /// progress: `data`'s length when the input is read as UTF-8 bytes;
+    /// decoded, the input the decoder consumed since the previous block
+    /// (it reads ahead, so a block's share is near, their sum exact).
+    pub source_bytes: u64,
 }
 
 /// Reads an input and cuts it into [`RawBlock`]s at record boundaries.
@@ -53,6 +58,8 @@ pub struct CsvBlockReader {
     ncols: usize,
     /// The decoder's count, when the input is not read as UTF-8 bytes.
     tally: Option<Tally>,
+    /// `tally`'s input bytes when the last block was cut.
+    consumed: u64,
 }
 
 const READ_SIZE: usize = 1 << 20;
@@ -113,6 +120,7 @@ impl CsvBlockReader {
             headers: Vec::new(),
             ncols: 0,
             tally,
+            consumed: 0,
         };
         r.start()?;
         Ok(r)
@@ -140,6 +148,17 @@ impl CsvBlockReader {
     /// has returned `None`).
     pub fn decoding(&self) -> Option<Decoding> {
         self.tally.as_ref().map(Tally::decoding)
+    }
+
+    /// Input bytes read so far, decompressed but not decoded: the file's
+    /// bytes when it is not compressed, whatever `--encoding` says
+    /// (complete once [`next_block`](Self::next_block) has returned
+    /// `None`).
+    pub fn source_bytes(&self) -> u64 {
+        match &self.tally {
+            Some(t) => t.consumed(),
+            None => self.origin + self.buf_start.offset + self.buf.len() as u64,
+        }
     }
 
     /// Number of columns every record must have.
@@ -320,12 +339,20 @@ impl CsvBlockReader {
         let start = self.buf_start;
         self.buf_start = c;
         self.cut = None;
+        let source_bytes = match &self.tally {
+            Some(t) => {
+                let now = t.consumed();
+                now - std::mem::replace(&mut self.consumed, now)
+            }
+            None => data.len() as u64,
+        };
         RawBlock {
             file: self.name.clone(),
             first_record: start.records + 1 - self.record_base,
             first_line: start.lines + 1 + leading_newlines(&data),
             byte_offset: self.origin + start.offset,
             nrecords: c.records - start.records,
+            source_bytes,
             data,
         }
     }
@@ -403,6 +430,41 @@ mod tests {
         .unwrap();
         let (rows, _) = read_all(&mut rdr).unwrap();
         assert_eq!(fields(&rows)[0], ["a", "b"]);
+    }
+
+    /// Decoded input is counted in its own bytes: the blocks' shares add
+    /// up to the input's length, not the UTF-8 text's (half a UTF-16
+    /// file's, more than a windows-1252 one's); UTF-8 as before.
+    #[test]
+    fn source_bytes_count_the_input_not_the_text() {
+        let text = "id,title\n".to_string() + &"1,Café – résumé ünïcödé\n".repeat(300);
+        let mut utf16: Vec<u8> = vec![0xff, 0xfe];
+        utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+        let latin_opts = |block| CsvOptions {
+            encoding: TextEncoding::WINDOWS_1252,
+            ..small(block)
+        };
+        for block in [7, 100, 1 << 20] {
+            for (input, o) in [(&utf16[..], small(block)), (&latin[..], latin_opts(block))] {
+                let mut rdr = reader(input, o).unwrap();
+                let mut shares = 0;
+                while let Some(raw) = rdr.next_block().unwrap() {
+                    shares += raw.source_bytes;
+                }
+                assert_eq!(rdr.source_bytes(), input.len() as u64, "block {block}");
+                // The header's bytes are in the first block's share.
+                assert_eq!(shares, input.len() as u64, "block {block}");
+            }
+            let mut rdr = reader(text.as_bytes(), small(block)).unwrap();
+            let mut shares = 0;
+            while let Some(raw) = rdr.next_block().unwrap() {
+                assert_eq!(raw.source_bytes, raw.data.len() as u64);
+                shares += raw.source_bytes;
+            }
+            assert_eq!(shares, (text.len() - "id,title\n".len()) as u64);
+            assert_eq!(rdr.source_bytes(), text.len() as u64);
+        }
     }
 
     #[test]

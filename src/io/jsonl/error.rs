@@ -18,8 +18,9 @@ pub enum ErrorKind {
     Read(io::Error),
     /// A line longer than `max_line`.
     LineTooLong { limit: usize },
-    /// With `records`, a document larger than `max_document`.
-    DocumentTooLarge { limit: usize },
+    /// With `records`, an element (a record) or a value off the path to
+    /// the array longer than `max_line`.
+    ValueTooLong { limit: usize },
     /// Not JSON: `what` was expected at byte `column` (1-based) of the line
     /// (or, with `records`, of the line the error is on).
     Syntax { column: u64, what: &'static str },
@@ -73,9 +74,9 @@ impl fmt::Display for PositionedError {
                 f,
                 "line longer than the {limit}-byte limit (raise it with --max-record-mib)"
             ),
-            ErrorKind::DocumentTooLarge { limit } => write!(
+            ErrorKind::ValueTooLong { limit } => write!(
                 f,
-                "JSON document larger than the {limit}-byte limit of --records, which reads a document whole"
+                "JSON value longer than the {limit}-byte limit of a record (raise it with --max-record-mib)"
             ),
             ErrorKind::Syntax { column, what } => {
                 write!(f, "not valid JSON: expected {what} at byte {column} of the line")

@@ -12,6 +12,8 @@
 //! - [`options`]: how input is cut and how strictly it is read
 //!   ([`JsonlOptions`]).
 //! - [`reader`]: [`JsonlBlockReader`], which cuts [`RawLines`] blocks.
+//! - `document`: with `--records`, the walk through streaming documents
+//!   to the array of records, element by element.
 //! - [`records`]: [`parse_block`] and its result, [`JsonRecords`]: per
 //!   record its line and, per path, a list of values.
 //! - [`scan`]: the JSON scanner under `parse_block`: checks each record
@@ -47,6 +49,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod document;
 pub mod error;
 pub mod options;
 pub mod path;

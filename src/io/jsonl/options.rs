@@ -11,19 +11,17 @@ pub struct JsonlOptions {
     /// Longest line accepted, in bytes without its `\n` (default 256 MiB,
     /// as CSV's `--max-record-mib`); a longer one is an error naming its
     /// line, whatever `skip_bad_lines` says, since the reader would have to
-    /// hold it whole to skip it.
+    /// hold it whole to skip it. With `records`, the longest element, and
+    /// the longest value off the path to the array.
     pub max_line: usize,
     /// A line that is not one JSON object is counted, reported and skipped
     /// instead of stopping the run (default false).
     pub skip_bad_lines: bool,
     /// `--records`: the input is JSON documents (usually one) and the
     /// records are the elements of the array at this path of keys, as in
-    /// Crossref's `{"items": [...]}`. Default `None`: one record per line.
+    /// Crossref's `{"items": [...]}`, read as they stream in. Default
+    /// `None`: one record per line.
     pub records: Option<JsonPath>,
-    /// With `records`, the largest document read, in bytes (default and
-    /// most 4 GiB - 1): a document is read whole before its elements are
-    /// cut into blocks.
-    pub max_document: usize,
 }
 
 impl Default for JsonlOptions {
@@ -33,7 +31,6 @@ impl Default for JsonlOptions {
             max_line: 256 << 20,
             skip_bad_lines: false,
             records: None,
-            max_document: u32::MAX as usize,
         }
     }
 }
@@ -63,12 +60,6 @@ impl JsonlOptions {
         self
     }
 
-    /// Sets [`JsonlOptions::max_document`].
-    pub fn with_max_document(mut self, bytes: usize) -> Self {
-        self.max_document = bytes;
-        self
-    }
-
     /// Why these options cannot be used, if they cannot.
     pub(super) fn check(&self) -> Result<(), String> {
         if self.block_size == 0 || self.max_line == 0 {
@@ -77,9 +68,6 @@ impl JsonlOptions {
         // Offsets inside a block are u32 (see `RawLines::elements`).
         if self.block_size.saturating_add(self.max_line) > u32::MAX as usize {
             return Err("block_size + max_line must be under 4 GiB".into());
-        }
-        if self.max_document > u32::MAX as usize {
-            return Err("max_document must be under 4 GiB".into());
         }
         if let Some(r) = &self.records
             && r.keys().is_none()

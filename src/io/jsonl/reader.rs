@@ -7,15 +7,18 @@
 //!   current block and the rest of the last read are in memory. Blank
 //!   lines (white space only) are no records; a UTF-8 BOM at the start is
 //!   dropped; a line longer than `max_line` is an error naming its line.
-//! - With `records` (one JSON document, `{"items": [...]}`): the document
-//!   is read whole (at most `max_document` bytes: memory is its size plus
-//!   one block), checked, and its array's elements are handed out in blocks
-//!   of whole elements, each with the line it starts on. A document that is
-//!   not valid JSON is one error: there is no line to skip to.
+//! - With `records` (JSON documents, `{"items": [...]}`): the documents
+//!   stream through [`super::document::Walk`], which finds each element of
+//!   the array at the path; elements are handed out in blocks of whole
+//!   elements, each with the line it starts on. Memory is a block and the
+//!   element being read, whatever the document's size; an element (or a
+//!   value off the path) longer than `max_line` is an error naming its
+//!   line. A document that is not valid JSON, or not an object, is one
+//!   error naming its line (and byte): there is no line to skip to.
 
+use super::document::{Event, Walk};
 use super::error::{ErrorKind, PositionedError};
 use super::options::JsonlOptions;
-use super::scan;
 use crate::io::csv_in::{self, InputSpec};
 use std::io::Read;
 use std::sync::Arc;
@@ -59,23 +62,24 @@ pub struct JsonlBlockReader {
     buf: Vec<u8>,
     /// Stream offset of `buf[0]`.
     offset: u64,
-    /// Lines and records before `buf[0]`.
+    /// Lines and records before `buf[0]` (JSON Lines; with `records`,
+    /// records handed out).
     lines: u64,
     records: u64,
     started: bool,
     eof: bool,
+    /// Bytes asked of the source at a time.
+    read_size: usize,
     doc: Option<Document>,
 }
 
-/// A `records` document, read and located.
+/// With `records`: the walk, and the line count it needs for positions.
 struct Document {
-    data: Vec<u8>,
-    /// Stream offset of `data[0]` (after a BOM).
-    origin: u64,
-    elements: Vec<(usize, usize)>,
-    next: usize,
-    /// Line of `elements[next]`'s start, and the byte it was counted to.
+    walk: Walk,
+    /// Line at `buf[counted]`, and the stream offset where that line
+    /// starts (errors give a byte of their line).
     line: u64,
+    line_start: u64,
     counted: usize,
 }
 
@@ -116,8 +120,17 @@ impl JsonlBlockReader {
             records: 0,
             started: false,
             eof: false,
+            read_size: READ_SIZE,
             doc: None,
         })
+    }
+
+    /// Reads `bytes` at a time from the source, so tests can cut the input
+    /// anywhere.
+    #[cfg(test)]
+    pub(super) fn with_read_size(mut self, bytes: usize) -> Self {
+        self.read_size = bytes.max(1);
+        self
     }
 
     /// The input's name as used in errors.
@@ -156,7 +169,7 @@ impl JsonlBlockReader {
     /// Drops a UTF-8 BOM at the very start.
     fn start(&mut self) -> Result<(), PositionedError> {
         self.started = true;
-        while self.buf.len() < 3 && self.fill(READ_SIZE)? {}
+        while self.buf.len() < 3 && self.fill(self.read_size)? {}
         if self.buf.starts_with(b"\xef\xbb\xbf") {
             self.buf.drain(..3);
             self.offset = 3;
@@ -168,12 +181,18 @@ impl JsonlBlockReader {
     pub fn next_block(&mut self) -> Result<Option<RawLines>, PositionedError> {
         if !self.started {
             self.start()?;
-            if self.opts.records.is_some() {
-                self.read_document()?;
+            if let Some(path) = &self.opts.records {
+                let keys = path.keys().expect("checked").into_iter().map(|k| k.as_bytes().to_vec());
+                self.doc = Some(Document {
+                    walk: Walk::new(keys.collect()),
+                    line: 1,
+                    line_start: self.offset,
+                    counted: 0,
+                });
             }
         }
         if self.doc.is_some() {
-            return Ok(self.next_elements());
+            return self.next_elements();
         }
         loop {
             let tail_start = memchr::memrchr(b'\n', &self.buf).map_or(0, |nl| nl + 1);
@@ -192,7 +211,7 @@ impl JsonlBlockReader {
                 let limit = self.opts.max_line;
                 return Err(self.err(Some(line), ErrorKind::LineTooLong { limit }));
             }
-            self.fill(READ_SIZE)?;
+            self.fill(self.read_size)?;
         }
     }
 
@@ -233,72 +252,105 @@ impl JsonlBlockReader {
         Ok(raw)
     }
 
-    /// `records`: reads the whole input and finds the elements.
-    fn read_document(&mut self) -> Result<(), PositionedError> {
-        let limit = self.opts.max_document;
-        let room = (limit + 1).saturating_sub(self.buf.len());
-        if let Err(e) = (&mut self.src).take(room as u64).read_to_end(&mut self.buf) {
-            let line = 1 + memchr::memchr_iter(b'\n', &self.buf).count() as u64;
-            return Err(self.err(Some(line), ErrorKind::Read(e)));
-        }
-        if self.buf.len() > limit {
-            return Err(self.err(None, ErrorKind::DocumentTooLarge { limit }));
-        }
-        let data = std::mem::take(&mut self.buf);
-        let path = self.opts.records.as_ref().expect("records mode");
-        let keys: Vec<&[u8]> = path.keys().expect("checked").into_iter().map(str::as_bytes).collect();
-        let (elements, arrays) = scan::locate(&data, &keys).map_err(|s| {
-            let line = 1 + memchr::memchr_iter(b'\n', &data[..s.at]).count() as u64;
-            let line_start = memchr::memrchr(b'\n', &data[..s.at]).map_or(0, |p| p + 1);
-            let column = (s.at - line_start) as u64 + 1;
-            self.err(Some(line), ErrorKind::Syntax { column, what: s.what })
-        })?;
-        if arrays == 0 {
-            return Err(self.err(None, ErrorKind::NoRecords { path: path.to_string() }));
-        }
-        self.doc = Some(Document {
-            data,
-            origin: self.offset,
-            elements,
-            next: 0,
-            line: 1,
-            counted: 0,
-        });
-        Ok(())
-    }
-
-    /// `records`: the next block of whole elements.
-    fn next_elements(&mut self) -> Option<RawLines> {
-        let doc = self.doc.as_mut().expect("records mode");
-        if doc.next == doc.elements.len() {
-            return None;
-        }
-        let first = doc.next;
-        let mut data = Vec::with_capacity(self.opts.block_size.min(doc.data.len()) + 64);
+    /// `records`: the next block of whole elements, `None` after the last.
+    fn next_elements(&mut self) -> Result<Option<RawLines>, PositionedError> {
+        let mut data = Vec::new();
         let mut elements = Vec::new();
-        while doc.next < doc.elements.len() && (data.is_empty() || data.len() < self.opts.block_size) {
-            let (s, e) = doc.elements[doc.next];
-            doc.line += memchr::memchr_iter(b'\n', &doc.data[doc.counted..s]).count() as u64;
-            doc.counted = s;
-            let start = data.len() as u32;
-            data.extend_from_slice(&doc.data[s..e]);
-            elements.push(Element {
-                start,
-                end: data.len() as u32,
-                line: doc.line,
-            });
-            doc.next += 1;
+        let mut first_offset = 0;
+        while data.is_empty() || data.len() < self.opts.block_size {
+            let doc = self.doc.as_mut().expect("records mode");
+            match doc.walk.next(&self.buf, self.eof) {
+                Ok(Event::Element { start, end }) => {
+                    if end - start > self.opts.max_line {
+                        let record = self.records + elements.len() as u64 + 1;
+                        return Err(self.too_long(start, Some(record)));
+                    }
+                    let line = self.line_at(start);
+                    if elements.is_empty() {
+                        first_offset = self.offset + start as u64;
+                    }
+                    let at = data.len() as u32;
+                    data.extend_from_slice(&self.buf[start..end]);
+                    elements.push(Element {
+                        start: at,
+                        end: data.len() as u32,
+                        line,
+                    });
+                }
+                Ok(Event::More { from }) => {
+                    if self.buf.len() - from > self.opts.max_line {
+                        let in_element = self.doc.as_ref().is_some_and(|d| d.walk.in_element());
+                        let record = in_element.then(|| self.records + elements.len() as u64 + 1);
+                        return Err(self.too_long(from, record));
+                    }
+                    // Drop what the walk passed, then read at least as much
+                    // as is held of the value being read, so that a long
+                    // one is walked again only a few times.
+                    self.line_at(from);
+                    self.buf.drain(..from);
+                    self.offset += from as u64;
+                    let doc = self.doc.as_mut().expect("records mode");
+                    doc.counted = doc.counted.saturating_sub(from);
+                    doc.walk.shift(from);
+                    let want = self.read_size.max(self.buf.len());
+                    self.fill(want)?;
+                }
+                Ok(Event::End) => {
+                    if doc.walk.arrays() == 0 {
+                        let path = self.opts.records.as_ref().map(|p| p.to_string()).unwrap_or_default();
+                        return Err(self.err(None, ErrorKind::NoRecords { path }));
+                    }
+                    break;
+                }
+                Ok(Event::NotAnObject { at, found }) => {
+                    let line = self.line_at(at);
+                    return Err(self.err(Some(line), ErrorKind::NotObject { found }));
+                }
+                Err(s) => {
+                    let line = self.line_at(s.at);
+                    let doc = self.doc.as_ref().expect("records mode");
+                    let column = self.offset + s.at as u64 - doc.line_start + 1;
+                    return Err(self.err(Some(line), ErrorKind::Syntax { column, what: s.what }));
+                }
+            }
+        }
+        if elements.is_empty() {
+            return Ok(None);
         }
         let raw = RawLines {
             file: self.name.clone(),
             first_line: elements[0].line,
-            first_record: first as u64 + 1,
+            first_record: self.records + 1,
             nrecords: elements.len() as u64,
-            byte_offset: doc.origin + doc.elements[first].0 as u64,
+            byte_offset: first_offset,
             data,
             elements: Some(elements),
         };
         self.records += raw.nrecords;
-        Some(raw)
+        Ok(Some(raw))
+    }
+
+    /// `records`: the line `buf[pos]` is on (`pos` never goes back).
+    fn line_at(&mut self, pos: usize) -> u64 {
+        let doc = self.doc.as_mut().expect("records mode");
+        // Within what was counted and what is held, so never a panic: the
+        // walk only goes forward.
+        let from = doc.counted.min(self.buf.len());
+        let pos = pos.clamp(from, self.buf.len());
+        let passed = &self.buf[from..pos];
+        if let Some(last) = memchr::memrchr(b'\n', passed) {
+            doc.line += memchr::memchr_iter(b'\n', passed).count() as u64;
+            doc.line_start = self.offset + (from + last + 1) as u64;
+        }
+        doc.counted = pos;
+        doc.line
+    }
+
+    /// `records`: the value at `buf[pos]` (an element: `record`) is longer
+    /// than `max_line`.
+    fn too_long(&mut self, pos: usize, record: Option<u64>) -> PositionedError {
+        let line = self.line_at(pos);
+        let limit = self.opts.max_line;
+        PositionedError::new(&self.name, Some(line), record, ErrorKind::ValueTooLong { limit })
     }
 }

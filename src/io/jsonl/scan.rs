@@ -96,31 +96,55 @@ pub(super) fn record(line: &[u8], set: &PathSet, out: &mut Out) -> Result<(), Ba
     w.end().map_err(Bad::Syntax)
 }
 
-/// Finds, in `doc` (JSON values one after another, white space between),
-/// every array at the path of `keys` (each document's top-level object,
-/// then member by member), and returns its elements' byte ranges, in order,
-/// with the number of arrays found. The whole of `doc` is checked.
-pub(super) fn locate(doc: &[u8], keys: &[&[u8]]) -> Result<(Vec<(usize, usize)>, usize), Syntax> {
-    let set = PathSet::new(&[]);
-    let mut out = Out::default();
-    let mut w = Walker {
-        b: doc,
-        i: 0,
-        set: &set,
-        out: &mut out,
-    };
-    let (mut found, mut arrays) = (Vec::new(), 0);
-    loop {
-        w.ws();
-        if w.i == doc.len() {
-            return Ok((found, arrays));
+/// Skips values and reads member keys at any offset of a buffer: what
+/// `--records` needs to walk a document to its array and find each
+/// element's end (see `document`), with the checks and messages of
+/// [`record`].
+#[derive(Debug)]
+pub(super) struct Skipper {
+    set: PathSet,
+    out: Out,
+}
+
+impl Skipper {
+    pub(super) fn new() -> Skipper {
+        Skipper {
+            set: PathSet::new(&[]),
+            out: Out::default(),
         }
-        w.locate(keys, 0, &mut found, &mut arrays)?;
+    }
+
+    fn walker<'a>(&'a mut self, b: &'a [u8], at: usize) -> Walker<'a, 'a> {
+        Walker {
+            b,
+            i: at,
+            set: &self.set,
+            out: &mut self.out,
+        }
+    }
+
+    /// Checks the value at `b[at..]` (white space before it allowed), at
+    /// nesting `depth`; returns where it ends.
+    pub(super) fn value(&mut self, b: &[u8], at: usize, depth: u32) -> Result<usize, Syntax> {
+        let mut w = self.walker(b, at);
+        w.skip(depth)?;
+        Ok(w.i)
+    }
+
+    /// At a member's key (`b[at]` should be its `"`): the key unescaped,
+    /// and where its `:` ends.
+    pub(super) fn key<'k>(&mut self, b: &[u8], at: usize, key: &'k mut Vec<u8>) -> Result<(&'k [u8], usize), Syntax> {
+        let mut w = self.walker(b, at);
+        let (ks, ke, _) = w.key()?;
+        let end = w.i;
+        key.clear();
+        unescape(&b[ks..ke], key);
+        Ok((key, end))
     }
 }
 
 /// What a value starting with `c` is, for messages.
-fn kind(c: u8) -> &'static str {
+pub(super) fn kind(c: u8) -> &'static str {
     match c {
         b'[' => "an array",
         b'"' => "a string",
@@ -535,46 +559,6 @@ impl Walker<'_, '_> {
                 start: from,
                 end: to,
             });
-        }
-    }
-
-    fn locate(&mut self, keys: &[&[u8]], depth: u32, found: &mut Vec<(usize, usize)>, arrays: &mut usize) -> Res<()> {
-        self.ws();
-        match (keys.split_first(), self.peek()) {
-            (None, Some(b'[')) => {
-                *arrays += 1;
-                if self.open(depth, b']')? {
-                    return Ok(());
-                }
-                loop {
-                    let start = self.i;
-                    self.skip(depth + 1)?;
-                    found.push((start, self.i));
-                    if !self.next_or_close(b']', "',' or ']'")? {
-                        return Ok(());
-                    }
-                }
-            }
-            (Some((first, rest)), Some(b'{')) => {
-                if self.open(depth, b'}')? {
-                    return Ok(());
-                }
-                let mut key = Vec::new();
-                loop {
-                    let (ks, ke, _) = self.key()?;
-                    key.clear();
-                    unescape(&self.b[ks..ke], &mut key);
-                    if key == *first {
-                        self.locate(rest, depth + 1, found, arrays)?;
-                    } else {
-                        self.skip(depth + 1)?;
-                    }
-                    if !self.next_or_close(b'}', "',' or '}'")? {
-                        return Ok(());
-                    }
-                }
-            }
-            _ => self.skip(depth),
         }
     }
 }

@@ -203,11 +203,68 @@ fn crossref_items_document() {
     }
 }
 
+/// `--records` streams: the same records, lines and errors whatever the
+/// reads cut (one byte at a time included), and an element longer than
+/// the record limit is an error naming its record and line.
+#[test]
+fn records_stream_whatever_the_reads() {
+    let data = fixture("crossref_items.json");
+    let ps = ["DOI", "link[].URL", "ISSN[]"];
+    let opts = JsonlOptions::default().with_records(Some(JsonPath::parse("items").unwrap()));
+    let whole = read(&data, opts.clone(), &ps).unwrap();
+    assert_eq!(whole.recs.len(), 3);
+    let stream = |data: &[u8], opts: JsonlOptions, read_size: usize, ps: &[&str]| {
+        let rdr =
+            JsonlBlockReader::from_reader("in.jsonl", Cursor::new(data.to_vec()), opts)?.with_read_size(read_size);
+        drain(rdr, &paths(ps))
+    };
+    for read_size in [1, 2, 3, 5, 8, 13, 64, 1000] {
+        for block in [1, 100, 1 << 20] {
+            let got = stream(&data, opts.clone().with_block_size(block), read_size, &ps).unwrap();
+            assert_eq!(got, whole, "read {read_size}, block {block}");
+        }
+        let e = stream(
+            b"{\"message\":\n {\"items\": [{\"DOI\": 1},\n {\"DOI\" 2}]}}",
+            JsonlOptions::default().with_records(Some(JsonPath::parse("message.items").unwrap())),
+            read_size,
+            &["DOI"],
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "in.jsonl: line 3: not valid JSON: expected ':' at byte 9 of the line",
+            "read {read_size}"
+        );
+    }
+    let long = format!(
+        "{{\"items\":[{{\"DOI\":\"a\"}},\n{{\"DOI\":\"{}\"}}]}}",
+        "x".repeat(100)
+    );
+    for read_size in [1, 7, 1000] {
+        let e = stream(long.as_bytes(), opts.clone().with_max_line(50), read_size, &["DOI"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "in.jsonl: record 2 (line 2): JSON value longer than the 50-byte limit of a record (raise it with \
+             --max-record-mib)",
+            "read {read_size}"
+        );
+    }
+    // A long value off the path is held to the same limit.
+    let off = format!("{{\"abstract\":\"{}\",\"items\":[]}}", "x".repeat(100));
+    let e = stream(off.as_bytes(), opts.clone().with_max_line(50), 7, &["DOI"]).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::ValueTooLong { limit: 50 }), "{e}");
+    assert_eq!((e.line, e.record), (Some(1), None));
+}
+
 #[test]
 fn records_errors() {
     let opts = |p: &str| JsonlOptions::default().with_records(Some(JsonPath::parse(p).unwrap()));
     let e = read(br#"{"items": 3}"#, opts("items"), &["DOI"]).unwrap_err();
     assert_eq!(e.to_string(), "in.jsonl: no array at items (--records)");
+    // A document that is not an object holds no path: said at its line,
+    // not after walking a whole top-level array.
+    let e = read(b"{\"items\":[]}\n[{\"DOI\":\"10.1/x\"}]", opts("items"), &["DOI"]).unwrap_err();
+    assert_eq!(e.to_string(), "in.jsonl: line 2: an array, not a JSON object");
     let e = read(
         b"{\"message\":\n {\"items\": [{\"DOI\": 1},\n {\"DOI\" 2}]}}",
         opts("message.items"),
@@ -229,8 +286,6 @@ fn records_errors() {
     let all = read(data, opts("message.items").with_skip_bad_lines(true), &["DOI"]).unwrap();
     assert_eq!(values(&all, 0), [s(&["a"]), s(&["b"])]);
     assert_eq!(all.skipped, 1);
-    let e = read(b"{\"items\":[]}", opts("items").with_max_document(5), &["DOI"]).unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::DocumentTooLarge { limit: 5 }), "{e}");
     assert!(
         read(b"{\"items\":[]}", opts("items"), &["DOI"])
             .unwrap()
@@ -560,6 +615,45 @@ proptest! {
             prop_assert_eq!(g, w, "path {} of {}", p, serde_json::to_string(v).unwrap());
         }
         prop_assert_eq!(got.len(), want.len());
+    }
+
+    /// `--records` gives the same records, lines and errors however the
+    /// reads cut the document, dirt and all: a step cut by a read is taken
+    /// again, never misread.
+    #[test]
+    fn records_the_same_whatever_the_reads(
+        records in proptest::collection::vec((record_value(), any::<bool>()), 0..5),
+        edits in proptest::collection::vec((any::<proptest::sample::Index>(), 0u8..3, proptest::sample::select(&b"{}[],:\"\\ \n0159eE.+-tfnulx/"[..])), 0..3),
+        read_size in 1usize..40,
+        block in 1usize..300,
+    ) {
+        let mut doc = b"{\"head\":[1,{\"items\":2}],\n\"items\": [".to_vec();
+        for (i, (v, spaced)) in records.iter().enumerate() {
+            if i > 0 {
+                doc.extend_from_slice(b",\n");
+            }
+            doc.extend(to_line(v, *spaced));
+        }
+        doc.extend_from_slice(b"] , \"tail\":null}");
+        for (at, op, byte) in &edits {
+            let i = at.index(doc.len() + 1);
+            match op {
+                0 if i < doc.len() => doc[i] = *byte,
+                1 if i < doc.len() => { doc.remove(i); }
+                _ => doc.insert(i, *byte),
+            }
+        }
+        let ps = ["doi", "ids.doi", "b[]"];
+        let opts = JsonlOptions::default()
+            .with_records(Some(JsonPath::parse("items").unwrap()))
+            .with_block_size(block);
+        let whole = read(&doc, opts.clone(), &ps).map_err(|e| e.to_string());
+        let rdr = JsonlBlockReader::from_reader("in.jsonl", Cursor::new(doc.clone()), opts).unwrap().with_read_size(read_size);
+        let cut = drain(rdr, &paths(&ps)).map_err(|e| e.to_string());
+        prop_assert_eq!(&cut, &whole, "{}", String::from_utf8_lossy(&doc));
+        if edits.is_empty() {
+            prop_assert_eq!(whole.unwrap().recs.len(), records.len());
+        }
     }
 
     #[test]

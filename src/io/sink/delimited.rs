@@ -1,12 +1,12 @@
 //! CSV and TSV output: the `csv` crate, RFC 4180 quoting (TSV quotes
 //! fields holding a tab, quote or line break the same way). Header row =
 //! field names. Strings and bytes as they are; integers, floats and
-//! booleans in decimal (`true`/`false`); dictionaries decoded; `List<Utf8>`
-//! (the `warnings` column) elements joined with `;` (an element containing
-//! `;` is not escaped); null → empty field. Every other type as
+//! booleans in decimal (`true`/`false`); dictionaries decoded; the lists of
+//! strings named in `SinkOptions::joined_lists` (SPEC's `warnings` column)
+//! elements joined with `;`; null → empty field. Every other type as
 //! [`super::text`] writes it: dates and times in ISO 8601, decimals exact,
-//! nested values as JSON. Only unions and run-end encoded columns are
-//! refused, when the sink is created.
+//! nested values, other lists of strings too, as JSON. Only unions and
+//! run-end encoded columns are refused, when the sink is created.
 
 use std::io::Write;
 
@@ -88,7 +88,8 @@ enum Col<'a> {
 }
 
 impl<'a> Col<'a> {
-    fn new(a: &'a ArrayRef) -> Result<Col<'a>> {
+    /// `joined`: a list of strings is written `;`-joined, not as JSON.
+    fn new(a: &'a ArrayRef, joined: bool) -> Result<Col<'a>> {
         use DataType::*;
         Ok(match a.data_type() {
             Null => Col::Null,
@@ -104,7 +105,7 @@ impl<'a> Col<'a> {
             UInt64 => Col::Fmt(a.as_primitive::<UInt64Type>()),
             Float32 => Col::Fmt(a.as_primitive::<Float32Type>()),
             Float64 => Col::Fmt(a.as_primitive::<Float64Type>()),
-            List(f) if is_string_type(f.data_type()) => {
+            List(f) if joined && is_string_type(f.data_type()) => {
                 let l: &GenericListArray<i32> = a.as_list();
                 Col::List {
                     offsets: l.value_offsets(),
@@ -112,7 +113,7 @@ impl<'a> Col<'a> {
                     values: StrColumn::new(l.values().as_ref())?,
                 }
             }
-            LargeList(f) if is_string_type(f.data_type()) => {
+            LargeList(f) if joined && is_string_type(f.data_type()) => {
                 let l: &GenericListArray<i64> = a.as_list();
                 Col::LargeList {
                     offsets: l.value_offsets(),
@@ -130,9 +131,11 @@ pub(super) struct Delimited<W: Write> {
     w: csv::Writer<W>,
     rec: csv::ByteRecord,
     scratch: Vec<u8>,
+    /// Per column: written `;`-joined (see `SinkOptions::joined_lists`).
+    joined: Vec<bool>,
 }
 
-/// Separator between the elements of a list in CSV/TSV output.
+/// Separator between the elements of a joined list in CSV/TSV output.
 pub const LIST_SEPARATOR: u8 = b';';
 
 fn join_list<O: Copy + TryInto<usize>>(
@@ -159,7 +162,13 @@ fn join_list<O: Copy + TryInto<usize>>(
 }
 
 impl<W: Write> Delimited<W> {
-    pub(super) fn new(w: W, delimiter: u8, schema: &Schema, header: &[Vec<u8>]) -> csv::Result<Self> {
+    pub(super) fn new(
+        w: W,
+        delimiter: u8,
+        schema: &Schema,
+        header: &[Vec<u8>],
+        joined_lists: &[usize],
+    ) -> csv::Result<Self> {
         let mut w = csv::WriterBuilder::new()
             .delimiter(delimiter)
             .buffer_capacity(256 * 1024)
@@ -169,15 +178,27 @@ impl<W: Write> Delimited<W> {
             rec.push_field(header.get(i).map_or(f.name().as_bytes(), Vec::as_slice));
         }
         w.write_byte_record(&rec)?;
+        let mut joined = vec![false; schema.fields().len()];
+        for &c in joined_lists {
+            if let Some(j) = joined.get_mut(c) {
+                *j = true;
+            }
+        }
         Ok(Delimited {
             w,
             rec,
             scratch: Vec::with_capacity(256),
+            joined,
         })
     }
 
     pub(super) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        let cols: Vec<Col<'_>> = batch.columns().iter().map(Col::new).collect::<Result<_>>()?;
+        let cols: Vec<Col<'_>> = batch
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(c, a)| Col::new(a, self.joined.get(c).copied().unwrap_or(false)))
+            .collect::<Result<_>>()?;
         for i in 0..batch.num_rows() {
             self.rec.clear();
             for c in &cols {
@@ -221,7 +242,7 @@ impl<W: Write> Delimited<W> {
 mod tests {
     use super::*;
     use crate::io::sink::test_util::{pipeline_batch, pipeline_schema};
-    use crate::io::sink::{OutputFormat, Sink};
+    use crate::io::sink::{OutputFormat, Sink, SinkOptions};
     use arrow_array::StringArray;
     use arrow_array::builder::{ListBuilder, StringBuilder};
     use std::sync::Arc;
@@ -253,7 +274,9 @@ mod tests {
     #[test]
     fn csv_and_tsv_text() {
         let b = small_batch();
-        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv").unwrap();
+        let joined = SinkOptions::default().with_joined_lists(&b.schema(), &["warnings"]);
+        let mut sink =
+            Sink::from_writer_with(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv", joined.clone()).unwrap();
         sink.write(&b).unwrap();
         let (out, rows) = sink.finish_writer().unwrap();
         assert_eq!(rows, 4);
@@ -267,7 +290,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
 ";
         assert_eq!(text, expected);
 
-        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Tsv, b.schema(), "mem.tsv").unwrap();
+        let mut sink = Sink::from_writer_with(Vec::new(), OutputFormat::Tsv, b.schema(), "mem.tsv", joined).unwrap();
         sink.write(&b).unwrap();
         let text = String::from_utf8(sink.finish_writer().unwrap().0).unwrap();
         let lines: Vec<&str> = text.split('\n').collect();
@@ -280,5 +303,13 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
         assert_eq!(recs.len(), 4);
         assert_eq!(&recs[0][0], "a\nb");
         assert_eq!(&recs[2][13], "w0;;w;2");
+
+        // Not named joined: the same list as JSON, `w;2` one element.
+        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv").unwrap();
+        sink.write(&b).unwrap();
+        let text = String::from_utf8(sink.finish_writer().unwrap().0).unwrap();
+        let mut rdr = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+        let cells: Vec<String> = rdr.records().map(|r| r.unwrap()[13].to_string()).collect();
+        assert_eq!(cells, ["[]", r#"["w0"]"#, r#"["w0",null,"w;2"]"#, "[]"]);
     }
 }

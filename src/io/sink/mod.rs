@@ -86,6 +86,11 @@ pub struct SinkOptions {
     /// the field names (which are UTF-8), so a CSV input's header goes
     /// through exactly as it was.
     pub header: Vec<Vec<u8>>,
+    /// CSV/TSV only: the columns (lists of strings) written as their
+    /// elements joined with `;`: SPEC's `warnings`, whose codes never hold
+    /// one. Every other list, as any nested value, is written as JSON, so
+    /// an element holding `;` stays one element.
+    pub joined_lists: Vec<usize>,
 }
 
 impl Default for SinkOptions {
@@ -93,7 +98,22 @@ impl Default for SinkOptions {
         SinkOptions {
             parquet: parquet_properties(PARQUET_ZSTD_LEVEL),
             header: Vec::new(),
+            joined_lists: Vec::new(),
         }
+    }
+}
+
+impl SinkOptions {
+    /// Sets [`SinkOptions::joined_lists`] to the columns of `schema` named
+    /// `names` (SPEC's `warnings` as the run named it), each the last of
+    /// that name: the added columns come after the input's.
+    pub fn with_joined_lists(mut self, schema: &arrow_schema::Schema, names: &[&str]) -> Self {
+        let fields = schema.fields();
+        self.joined_lists = names
+            .iter()
+            .filter_map(|n| fields.iter().rposition(|f| f.name() == n))
+            .collect();
+        self
     }
 }
 
@@ -223,7 +243,8 @@ impl<W: Write + Send> Sink<W> {
             OutputFormat::Csv | OutputFormat::Tsv => {
                 check_delimited_schema(&schema, &label)?;
                 let delim = if format == OutputFormat::Tsv { b'\t' } else { b',' };
-                let d = Delimited::new(cw, delim, &schema, &options.header).map_err(|e| fail(&e))?;
+                let d =
+                    Delimited::new(cw, delim, &schema, &options.header, &options.joined_lists).map_err(|e| fail(&e))?;
                 (Encoder::Delimited(d), Arc::clone(&schema))
             }
         };

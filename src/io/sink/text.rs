@@ -1,6 +1,6 @@
 //! Every Arrow type as the text of a CSV/TSV cell, for what the delimited
-//! writer's fast paths (strings, bytes, integers, floats, booleans, lists
-//! of strings) do not cover: dates and times in ISO 8601, decimals exact,
+//! writer's fast paths (strings, bytes, integers, floats, booleans, the
+//! joined `warnings` lists) do not cover: dates and times in ISO 8601, decimals exact,
 //! durations and intervals as ISO 8601 durations, nested values as JSON.
 //!
 //! - Date32 `2024-05-01`; Date64 the same, with its time of day when it has
@@ -17,8 +17,9 @@
 //! - Decimal32/64/128/256 in full, with the scale's digits (`-12.340`).
 //! - Float16 like the other floats. Fixed-size binary as its bytes, as
 //!   binary is.
-//! - List (but a list of strings, which the writer joins with `;`),
-//!   LargeList, FixedSizeList, ListView, Struct and Map as JSON: strings
+//! - List (lists of strings too, but SPEC's `warnings`, which the writer
+//!   joins with `;`), LargeList, FixedSizeList, ListView, Struct and Map
+//!   as JSON: strings
 //!   escaped, nulls `null`, numbers and booleans bare; dates, times and
 //!   durations as JSON strings of the text above; decimals as JSON
 //!   numbers; non-finite floats `null` (JSON has no NaN); bytes as a JSON
