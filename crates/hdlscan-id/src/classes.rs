@@ -436,13 +436,16 @@ mod sse2 {
         (w | w >> 8) as u8
     }
 
-    /// `lo..=hi` (unsigned) in each byte of `x`: x - lo is at most hi - lo.
+    /// `lo..=hi` (unsigned) in each byte of `x`: x - lo + 0x80 is, signed,
+    /// below -128 + (hi - lo + 1) (one add and one compare, where the
+    /// unsigned form takes a subtraction, a minimum and a compare).
     #[inline(always)]
     unsafe fn in_range(x: __m128i, lo: u8, hi: u8) -> __m128i {
+        debug_assert!(lo <= hi && hi - lo < 0x7F);
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
         unsafe {
-            let d = _mm_sub_epi8(x, _mm_set1_epi8(lo as i8));
-            _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8((hi - lo) as i8)), d)
+            let d = _mm_add_epi8(x, _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
+            _mm_cmplt_epi8(d, _mm_set1_epi8((0x80 + (hi - lo) + 1) as i8))
         }
     }
 
