@@ -289,21 +289,16 @@ mod sse2 {
             let last = n - 16;
             // `i <= last`: 16 bytes from `i` are in `b`.
             let load = |i: usize| _mm_loadu_si128(p.add(i).cast());
-            let mut plain = _mm_set1_epi8(-1);
             let (mut slashes, mut seps) = (0u64, 0u64);
-            let mut chunk = |at: usize| {
-                let x = load(at);
-                plain = _mm_and_si128(plain, plain_bytes(x));
-                // The masks hold for values of up to MASKED bytes, whose
-                // chunks start below 64; longer ones get garbage (a
-                // wrapped shift costs no test), which `slash` and
-                // `may_separate` never read: they search such values.
-                // `seps` is rotated: no bit falls off, so it is non-zero
-                // when the value holds a separator byte, at any length.
-                slashes |= slash_bits(x).wrapping_shl(at as u32);
-                seps |= sep_bits(x).rotate_left(at as u32);
-            };
             if n <= MASKED {
+                // Bit i of `known` is set when the first pass knows byte i.
+                let mut known = 0u64;
+                let mut chunk = |at: usize| {
+                    let x = load(at);
+                    known |= (_mm_movemask_epi8(plain_bytes(x)) as u64) << at;
+                    slashes |= slash_bits(x) << at;
+                    seps |= sep_bits(x) << at;
+                };
                 // Three chunks whatever the length (16.min(last) and
                 // 32.min(last) read the last one again when the value is
                 // shorter: OR is idempotent), a fourth past 48 bytes. A
@@ -315,14 +310,37 @@ mod sse2 {
                 if n > 48 {
                     chunk(last);
                 }
-            } else {
-                let mut i = 0;
-                while i < last {
-                    chunk(i);
-                    i += 16;
+                // The bytes the first pass does not know are few (a space,
+                // a `%`, a character outside ASCII): their classes are
+                // read from the table one by one, where a second pass
+                // over the chunks cost such a value 200 instructions.
+                let mut acc = if seps != 0 { SEP } else { 0 };
+                let mut other = !known & (u64::MAX >> (64 - n));
+                while other != 0 {
+                    let i = other.trailing_zeros() as usize;
+                    other &= other - 1;
+                    acc |= CLASS[b[i] as usize];
+                    seps |= u64::from(b[i] == b'|') << i;
                 }
-                chunk(last);
+                return Classes { acc, slashes, seps };
             }
+            // Longer values keep no mask of their `/` (`slash` and
+            // `may_separate` search them): their chunks are tested as one,
+            // and the classes of all of them computed when any byte is not
+            // plain. `seps` is rotated: no bit falls off, so it is non-zero
+            // when the value holds a separator byte.
+            let mut plain = _mm_set1_epi8(-1);
+            let mut chunk = |at: usize| {
+                let x = load(at);
+                plain = _mm_and_si128(plain, plain_bytes(x));
+                seps |= sep_bits(x).rotate_left(at as u32);
+            };
+            let mut i = 0;
+            while i < last {
+                chunk(i);
+                i += 16;
+            }
+            chunk(last);
             if _mm_movemask_epi8(plain) == 0xFFFF {
                 return Classes {
                     acc: if seps != 0 { SEP } else { 0 },
