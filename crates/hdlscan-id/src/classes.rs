@@ -13,7 +13,9 @@
 //! the vector version has neither. Since OR is idempotent, the last chunk
 //! may overlap the one before it. A first pass only tests for the bytes of
 //! most identifiers (letters, digits, `'()*+,-./:;`) and collects the
-//! `/`; the eight classes are computed for values holding any other.
+//! `/`; the classes of any other byte are read from the table, one byte at
+//! a time (values of up to 64 bytes, which keep masks), or computed for
+//! every chunk again (longer ones).
 //! Values of 8 to 15 bytes are one vector of two overlapping words; those
 //! under 8 take the walk. The tests check `of` against `naive`: every byte
 //! at every position, arbitrary bytes, and identifier text with one byte
@@ -251,10 +253,11 @@ mod sse2 {
     /// Most values hold only letters, digits and `'()*+,-./:;`: a
     /// first pass over the chunks tests for that alone (a third of the work
     /// of `classes`), collects the `/` and the separator bytes it lets
-    /// through (`:`, `;`, `,`); only a value holding some other byte takes
-    /// the second pass, which adds the places of `|`, the one separator
-    /// byte that is not plain (so the first pass looks for three bytes,
-    /// not four).
+    /// through (`:`, `;`, `,`); the classes of the other bytes, and the
+    /// places of `|` (the one separator byte that is not plain, so the
+    /// first pass looks for three bytes, not four), come from the table
+    /// for values of up to `MASKED` bytes, from a second pass over every
+    /// chunk for longer ones.
     ///
     /// Safety: `b` must hold at least 8 bytes (the loads are unchecked).
     #[inline(always)]
