@@ -11,11 +11,12 @@
 //! which every x86-64 CPU has. The walk is a chain of dependent ORs, a
 //! cycle a byte, ended by a loop exit whose count changes with every value;
 //! the vector version has neither. Since OR is idempotent, the last chunk
-//! may overlap the one before it. A first pass only tests for the bytes of
-//! most identifiers (letters, digits, `'()*+,-./:;`) and collects the
-//! `/`; the classes of any other byte are read from the table, one byte at
-//! a time (values of up to 64 bytes, which keep masks), or computed for
-//! every chunk again (longer ones).
+//! may overlap the one before it. A first pass only tests for the bytes
+//! most of an identifier is made of (letters, digits, `'()*+-./`) and
+//! collects the `/`; the classes of any other byte, and the places of the
+//! separator bytes, are read from the table one byte at a time (values of
+//! up to 64 bytes, which keep masks), or computed for every chunk again
+//! (longer ones).
 //! Values of 8 to 15 bytes are one vector of two overlapping words; those
 //! under 8 take the walk. The tests check `of` against `naive`: every byte
 //! at every position, arbitrary bytes, and identifier text with one byte
@@ -242,6 +243,25 @@ fn naive(b: &[u8]) -> Classes {
     c
 }
 
+/// The classes of the bytes of `b` (up to `MASKED` of them) whose bits are
+/// set in `other` (bits past its end are ignored), OR-ed, and where the
+/// separator bytes among them are: what the first pass of `sse2::of`
+/// leaves. Read from the table a byte at a time, since a value holds few.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn others(b: &[u8], other: u64) -> (u8, u64) {
+    let (mut acc, mut seps) = (0, 0u64);
+    let mut other = other & (u64::MAX >> (MASKED - b.len()));
+    while other != 0 {
+        let i = other.trailing_zeros() as usize;
+        other &= other - 1;
+        let class = CLASS[b[i] as usize];
+        acc |= class;
+        seps |= u64::from(class & SEP != 0) << i;
+    }
+    (acc, seps)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use super::*;
@@ -250,14 +270,16 @@ mod sse2 {
     /// `of` for `b.len() >= 8`. Values of 8 to 15 bytes are read as one
     /// vector of two overlapping words (bytes 0..8 and len-8..len); longer
     /// ones 16 bytes at a time, the last chunk overlapping the one before.
-    /// Most values hold only letters, digits and `'()*+,-./:;`: a
-    /// first pass over the chunks tests for that alone (a third of the work
-    /// of `classes`), collects the `/` and the separator bytes it lets
-    /// through (`:`, `;`, `,`); the classes of the other bytes, and the
-    /// places of `|` (the one separator byte that is not plain, so the
-    /// first pass looks for three bytes, not four), come from the table
-    /// for values of up to `MASKED` bytes, from a second pass over every
-    /// chunk for longer ones.
+    /// Most bytes of most values are letters, digits or `'()*+-./`: a
+    /// first pass over the chunks tests for these alone (a third of the
+    /// work of `classes`) and collects the `/`. For values of up to
+    /// `MASKED` bytes, it keeps a mask of the bytes it knows; the others,
+    /// a few in any value (a scheme's or a label's `:`, a space, a `%`, a
+    /// character outside ASCII), take their classes from the table one by
+    /// one (`others`), which also places the separator bytes. Longer values
+    /// keep no mask: their chunks are tested for the separator bytes `:`,
+    /// `;` and `,` too, and the classes of every chunk computed again
+    /// when one holds any other byte.
     ///
     /// Safety: `b` must hold at least 8 bytes (the loads are unchecked).
     #[inline(always)]
@@ -269,38 +291,30 @@ mod sse2 {
         // says; the rest are SSE2 intrinsics, part of the x86-64 baseline.
         unsafe {
             let slash_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'/' as i8))) as u64;
+            let plain_bits = |x: __m128i| _mm_movemask_epi8(plain_bytes(x)) as u64;
             let sep_bits = |x: __m128i| _mm_movemask_epi8(plain_sep_bytes(x)) as u64;
             let pipe_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'|' as i8))) as u64;
             if n < 16 {
-                // Bytes 0..8 and n-8..n, with 8 <= n < 16.
+                // Bytes 0..8 and n-8..n, with 8 <= n < 16: the high lanes'
+                // bits moved to the places of their bytes.
                 let lo = p.cast::<u64>().read_unaligned();
                 let hi = p.add(n - 8).cast::<u64>().read_unaligned();
                 let x = _mm_set_epi64x(hi as i64, lo as i64);
-                let s = slash_bits(x);
-                let slashes = (s & 0xFF) | (s >> 8) << (n - 8);
-                let s = sep_bits(x);
-                let mut seps = (s & 0xFF) | (s >> 8) << (n - 8);
-                let acc = if _mm_movemask_epi8(plain_bytes(x)) == 0xFFFF {
-                    if seps != 0 { SEP } else { 0 }
-                } else {
-                    let s = pipe_bits(x);
-                    seps |= (s & 0xFF) | (s >> 8) << (n - 8);
-                    fold(classes(x))
-                };
+                let places = |s: u64| (s & 0xFF) | (s >> 8) << (n - 8);
+                let slashes = places(slash_bits(x));
+                let (acc, seps) = others(b, !places(plain_bits(x)));
                 return Classes { acc, slashes, seps };
             }
             let last = n - 16;
             // `i <= last`: 16 bytes from `i` are in `b`.
             let load = |i: usize| _mm_loadu_si128(p.add(i).cast());
-            let (mut slashes, mut seps) = (0u64, 0u64);
             if n <= MASKED {
                 // Bit i of `known` is set when the first pass knows byte i.
-                let mut known = 0u64;
+                let (mut known, mut slashes) = (0u64, 0u64);
                 let mut chunk = |at: usize| {
                     let x = load(at);
-                    known |= (_mm_movemask_epi8(plain_bytes(x)) as u64) << at;
+                    known |= plain_bits(x) << at;
                     slashes |= slash_bits(x) << at;
-                    seps |= sep_bits(x) << at;
                 };
                 // Three chunks whatever the length (16.min(last) and
                 // 32.min(last) read the last one again when the value is
@@ -313,20 +327,10 @@ mod sse2 {
                 if n > 48 {
                     chunk(last);
                 }
-                // The bytes the first pass does not know are few (a space,
-                // a `%`, a character outside ASCII): their classes are
-                // read from the table one by one, where a second pass
-                // over the chunks cost such a value 200 instructions.
-                let mut acc = if seps != 0 { SEP } else { 0 };
-                let mut other = !known & (u64::MAX >> (64 - n));
-                while other != 0 {
-                    let i = other.trailing_zeros() as usize;
-                    other &= other - 1;
-                    acc |= CLASS[b[i] as usize];
-                    seps |= u64::from(b[i] == b'|') << i;
-                }
+                let (acc, seps) = others(b, !known);
                 return Classes { acc, slashes, seps };
             }
+            let (slashes, mut seps) = (0u64, 0u64);
             // Longer values keep no mask of their `/` (`slash` and
             // `may_separate` search them): their chunks are tested as one,
             // and the classes of all of them computed when any byte is not
@@ -335,7 +339,7 @@ mod sse2 {
             let mut plain = _mm_set1_epi8(-1);
             let mut chunk = |at: usize| {
                 let x = load(at);
-                plain = _mm_and_si128(plain, plain_bytes(x));
+                plain = _mm_and_si128(plain, _mm_or_si128(plain_bytes(x), plain_sep_bytes(x)));
                 seps |= sep_bits(x).rotate_left(at as u32);
             };
             let mut i = 0;
@@ -473,16 +477,18 @@ mod sse2 {
         }
     }
 
-    /// The bytes of class 0 or `SEP` that the first pass knows: `'` to
-    /// `;` (0x27..=0x3B: `'()*+,-./`, digits, `:`, `;`) and letters. Not
-    /// `_`, though it is of class 0: one value in fifty holds one, and its
-    /// test cost every value three instructions a chunk.
+    /// The bytes of class 0 that the first pass knows: `'` to `9`
+    /// (0x27..=0x39: `'()*+-./` and digits) but `,`, and letters. Not `_`,
+    /// though it is of class 0, nor the separator bytes: one value in
+    /// fifty holds a `_`, one in two a `:`, and a test for them cost every
+    /// value more a chunk than `others` costs the values that hold them.
     #[inline(always)]
     unsafe fn plain_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
         unsafe {
             let letter = in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), b'a', b'z');
-            let punct_digit = in_range(x, b'\'', b';');
+            let comma = _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8));
+            let punct_digit = _mm_andnot_si128(comma, in_range(x, b'\'', b'9'));
             _mm_or_si128(letter, punct_digit)
         }
     }
