@@ -12,7 +12,7 @@
 //! cycle a byte, ended by a loop exit whose count changes with every value;
 //! the vector version has neither. Since OR is idempotent, the last chunk
 //! may overlap the one before it. A first pass only tests for the bytes
-//! most of an identifier is made of (letters, digits, `'()*+-./`) and
+//! most of an identifier is made of (letters, digits, `-./`) and
 //! collects the `/`; the classes of any other byte, and the places of the
 //! separator bytes, are read from the table one byte at a time (values of
 //! up to 64 bytes, which keep masks), or computed for every chunk again
@@ -270,7 +270,7 @@ mod sse2 {
     /// `of` for `b.len() >= 8`. Values of 8 to 15 bytes are read as one
     /// vector of two overlapping words (bytes 0..8 and len-8..len); longer
     /// ones 16 bytes at a time, the last chunk overlapping the one before.
-    /// Most bytes of most values are letters, digits or `'()*+-./`: a
+    /// Most bytes of most values are letters, digits or `-./`: a
     /// first pass over the chunks tests for these alone (a third of the
     /// work of `classes`) and collects the `/`. For values of up to
     /// `MASKED` bytes, it keeps a mask of the bytes it knows; the others,
@@ -477,19 +477,17 @@ mod sse2 {
         }
     }
 
-    /// The bytes of class 0 that the first pass knows: `'` to `9`
-    /// (0x27..=0x39: `'()*+-./` and digits) but `,`, and letters. Not `_`,
-    /// though it is of class 0, nor the separator bytes: one value in
-    /// fifty holds a `_`, one in two a `:`, and a test for them cost every
-    /// value more a chunk than `others` costs the values that hold them.
+    /// The bytes the first pass knows, of class 0: letters, and `-` to
+    /// `9` (0x2D..=0x39: `-./` and digits). Not the other bytes of class
+    /// 0 (`_`, `'()*+`), nor the separator bytes: one value in twenty holds
+    /// one of those, one in two a `:`, and testing every chunk for them
+    /// cost every value more than `others` costs the values that hold them.
     #[inline(always)]
     unsafe fn plain_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
         unsafe {
             let letter = in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), b'a', b'z');
-            let comma = _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8));
-            let punct_digit = _mm_andnot_si128(comma, in_range(x, b'\'', b'9'));
-            _mm_or_si128(letter, punct_digit)
+            _mm_or_si128(letter, in_range(x, b'-', b'9'))
         }
     }
 
