@@ -11,9 +11,12 @@
 //! which every x86-64 CPU has. The walk is a chain of dependent ORs, a
 //! cycle a byte, ended by a loop exit whose count changes with every value;
 //! the vector version has neither. Since OR is idempotent, the last chunk
-//! may overlap the one before it. A first pass only tests for the bytes of
-//! most identifiers (letters, digits, `'()*+,-./:;`, `_`) and collects the
-//! `/`; the eight classes are computed for values holding any other.
+//! may overlap the one before it. A first pass only tests for the bytes
+//! most of an identifier is made of (letters, digits, `-./`) and
+//! collects the `/`; the classes of any other byte, and the places of the
+//! separator bytes, are read from the table one byte at a time (values of
+//! up to 64 bytes, which keep masks), or computed for every chunk again
+//! (longer ones).
 //! Values of 8 to 15 bytes are one vector of two overlapping words; those
 //! under 8 take the walk. The tests check `of` against `naive`: every byte
 //! at every position, arbitrary bytes, and identifier text with one byte
@@ -240,6 +243,25 @@ fn naive(b: &[u8]) -> Classes {
     c
 }
 
+/// The classes of the bytes of `b` (up to `MASKED` of them) whose bits are
+/// set in `other` (bits past its end are ignored), OR-ed, and where the
+/// separator bytes among them are: what the first pass of `sse2::of`
+/// leaves. Read from the table a byte at a time, since a value holds few.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn others(b: &[u8], other: u64) -> (u8, u64) {
+    let (mut acc, mut seps) = (0, 0u64);
+    let mut other = other & (u64::MAX >> (MASKED - b.len()));
+    while other != 0 {
+        let i = other.trailing_zeros() as usize;
+        other &= other - 1;
+        let class = CLASS[b[i] as usize];
+        acc |= class;
+        seps |= u64::from(class & SEP != 0) << i;
+    }
+    (acc, seps)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use super::*;
@@ -248,13 +270,16 @@ mod sse2 {
     /// `of` for `b.len() >= 8`. Values of 8 to 15 bytes are read as one
     /// vector of two overlapping words (bytes 0..8 and len-8..len); longer
     /// ones 16 bytes at a time, the last chunk overlapping the one before.
-    /// Most values hold only letters, digits, `'()*+,-./:;` and `_`: a
-    /// first pass over the chunks tests for that alone (a third of the work
-    /// of `classes`), collects the `/` and the separator bytes it lets
-    /// through (`:`, `;`, `,`); only a value holding some other byte takes
-    /// the second pass, which adds the places of `|`, the one separator
-    /// byte that is not plain (so the first pass looks for three bytes,
-    /// not four).
+    /// Most bytes of most values are letters, digits or `-./`: a
+    /// first pass over the chunks tests for these alone (a third of the
+    /// work of `classes`) and collects the `/`. For values of up to
+    /// `MASKED` bytes, it keeps a mask of the bytes it knows; the others,
+    /// a few in any value (a scheme's or a label's `:`, a space, a `%`, a
+    /// character outside ASCII), take their classes from the table one by
+    /// one (`others`), which also places the separator bytes. Longer values
+    /// keep no mask: their chunks are tested for the separator bytes `:`,
+    /// `;` and `,` too, and the classes of every chunk computed again
+    /// when one holds any other byte.
     ///
     /// Safety: `b` must hold at least 8 bytes (the loads are unchecked).
     #[inline(always)]
@@ -266,44 +291,31 @@ mod sse2 {
         // says; the rest are SSE2 intrinsics, part of the x86-64 baseline.
         unsafe {
             let slash_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'/' as i8))) as u64;
+            let plain_bits = |x: __m128i| _mm_movemask_epi8(plain_bytes(x)) as u64;
             let sep_bits = |x: __m128i| _mm_movemask_epi8(plain_sep_bytes(x)) as u64;
             let pipe_bits = |x: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(b'|' as i8))) as u64;
             if n < 16 {
-                // Bytes 0..8 and n-8..n, with 8 <= n < 16.
+                // Bytes 0..8 and n-8..n, with 8 <= n < 16: the high lanes'
+                // bits moved to the places of their bytes.
                 let lo = p.cast::<u64>().read_unaligned();
                 let hi = p.add(n - 8).cast::<u64>().read_unaligned();
                 let x = _mm_set_epi64x(hi as i64, lo as i64);
-                let s = slash_bits(x);
-                let slashes = (s & 0xFF) | (s >> 8) << (n - 8);
-                let s = sep_bits(x);
-                let mut seps = (s & 0xFF) | (s >> 8) << (n - 8);
-                let acc = if _mm_movemask_epi8(plain_bytes(x)) == 0xFFFF {
-                    if seps != 0 { SEP } else { 0 }
-                } else {
-                    let s = pipe_bits(x);
-                    seps |= (s & 0xFF) | (s >> 8) << (n - 8);
-                    fold(classes(x))
-                };
+                let places = |s: u64| (s & 0xFF) | (s >> 8) << (n - 8);
+                let slashes = places(slash_bits(x));
+                let (acc, seps) = others(b, !places(plain_bits(x)));
                 return Classes { acc, slashes, seps };
             }
             let last = n - 16;
             // `i <= last`: 16 bytes from `i` are in `b`.
             let load = |i: usize| _mm_loadu_si128(p.add(i).cast());
-            let mut plain = _mm_set1_epi8(-1);
-            let (mut slashes, mut seps) = (0u64, 0u64);
-            let mut chunk = |at: usize| {
-                let x = load(at);
-                plain = _mm_and_si128(plain, plain_bytes(x));
-                // The masks hold for values of up to MASKED bytes, whose
-                // chunks start below 64; longer ones get garbage (a
-                // wrapped shift costs no test), which `slash` and
-                // `may_separate` never read: they search such values.
-                // `seps` is rotated: no bit falls off, so it is non-zero
-                // when the value holds a separator byte, at any length.
-                slashes |= slash_bits(x).wrapping_shl(at as u32);
-                seps |= sep_bits(x).rotate_left(at as u32);
-            };
             if n <= MASKED {
+                // Bit i of `known` is set when the first pass knows byte i.
+                let (mut known, mut slashes) = (0u64, 0u64);
+                let mut chunk = |at: usize| {
+                    let x = load(at);
+                    known |= plain_bits(x) << at;
+                    slashes |= slash_bits(x) << at;
+                };
                 // Three chunks whatever the length (16.min(last) and
                 // 32.min(last) read the last one again when the value is
                 // shorter: OR is idempotent), a fourth past 48 bytes. A
@@ -315,14 +327,27 @@ mod sse2 {
                 if n > 48 {
                     chunk(last);
                 }
-            } else {
-                let mut i = 0;
-                while i < last {
-                    chunk(i);
-                    i += 16;
-                }
-                chunk(last);
+                let (acc, seps) = others(b, !known);
+                return Classes { acc, slashes, seps };
             }
+            let (slashes, mut seps) = (0u64, 0u64);
+            // Longer values keep no mask of their `/` (`slash` and
+            // `may_separate` search them): their chunks are tested as one,
+            // and the classes of all of them computed when any byte is not
+            // plain. `seps` is rotated: no bit falls off, so it is non-zero
+            // when the value holds a separator byte.
+            let mut plain = _mm_set1_epi8(-1);
+            let mut chunk = |at: usize| {
+                let x = load(at);
+                plain = _mm_and_si128(plain, _mm_or_si128(plain_bytes(x), plain_sep_bytes(x)));
+                seps |= sep_bits(x).rotate_left(at as u32);
+            };
+            let mut i = 0;
+            while i < last {
+                chunk(i);
+                i += 16;
+            }
+            chunk(last);
             if _mm_movemask_epi8(plain) == 0xFFFF {
                 return Classes {
                     acc: if seps != 0 { SEP } else { 0 },
@@ -419,11 +444,14 @@ mod sse2 {
     }
 
     /// The bytes of class `SEP` that `plain_bytes` lets through: `:` and
-    /// `;` (one range), `,`.
+    /// `;` (which differ in their low bit alone: one compare), `,`.
     #[inline(always)]
     unsafe fn plain_sep_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
-        unsafe { _mm_or_si128(in_range(x, b':', b';'), _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8))) }
+        unsafe {
+            let colon_semi = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(1)), _mm_set1_epi8(b';' as i8));
+            _mm_or_si128(colon_semi, _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8)))
+        }
     }
 
     /// The 16 class bytes OR-ed into one.
@@ -436,26 +464,30 @@ mod sse2 {
         (w | w >> 8) as u8
     }
 
-    /// `lo..=hi` (unsigned) in each byte of `x`: x - lo is at most hi - lo.
+    /// `lo..=hi` (unsigned) in each byte of `x`: x - lo + 0x80 is, signed,
+    /// below -128 + (hi - lo + 1) (one add and one compare, where the
+    /// unsigned form takes a subtraction, a minimum and a compare).
     #[inline(always)]
     unsafe fn in_range(x: __m128i, lo: u8, hi: u8) -> __m128i {
+        debug_assert!(lo <= hi && hi - lo < 0x7F);
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
         unsafe {
-            let d = _mm_sub_epi8(x, _mm_set1_epi8(lo as i8));
-            _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8((hi - lo) as i8)), d)
+            let d = _mm_add_epi8(x, _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
+            _mm_cmplt_epi8(d, _mm_set1_epi8((0x80 + (hi - lo) + 1) as i8))
         }
     }
 
-    /// The bytes of class 0 or `SEP` that the first pass knows: `'` to
-    /// `;` (0x27..=0x3B: `'()*+,-./`, digits, `:`, `;`), letters, `_`.
+    /// The bytes the first pass knows, of class 0: letters, and `-` to
+    /// `9` (0x2D..=0x39: `-./` and digits). Not the other bytes of class
+    /// 0 (`_`, `'()*+`), nor the separator bytes: one value in twenty holds
+    /// one of those, one in two a `:`, and testing every chunk for them
+    /// cost every value more than `others` costs the values that hold them.
     #[inline(always)]
     unsafe fn plain_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
         unsafe {
             let letter = in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), b'a', b'z');
-            let punct_digit = in_range(x, b'\'', b';');
-            let under = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'_' as i8));
-            _mm_or_si128(_mm_or_si128(letter, punct_digit), under)
+            _mm_or_si128(letter, in_range(x, b'-', b'9'))
         }
     }
 

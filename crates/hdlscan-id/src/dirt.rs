@@ -155,7 +155,7 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
 /// all DOIs), each test behind the byte it needs.
 #[inline(always)]
 pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, look: bool, suffix_slash: bool) -> bool {
-    let last = suffix.as_bytes().last().map_or(0, u8::to_ascii_lowercase);
+    let last = suffix.as_bytes().last().copied().unwrap_or(0);
     look
         || droppable(last) // trailing_punct_len
         || (is_doi && suffix_slash && may_flag_doi(suffix, last))
@@ -193,10 +193,31 @@ fn trailing_punct_len(suffix: &str) -> usize {
 /// `/`, and the closers).
 #[inline(always)]
 fn droppable(c: u8) -> bool {
-    // One `matches!` (a bit test) for the closers too: `closer(c)` as a
-    // second test cost six instructions a value.
-    matches!(c, b'.' | b',' | b';' | b'/' | b')' | b']' | b'}')
+    LAST_BYTE[c as usize] & DROPPABLE != 0
 }
+
+/// What a suffix's last byte allows, a bit each, for `droppable` and
+/// `may_end_publisher_suffix`: `may_flag` asks both of every value's last
+/// byte, and as code (a range test, a bit test and a compare; a
+/// lowercasing and a bit test) they cost it fifteen instructions.
+static LAST_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        if matches!(c, b'.' | b',' | b';' | b'/' | b')' | b']' | b'}') {
+            t[i] |= DROPPABLE;
+        }
+        let letter = c.to_ascii_lowercase().wrapping_sub(b'a');
+        if letter < 26 && PUBLISHER_LAST >> letter & 1 != 0 {
+            t[i] |= PUBLISHER_END;
+        }
+        i += 1;
+    }
+    t
+};
+const DROPPABLE: u8 = 1;
+const PUBLISHER_END: u8 = 2;
 
 /// `trailing_punct_len` of a suffix that ends in `droppable` punctuation.
 #[inline(never)]
@@ -257,16 +278,15 @@ fn closer(c: u8) -> Option<usize> {
 #[inline]
 fn publisher_suffix_len(suffix: &str) -> usize {
     match suffix.as_bytes().last() {
-        Some(&c) if may_end_publisher_suffix(c.to_ascii_lowercase()) => publisher_suffix_search(suffix),
+        Some(&c) if may_end_publisher_suffix(c) => publisher_suffix_search(suffix),
         _ => 0,
     }
 }
 
-/// True when a publisher suffix may end in the lowercase byte `last`.
+/// True when a publisher suffix may end in the byte `last` (any case).
 #[inline(always)]
 fn may_end_publisher_suffix(last: u8) -> bool {
-    let i = last.wrapping_sub(b'a');
-    i < 26 && PUBLISHER_LAST >> i & 1 != 0
+    LAST_BYTE[last as usize] & PUBLISHER_END != 0
 }
 
 #[inline(never)]
@@ -808,14 +828,15 @@ mod tests {
         for p in PUBLISHER_SUFFIXES {
             assert!(p.starts_with('/'), "{p}");
             let last = p.as_bytes()[p.len() - 1];
-            assert!(may_end_publisher_suffix(last.to_ascii_lowercase()), "{p}");
+            assert!(may_end_publisher_suffix(last), "{p}");
+            assert!(may_end_publisher_suffix(last.to_ascii_uppercase()), "{p}");
         }
         let letters: String = (b'a'..=b'z')
             .filter(|&c| may_end_publisher_suffix(c))
             .map(char::from)
             .collect();
         assert_eq!(letters, "aflst");
-        for b in [b'A', b'T', b'/', b'.', 0, 0xFF, b'z' + 1, b'a' - 1] {
+        for b in [b'B', b'/', b'.', 0, 0xFF, b'z' + 1, b'a' - 1, b'Z' + 1, b'A' - 1] {
             assert!(!may_end_publisher_suffix(b), "{b}");
         }
     }

@@ -68,7 +68,13 @@ pub fn has_unicode_space(b: &[u8]) -> bool {
 
 /// True when the trimmed value `t` holds raw whitespace.
 pub fn has_raw_space(t: &str, opts: &Options) -> bool {
-    t[head_len(t, opts)..].contains(is_space)
+    let rest = &t[head_len(t, opts)..];
+    // ASCII text is tested a byte at a time, without decoding (a URL of
+    // ninety bytes cost a thousand instructions so).
+    match rest.is_ascii() {
+        true => rest.bytes().any(|b| is_space(char::from(b))),
+        false => rest.contains(is_space),
+    }
 }
 
 /// The length of the head `s` starts with, with the whitespace SPEC §2
@@ -81,19 +87,26 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
     // (a resolver's path) or `doi` (`DOI 10.1/x`): most words are none.
     // The search stops at a separator byte too, so that finding the heads
     // of a value's pieces reads it once, not once a piece.
+    // ASCII is read a byte at a time, without `char_indices`' decoding
+    // (a value holding a space late, `10.1016/j.x .2003`, walked to it at
+    // ten instructions a character).
     let b = s.as_bytes();
-    let mut end = None;
-    for (i, c) in s.char_indices() {
+    let mut i = 0;
+    let end = loop {
+        let Some(&x) = b.get(i) else {
+            return 0;
+        };
+        let c = match x.is_ascii() {
+            true => char::from(x),
+            false => s[i..].chars().next().unwrap_or_default(),
+        };
         if is_space(c) {
-            end = Some(i);
-            break;
+            break i;
         }
         if matches!(c, '|' | ';' | ',') || (c == ':' && b.get(i + 1) == Some(&b':')) {
             return 0;
         }
-    }
-    let Some(end) = end else {
-        return 0;
+        i += c.len_utf8();
     };
     let word = &b[..end];
     if !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
@@ -215,12 +228,22 @@ fn starts_identifier_at(b: &[u8], i: usize) -> bool {
 /// identifier: two need two `/`, or an escape, or a `urn:doi:`. Most
 /// values with a separator byte (SICI DOIs) or a space (a DOI with a
 /// stray space, `ISBN 978-…`) have one `/` and neither, and are told so
-/// by three vectorized searches.
+/// by a few searches, a word at a time (`chars::find_byte`: memchr's
+/// set-up cost each of these values about 100 instructions).
 #[inline]
 pub fn at_most_one_candidate(t: &[u8]) -> bool {
-    memchr::memchr_iter(b'/', t).nth(1).is_none()
-        && memchr::memchr(b'%', t).is_none()
-        && !memchr::memchr_iter(b':', t).any(|i| starts_identifier_at(t, i))
+    let second_slash = chars::find_byte(b'/', t).is_some_and(|i| chars::find_byte(b'/', &t[i + 1..]).is_some());
+    if second_slash || chars::find_byte(b'%', t).is_some() {
+        return false;
+    }
+    let mut from = 0;
+    while let Some(i) = chars::find_byte(b':', &t[from..]) {
+        if starts_identifier_at(t, from + i) {
+            return false;
+        }
+        from += i + 1;
+    }
+    true
 }
 
 /// True when `t` may be cut by a separator other than whitespace (`|`,
