@@ -199,7 +199,11 @@ fn enum_dictionary(keys: &mut Int8Builder, names: impl Iterator<Item = &'static 
 
 impl Builder {
     pub fn with_capacity(rows: usize) -> Builder {
-        let text = std::array::from_fn(|_| StringBuilder::with_capacity(rows, rows * 24));
+        // Bytes a row of each text column takes, about, for DOIs and
+        // handles (`10.1000/abc…`, `https://doi.org/10.1000/abc…`): a
+        // builder that starts too small is copied each time it doubles.
+        const ROW_BYTES: [usize; 8] = [12, 24, 32, 36, 48, 8, 0, 0];
+        let text = std::array::from_fn(|i| StringBuilder::with_capacity(rows, rows * ROW_BYTES[i]));
         Builder {
             record: UInt64Builder::with_capacity(rows),
             kind: Int8Builder::with_capacity(rows),
