@@ -44,6 +44,16 @@ pub const DISTINCT: [&str; 5] = ["record", "suffix", "canonical", "uri", "url"];
 /// (2% of a scan's instructions).
 pub const NO_STATISTICS: [&str; 4] = ["suffix", "canonical", "uri", "url"];
 
+/// Long output's leading columns written without a Parquet dictionary:
+/// `line` repeats only within a record (its few values), so its dictionary
+/// outgrows the page limit in every row group, and is larger than plain.
+pub const LONG_NO_DICTIONARY: [&str; 1] = ["line"];
+
+/// Long output's leading columns written without min/max statistics:
+/// `value`, the values as read, spread over the whole range, as
+/// [`NO_STATISTICS`]'s do.
+pub const LONG_NO_STATISTICS: [&str; 1] = ["value"];
+
 fn dict(key: DataType) -> DataType {
     DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8))
 }

@@ -446,7 +446,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 })
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let mut options = sink_options(&prefix);
+            let mut options = sink_options(&prefix, long);
             if raw_cells && !long {
                 options.header = header;
             }
@@ -722,13 +722,18 @@ enum WriterMsg {
 
 /// The writer settings of `scan`'s output: hdlscan's Parquet defaults,
 /// without dictionaries on the always-distinct added columns and without
-/// statistics where they prune nothing (see `columns`).
-pub fn sink_options(column_prefix: &str) -> SinkOptions {
+/// statistics where they prune nothing (see `columns`); `long` output's
+/// leading columns too.
+pub fn sink_options(column_prefix: &str, long: bool) -> SinkOptions {
     let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
-    for name in columns::DISTINCT {
+    let long_only = |names: &'static [&'static str]| names.iter().filter(move |_| long);
+    for name in columns::DISTINCT.iter().chain(long_only(&columns::LONG_NO_DICTIONARY)) {
         props = props.set_column_dictionary_enabled(ColumnPath::from(format!("{column_prefix}{name}")), false);
     }
-    for name in columns::NO_STATISTICS {
+    for name in columns::NO_STATISTICS
+        .iter()
+        .chain(long_only(&columns::LONG_NO_STATISTICS))
+    {
         let path = ColumnPath::from(format!("{column_prefix}{name}"));
         props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
     }
