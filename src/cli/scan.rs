@@ -329,6 +329,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         dups: dups::Options {
             repair: args.parser.repair,
             temp_dir: args.temp_dir.clone(),
+            file: args.duplicates.is_some(),
             memory: args
                 .dups_memory_kib
                 .map_or(dups::Options::default().memory, |k| k.max(1) << 10),

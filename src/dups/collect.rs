@@ -30,6 +30,10 @@ pub struct Options {
     pub top_members: usize,
     /// Where temporary files go (default: the system's temporary directory).
     pub temp_dir: Option<PathBuf>,
+    /// Whether the duplicates file is wanted ([`Grouped::write`]): a
+    /// collection that spilled makes its rows while grouping, and only
+    /// then; without them an audit groups for the summary alone.
+    pub file: bool,
 }
 
 impl Default for Options {
@@ -42,6 +46,7 @@ impl Default for Options {
             top: 20,
             top_members: 10,
             temp_dir: None,
+            file: true,
         }
     }
 }
@@ -222,7 +227,7 @@ impl Collector {
                         Ok(a)
                     })?;
                 let runs = std::mem::take(&mut out.runs);
-                (out, Rows::Runs(runs))
+                (out, if opts.file { Rows::Runs(runs) } else { Rows::NotMade })
             }
         };
         out.keep_top(opts.top);

@@ -309,7 +309,7 @@ fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Optio
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Make {
     /// The top clusters' members only: the rows are made when the file is
-    /// written, if it is (an audit writes none).
+    /// written (held blocks), or not at all when it is not wanted.
     Top,
     /// Rows too, in runs, the only one kept in memory.
     RowsInMemory,
@@ -379,6 +379,9 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
         }
     }
     drop(clusters);
+    if make == Make::Top && out.top.is_empty() {
+        return Ok(out);
+    }
 
     let mut firsts: Vec<Option<First>> = Vec::new();
     firsts.resize_with(out.clusters as usize, || None);
@@ -531,6 +534,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         return Ok(PartOut::default());
     }
     let budget = ctx.per_thread;
+    let make = if ctx.opts.file { Make::Rows } else { Make::Top };
     let counted = if part.bytes <= (budget / 4) as u64 {
         let mut bytes = vec![0u8; part.bytes as usize];
         part.file.read_exact_at(&mut bytes, 0).map_err(|e| read_error(&e))?;
@@ -541,7 +545,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
             budget - bytes.len()
         };
         match count(&src, limit, Some(part.records as usize))? {
-            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), Make::Rows)?),
+            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), make)?),
             None => None,
         }
     } else {
@@ -555,7 +559,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         match count(&src, limit, None)? {
             Some(mut t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
-                Some(emit(ctx, &src, &mut t, budget, cap, Make::Rows)?)
+                Some(emit(ctx, &src, &mut t, budget, cap, make)?)
             }
             None => None,
         }

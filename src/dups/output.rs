@@ -65,6 +65,8 @@ pub(super) enum Rows {
     Runs(Vec<Run>),
     /// Blocks grouped in memory, whose rows are made when written.
     Held(HeldGroups),
+    /// None: the file was not wanted (`Options::file`).
+    NotMade,
 }
 
 /// The grouped collection: its summary now, its file when written.
@@ -170,6 +172,7 @@ impl Grouped {
                 };
                 groups.runs(&ctx, memory)?
             }
+            Rows::NotMade => bail!("writing duplicates: the rows were not made (Options::file was false)"),
         };
         // Each run is read through its own buffer: as many runs as half
         // the budget can buffer are merged at once, in passes if needed.

@@ -271,13 +271,34 @@ fn seed_strategy(ids: u32) -> impl Strategy<Value = Seed> {
 
 fn check(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> EngineStats {
     let (want_summary, want_rows) = naive(values, &opts);
-    let (summary, stats, rows) = engine(values, cuts, opts, hash);
+    let (summary, stats, rows) = engine(values, cuts, opts.clone(), hash);
     assert_eq!(rows.len(), want_rows.len());
     for (i, (got, want)) in rows.iter().zip(&want_rows).enumerate() {
         assert_eq!(got, want, "row {i}");
     }
     assert_eq!(summary, want_summary);
+    // Without the file, the same summary (its rows are not made).
+    assert_eq!(summary_only(values, cuts, opts, hash), want_summary);
     stats
+}
+
+/// The summary of a grouping whose file is not wanted (`Options::file`).
+fn summary_only(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Summary {
+    let mut c = Collector::new(Options { file: false, ..opts });
+    if let Some(h) = hash {
+        c = c.with_hash(h);
+    }
+    let mut block = Block::default();
+    for (i, v) in values.iter().enumerate() {
+        block.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
+        if cuts.contains(&i) {
+            c.append(std::mem::take(&mut block)).unwrap();
+        }
+    }
+    c.append(block).unwrap();
+    let g = c.finish().unwrap();
+    assert_eq!(g.stats().runs, 0, "rows made for no file: {:?}", g.stats());
+    g.summary().clone()
 }
 
 proptest! {
