@@ -3,7 +3,7 @@
 //! in memory up to the budget, then spilled to hash-partitioned anonymous
 //! temporary files; and [`Collector::finish`], which groups them.
 
-use super::group::{self, Ctx, PartOut};
+use super::group::{self, Ctx, PartOut, TopSoFar};
 use super::output::{Grouped, Rows, Summary};
 use super::record::{Block, get_key};
 use super::runs::RunStore;
@@ -194,6 +194,7 @@ impl Collector {
     pub fn finish(mut self) -> Result<Grouped> {
         self.check()?;
         let counters = Counters::default();
+        let top = TopSoFar::default();
         let store = RunStore::new(self.opts.temp_dir.clone());
         let threads = rayon::current_num_threads().max(1);
         let memory = self.opts.memory.max(MIN_THREAD_BUDGET);
@@ -204,6 +205,7 @@ impl Collector {
             per_thread: (memory / threads).max(MIN_THREAD_BUDGET),
             runs: &store,
             counters: &counters,
+            top: &top,
         };
         let mut held_groups = None;
         if self.parts.is_none() {

@@ -27,6 +27,7 @@ use hashbrown::HashTable;
 use rayon::prelude::*;
 use std::ops::AddAssign;
 use std::os::unix::fs::FileExt;
+use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 /// Levels of splitting before a partition is grouped whatever its table
@@ -45,6 +46,25 @@ pub(super) struct Ctx<'a> {
     pub per_thread: usize,
     pub runs: &'a RunStore,
     pub counters: &'a Counters,
+    pub top: &'a TopSoFar,
+}
+
+/// The keys of the largest clusters any partition has counted so far, at
+/// most `Options::top` of them: a partition's candidate behind all of them
+/// cannot be among the run's, so it is not looked for.
+#[derive(Default)]
+pub(super) struct TopSoFar(Mutex<Vec<RowKey>>);
+
+impl TopSoFar {
+    /// Adds `keys` (a partition's candidates) and returns the `n`th best
+    /// key so far, once `n` are known.
+    fn offer(&self, keys: impl Iterator<Item = RowKey>, n: usize) -> Option<RowKey> {
+        let mut best = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        best.extend(keys);
+        best.sort_unstable();
+        best.truncate(n);
+        (n > 0 && best.len() == n).then(|| best[n - 1])
+    }
 }
 
 /// A top cluster candidate with its place in the global order.
@@ -363,6 +383,11 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
             best.truncate(n_top);
         }
         best.sort_unstable_by_key(|&i| key_of(i));
+        // Keys are distinct (a cluster's first_seq is its own), so one
+        // behind the bound has `top` larger clusters before it.
+        if let Some(bound) = ctx.top.offer(best.iter().map(|&i| key_of(i)), ctx.opts.top) {
+            best.retain(|&i| key_of(i) <= bound);
+        }
         top_of_slot = vec![NO_SLOT; clusters.len()];
         for (k, &i) in best.iter().enumerate() {
             let g = &t.groups[i as usize];

@@ -2,7 +2,7 @@
 //! duplicates file, written from the merged runs through a [`Sink`].
 
 use super::At;
-use super::group::{Ctx, HeldGroups};
+use super::group::{Ctx, HeldGroups, TopSoFar};
 use super::record::{Row, RowKey, get_row};
 use super::runs::{Merge, Run, RunStore, reduce};
 use super::spill::corrupt;
@@ -169,6 +169,7 @@ impl Grouped {
                     per_thread: memory,
                     runs: &store,
                     counters: &counters,
+                    top: &TopSoFar::default(),
                 };
                 groups.runs(&ctx, memory)?
             }
