@@ -41,7 +41,11 @@ impl Default for Options {
         Options {
             // Beside a scan's ~265 MB at 10M rows, within its 300 MB.
             memory: 16 << 20,
-            partitions: 256,
+            // A partition's distinct canonicals must fit a thread's share
+            // of `memory` or it is split again (written and read once
+            // more): 512 keep 20M of them (10M works' three paths) whole.
+            // Open files: these, and a split's few per thread.
+            partitions: 512,
             repair: false,
             top: 20,
             top_members: 10,
