@@ -90,6 +90,9 @@ impl InputFormat {
 /// go to CSV or TSV output, which streams.
 pub const MAX_COLUMNAR_COLUMNS: usize = 1_000;
 
+/// Largest block of JSON Lines cut for a worker (see `run`).
+const JSON_BLOCK: usize = 4 << 20;
+
 /// What to scan and how.
 pub struct ScanConfig {
     pub inputs: Vec<InputSpec>,
@@ -414,6 +417,12 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             r.set_block_size(csv.block_size);
         }
     }
+    // JSON output is long: a block of works yields a value every ~150 bytes
+    // read, each some 300 bytes of columns, so 8 MiB blocks put ~60 MB of
+    // batches in flight per worker and held a scan over the trimmer's
+    // budget (`heap`), faulting its pages back after every trim.
+    let mut json = cfg.json.clone();
+    json.block_size = json.block_size.min(JSON_BLOCK);
     let threads = cfg.threads.max(1);
     // One pool for classification and for the writer's parallel column
     // encoding, so --threads bounds both.
@@ -427,7 +436,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             schema: input_schema.clone(),
             chosen,
             keep,
-            json: cfg.json.clone(),
+            json,
             nested: shape.nested.iter().map(Option::is_some).collect(),
             all: matches!(shape.shaped, Shaped::Wide(_)),
         };
