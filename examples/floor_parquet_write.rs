@@ -108,7 +108,7 @@ fn main() -> Result<()> {
         OutputFormat::Parquet,
         schema.clone(),
         &[Path::new(input)],
-        hdlscan::pipeline::sink_options(""),
+        hdlscan::pipeline::sink_options("", false),
     )?;
     let mut written = 0u64;
     'outer: loop {

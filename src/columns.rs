@@ -44,6 +44,16 @@ pub const DISTINCT: [&str; 5] = ["record", "suffix", "canonical", "uri", "url"];
 /// (2% of a scan's instructions).
 pub const NO_STATISTICS: [&str; 4] = ["suffix", "canonical", "uri", "url"];
 
+/// Long output's leading columns written without a Parquet dictionary:
+/// `line` repeats only within a record (its few values), so its dictionary
+/// outgrows the page limit in every row group, and is larger than plain.
+pub const LONG_NO_DICTIONARY: [&str; 1] = ["line"];
+
+/// Long output's leading columns written without min/max statistics:
+/// `value`, the values as read, spread over the whole range, as
+/// [`NO_STATISTICS`]'s do.
+pub const LONG_NO_STATISTICS: [&str; 1] = ["value"];
+
 fn dict(key: DataType) -> DataType {
     DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8))
 }
@@ -199,7 +209,11 @@ fn enum_dictionary(keys: &mut Int8Builder, names: impl Iterator<Item = &'static 
 
 impl Builder {
     pub fn with_capacity(rows: usize) -> Builder {
-        let text = std::array::from_fn(|_| StringBuilder::with_capacity(rows, rows * 24));
+        // Bytes a row of each text column takes, about, for DOIs and
+        // handles (`10.1000/abc…`, `https://doi.org/10.1000/abc…`): a
+        // builder that starts too small is copied each time it doubles.
+        const ROW_BYTES: [usize; 8] = [12, 24, 32, 36, 48, 8, 0, 0];
+        let text = std::array::from_fn(|i| StringBuilder::with_capacity(rows, rows * ROW_BYTES[i]));
         Builder {
             record: UInt64Builder::with_capacity(rows),
             kind: Int8Builder::with_capacity(rows),

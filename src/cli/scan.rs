@@ -332,10 +332,10 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         dups: dups::Options {
             repair: args.parser.repair,
             temp_dir: args.temp_dir.clone(),
+            file: args.duplicates.is_some(),
             memory: args
                 .dups_memory_kib
                 .map_or(dups::Options::default().memory, |k| k.max(1) << 10),
-            rows: args.duplicates.is_some(),
             ..dups::Options::default()
         },
         threads,

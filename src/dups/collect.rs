@@ -3,7 +3,7 @@
 //! in memory up to the budget, then spilled to hash-partitioned anonymous
 //! temporary files; and [`Collector::finish`], which groups them.
 
-use super::group::{self, Ctx, PartOut};
+use super::group::{self, Ctx, PartOut, TopSoFar};
 use super::output::{Grouped, Rows, Summary};
 use super::record::{Block, get_key};
 use super::runs::RunStore;
@@ -30,10 +30,10 @@ pub struct Options {
     pub top_members: usize,
     /// Where temporary files go (default: the system's temporary directory).
     pub temp_dir: Option<PathBuf>,
-    /// Whether the duplicates file will be written ([`Grouped::write`]):
-    /// without it (an audit), spilled partitions make no rows either, only
-    /// the summary.
-    pub rows: bool,
+    /// Whether the duplicates file is wanted ([`Grouped::write`]): a
+    /// collection that spilled makes its rows while grouping, and only
+    /// then; without them an audit groups for the summary alone.
+    pub file: bool,
 }
 
 impl Default for Options {
@@ -41,12 +41,16 @@ impl Default for Options {
         Options {
             // Beside a scan's ~265 MB at 10M rows, within its 300 MB.
             memory: 16 << 20,
-            partitions: 256,
+            // A partition's distinct canonicals must fit a thread's share
+            // of `memory` or it is split again (written and read once
+            // more): 512 keep 20M of them (10M works' three paths) whole.
+            // Open files: these, and a split's few per thread.
+            partitions: 512,
             repair: false,
             top: 20,
             top_members: 10,
             temp_dir: None,
-            rows: true,
+            file: true,
         }
     }
 }
@@ -194,6 +198,7 @@ impl Collector {
     pub fn finish(mut self) -> Result<Grouped> {
         self.check()?;
         let counters = Counters::default();
+        let top = TopSoFar::default();
         let store = RunStore::new(self.opts.temp_dir.clone());
         let threads = rayon::current_num_threads().max(1);
         let memory = self.opts.memory.max(MIN_THREAD_BUDGET);
@@ -204,6 +209,7 @@ impl Collector {
             per_thread: (memory / threads).max(MIN_THREAD_BUDGET),
             runs: &store,
             counters: &counters,
+            top: &top,
         };
         let mut held_groups = None;
         if self.parts.is_none() {
@@ -227,7 +233,7 @@ impl Collector {
                         Ok(a)
                     })?;
                 let runs = std::mem::take(&mut out.runs);
-                (out, Rows::Runs(runs))
+                (out, if opts.file { Rows::Runs(runs) } else { Rows::NotMade })
             }
         };
         out.keep_top(opts.top);

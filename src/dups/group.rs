@@ -27,6 +27,7 @@ use hashbrown::HashTable;
 use rayon::prelude::*;
 use std::ops::AddAssign;
 use std::os::unix::fs::FileExt;
+use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 /// Levels of splitting before a partition is grouped whatever its table
@@ -45,6 +46,25 @@ pub(super) struct Ctx<'a> {
     pub per_thread: usize,
     pub runs: &'a RunStore,
     pub counters: &'a Counters,
+    pub top: &'a TopSoFar,
+}
+
+/// The keys of the largest clusters any partition has counted so far, at
+/// most `Options::top` of them: a partition's candidate behind all of them
+/// cannot be among the run's, so it is not looked for.
+#[derive(Default)]
+pub(super) struct TopSoFar(Mutex<Vec<RowKey>>);
+
+impl TopSoFar {
+    /// Adds `keys` (a partition's candidates) and returns the `n`th best
+    /// key so far, once `n` are known.
+    fn offer(&self, keys: impl Iterator<Item = RowKey>, n: usize) -> Option<RowKey> {
+        let mut best = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        best.extend(keys);
+        best.sort_unstable();
+        best.truncate(n);
+        (n > 0 && best.len() == n).then(|| best[n - 1])
+    }
 }
 
 /// A top cluster candidate with its place in the global order.
@@ -309,19 +329,12 @@ fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Optio
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Make {
     /// The top clusters' members only: the rows are made when the file is
-    /// written, if it is (an audit writes none).
+    /// written (held blocks), or not at all when it is not wanted.
     Top,
     /// Rows too, in runs, the only one kept in memory.
     RowsInMemory,
     /// Rows too, in runs of the runs file.
     Rows,
-}
-
-impl Make {
-    /// What a spilled partition makes: rows only when the file is wanted.
-    fn for_file(opts: &Options) -> Make {
-        if opts.rows { Make::Rows } else { Make::Top }
-    }
 }
 
 /// A cluster's first member, met first in pass 2.
@@ -370,6 +383,11 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
             best.truncate(n_top);
         }
         best.sort_unstable_by_key(|&i| key_of(i));
+        // Keys are distinct (a cluster's first_seq is its own), so one
+        // behind the bound has `top` larger clusters before it.
+        if let Some(bound) = ctx.top.offer(best.iter().map(|&i| key_of(i)), ctx.opts.top) {
+            best.retain(|&i| key_of(i) <= bound);
+        }
         top_of_slot = vec![NO_SLOT; clusters.len()];
         for (k, &i) in best.iter().enumerate() {
             let g = &t.groups[i as usize];
@@ -386,6 +404,9 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
         }
     }
     drop(clusters);
+    if make == Make::Top && out.top.is_empty() {
+        return Ok(out);
+    }
 
     let mut firsts: Vec<Option<First>> = Vec::new();
     firsts.resize_with(out.clusters as usize, || None);
@@ -538,6 +559,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         return Ok(PartOut::default());
     }
     let budget = ctx.per_thread;
+    let make = if ctx.opts.file { Make::Rows } else { Make::Top };
     let counted = if part.bytes <= (budget / 4) as u64 {
         let mut bytes = vec![0u8; part.bytes as usize];
         part.file.read_exact_at(&mut bytes, 0).map_err(|e| read_error(&e))?;
@@ -548,7 +570,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
             budget - bytes.len()
         };
         match count(&src, limit, Some(part.records as usize))? {
-            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), Make::for_file(ctx.opts))?),
+            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), make)?),
             None => None,
         }
     } else {
@@ -562,7 +584,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
         match count(&src, limit, None)? {
             Some(mut t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
-                Some(emit(ctx, &src, &mut t, budget, cap, Make::for_file(ctx.opts))?)
+                Some(emit(ctx, &src, &mut t, budget, cap, make)?)
             }
             None => None,
         }

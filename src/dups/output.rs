@@ -2,7 +2,7 @@
 //! duplicates file, written from the merged runs through a [`Sink`].
 
 use super::At;
-use super::group::{Ctx, HeldGroups};
+use super::group::{Ctx, HeldGroups, TopSoFar};
 use super::record::{Row, RowKey, get_row};
 use super::runs::{Merge, Run, RunStore, reduce};
 use super::spill::corrupt;
@@ -65,6 +65,8 @@ pub(super) enum Rows {
     Runs(Vec<Run>),
     /// Blocks grouped in memory, whose rows are made when written.
     Held(HeldGroups),
+    /// None: the file was not wanted (`Options::file`).
+    NotMade,
 }
 
 /// The grouped collection: its summary now, its file when written.
@@ -158,9 +160,6 @@ impl Grouped {
             memory,
             ..
         } = self;
-        if !opts.rows {
-            bail!("writing duplicates: grouped without rows (Options::rows was off)");
-        }
         let mut runs = match rows {
             Rows::Runs(runs) => runs,
             Rows::Held(groups) => {
@@ -170,9 +169,11 @@ impl Grouped {
                     per_thread: memory,
                     runs: &store,
                     counters: &counters,
+                    top: &TopSoFar::default(),
                 };
                 groups.runs(&ctx, memory)?
             }
+            Rows::NotMade => bail!("writing duplicates: the rows were not made (Options::file was false)"),
         };
         // Each run is read through its own buffer: as many runs as half
         // the budget can buffer are merged at once, in passes if needed.

@@ -271,13 +271,34 @@ fn seed_strategy(ids: u32) -> impl Strategy<Value = Seed> {
 
 fn check(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> EngineStats {
     let (want_summary, want_rows) = naive(values, &opts);
-    let (summary, stats, rows) = engine(values, cuts, opts, hash);
+    let (summary, stats, rows) = engine(values, cuts, opts.clone(), hash);
     assert_eq!(rows.len(), want_rows.len());
     for (i, (got, want)) in rows.iter().zip(&want_rows).enumerate() {
         assert_eq!(got, want, "row {i}");
     }
     assert_eq!(summary, want_summary);
+    // Without the file, the same summary (its rows are not made).
+    assert_eq!(summary_only(values, cuts, opts, hash), want_summary);
     stats
+}
+
+/// The summary of a grouping whose file is not wanted (`Options::file`).
+fn summary_only(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Summary {
+    let mut c = Collector::new(Options { file: false, ..opts });
+    if let Some(h) = hash {
+        c = c.with_hash(h);
+    }
+    let mut block = Block::default();
+    for (i, v) in values.iter().enumerate() {
+        block.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
+        if cuts.contains(&i) {
+            c.append(std::mem::take(&mut block)).unwrap();
+        }
+    }
+    c.append(block).unwrap();
+    let g = c.finish().unwrap();
+    assert_eq!(g.stats().runs, 0, "rows made for no file: {:?}", g.stats());
+    g.summary().clone()
 }
 
 proptest! {
@@ -333,41 +354,6 @@ fn tiny_budget_takes_every_path() {
     // and the final merge needed passes (runs.rs tests the passes alone).
     assert!(stats.runs > 100, "{stats:?}");
     assert!(stats.run_bytes > 0, "{stats:?}");
-}
-
-/// An audit (no duplicates file): spilled partitions make no rows, and the
-/// summary is the one a run with the file gets.
-#[test]
-fn audit_grouping_makes_no_rows() {
-    let seeds: Vec<Seed> = (0..3000)
-        .map(|i| Seed {
-            id: if i % 3 == 0 { i % 50 } else { 1000 + i % 400 },
-            form: (i % 7) as u8,
-            input: i % 2,
-            column: (i / 2) % 2,
-            value_index: 0,
-            has_line: i % 5 > 0,
-        })
-        .collect();
-    let values = values_of(&seeds);
-    let (want, _) = naive(&values, &tiny());
-    let mut c = Collector::new(Options { rows: false, ..tiny() });
-    for chunk in values.chunks(97) {
-        let mut block = Block::default();
-        for v in chunk {
-            block.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
-        }
-        c.append(block).unwrap();
-    }
-    let g = c.finish().unwrap();
-    assert_eq!(g.summary(), &want);
-    let stats = *g.stats();
-    assert!(stats.spilled_bytes > 0, "{stats:?}");
-    assert_eq!((stats.runs, stats.run_bytes), (0, 0), "{stats:?}");
-    // Asking it for the file anyway is an error, not an empty file.
-    let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, Grouped::schema(), "dups.csv").unwrap();
-    let err = g.write(&mut sink, &names(&INPUTS), &names(&COLUMNS)).unwrap_err();
-    assert!(err.to_string().contains("without rows"), "{err}");
 }
 
 #[test]

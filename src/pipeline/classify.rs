@@ -122,13 +122,33 @@ enum Out {
 }
 
 impl Out {
-    fn new(shape: &Shape, rows: usize, bytes: usize) -> Out {
+    /// Room for `values` values (their `bytes` of raw text), so that
+    /// filling the builders does not regrow and copy them.
+    fn new(shape: &Shape, values: usize, bytes: usize) -> Out {
         match shape.shaped {
             Shaped::Audit => Out::Audit,
-            Shaped::Wide(_) => Out::Wide(Box::new(columns::Builder::with_capacity(rows))),
-            Shaped::Long(_) => Out::Long(Box::new(LongBuilder::with_capacity(rows, bytes, shape.several_inputs))),
+            Shaped::Wide(_) => Out::Wide(Box::new(columns::Builder::with_capacity(values))),
+            Shaped::Long(_) => Out::Long(Box::new(LongBuilder::with_capacity(
+                values,
+                bytes,
+                shape.several_inputs,
+            ))),
         }
     }
+}
+
+/// The values `each_value` will meet in `cells` before `--split` (a path
+/// that yields nothing is one empty value), and their bytes.
+fn count_values(cells: &impl Cells, chosen: usize) -> (usize, usize) {
+    let (mut values, mut bytes) = (0, 0);
+    for row in 0..cells.rows() {
+        for c in 0..chosen {
+            let items = cells.count(row, c);
+            values += items.max(1);
+            bytes += (0..items).map(|i| cells.value(row, c, i).len()).sum::<usize>();
+        }
+    }
+    (values, bytes)
 }
 
 /// Every value of every chosen cell, in record, column and piece order.
@@ -314,11 +334,13 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             stats.bad_lines = bad
                 .map(|b| format!("{} line {}: {}", raw.file, b.line, b.reason))
                 .collect();
-            let mut out = Out::new(shape, n, raw.data.len() / shape.parsers.len().max(1));
             let cells = JsonCells {
                 recs: &recs,
                 record_base: input.record_base,
             };
+            let (values, bytes) = count_values(&cells, shape.parsers.len());
+            let mut out = Out::new(shape, values, bytes);
+            dups = dups::Block::with_capacity(values);
             each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
             let batch = match (out, &shape.shaped) {
                 (Out::Long(long), Shaped::Long(schema)) => {

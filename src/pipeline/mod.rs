@@ -90,6 +90,9 @@ impl InputFormat {
 /// go to CSV or TSV output, which streams.
 pub const MAX_COLUMNAR_COLUMNS: usize = 1_000;
 
+/// Largest block of JSON Lines cut for a worker (see `run`).
+const JSON_BLOCK: usize = 4 << 20;
+
 /// What to scan and how.
 pub struct ScanConfig {
     pub inputs: Vec<InputSpec>,
@@ -414,6 +417,12 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             r.set_block_size(csv.block_size);
         }
     }
+    // JSON output is long: a block of works yields a value every ~150 bytes
+    // read, each some 300 bytes of columns, so 8 MiB blocks put ~60 MB of
+    // batches in flight per worker and held a scan over the trimmer's
+    // budget (`heap`), faulting its pages back after every trim.
+    let mut json = cfg.json.clone();
+    json.block_size = json.block_size.min(JSON_BLOCK);
     let threads = cfg.threads.max(1);
     // One pool for classification and for the writer's parallel column
     // encoding, so --threads bounds both.
@@ -427,7 +436,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             schema: input_schema.clone(),
             chosen,
             keep,
-            json: cfg.json.clone(),
+            json,
             nested: shape.nested.clone(),
             all: matches!(shape.shaped, Shaped::Wide(_)),
         };
@@ -447,7 +456,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
                 .collect();
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
             let warnings = format!("{prefix}warnings");
-            let mut options = sink_options(&prefix).with_joined_lists(schema, &[&warnings]);
+            let mut options = sink_options(&prefix, long).with_joined_lists(schema, &[&warnings]);
             if raw_cells && !long {
                 options.header = header;
             }
@@ -723,13 +732,18 @@ enum WriterMsg {
 
 /// The writer settings of `scan`'s output: hdlscan's Parquet defaults,
 /// without dictionaries on the always-distinct added columns and without
-/// statistics where they prune nothing (see `columns`).
-pub fn sink_options(column_prefix: &str) -> SinkOptions {
+/// statistics where they prune nothing (see `columns`); `long` output's
+/// leading columns too.
+pub fn sink_options(column_prefix: &str, long: bool) -> SinkOptions {
     let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
-    for name in columns::DISTINCT {
+    let long_only = |names: &'static [&'static str]| names.iter().filter(move |_| long);
+    for name in columns::DISTINCT.iter().chain(long_only(&columns::LONG_NO_DICTIONARY)) {
         props = props.set_column_dictionary_enabled(ColumnPath::from(format!("{column_prefix}{name}")), false);
     }
-    for name in columns::NO_STATISTICS {
+    for name in columns::NO_STATISTICS
+        .iter()
+        .chain(long_only(&columns::LONG_NO_STATISTICS))
+    {
         let path = ColumnPath::from(format!("{column_prefix}{name}"));
         props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
     }
