@@ -175,9 +175,12 @@ impl Grouped {
             }
             Rows::NotMade => bail!("writing duplicates: the rows were not made (Options::file was false)"),
         };
-        // Each run is read through its own buffer: as many runs as half
-        // the budget can buffer are merged at once, in passes if needed.
-        let cap = (memory / 64).clamp(512, 64 * 1024);
+        // Each run is read through its own buffer, half the budget shared
+        // by them all: buffers as small as 512 bytes rather than a pass
+        // more (a spilled 10M-value scan makes a run or two a partition,
+        // 512 partitions: with fixed 64 KiB buffers, every row was
+        // written and read once more to merge 128 runs at a time).
+        let cap = (memory / 2 / runs.len().max(1)).clamp(512, 64 * 1024);
         reduce(&store, &mut runs, memory / 2 / cap, cap)?;
         // The merge and the batches' rows are made on a thread of their
         // own while the sink encodes the batch before: on two cores, the
