@@ -372,6 +372,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let dups_file = match dups_sink.take() {
         Some(mut sink) => {
             test_pause("writing duplicates");
+            // What grouping freed goes back before the file's batches come.
+            crate::heap::trim();
             let names: Vec<String> = made.inputs.iter().map(|i| i.path.clone()).collect();
             result.grouped.write(&mut sink, &names, &made.columns)?;
             Some(sink.finish_writer()?.0)
