@@ -298,16 +298,10 @@ impl std::io::Read for CrossrefDocument {
     }
 }
 
-/// `--records` reads a document as it streams in: one of 200 MB, from a
-/// pipe, in a small part of its size (the whole document held was more
-/// than its size), each work found and its line right.
-#[test]
-fn records_stream_a_document_larger_than_memory_allows() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let items = 135_000;
-    let size = CrossrefDocument::len(items);
-    assert!(size > 200_000_000, "{size}");
+/// Scans a Crossref-like document of `items` works piped to stdin with
+/// `--records message.items`: within `rss_limit`, every work read and
+/// valid. Returns the report.
+fn stream_records(d: &Path, items: u64, what: &str, rss_limit: u64) -> serde_json::Value {
     let args = [
         "-",
         "--input-format",
@@ -321,9 +315,23 @@ fn records_stream_a_document_larger_than_memory_allows() {
     ];
     let (run, rss) = scan_measured_with_stdin(d, &args, Some(Box::new(CrossrefDocument::new(items))));
     run.ok();
-    assert_rss("a 200 MB --records document", rss, 150 << 20);
+    assert_rss(what, rss, rss_limit);
     let r = read_json(&d.join("r.json"));
     assert_eq!((r["records"].as_u64(), r["valid"].as_u64()), (Some(items), Some(items)));
+    r
+}
+
+/// `--records` reads a document as it streams in: one of 200 MB, from a
+/// pipe, in a small part of its size (the whole document held was more
+/// than its size), each work found and its line right.
+#[test]
+fn records_stream_a_document_larger_than_memory_allows() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let items = 135_000;
+    let size = CrossrefDocument::len(items);
+    assert!(size > 200_000_000, "{size}");
+    stream_records(d, items, "a 200 MB --records document", 150 << 20);
     // Each work starts on its own line but the first (after the head).
     let e = scan_in(
         d,
@@ -368,22 +376,6 @@ fn records_stream_a_document_larger_than_memory_allows() {
 fn records_past_4_gib() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let items = 2_600_000;
-    let args = [
-        "-",
-        "--input-format",
-        "jsonl",
-        "--records",
-        "message.items",
-        "-c",
-        "DOI",
-        "--report",
-        "r.json",
-    ];
-    let (run, rss) = scan_measured_with_stdin(d, &args, Some(Box::new(CrossrefDocument::new(items))));
-    run.ok();
-    assert_rss("a 4.3 GB --records document", rss, 200 << 20);
-    let r = read_json(&d.join("r.json"));
-    assert_eq!((r["records"].as_u64(), r["valid"].as_u64()), (Some(items), Some(items)));
+    let r = stream_records(d, 2_600_000, "a 4.3 GB --records document", 200 << 20);
     assert!(r["run"]["input_bytes"].as_u64().unwrap() > 4 << 30, "{}", r["run"]);
 }

@@ -59,20 +59,7 @@ fn engine(
     opts: Options,
     hash: Option<fn(&[u8]) -> u64>,
 ) -> (Summary, EngineStats, Vec<OutRow>) {
-    let mut c = Collector::new(opts);
-    if let Some(h) = hash {
-        c = c.with_hash(h);
-    }
-    let mut block = Block::default();
-    for (i, v) in values.iter().enumerate() {
-        block.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
-        if cuts.contains(&i) {
-            c.append(std::mem::take(&mut block)).unwrap();
-        }
-    }
-    c.append(block).unwrap();
-    assert_eq!(c.len(), values.len() as u64);
-    let g = c.finish().unwrap();
+    let g = grouped(values, cuts, opts, hash);
     let summary = g.summary().clone();
     let stats = *g.stats();
     let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, Grouped::schema(), "dups.csv").unwrap();
@@ -282,9 +269,9 @@ fn check(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8])
     stats
 }
 
-/// The summary of a grouping whose file is not wanted (`Options::file`).
-fn summary_only(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Summary {
-    let mut c = Collector::new(Options { file: false, ..opts });
+/// `values` collected (blocks end after each index in `cuts`) and grouped.
+fn grouped(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Grouped {
+    let mut c = Collector::new(opts);
     if let Some(h) = hash {
         c = c.with_hash(h);
     }
@@ -296,7 +283,13 @@ fn summary_only(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn
         }
     }
     c.append(block).unwrap();
-    let g = c.finish().unwrap();
+    assert_eq!(c.len(), values.len() as u64);
+    c.finish().unwrap()
+}
+
+/// The summary of a grouping whose file is not wanted (`Options::file`).
+fn summary_only(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Summary {
+    let g = grouped(values, cuts, Options { file: false, ..opts }, hash);
     assert_eq!(g.stats().runs, 0, "rows made for no file: {:?}", g.stats());
     g.summary().clone()
 }
