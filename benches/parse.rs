@@ -25,6 +25,11 @@
 //! `bench_values_v2.txt`, `"10.1/x\n10.1/x"` is the same DOI on two lines.
 //! The parser always sees the real bytes.
 
+#[path = "shared/parse_loops.rs"]
+mod parse_loops;
+
+use parse_loops::{classify, classify_render};
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hdlscan::id::{Options, Parser, Rendered, Scratch};
 use hdlscan::synth::values_file;
@@ -33,27 +38,6 @@ use std::hint::black_box;
 fn load(file: &str) -> Vec<Vec<u8>> {
     let path = format!("{}/testdata/{file}", env!("CARGO_MANIFEST_DIR"));
     values_file::read(&path).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn classify(parser: &Parser, values: &[Vec<u8>], scratch: &mut Scratch) -> usize {
-    let mut valid = 0;
-    for v in values {
-        let p = parser.parse(black_box(v), scratch);
-        valid += p.error.is_none() as usize;
-        black_box(&p);
-    }
-    valid
-}
-
-fn classify_render(parser: &Parser, values: &[Vec<u8>], scratch: &mut Scratch, out: &mut Rendered) -> usize {
-    let mut len = 0;
-    for v in values {
-        let p = parser.parse(black_box(v), scratch);
-        parser.render(&p, out);
-        len += out.canonical().map_or(0, str::len) + out.uri().map_or(0, str::len) + out.url().map_or(0, str::len);
-        black_box(&*out);
-    }
-    len
 }
 
 /// Both modes on the values of `file`, in groups `parse_values{suffix}`

@@ -14,8 +14,12 @@
 //! file is read as `hdlscan::synth::values_file` reads it: one value a
 //! line, a line starting with `"` being a JSON string.
 
+#[path = "../../../benches/shared/parse_loops.rs"]
+mod parse_loops;
+
+use parse_loops::{classify, classify_render};
+
 use hdlscan_id::{Options, Parser, Rendered, Scratch};
-use std::hint::black_box;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -58,25 +62,4 @@ fn passes_of(parser: &Parser, values: &[Vec<u8>], render: bool, passes: usize) -
         };
     }
     sum
-}
-
-fn classify(parser: &Parser, values: &[Vec<u8>], scratch: &mut Scratch) -> usize {
-    let mut valid = 0;
-    for v in values {
-        let p = parser.parse(black_box(v), scratch);
-        valid += p.error.is_none() as usize;
-        black_box(&p);
-    }
-    valid
-}
-
-fn classify_render(parser: &Parser, values: &[Vec<u8>], scratch: &mut Scratch, out: &mut Rendered) -> usize {
-    let mut len = 0;
-    for v in values {
-        let p = parser.parse(black_box(v), scratch);
-        parser.render(&p, out);
-        len += out.canonical().map_or(0, str::len) + out.uri().map_or(0, str::len) + out.url().map_or(0, str::len);
-        black_box(&*out);
-    }
-    len
 }

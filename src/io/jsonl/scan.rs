@@ -490,8 +490,8 @@ impl Walker<'_, '_> {
         let set = self.set;
         let n = &set.nodes[node as usize];
         let frame = self.out.visits.len();
-        let empty = self.open(depth, b'}')?;
-        while !empty {
+        let mut more = !self.open(depth, b'}')?;
+        while more {
             let (ks, ke, escaped) = self.key()?;
             let name = if escaped {
                 self.out.key.clear();
@@ -514,9 +514,7 @@ impl Walker<'_, '_> {
                     self.out.visits.push((child, first, last));
                 }
             }
-            if !self.next_or_close(b'}', "',' or '}'")? {
-                break;
-            }
+            more = self.next_or_close(b'}', "',' or '}'")?;
         }
         // Keys asked for but missing: dead ends.
         for &(_, child) in &n.keys {
