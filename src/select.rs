@@ -87,7 +87,14 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
     let hint = nearest(names, selector).map_or(String::new(), |n| {
         format!(" (did you mean '{}'?)", crate::report::visible(n))
     });
-    bail!("no column named '{selector}' in {shown}{hint}; columns are: {list}")
+    // A Windows-1252 export's no-break space after `doi` reads as U+FFFD
+    // in UTF-8, and is then no white space to trim.
+    let encoding = if names.iter().any(|n| n.contains('\u{fffd}')) {
+        "; its header is not UTF-8 (\u{fffd} marks the bytes): if the file is Windows-1252 or Latin-1, give --encoding windows-1252"
+    } else {
+        ""
+    };
+    bail!("no column named '{selector}' in {shown}{hint}; columns are: {list}{encoding}")
 }
 
 /// `s` without white space or invisible characters around it.
@@ -242,6 +249,7 @@ mod tests {
         assert!(e.contains("did you mean 'doi\\u00a0'?"), "{e}");
         let e = one(&n, "title", "x.csv").unwrap_err().to_string();
         assert!(!e.contains("did you mean"), "{e}");
+        assert!(!e.contains("--encoding"), "{e}");
     }
 
     #[test]

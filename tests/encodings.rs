@@ -175,3 +175,37 @@ fn decoded_inputs_count_the_files_bytes() {
         assert_ne!(bytes, text.len(), "{file}: the text's length would pass too");
     }
 }
+
+/// A real OpenAPC export (ULB Münster 2021, `;`-separated Windows-1252)
+/// names its columns `doi` + byte 0xA0: read as UTF-8, that byte is no
+/// white space to trim, so `-c doi` matches nothing, and the error says to
+/// give --encoding; with it, `doi` is found by the trimmed rule.
+#[test]
+fn a_header_that_is_not_utf8_suggests_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("in.csv"),
+        b"institution\xa0;doi\xa0;url \nWWU M\xfcnster;https://doi.org/10.3389/fpsyg.2020.572744;\n",
+    )
+    .unwrap();
+    scan(d, &["in.csv", "-d", ";", "-c", "doi"]).usage_error(&["no column named 'doi'", "--encoding windows-1252"]);
+    scan(
+        d,
+        &[
+            "in.csv",
+            "-d",
+            ";",
+            "-c",
+            "doi",
+            "--encoding",
+            "windows-1252",
+            "-o",
+            "o.csv",
+        ],
+    )
+    .ok();
+    let t = Table::from_csv(&d.join("o.csv"), b',');
+    assert_eq!(t.get(0, "doi\u{a0}"), "https://doi.org/10.3389/fpsyg.2020.572744");
+    assert_eq!(t.get(0, "canonical"), "10.3389/fpsyg.2020.572744");
+}
