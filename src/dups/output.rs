@@ -185,7 +185,8 @@ impl Grouped {
         // The merge and the batches' rows are made on a thread of their
         // own while the sink encodes the batch before: on two cores, the
         // file's writing phase takes about the longer of the two, not their
-        // sum. Two batches in flight bound the memory.
+        // sum. One batch queued, one being made and one being written bound
+        // the memory.
         let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(1);
         std::thread::scope(|scope| {
             let made = scope.spawn(|| merge_batches(&store, &runs, cap, inputs, columns, tx));

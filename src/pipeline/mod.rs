@@ -501,13 +501,13 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
     };
     let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
     let rows_out = if long { stats.total().values } else { stats.records };
+    // The blocks' free pages go back before grouping adds its own (the
+    // peak of a run with --duplicates was here, over 300 MB).
+    heap::trim();
     let (output, rows_written, grouped) = match writer {
         Some((tx, handle)) => {
             let sent = tx.send(WriterMsg::Finish(rows_out));
             drop(tx);
-            // The blocks' free pages go back before grouping adds its own
-            // (the peak of a run with --duplicates was here, over 300 MB).
-            heap::trim();
             // Grouped while the writer closes and syncs the output; an
             // error waits for the writer.
             let grouped = pool.install(|| collector.finish());
@@ -515,10 +515,7 @@ pub fn run(cfg: ScanConfig) -> Result<ScanResult> {
             sent.map_err(|_| anyhow!("the writer stopped early"))?;
             (Some(file), Some(written), grouped?)
         }
-        None => {
-            heap::trim();
-            (None, None, pool.install(|| collector.finish())?)
-        }
+        None => (None, None, pool.install(|| collector.finish())?),
     };
     let read: u64 = infos.iter().map(|i| i.records).sum();
     let cells = stats.total().cells;
