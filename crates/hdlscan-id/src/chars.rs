@@ -45,25 +45,38 @@ pub fn any_non_ascii(s: &str, pred: impl Fn(char) -> bool) -> bool {
 /// them is skipped eight bytes at a time, not decoded: most values hold
 /// one or two non-ASCII characters, if any.
 fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let b = s.as_bytes();
     let mut i = 0;
     std::iter::from_fn(move || {
-        while let Some(w) = b.get(i..i + 8) {
-            if u64::from_le_bytes(w.try_into().expect("eight bytes")) & HIGH != 0 {
-                break;
-            }
-            i += 8;
-        }
-        while i < b.len() && b[i].is_ascii() {
-            i += 1;
-        }
+        i = next_non_ascii(s.as_bytes(), i);
         // `i` follows ASCII bytes or a whole character: a boundary.
         let c = s[i..].chars().next()?;
         let at = i;
         i += c.len_utf8();
         Some((at, c))
     })
+}
+
+/// Where the first byte of `b` from `from` on that is not ASCII stands, or
+/// `b.len()`: eight bytes at a time, then one.
+pub fn next_non_ascii(b: &[u8], mut from: usize) -> usize {
+    while from < b.len() {
+        match non_ascii_in_word_at(b, from) {
+            Some(k) => return from + k,
+            None if b.len() - from >= 8 => from += 8,
+            None if b[from].is_ascii() => from += 1,
+            None => return from,
+        }
+    }
+    from
+}
+
+/// Where the first non-ASCII byte of the eight from `b[i]` stands among
+/// them, if they are eight and one is: a walk that meets a word holding a
+/// character steps to it at once, not a byte at a time.
+#[inline(always)]
+fn non_ascii_in_word_at(b: &[u8], i: usize) -> Option<usize> {
+    let w = u64::from_le_bytes(b.get(i..i + 8)?.try_into().unwrap()) & 0x8080_8080_8080_8080;
+    (w != 0).then(|| (w.trailing_zeros() / 8) as usize)
 }
 
 /// Trims per §2; returns the trimmed slice (a sub-slice of `s`).
@@ -150,43 +163,43 @@ pub fn has_c1_control(b: &[u8]) -> bool {
         .fold(false, |any, (&x, &y)| any | ((x == 0xC2) & (0x80..=0x9F).contains(&y)))
 }
 
-/// True when the eight bytes of `b` from `i` are all ASCII (false when
-/// fewer than eight are left): the walks over values holding a non-ASCII
-/// character or two step over the rest a word at a time.
-#[inline(always)]
-pub fn ascii_word_at(b: &[u8], i: usize) -> bool {
-    b.get(i..i + 8)
-        .is_some_and(|w| u64::from_le_bytes(w.try_into().unwrap()) & 0x8080_8080_8080_8080 == 0)
-}
-
-/// True when `b` is UTF-8 without C1 controls: what `std::str::from_utf8`
-/// and `!has_c1_control` say together, in one plain walk. The fast path
-/// asks it of a value with a character or two outside ASCII, one value in
-/// seventy: `from_utf8`'s general code is cold by then, and its branches
-/// cost such a value about 170 ns amid the benchmark's mix. Each sequence
-/// is checked as RFC 3629 §4 (and `from_utf8`) has it: no overlong form,
-/// no surrogate, nothing above U+10FFFF.
-pub fn is_utf8_without_c1(b: &[u8]) -> bool {
-    let cont = |i: usize| b.get(i).is_some_and(|&c| c & 0xC0 == 0x80);
+/// True when `b` is UTF-8 without C1 controls and without non-ASCII
+/// White_Space (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
+/// U+202F, U+205F, U+3000): what `std::str::from_utf8`, `!has_c1_control`
+/// and `!s.chars().any(|c| !c.is_ascii() && c.is_whitespace())` say
+/// together, in one plain walk. The fast path asks it of a value with a
+/// character or two outside ASCII, one value in seventy: `from_utf8`'s
+/// general code is cold by then, and its branches cost such a value about
+/// 170 ns amid the benchmark's mix; a second walk for the spaces cost it
+/// 190 instructions more. Each sequence is checked as RFC 3629 §4 (and
+/// `from_utf8`) has it: no overlong form, no surrogate, nothing above
+/// U+10FFFF. The spaces are told by their bytes: U+0085 is a C1 control
+/// already.
+pub fn is_utf8_without_c1_or_space(b: &[u8]) -> bool {
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let cont = |i: usize| at(i) & 0xC0 == 0x80;
     let mut i = 0;
-    while i < b.len() {
-        if ascii_word_at(b, i) {
-            i += 8;
-            continue;
-        }
-        let x = b[i];
-        if x < 0x80 {
-            i += 1;
-            continue;
-        }
+    loop {
+        i = next_non_ascii(b, i);
+        let Some(&x) = b.get(i) else {
+            return true;
+        };
         // The second byte's range, which rules out what the lead allows
-        // but the code points do not (overlongs, surrogates, too high).
-        let second = b.get(i + 1).copied().unwrap_or(0);
+        // but the code points do not (overlongs, surrogates, too high),
+        // and the spaces.
+        let (second, third) = (at(i + 1), at(i + 2));
         let (len, ok) = match x {
-            0xC2 => (2, (0xA0..=0xBF).contains(&second)), // C1 controls are C2 80..9F
+            // C1 controls are C2 80..9F; U+00A0 is C2 A0.
+            0xC2 => (2, (0xA1..=0xBF).contains(&second)),
             0xC3..=0xDF => (2, cont(i + 1)),
             0xE0 => (3, (0xA0..=0xBF).contains(&second)),
-            0xE1..=0xEC | 0xEE | 0xEF => (3, cont(i + 1)),
+            0xE1 => (3, cont(i + 1) && (second, third) != (0x9A, 0x80)),
+            0xE2 => (
+                3,
+                cont(i + 1) && !matches!((second, third), (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)),
+            ),
+            0xE3 => (3, cont(i + 1) && (second, third) != (0x80, 0x80)),
+            0xE4..=0xEC | 0xEE | 0xEF => (3, cont(i + 1)),
             0xED => (3, (0x80..=0x9F).contains(&second)),
             0xF0 => (4, (0x90..=0xBF).contains(&second)),
             0xF1..=0xF3 => (4, cont(i + 1)),
@@ -198,7 +211,6 @@ pub fn is_utf8_without_c1(b: &[u8]) -> bool {
         }
         i += len;
     }
-    true
 }
 
 /// True when `c` is a control character per §1: C0, DEL and C1, but tab,
@@ -393,31 +405,51 @@ mod tests {
         }
     }
 
+    /// What `is_utf8_without_c1_or_space` says, by the standard library.
+    fn utf8_oracle(b: &[u8]) -> bool {
+        std::str::from_utf8(b).is_ok_and(|s| !s.chars().any(|c| !c.is_ascii() && c.is_whitespace()))
+            && !has_c1_control(b)
+    }
+
     /// Every sequence of up to three bytes from the bytes that matter (all
     /// leads, the edges of the continuation ranges, ASCII), alone and
-    /// after ASCII: the walk agrees with `from_utf8` and `has_c1_control`.
+    /// after ASCII: the walk agrees with `from_utf8`, `has_c1_control` and
+    /// `char::is_whitespace`.
     #[test]
     fn utf8_walk_matches_std() {
-        let oracle = |b: &[u8]| std::str::from_utf8(b).is_ok() && !has_c1_control(b);
+        let oracle = utf8_oracle;
         let mut bytes: Vec<u8> = (0x80..=0xFF).collect();
         bytes.extend([b'a', 0x00, 0x7F]);
         for &x in &bytes {
             for &y in &bytes {
                 for &z in &bytes {
                     for v in [&[x, y, z][..], &[x, y], &[x], &[b'a', x, y, z, 0x80]] {
-                        assert_eq!(is_utf8_without_c1(v), oracle(v), "{v:02X?}");
+                        assert_eq!(is_utf8_without_c1_or_space(v), oracle(v), "{v:02X?}");
                     }
                 }
             }
         }
     }
 
+    /// Every character up to U+3100 (the spaces' range) inside ASCII.
+    #[test]
+    fn utf8_walk_refuses_spaces_and_c1_by_their_bytes() {
+        for c in (0x80..=0x3100u32).filter_map(char::from_u32) {
+            let v = format!("a{c}b");
+            assert_eq!(
+                is_utf8_without_c1_or_space(v.as_bytes()),
+                !(c.is_whitespace() || is_control(c)),
+                "{c:?}"
+            );
+        }
+    }
+
     proptest::proptest! {
         #[test]
-        fn utf8_walk_matches_std_on_text(s in "[a-z\u{80}-\u{FF}\u{2013}\u{FFFD}\u{10000}-\u{10FFFF}]{0,8}", cut in 0usize..40) {
+        fn utf8_walk_matches_std_on_text(s in "[a-z\u{80}-\u{FF}\u{1680}\u{2000}-\u{2060}\u{3000}\u{2013}\u{FFFD}\u{10000}-\u{10FFFF}]{0,8}", cut in 0usize..40) {
             let b = s.as_bytes();
             let b = &b[..cut.min(b.len())];
-            proptest::prop_assert_eq!(is_utf8_without_c1(b), std::str::from_utf8(b).is_ok() && !has_c1_control(b));
+            proptest::prop_assert_eq!(is_utf8_without_c1_or_space(b), utf8_oracle(b));
         }
     }
 

@@ -134,7 +134,11 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
     let found = map_chars(suffix, is_doi, &mut bufs.suffix);
     let invisible_prefix = !prefix.is_ascii() && chars::any_non_ascii(prefix, is_invisible);
     let raised = [
-        (is_doi && has_embedded_doi(suffix), Warning::EmbeddedDoi),
+        // An embedded DOI holds a `/`: most suffixes hold none.
+        (
+            is_doi && chars::find_byte(b'/', suffix.as_bytes()).is_some() && has_embedded_doi(suffix),
+            Warning::EmbeddedDoi,
+        ),
         (TEST_PREFIXES.contains(&prefix), Warning::TestPrefix),
         (found.invisible || invisible_prefix, Warning::InvisibleChar),
         (found.dash, Warning::UnicodeDash),
@@ -504,13 +508,22 @@ fn map_chars(part: &str, dashes: bool, out: &mut String) -> Found {
     let mut run = DashRun::default();
     let mut i = 0;
     while i < b.len() {
-        // ASCII but `-` is neither a dash nor invisible: copied a stretch
-        // at a time. Most of a non-ASCII suffix is ASCII, and pushing it a
-        // character at a time cost 740 instructions a suffix.
-        let plain = b[i..]
-            .iter()
-            .position(|&x| !x.is_ascii() || (dashes && x == b'-'))
-            .map_or(b.len(), |k| i + k);
+        // ASCII is neither a dash nor invisible, but for `-`: copied a
+        // stretch at a time, up to the next non-ASCII character. Most of a
+        // non-ASCII suffix is ASCII, and pushing it a character at a time
+        // cost 740 instructions a suffix; stopping at each `-` of a DOI
+        // cost it 150. A run of ASCII `-` inside the stretch is the DOI's
+        // own, as written (`DashRun`); those just before the character
+        // may join its run, so the stretch stops before them.
+        let plain = if b[i].is_ascii() && !(dashes && b[i] == b'-') {
+            let mut end = chars::next_non_ascii(b, i);
+            while dashes && b[end - 1] == b'-' {
+                end -= 1;
+            }
+            end
+        } else {
+            i
+        };
         if plain > i {
             run.flush(out);
             out.push_str(&part[i..plain]);

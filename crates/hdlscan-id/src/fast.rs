@@ -36,7 +36,7 @@ use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::{self, GLOBAL, Route, Scheme};
-use super::{Options, Parsed, chars, percent, pieces, whole};
+use super::{Options, Parsed, chars, percent, whole};
 
 pub mod rare;
 
@@ -294,16 +294,14 @@ impl<'a> Text<'a> {
         if acc & GIVE_UP != 0 || !t.first()?.is_ascii() || !t.last()?.is_ascii() {
             return None;
         }
-        if !chars::is_utf8_without_c1(t) {
+        // White space inside is raw (SPEC §6): the full parser's.
+        if !chars::is_utf8_without_c1_or_space(t) {
             return None;
         }
         // SAFETY: `t` is UTF-8 (above).
-        let s = unsafe { std::str::from_utf8_unchecked(t) };
-        // White space inside is raw (SPEC §6): the full parser's.
-        if pieces::has_unicode_space(t) {
-            return None;
-        }
-        Some(Text { s })
+        Some(Text {
+            s: unsafe { std::str::from_utf8_unchecked(t) },
+        })
     }
 
     /// True when `self[..i]` is ASCII. In a value holding non-ASCII, the
