@@ -131,6 +131,20 @@ impl Warnings {
         self.0 |= 1 << w as u32;
     }
 
+    /// Adds `w` when it is some: without a branch, for the warnings
+    /// that come with a value's form (its scheme's, its host's), which
+    /// are as random as the forms.
+    #[inline(always)]
+    pub fn add_some(&mut self, w: Option<Warning>) {
+        self.0 |= w.map_or(0, |w| 1 << w as u32);
+    }
+
+    /// Adds `w` when `raised`, without a branch.
+    #[inline(always)]
+    pub fn add_if(&mut self, raised: bool, w: Warning) {
+        self.0 |= (raised as u32) << w as u32;
+    }
+
     #[inline]
     pub fn contains(self, w: Warning) -> bool {
         self.0 & (1 << w as u32) != 0

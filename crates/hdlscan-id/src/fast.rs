@@ -441,13 +441,10 @@ fn marked<'a>(
         && let Some((from, host, host_ws)) = known_host(t.bytes(), at)
     {
         let mut ws = ws;
-        for w in [scheme_warning(scheme), host_ws].into_iter().flatten() {
-            ws.add(w);
-        }
+        ws.add_some(scheme_warning(scheme));
+        ws.add_some(host_ws);
         // No `?` or `#`: the value's classes are the handle's.
-        if acc & UNENCODED != 0 {
-            ws.add(Warning::UnencodedChars);
-        }
+        ws.add_if(acc & UNENCODED != 0, Warning::UnencodedChars);
         let slash = classes.slash(t.bytes(), from, t.len())?;
         let parsed = handle_split(t, classes, from, slash, t.len(), Rule::Any, Kind::ResolverUrl, ws, bufs)?;
         return Some(Parsed {
@@ -610,16 +607,21 @@ fn without_label_space(acc: u8, handle: &[u8]) -> Option<u8> {
 /// shortDOI.
 #[inline(always)]
 fn known_host(t: &[u8], at: usize) -> Option<(usize, &'static str, Option<Warning>)> {
-    let word = |i: usize| t.get(i..i + 8).map(|w| u64::from_le_bytes(w.try_into().unwrap()));
-    let lit = |b: &[u8; 8]| Some(u64::from_le_bytes(*b));
-    let (len, host) = match word(at) {
-        w if w == lit(b"doi.org/") => (8, DOI_ORG),
-        w if w == lit(b"hdl.hand") && word(at + 7) == lit(b"dle.net/") => (15, HDL_HANDLE_NET),
-        w if w == lit(b"dx.doi.o") && t.get(at + 8..at + 11) == Some(b"rg/") => (11, DX_DOI_ORG),
-        _ => return None,
-    };
+    // The sixteen bytes from `at` hold the longest head and the digit
+    // after it (shorter values take `url_parts`). Which host it is, is
+    // told by compares whose results are added, not branched on: the
+    // three hosts come as randomly as the values' forms.
+    let w = t.get(at..at + 16)?;
+    let word = |i: usize| u64::from_le_bytes(w[i..i + 8].try_into().unwrap());
+    let lit = |b: &[u8]| b.iter().rev().fold(0u64, |w, &c| w << 8 | c as u64);
+    let (lo, hi) = (word(0), word(8));
+    let doi = lo == lit(b"doi.org/");
+    let hdl = (lo == lit(b"hdl.hand")) & (hi & 0x00FF_FFFF_FFFF_FFFF == lit(b"le.net/"));
+    let dx = (lo == lit(b"dx.doi.o")) & (hi & 0xFF_FFFF == lit(b"rg/"));
+    let len = 8 * doi as usize + 15 * hdl as usize + 11 * dx as usize;
+    let host = DOI_ORG * doi as usize + DX_DOI_ORG * dx as usize + HDL_HANDLE_NET * hdl as usize;
     let (name, warning) = GLOBAL[host];
-    t.get(at + len)?.is_ascii_digit().then_some((at + len, name, warning))
+    (len > 0 && w[len].is_ascii_digit()).then_some((at + len, name, warning))
 }
 
 /// `known_host`'s hosts in GLOBAL, checked when compiled.
@@ -859,9 +861,7 @@ fn url_parts<'a>(
         return None;
     }
     let mut warnings = Warnings::EMPTY;
-    if let Some(w) = scheme_warning(scheme) {
-        warnings.add(w);
-    }
+    warnings.add_some(scheme_warning(scheme));
     // `resolver::route`, without its second look for a global host: a
     // host in lower case that is none as written is none in any case.
     let route = match exact {

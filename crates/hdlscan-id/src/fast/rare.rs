@@ -202,16 +202,10 @@ fn url_with_port<'a>(
     }
     let from = t.len() - handle.len();
     let slash = classes.slash(t.bytes(), from, t.len())?;
-    for w in [Some(Warning::LocalResolver), scheme_warning(Some(https))]
-        .into_iter()
-        .flatten()
-    {
-        ws.add(w);
-    }
+    ws.add(Warning::LocalResolver);
+    ws.add_some(scheme_warning(Some(https)));
     // No `?` or `#`, a plain host: the value's classes are the path's.
-    if classes.acc & UNENCODED != 0 {
-        ws.add(Warning::UnencodedChars);
-    }
+    ws.add_if(classes.acc & UNENCODED != 0, Warning::UnencodedChars);
     let parsed = handle_split(
         t,
         classes,
@@ -362,12 +356,9 @@ fn escaped_url<'a>(
         return Err(scratch);
     };
     // No `?` or `#`: the value's classes are the handle's.
-    if classes.acc & UNENCODED != 0 {
-        ws.add(Warning::UnencodedChars);
-    }
-    for w in [scheme_warning(scheme), host_ws].into_iter().flatten() {
-        ws.add(w);
-    }
+    ws.add_if(classes.acc & UNENCODED != 0, Warning::UnencodedChars);
+    ws.add_some(scheme_warning(scheme));
+    ws.add_some(host_ws);
     // The errors below are the full parser's, raised at the same step with
     // the same warnings (`resolver::parse`, `handle::read`); a part that
     // does not decode is left to it.
