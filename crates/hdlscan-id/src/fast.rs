@@ -1159,6 +1159,18 @@ mod tests {
             "https://doi.org/10%2E1234",
             "https://doi.org/10.1000%2F",
             "http://hdl.handle.net/20.500.12345%252F7104",
+            // Hosts `url_parts` routes: other global ones, upper case,
+            // another host's `/handle/` and UI paths, the API's path, an
+            // escaped label.
+            "https://www.doi.org/10.1/x%41",
+            "HTTP://HDL.HANDLE.NET/1721.1%2F111156",
+            "https://handle.stage.datacite.org/10.1175/1520-0400(1990)018%3C3033:NKBTAX%3E2.0.CO;2",
+            "https://repo.example.edu/handle/1721.1%2f51301",
+            "https://ir.lib.example.ac.jp/handle/123456789%252F6112",
+            "https://repo.example.edu/xmlui/handle/1721.1%2F5",
+            "https://repo.example.edu/handle/1721.1/5%20",
+            "https://hdl.handle.net/api/handles/1721.1%2F5",
+            "https://doi.org/doi%3A10.1/x%41",
         ];
         let left = [
             "https://doi.org/10.1000/%ZZ",
@@ -1167,9 +1179,15 @@ mod tests {
             "https://doi.org/10.1000/a%FF",
             "https://doi.org/10.1/x?y%41",
             "https://doi.org/10.1/x#%41",
-            "https://doi.org/doi%3A10.1/x%41",
-            "https://www.doi.org/10.1/x%41",
             "https://doi.org:443/10.1/x%41",
+            "www.doi.org/10.1/x%41",
+            "http://arrow.resolver.example.gov:2641/hdl/1959.4%2F67512",
+            "https://Repo.Example.edu/handle/1%2F2",
+            "https://repo.example.edu/bitstream/handle/1721.1/5/a%20b.pdf",
+            "https://repo.example.edu/items/10.1%2Fx",
+            "https://doi.org/%20doi:10.1/x",
+            // Not a resolver's: the full parser says what it is.
+            "http://repo.example.edu/handle/abc%2F5",
         ];
         taken_and_left(parser, &taken, &left);
         // A host the user adds could be any of them: the full parser's.

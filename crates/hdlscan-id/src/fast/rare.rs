@@ -18,7 +18,7 @@ use super::super::{
     Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
 };
 use super::classes::{AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
-use super::{HTTP, HTTPS, Head, Scan, Seen, Text, handle_parsed, handle_split, known_host, scheme_warning};
+use super::{HTTP, HTTPS, Head, Scan, Seen, Text, handle_parsed, handle_split, known_host, scheme_warning, url_parts};
 
 /// Reads `raw`, as `fast::see` saw it, if it is one of the forms below;
 /// `scratch` back otherwise, for the full parser. ASCII values without `?`
@@ -327,7 +327,8 @@ fn check_decoded(
 }
 
 /// A resolver URL on a host `known_host` knows (`https://`, `http://` or
-/// no scheme), whose handle holds percent escapes (SICI DOIs' `%3C…%3E`,
+/// no scheme), or on any host `url_parts` routes (with a scheme), whose
+/// handle holds percent escapes (SICI DOIs' `%3C…%3E`,
 /// an encoded separator): the parts decoded into `scratch` by the full
 /// parser's `decode_part` (SPEC §2 "Splitting URIs and URLs"), checked and
 /// flagged by the same code. The full parser's general steps (authority,
@@ -352,13 +353,28 @@ fn escaped_url<'a>(
         Some(false) => HTTP.len,
         None => 0,
     };
-    let Some((from, host, host_ws)) = known_host(t.bytes(), at) else {
-        return Err(scratch);
+    // Where the handle starts, the host's name and the prefix rule: the
+    // commonest hosts by `known_host`; with a scheme, any other host
+    // `url_parts` routes (`www.doi.org`, hosts in upper case, another
+    // host's `/handle/` path), whose routing reads the path as written,
+    // as `resolver::parse` does.
+    let (from, host, rule) = match known_host(t.bytes(), at) {
+        Some((from, host, host_ws)) => {
+            ws.add_some(scheme_warning(scheme));
+            ws.add_some(host_ws);
+            (from, host, Rule::Any)
+        }
+        None if scheme.is_some() => match url_parts(t, classes, at, t.len() - at, scheme) {
+            Some(Ok((host, handle))) => {
+                ws = Warnings::from_bits(ws.bits() | host.warnings.bits());
+                (t.len() - handle.len(), host.name, host.rule)
+            }
+            _ => return Err(scratch),
+        },
+        None => return Err(scratch),
     };
     // No `?` or `#`: the value's classes are the handle's.
     ws.add_if(classes.acc & UNENCODED != 0, Warning::UnencodedChars);
-    ws.add_some(scheme_warning(scheme));
-    ws.add_some(host_ws);
     // The errors below are the full parser's, raised at the same step with
     // the same warnings (`resolver::parse`, `handle::read`); a part that
     // does not decode is left to it.
@@ -383,7 +399,7 @@ fn escaped_url<'a>(
     // A part as written, or its range in `buf` once decoded.
     let text = |part: Option<(usize, usize)>, raw: &'a str, buf: &'a str| part.map_or(raw, |(a, b)| &buf[a..b]);
     let (prefix, suffix) = (text(p, prefix_raw, &scratch.buf), text(s, suffix_raw, &scratch.buf));
-    let is_doi = match check_decoded(prefix, suffix, Rule::Any, classes, &mut ws, &mut scratch.repair) {
+    let is_doi = match check_decoded(prefix, suffix, rule, classes, &mut ws, &mut scratch.repair) {
         Ok(is_doi) => is_doi,
         Err(e) => return Ok(Parsed::invalid(e, ws)),
     };
