@@ -11,7 +11,7 @@
 //! - [`parts`]: the same join a partition at a time, when OLD's index
 //!   would pass its budget; `spill`: its temporary files.
 //! - [`report`]: the typed report and its tally; [`gates`]: `--fail-if`.
-//! - `summary`, `markdown`, `html`: the report's printers.
+//! - `summary`: the report on stderr; `page`: as Markdown or HTML, one printer.
 //! - [`output`]: `-o`, a row per change.
 //!
 //! Memory: OLD's rows are held (its keys, canonicals and interned codes)
@@ -35,12 +35,11 @@
 
 pub mod change;
 pub mod gates;
-mod html;
 pub mod index;
 pub mod join;
 pub mod layout;
-mod markdown;
 pub mod output;
+mod page;
 pub mod parts;
 pub mod read;
 pub mod report;
