@@ -16,6 +16,8 @@
 //! - [`diff`]: `hdlscan diff`, what changed between two outputs of `scan`.
 //! - [`cli`]: the command line.
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
+//! - [`open_files`]: the open-file limit, raised at start; how many
+//!   temporary files a spill may hold under it.
 
 pub mod at;
 pub mod cli;
@@ -25,6 +27,7 @@ pub mod dups;
 pub mod gates;
 pub mod heap;
 pub mod io;
+pub mod open_files;
 pub mod pipeline;
 pub mod report;
 pub mod select;

@@ -2,5 +2,6 @@
 
 fn main() -> std::process::ExitCode {
     hdlscan::heap::configure();
+    hdlscan::open_files::raise();
     hdlscan::cli::main()
 }

@@ -332,6 +332,70 @@ fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget
     );
 }
 
+/// A scan whose duplicates spill (a 4 KiB budget: a temporary file for
+/// each of 512 partitions) under a limit of 64 open files: once with a
+/// higher hard limit, which the command raises the soft one to, once with
+/// the hard limit at 64 too, where the spill takes fewer partitions. Both
+/// write the file a run without a limit writes; before, both stopped with
+/// "too many open files" (macOS starts processes at 256).
+#[cfg(unix)]
+#[test]
+fn a_low_open_file_limit_still_groups_duplicates() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_csv(&d.join("in.csv"), &generated(5, 3000));
+    let run = |out: &str, limit: Option<(u64, bool)>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hdlscan"));
+        cmd.current_dir(d).args([
+            "scan",
+            "in.csv",
+            "-c",
+            "a",
+            "-c",
+            "b",
+            "--duplicates",
+            out,
+            "--dups-memory-kib",
+            "4",
+            "-q",
+        ]);
+        if let Some((soft, hard_too)) = limit {
+            // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let mut r = libc::rlimit {
+                        rlim_cur: 0,
+                        rlim_max: 0,
+                    };
+                    libc::getrlimit(libc::RLIMIT_NOFILE, &mut r);
+                    r.rlim_cur = soft;
+                    if hard_too {
+                        r.rlim_max = soft;
+                    }
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &r) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{limit:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run("free.csv", None);
+    run("soft.csv", Some((64, false)));
+    run("hard.csv", Some((64, true)));
+    let free = fs::read_to_string(d.join("free.csv")).unwrap();
+    assert!(free.lines().count() > 100, "{free}");
+    assert_eq!(fs::read_to_string(d.join("soft.csv")).unwrap(), free);
+    assert_eq!(fs::read_to_string(d.join("hard.csv")).unwrap(), free);
+}
+
 #[test]
 fn bad_duplicates_targets_are_usage_errors_with_nothing_written() {
     let dir = tempfile::tempdir().unwrap();

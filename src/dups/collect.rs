@@ -44,7 +44,8 @@ impl Default for Options {
             // A partition's distinct canonicals must fit a thread's share
             // of `memory` or it is split again (written and read once
             // more): 512 keep 20M of them (10M works' three paths) whole.
-            // Open files: these, and a split's few per thread.
+            // Open files: these, and a split's few per thread; fewer
+            // under a low limit (`open_files::spill_files`).
             partitions: 512,
             repair: false,
             top: 20,
@@ -78,7 +79,10 @@ pub struct Collector {
 }
 
 impl Collector {
-    pub fn new(opts: Options) -> Collector {
+    pub fn new(mut opts: Options) -> Collector {
+        // Partitions are open files: under a low limit, fewer (a
+        // partition too big for memory is only split again).
+        opts.partitions = crate::open_files::spill_files(opts.partitions);
         Collector {
             opts,
             hash: None,

@@ -65,7 +65,9 @@ pub fn live_temp_files() -> Vec<PathBuf> {
 }
 
 /// The OS reason of an I/O error, as in "permission denied" (no
-/// "(os error 13)" suffix, lower-case first letter).
+/// "(os error 13)" suffix, lower-case first letter). Too many open files
+/// says what to do: only a limit the process cannot raise itself
+/// (`open_files::raise`) gets here.
 pub fn os_reason(e: &io::Error) -> String {
     let s = e.to_string();
     let s = match s.find(" (os error ") {
@@ -73,10 +75,15 @@ pub fn os_reason(e: &io::Error) -> String {
         None => &s[..],
     };
     let mut chars = s.chars();
-    match chars.next() {
+    let reason = match chars.next() {
         Some(c) => c.to_lowercase().chain(chars).collect(),
         None => String::new(),
+    };
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::EMFILE) {
+        return format!("{reason} (the hard limit on open files is too low: raise it, as with `ulimit -n 1024`)");
     }
+    reason
 }
 
 /// Fails when `target` is the same file as one of `inputs` (same device and
@@ -541,5 +548,11 @@ mod tests {
         assert_eq!(os_reason(&e), "no space left on device");
         let e = io::Error::other("Custom thing");
         assert_eq!(os_reason(&e), "custom thing");
+        #[cfg(unix)]
+        assert!(
+            os_reason(&io::Error::from_raw_os_error(libc::EMFILE)).starts_with("too many open files (the hard limit"),
+            "{}",
+            os_reason(&io::Error::from_raw_os_error(libc::EMFILE))
+        );
     }
 }
