@@ -46,6 +46,8 @@ pub fn soft_limit() -> Option<u64> {
         };
         // SAFETY: `r` is a valid `rlimit` for the call to write.
         let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0;
+        // `rlim_t` is narrower than `u64` on some 32-bit systems.
+        #[allow(clippy::unnecessary_cast)]
         (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
     }
     #[cfg(not(unix))]
