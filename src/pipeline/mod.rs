@@ -717,9 +717,7 @@ fn drive(
             }
             stats += d.stats;
             // In input order: the order defines a cluster's first member.
-            // On the scan's pool: a spill writes its partitions in
-            // parallel, with `--threads` threads, not rayon's global pool.
-            pool.install(|| collector.append(d.dups))?;
+            collector.append(d.dups)?;
             progress += d.progress;
         }
         if let Some(p) = &cfg.progress {
