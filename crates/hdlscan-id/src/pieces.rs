@@ -18,6 +18,25 @@ use super::chars::{self, starts_with_ci};
 use super::{Options, label, resolver};
 use std::ops::Range;
 
+/// The bytes a separator inside a piece may start with (no whitespace
+/// before it, so no ` / ` or ` and `): ASCII whitespace, `|`, `;`, `,`,
+/// `:` (of `::`), and the first byte of a character outside ASCII (Unicode
+/// white space). `separator_at` decides at each.
+static MAY_END_PIECE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b >= 0xC0
+            || matches!(
+                b,
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C | b'|' | b';' | b',' | b':'
+            );
+        i += 1;
+    }
+    t
+};
+
 /// Which separators cut: all of SPEC §6's, or whitespace only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cut {
@@ -45,7 +64,7 @@ pub fn has_raw_space(t: &str, opts: &Options) -> bool {
         false => s.contains(is_space),
     };
     // Most values the full parser reads hold none: then their head, a
-    // walk of ten instructions a byte, is not looked for.
+    // second walk of the value, is not looked for.
     any_space(t) && any_space(&t[head_len(t, opts)..])
 }
 
@@ -59,15 +78,20 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
     // (a resolver's path) or `doi` (`DOI 10.1/x`): most words are none.
     // The search stops at a separator byte too, so that finding the heads
     // of a value's pieces reads it once, not once a piece.
-    // ASCII is read a byte at a time, without `char_indices`' decoding
-    // (a value holding a space late, `10.1016/j.x .2003`, walked to it at
-    // ten instructions a character).
+    // Bytes that can start neither are skipped by `MAY_END_PIECE`, without
+    // `char_indices`' decoding (a value holding a space late,
+    // `10.1016/j.x .2003`, walked to it at ten instructions a character).
     let b = s.as_bytes();
     let mut i = 0;
     let end = loop {
         let Some(&x) = b.get(i) else {
             return 0;
         };
+        // Neither whitespace nor a separator can start here.
+        if !MAY_END_PIECE[x as usize] {
+            i += 1;
+            continue;
+        }
         let c = match x.is_ascii() {
             true => char::from(x),
             false => s[i..].chars().next().unwrap_or_default(),
@@ -159,8 +183,18 @@ impl Iterator for Pieces<'_> {
         // The piece's head and the whitespace after it are the piece's.
         let mut i = start + head_len(&t[start..], self.opts);
         // Whitespace ends a piece, so none stands before a `/` or `and`
-        // inside one.
-        while i < t.len() && separator_at(t, i, false, self.cut) == 0 {
+        // inside one. Most bytes can start no separator: the table skips
+        // them (looking at each byte cost a long value's pieces a thousand
+        // instructions).
+        let b = t.as_bytes();
+        while i < t.len() {
+            if !MAY_END_PIECE[b[i] as usize] {
+                i += 1;
+                continue;
+            }
+            if separator_at(t, i, false, self.cut) != 0 {
+                break;
+            }
             i += t[i..].chars().next().map_or(1, char::len_utf8);
         }
         // A head with nothing after it (`doi: ` at the end) ends at its
