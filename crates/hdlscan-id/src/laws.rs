@@ -118,11 +118,18 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
         return Ok(());
     }
     // With repair, SPEC §3's repairs remove characters (invisible ones, an
-    // entity's `;`, a level of escapes), which can join text around a §6
-    // separator into a second identifier: `info:x//,5%C2%AD//` reads as
-    // one value, its repaired `info:x//,5//` as two (the fuzzer's finds).
-    // SPEC states the laws without repair; such values are left out.
-    const REMOVING: [Warning; 3] = [Warning::HtmlEntity, Warning::InvisibleChar, Warning::DoubleEncoded];
+    // entity's `;`, a level of escapes, trailing punctuation), which can
+    // join text around a §6 separator into a second identifier:
+    // `info:x//,5%C2%AD//` reads as one value, its repaired `info:x//,5//`
+    // as two; `0/);doi.org/a/` as one, its repaired `0/);DOI.ORG/A` as two
+    // (a shortDOI once the `/` is gone) (the fuzzer's finds). SPEC states
+    // the laws without repair; such values are left out.
+    const REMOVING: [Warning; 4] = [
+        Warning::HtmlEntity,
+        Warning::InvisibleChar,
+        Warning::DoubleEncoded,
+        Warning::TrailingPunct,
+    ];
     if parser.options().repair
         && REMOVING.iter().any(|w| first.warnings.contains(*w))
         && canonical.bytes().any(|b| matches!(b, b'|' | b';' | b',' | b':'))

@@ -169,9 +169,18 @@ pub fn route<'p>(host: &str, path: &'p str) -> Route<'p> {
 /// `route` for the global resolver `GLOBAL[host]`.
 #[inline]
 pub fn route_global(host: usize, path: &str) -> Route<'_> {
+    const API: &str = "api/handles/";
     let p = path.strip_prefix('/').unwrap_or(path);
-    match p.strip_prefix("api/handles/") {
-        Some(part) => Route::Global { host, api: true, part },
+    // In any case, as the host is: an export written in capitals
+    // (`HTTPS://HDL.HANDLE.NET/API/HANDLES/1721.1/5`) names the same
+    // handle, and a canonical upper-cased whole (a `0.` handle's) must
+    // read as the value did (SPEC §3's laws).
+    match p.get(..API.len()).filter(|h| h.eq_ignore_ascii_case(API)) {
+        Some(_) => Route::Global {
+            host,
+            api: true,
+            part: &p[API.len()..],
+        },
         None => Route::Global {
             host,
             api: false,
@@ -594,6 +603,15 @@ mod tests {
                 host: 1,
                 api: true,
                 part: "10.1/x"
+            }
+        );
+        // The REST path in any case, as the host.
+        assert_eq!(
+            route("HDL.HANDLE.NET", "/API/Handles/1721.1/5"),
+            Route::Global {
+                host: 0,
+                api: true,
+                part: "1721.1/5"
             }
         );
         assert_eq!(route("x.org", "/handle/1721.1/5"), local("1721.1/5", false));
