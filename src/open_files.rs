@@ -9,23 +9,27 @@
 //! when even that is low, or when the library runs in a process that kept
 //! a low limit.
 
+/// The limits on open files, when they can be read.
+#[cfg(unix)]
+fn limits() -> Option<libc::rlimit> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `r` is a valid `rlimit` for the call to write.
+    (unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0).then_some(r)
+}
+
 /// Raises the soft limit on open files to the hard limit (on macOS, to at
 /// most `OPEN_MAX`, which its kernel enforces whatever the hard limit
 /// says). Nothing happens where the limits cannot be read or set.
 pub fn raise() {
     #[cfg(unix)]
-    {
-        let mut r = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: `r` is a valid `rlimit` for the calls to read and write.
+    if let Some(mut r) = limits().filter(|r| r.rlim_cur < r.rlim_max) {
+        let hard = r.rlim_max;
+        r.rlim_cur = hard;
+        // SAFETY: `r` is a valid `rlimit` for the calls to read.
         unsafe {
-            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) != 0 || r.rlim_cur >= r.rlim_max {
-                return;
-            }
-            let hard = r.rlim_max;
-            r.rlim_cur = hard;
             if libc::setrlimit(libc::RLIMIT_NOFILE, &r) != 0 {
                 // macOS: OPEN_MAX.
                 r.rlim_cur = hard.min(10_240);
@@ -40,15 +44,11 @@ pub fn raise() {
 pub fn soft_limit() -> Option<u64> {
     #[cfg(unix)]
     {
-        let mut r = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: `r` is a valid `rlimit` for the call to write.
-        let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0;
         // `rlim_t` is narrower than `u64` on some 32-bit systems.
         #[allow(clippy::unnecessary_cast)]
-        (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
+        limits()
+            .filter(|r| r.rlim_cur != libc::RLIM_INFINITY)
+            .map(|r| r.rlim_cur as u64)
     }
     #[cfg(not(unix))]
     None

@@ -183,6 +183,14 @@ impl Warnings {
     }
 }
 
+/// The union of two sets: the warnings of a value's parts joined.
+impl std::ops::BitOrAssign for Warnings {
+    #[inline(always)]
+    fn bitor_assign(&mut self, other: Warnings) {
+        self.0 |= other.0;
+    }
+}
+
 impl FromIterator<Warning> for Warnings {
     fn from_iter<I: IntoIterator<Item = Warning>>(iter: I) -> Self {
         let mut ws = Warnings::EMPTY;

@@ -120,7 +120,7 @@ pub fn flag(
         return;
     }
     let found = chain(prefix, suffix, is_doi, decoded, bufs);
-    *ws = Warnings::from_bits(ws.bits() | found.bits());
+    *ws |= found;
 }
 
 /// `flag` for a value holding non-ASCII (invisible characters, dashes,

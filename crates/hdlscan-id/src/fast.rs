@@ -500,7 +500,7 @@ fn marked<'a>(
             resolver = Some(host.name);
             rule = host.rule;
             rest = part;
-            ws = Warnings::from_bits(ws.bits() | host.warnings.bits());
+            ws |= host.warnings;
         }
         let unencoded = unencoded.unwrap_or_else(|| {
             let handle = match form {

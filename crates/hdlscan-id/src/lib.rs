@@ -451,7 +451,7 @@ fn read_value<'a>(input: &'a str, scratch: &'a mut Scratch, opts: &Options, leve
         if result.is_ok() {
             let buf: &'a String = buf;
             let mut p = again.finish(whole, buf);
-            p.warnings = Warnings::from_bits(d.warnings.bits() | p.warnings.bits());
+            p.warnings |= d.warnings;
             p.warnings.add(code);
             return p;
         }

@@ -366,7 +366,7 @@ fn escaped_url<'a>(
         }
         None if scheme.is_some() => match url_parts(t, classes, at, t.len() - at, scheme) {
             Some(Ok((host, handle))) => {
-                ws = Warnings::from_bits(ws.bits() | host.warnings.bits());
+                ws |= host.warnings;
                 (t.len() - handle.len(), host.name, host.rule)
             }
             _ => return Err(scratch),
