@@ -397,18 +397,6 @@ fn notes(made: &DiffMade) -> Vec<String> {
     notes
 }
 
-impl crate::report::page::Pages for DiffReport {
-    fn json(&self) -> Value {
-        self.to_json()
-    }
-    fn markdown(&self) -> String {
-        DiffReport::markdown(self)
-    }
-    fn html(&self) -> String {
-        DiffReport::html(self)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,13 +1,13 @@
 //! The report of a run: one typed model ([`Report`]) made of the merged
 //! [`Stats`], the duplicate clusters' summary and how the run was made.
 //! JSON is its serde serialization; the stderr summary
-//! ([`Report::summary`]) is a printer of it, as Markdown and HTML will be.
+//! ([`Report::summary`]) and the Markdown and HTML pages ([`page::Markup`])
+//! are its printers.
 //! Every field is documented in README.md ("The report"); the schema's
 //! version is [`REPORT_VERSION`].
 
-mod html;
-mod markdown;
 pub mod page;
+mod printer;
 mod snapshot;
 mod stats;
 mod summary;
@@ -452,18 +452,6 @@ impl Report {
 
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("the report serializes")
-    }
-}
-
-impl page::Pages for Report {
-    fn json(&self) -> Value {
-        self.to_json()
-    }
-    fn markdown(&self) -> String {
-        Report::markdown(self)
-    }
-    fn html(&self) -> String {
-        Report::html(self)
     }
 }
 
