@@ -18,7 +18,7 @@ impl Pages for Report {
         let html = m == Markup::Html;
         let t = &self.totals;
         let mut o = String::with_capacity(if html { 64 * 1024 } else { 16 * 1024 });
-        m.start(&mut o, "report", self.verdict);
+        m.start(&mut o, "report", &self.verdict);
         gates_table(&mut o, m, &self.gates);
         if let Some(c) = &self.changes {
             m.heading(&mut o, &format!("Since {}", m.code(&c.baseline)));
