@@ -4,7 +4,7 @@
 //! deterministic. A developer tool, not part of hdlscan's library.
 //!
 //! - [`random`]: the seeded random source and weighted tables.
-//! - [`tables`](mod@tables): what the values are drawn from (DOI templates, handle
+//! - `tables`: what the values are drawn from (DOI templates, handle
 //!   prefixes, resolver hosts, junk, titles, types, collections).
 //! - [`identifiers`]: [`Synth`], the identifier generator and its mixes.
 //! - [`row`]: one export row ([`Row`]) and the column [`Layout`]s it is
