@@ -22,7 +22,7 @@
 
 use crate::id::{ErrorCode, Warning};
 use crate::report::Snapshot;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -94,7 +94,7 @@ impl Metric {
 }
 
 /// Whether a gate fails the run or only warns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Fail,
@@ -306,26 +306,26 @@ impl Gate {
             expr: self.expr.clone(),
             severity: self.severity,
             column: self.column.clone(),
-            metric: self.metric.name(),
+            metric: self.metric.name().to_string(),
             count: m.0,
             denominator: m.1,
             then: before,
             value: (value * 1e4).round() / 1e4,
-            op: self.op.as_str(),
+            op: self.op.as_str().to_string(),
             limit: self.limit,
-            unit: if self.percent { "percent" } else { "count" },
+            unit: if self.percent { "percent" } else { "count" }.to_string(),
             holds,
         })
     }
 }
 
 /// A gate's outcome, as the report lists it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Verdict {
     pub expr: String,
     pub severity: Severity,
     pub column: Option<String>,
-    pub metric: &'static str,
+    pub metric: String,
     /// What the metric counts (now).
     pub count: u64,
     /// For a `change:` gate, the baseline's value (count or percentage);
@@ -335,10 +335,10 @@ pub struct Verdict {
     pub denominator: Option<u64>,
     /// The value compared: `count`, or its percentage of `denominator`.
     pub value: f64,
-    pub op: &'static str,
+    pub op: String,
     pub limit: f64,
     /// `count` or `percent`.
-    pub unit: &'static str,
+    pub unit: String,
     /// Whether the expression holds: a `--fail-if` that holds fails the run.
     pub holds: bool,
 }

@@ -31,6 +31,5 @@ pub mod open_files;
 pub mod pipeline;
 pub mod report;
 pub mod select;
-pub mod synth;
 
 pub use hdlscan_id as id;

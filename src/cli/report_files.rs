@@ -8,7 +8,7 @@
 use super::Usage;
 use crate::io::atomic::{self, AtomicFile};
 use crate::io::sink::{OutputFormat, Sink};
-use crate::report::page::Pages;
+use crate::report::page::{Markup, Pages};
 use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -38,8 +38,8 @@ impl ReportFormat {
                 s.push('\n');
                 s
             }
-            ReportFormat::Md => r.markdown(),
-            ReportFormat::Html => r.html(),
+            ReportFormat::Md => r.page(Markup::Markdown),
+            ReportFormat::Html => r.page(Markup::Html),
         })
     }
 }

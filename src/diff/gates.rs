@@ -105,14 +105,14 @@ impl Gate {
             expr: self.expr.clone(),
             severity: self.severity,
             column: None,
-            metric: self.metric.name(),
+            metric: self.metric.name().to_string(),
             count,
             denominator: Some(c.old_rows),
             then: None,
             value: (value * 1e4).round() / 1e4,
-            op: self.op.as_str(),
+            op: self.op.as_str().to_string(),
             limit: self.limit,
-            unit: if self.percent { "percent" } else { "count" },
+            unit: if self.percent { "percent" } else { "count" }.to_string(),
             holds: self.op.holds(value, self.limit),
         }
     }
@@ -131,7 +131,7 @@ mod tests {
         };
         let g = Gate::parse("became_invalid>0", Severity::Fail).unwrap();
         let v = g.judge(&c);
-        assert_eq!((v.count, v.holds, v.unit), (7, true, "count"));
+        assert_eq!((v.count, v.holds, v.unit.as_str()), (7, true, "count"));
         let v = Gate::parse("changed >= 25%", Severity::Warn).unwrap().judge(&c);
         assert_eq!((v.count, v.value, v.holds), (40, 20.0, false));
         let v = Gate::parse("added<=6%", Severity::Fail).unwrap().judge(&c);

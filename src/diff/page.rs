@@ -3,141 +3,12 @@
 //! script, no network). Both hold the same content in the same order: the
 //! counts line, the gates, a table of the changes, the notes, how the
 //! scans were made, and each change's examples. One printer writes both
-//! through [`Markup`], which owns each format's syntax and escaping: a
-//! string from the data reaches the page only through `Markup::code` or
-//! `Markup::text`, so a cell holding `<script>`, `|` or a backtick stays
-//! text.
+//! through [`Markup`], as the scan report's printer does.
 
 use super::change::Change;
 use super::report::{DiffReport, SideReport};
 use super::summary::key_text;
-use crate::report::page::{CSS, esc, gates_table, md_code, pct};
-use crate::report::visible;
-use std::fmt::Write;
-
-/// The format a page is written in.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Markup {
-    Markdown,
-    Html,
-}
-
-impl Markup {
-    /// A value from the data, as code (nothing when empty).
-    fn code(self, s: &str) -> String {
-        match self {
-            Markup::Markdown => md_code(s, ""),
-            Markup::Html if s.is_empty() => String::new(),
-            Markup::Html => format!("<code>{}</code>", esc(s)),
-        }
-    }
-
-    /// Text from the data outside a table.
-    fn text(self, s: &str) -> String {
-        match self {
-            Markup::Markdown => visible(s),
-            Markup::Html => esc(s),
-        }
-    }
-
-    fn heading(self, o: &mut String, title: &str) {
-        let _ = match self {
-            Markup::Markdown => write!(o, "## {title}\n\n"),
-            Markup::Html => write!(o, "<h2>{title}</h2>"),
-        };
-    }
-
-    fn paragraph(self, o: &mut String, text: &str) {
-        let _ = match self {
-            Markup::Markdown => write!(o, "{text}\n\n"),
-            Markup::Html => write!(o, "<p>{text}</p>"),
-        };
-    }
-
-    /// A line after a table saying what it leaves out.
-    fn more(self, o: &mut String, text: &str) {
-        let _ = match self {
-            Markup::Markdown => write!(o, "{text}\n\n"),
-            Markup::Html => write!(o, "<p class=\"more\">{text}</p>"),
-        };
-    }
-
-    fn list(self, o: &mut String, items: impl Iterator<Item = String>) {
-        match self {
-            Markup::Markdown => {
-                for item in items {
-                    let _ = writeln!(o, "- {item}");
-                }
-                o.push('\n');
-            }
-            Markup::Html => {
-                o.push_str("<ul>");
-                for item in items {
-                    let _ = write!(o, "<li>{item}</li>");
-                }
-                o.push_str("</ul>");
-            }
-        }
-    }
-
-    /// A table's head: the columns' names, `true` for numbers (right
-    /// aligned); `scroll` lets a wide one scroll on its own in HTML.
-    fn table(self, o: &mut String, columns: &[(&str, bool)], scroll: bool) {
-        match self {
-            Markup::Markdown => {
-                o.push('|');
-                for (name, _) in columns {
-                    let _ = write!(o, "{}{name} |", if name.is_empty() { "" } else { " " });
-                }
-                o.push_str("\n|");
-                for &(_, number) in columns {
-                    o.push_str(if number { " ---: |" } else { " --- |" });
-                }
-                o.push('\n');
-            }
-            Markup::Html => {
-                o.push_str(if scroll {
-                    "<div class=\"scroll\"><table><tr>"
-                } else {
-                    "<table><tr>"
-                });
-                for &(name, number) in columns {
-                    let _ = write!(o, "<th{}>{name}</th>", number_class(number));
-                }
-                o.push_str("</tr>");
-            }
-        }
-    }
-
-    /// A row of cells, already escaped; `numbers` as the head's columns.
-    fn row(self, o: &mut String, cells: &[String], numbers: &[bool]) {
-        match self {
-            Markup::Markdown => {
-                let _ = writeln!(o, "| {} |", cells.join(" | "));
-            }
-            Markup::Html => {
-                o.push_str("<tr>");
-                for (i, cell) in cells.iter().enumerate() {
-                    let number = numbers.get(i).copied().unwrap_or(false);
-                    let _ = write!(o, "<td{}>{cell}</td>", number_class(number));
-                }
-                o.push_str("</tr>");
-            }
-        }
-    }
-
-    fn end_table(self, o: &mut String, scroll: bool) {
-        o.push_str(match (self, scroll) {
-            (Markup::Markdown, _) => "\n",
-            (Markup::Html, false) => "</table>",
-            (Markup::Html, true) => "</table></div>",
-        });
-    }
-}
-
-fn number_class(number: bool) -> &'static str {
-    if number { " class=\"n\"" } else { "" }
-}
+use crate::report::page::{Markup, Pages, gates_table, pct};
 
 /// One side's cells of an example: kind, canonical or error, warnings;
 /// empty when the key is not on that side.
@@ -145,62 +16,46 @@ fn side_cells(m: Markup, s: Option<&SideReport>) -> [String; 3] {
     match s {
         None => Default::default(),
         Some(s) => [
-            m.code(&s.kind),
-            m.code(s.canonical.as_deref().or(s.error.as_deref()).unwrap_or_default()),
-            m.code(&s.warnings.join(";")),
+            m.code_or(&s.kind, ""),
+            m.code_or(s.canonical.as_deref().or(s.error.as_deref()).unwrap_or_default(), ""),
+            m.code_or(&s.warnings.join(";"), ""),
         ],
     }
 }
 
-impl DiffReport {
-    pub fn markdown(&self) -> String {
-        self.page(Markup::Markdown)
-    }
-
-    pub fn html(&self) -> String {
-        self.page(Markup::Html)
+impl Pages for DiffReport {
+    fn json(&self) -> serde_json::Value {
+        self.to_json()
     }
 
     fn page(&self, m: Markup) -> String {
         let mut o = String::with_capacity(16 * 1024);
+        m.start(&mut o, "diff", self.verdict);
         match m {
-            Markup::Markdown => {
-                let _ = write!(
-                    o,
-                    "# hdlscan diff: {}\n\n**{}**\n\n",
-                    self.verdict.to_uppercase(),
-                    self.summary
-                );
-            }
+            Markup::Markdown => m.paragraph(&mut o, &m.strong(&self.summary)),
             Markup::Html => {
-                let _ = write!(
-                    o,
-                    "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>hdlscan diff: {}</title><style>{CSS}</style></head><body>\
-                     <h1>hdlscan diff <span class=\"verdict {}\">{}</span></h1><p class=\"counts\">{}</p>",
-                    self.verdict,
-                    self.verdict,
-                    self.verdict.to_uppercase(),
-                    esc(&self.summary)
-                );
+                o.push_str("<p class=\"counts\">");
+                o.push_str(&m.text(&self.summary));
+                o.push_str("</p>");
             }
         }
-        let keys = self.key.iter().map(|k| m.code(k)).collect::<Vec<_>>().join(", ");
+        let keys = self.key.iter().map(|k| m.code_or(k, "")).collect::<Vec<_>>().join(", ");
         let (old, new) = (&self.old, &self.new);
         m.paragraph(
             &mut o,
             &format!(
                 "OLD {} ({}, {}, {} rows) → NEW {} ({}, {}, {} rows), key {keys}.",
-                m.code(&old.path),
+                m.code_or(&old.path, ""),
                 old.format,
                 old.shape,
                 old.rows,
-                m.code(&new.path),
+                m.code_or(&new.path, ""),
                 new.format,
                 new.shape,
                 new.rows,
             ),
         );
-        o.push_str(&gates_table(&self.gates, m == Markup::Html));
+        gates_table(&mut o, m, &self.gates);
 
         // The counts. Markdown's page opens with them, and needs no heading.
         if m == Markup::Html {
@@ -239,9 +94,9 @@ impl DiffReport {
                 if let Some(r) = r {
                     let cells = [
                         which.to_string(),
-                        m.code(&r.report),
-                        m.code(&r.tool),
-                        m.code(&r.options.to_string()),
+                        m.code_or(&r.report, ""),
+                        m.code_or(&r.tool, ""),
+                        m.code_or(&r.options.to_string(), ""),
                     ];
                     m.row(&mut o, &cells, &[]);
                 }
@@ -265,7 +120,7 @@ impl DiffReport {
             ];
             m.table(&mut o, &columns.map(|c| (c, false)), true);
             for e in &r.examples {
-                let mut cells = vec![m.code(&key_text(e))];
+                let mut cells = vec![m.code_or(&key_text(e), "")];
                 cells.extend(side_cells(m, e.old.as_ref()));
                 cells.extend(side_cells(m, e.new.as_ref()));
                 m.row(&mut o, &cells, &[]);
@@ -279,9 +134,7 @@ impl DiffReport {
                 );
             }
         }
-        if m == Markup::Html {
-            o.push_str("</body></html>\n");
-        }
+        m.end(&mut o);
         o
     }
 }

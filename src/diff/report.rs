@@ -14,9 +14,9 @@ use super::gates::{Counts, Gate};
 use super::join::{ChangeRow, Matched};
 use super::row::{Side, key_cells};
 use crate::gates::{Severity, Verdict};
-use crate::report::example_text;
-use serde::Serialize;
+use crate::report::{Report, example_text};
 use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Bumped whenever a field of diff's JSON report changes meaning or goes
@@ -161,36 +161,25 @@ pub struct ScanRun {
 }
 
 impl ScanRun {
-    /// Reads `scan`'s report `v`, read from `path`; an error says why it is
-    /// not one.
+    /// Reads `scan`'s report `v`, read from `path`, as a [`Report`]; an
+    /// error says why it is not one.
     pub fn from_json(path: &str, v: &Value) -> Result<ScanRun, String> {
-        let run = &v["run"];
-        let (Some(tool), Some(output_shape), true) = (
-            run["tool"].as_str(),
-            run["output_shape"].as_str(),
-            run["options"].is_object(),
-        ) else {
-            return Err(format!(
-                "{path} is not a JSON report of `hdlscan scan` (it lacks run.tool, run.output_shape or run.options); \
-                 give the file `scan --report FILE.json` wrote"
-            ));
-        };
-        let output_shape = output_shape.to_string();
-        let rows = if output_shape == "long" {
-            v["values"].as_u64()
-        } else {
-            v["records"].as_u64()
-        };
+        let r = Report::deserialize(v).map_err(|e| {
+            format!(
+                "{path} is not a JSON report of `hdlscan scan` ({e}); give the file `scan --report FILE.json` wrote"
+            )
+        })?;
         Ok(ScanRun {
             report: path.to_string(),
-            tool: tool.to_string(),
-            options: run["options"].clone(),
-            columns: v["columns"]
-                .as_array()
-                .map(|cs| cs.iter().filter_map(|c| c["name"].as_str().map(String::from)).collect())
-                .unwrap_or_default(),
-            output_shape,
-            rows,
+            rows: Some(if r.run.output_shape == "long" {
+                r.totals.values
+            } else {
+                r.records
+            }),
+            columns: r.columns.into_iter().map(|c| c.name).collect(),
+            tool: r.run.tool,
+            options: r.run.options,
+            output_shape: r.run.output_shape,
         })
     }
 }
@@ -397,30 +386,26 @@ fn notes(made: &DiffMade) -> Vec<String> {
     notes
 }
 
-impl crate::report::page::Pages for DiffReport {
-    fn json(&self) -> Value {
-        self.to_json()
-    }
-    fn markdown(&self) -> String {
-        DiffReport::markdown(self)
-    }
-    fn html(&self) -> String {
-        DiffReport::html(self)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     fn run(tool: &str, repair: bool, threads: u64) -> ScanRun {
-        let v = json!({
-            "records": 10, "values": 12,
-            "columns": [{"name": "doi"}],
-            "run": {"tool": tool, "output_shape": "wide", "options": {"repair": repair, "threads": threads}},
-        });
-        ScanRun::from_json("r.json", &v).unwrap()
+        let made = crate::report::Made {
+            inputs: Vec::new(),
+            columns: Vec::new(),
+            output: None,
+            long: false,
+            column_prefix: String::new(),
+            notes: Vec::new(),
+            options: json!({"repair": repair, "threads": threads}),
+            elapsed_seconds: 1.0,
+        };
+        let mut r = Report::new(made, Default::default(), &Default::default(), None);
+        r.records = 10;
+        r.run.tool = tool.to_string();
+        ScanRun::from_json("r.json", &r.to_json()).unwrap()
     }
 
     #[test]

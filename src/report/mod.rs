@@ -1,13 +1,14 @@
 //! The report of a run: one typed model ([`Report`]) made of the merged
 //! [`Stats`], the duplicate clusters' summary and how the run was made.
-//! JSON is its serde serialization; the stderr summary
-//! ([`Report::summary`]) is a printer of it, as Markdown and HTML will be.
+//! JSON is its serde serialization, read back through serde (a
+//! `--baseline`, `diff`'s `--old-report`); the stderr summary
+//! ([`Report::summary`]) and the Markdown and HTML pages ([`page::Markup`])
+//! are its printers.
 //! Every field is documented in README.md ("The report"); the schema's
 //! version is [`REPORT_VERSION`].
 
-mod html;
-mod markdown;
 pub mod page;
+mod printer;
 mod snapshot;
 mod stats;
 mod summary;
@@ -17,8 +18,7 @@ pub use stats::{CodeStats, ColumnStats, EXAMPLES, Example, InputInfo, Stats, exa
 
 use crate::at::At;
 use crate::id::{ErrorCode, Kind, Warning};
-use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Bumped whenever a field of the JSON report changes meaning or goes away.
@@ -64,41 +64,53 @@ pub fn visible(s: &str) -> String {
 }
 
 /// Counts in a fixed order, serialized as a JSON object.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Counts(pub Vec<(String, u64)>);
-
-impl Serialize for Counts {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counts(#[serde(with = "pairs")] pub Vec<(String, u64)>);
 
 /// Codes with their counts and examples, serialized as an object by code.
-#[derive(Debug, Clone, Default)]
-pub struct Codes(pub Vec<(&'static str, CodeReport)>);
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Codes(#[serde(with = "pairs")] pub Vec<(String, CodeReport)>);
 
-impl Serialize for Codes {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
+/// `(name, value)` pairs as one JSON object, in their order.
+mod pairs {
+    use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+    use serde::ser::{Serialize, SerializeMap, Serializer};
+
+    pub fn serialize<S: Serializer, T: Serialize>(pairs: &[(String, T)], s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(pairs.len()))?;
+        for (k, v) in pairs {
             m.serialize_entry(k, v)?;
         }
         m.end()
     }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<(String, T)>, D::Error> {
+        struct Pairs<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Pairs<T> {
+            type Value = Vec<(String, T)>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some(pair) = map.next_entry()? {
+                    pairs.push(pair);
+                }
+                Ok(pairs)
+            }
+        }
+        d.deserialize_map(Pairs(std::marker::PhantomData))
+    }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CodeReport {
     pub count: u64,
     pub examples: Vec<ExampleReport>,
 }
 
 /// Where a value was read, by name.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Place {
     pub input: String,
     pub record: u64,
@@ -107,14 +119,14 @@ pub struct Place {
     pub column: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExampleReport {
     #[serde(flatten)]
     pub at: Place,
     pub value: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct InputReport {
     pub path: String,
     pub format: String,
@@ -123,7 +135,7 @@ pub struct InputReport {
 }
 
 /// The statistics of a set of values: the run's, or one column's.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Totals {
     pub cells: u64,
     pub values: u64,
@@ -155,7 +167,7 @@ impl Totals {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ColumnReport {
     pub name: String,
     #[serde(flatten)]
@@ -165,14 +177,14 @@ pub struct ColumnReport {
     pub warnings: Counts,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PrefixCount {
     pub prefix: String,
     pub count: u64,
 }
 
 /// The duplicate clusters: valid values sharing a canonical.
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct Duplicates {
     /// Distinct canonicals among the valid values.
     pub unique_canonical: u64,
@@ -192,7 +204,7 @@ pub struct Duplicates {
     pub file: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClusterReport {
     pub cluster: u64,
     pub canonical: String,
@@ -203,24 +215,24 @@ pub struct ClusterReport {
     pub members: Vec<MemberReport>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MemberReport {
     #[serde(flatten)]
     pub at: Place,
     pub value_index: u32,
     pub value: String,
     /// How the value differs from the cluster's first (see README).
-    pub variant: &'static str,
+    pub variant: String,
 }
 
 /// How the run was made.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunInfo {
     pub tool: String,
     pub inputs: Vec<InputReport>,
     pub output: Option<String>,
     /// `wide` (the input's rows, enriched) or `long` (a row per value).
-    pub output_shape: &'static str,
+    pub output_shape: String,
     /// The added columns' prefix (`--column-prefix`, or chosen: see
     /// `notes`).
     pub column_prefix: String,
@@ -232,11 +244,11 @@ pub struct RunInfo {
 }
 
 /// A finished run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     pub version: u32,
     /// `pass`, `warn` (a `--warn-if` held) or `fail` (a `--fail-if` held).
-    pub verdict: &'static str,
+    pub verdict: String,
     /// Every gate with its metric's value, denominator, limit and outcome.
     pub gates: Vec<crate::gates::Verdict>,
     /// What changed since `--baseline`, if given.
@@ -308,7 +320,7 @@ impl Report {
                             })
                             .collect();
                         (
-                            *n,
+                            n.to_string(),
                             CodeReport {
                                 count: c.count,
                                 examples,
@@ -366,7 +378,7 @@ impl Report {
                             at: place_at(&m.at),
                             value_index: m.at.value_index,
                             value: m.value.clone(),
-                            variant: m.variant.as_str(),
+                            variant: m.variant.as_str().to_string(),
                         })
                         .collect(),
                 })
@@ -375,7 +387,7 @@ impl Report {
         };
         Report {
             version: REPORT_VERSION,
-            verdict: "pass",
+            verdict: "pass".to_string(),
             gates: Vec::new(),
             changes: None,
             records: stats.records,
@@ -411,7 +423,7 @@ impl Report {
                     })
                     .collect(),
                 output: made.output,
-                output_shape: if made.long { "long" } else { "wide" },
+                output_shape: if made.long { "long" } else { "wide" }.to_string(),
                 column_prefix: made.column_prefix,
                 options: made.options,
                 elapsed_seconds: (made.elapsed_seconds * 1000.0).round() / 1000.0,
@@ -442,7 +454,8 @@ impl Report {
             "warn"
         } else {
             "pass"
-        };
+        }
+        .to_string();
         Ok(())
     }
 
@@ -452,18 +465,6 @@ impl Report {
 
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("the report serializes")
-    }
-}
-
-impl page::Pages for Report {
-    fn json(&self) -> Value {
-        self.to_json()
-    }
-    fn markdown(&self) -> String {
-        Report::markdown(self)
-    }
-    fn html(&self) -> String {
-        Report::html(self)
     }
 }
 

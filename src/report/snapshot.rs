@@ -4,7 +4,7 @@
 //! one piece of code.
 
 use super::{Report, Totals};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -49,8 +49,8 @@ fn of_totals(t: &Totals) -> Figures {
 impl Snapshot {
     pub fn of(r: &Report) -> Snapshot {
         let mut total = of_totals(&r.totals);
-        total.errors = r.errors.0.iter().map(|(k, c)| (k.to_string(), c.count)).collect();
-        total.warnings = r.warnings.0.iter().map(|(k, c)| (k.to_string(), c.count)).collect();
+        total.errors = r.errors.0.iter().map(|(k, c)| (k.clone(), c.count)).collect();
+        total.warnings = r.warnings.0.iter().map(|(k, c)| (k.clone(), c.count)).collect();
         let columns = r
             .columns
             .iter()
@@ -71,8 +71,8 @@ impl Snapshot {
         }
     }
 
-    /// An earlier run's JSON report (schema version 2). A report of
-    /// another version is refused: its fields do not mean the same.
+    /// An earlier run's JSON report, read as a [`Report`]. A report of
+    /// another schema version is refused: its fields do not mean the same.
     pub fn from_json(j: &Value) -> Result<Snapshot, String> {
         let version = j["version"].as_u64().unwrap_or(0);
         if version != u64::from(super::REPORT_VERSION) {
@@ -81,43 +81,8 @@ impl Snapshot {
                 super::REPORT_VERSION
             ));
         }
-        let n = |v: &Value, what: &str| v.as_u64().ok_or_else(|| format!("its {what} is not a count"));
-        let codes = |v: &Value, nested: bool| -> BTreeMap<String, u64> {
-            v.as_object()
-                .map(|m| {
-                    m.iter()
-                        .filter_map(|(k, c)| {
-                            let count = if nested { c["count"].as_u64() } else { c.as_u64() };
-                            count.map(|n| (k.clone(), n))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let figures = |v: &Value, nested: bool| -> Result<Figures, String> {
-            Ok(Figures {
-                cells: n(&v["cells"], "cells")?,
-                values: n(&v["values"], "values")?,
-                present: n(&v["present"], "present")?,
-                valid: n(&v["valid"], "valid")?,
-                errors: codes(&v["errors"], nested),
-                warnings: codes(&v["warnings"], nested),
-            })
-        };
-        let columns = j["columns"]
-            .as_array()
-            .ok_or("it has no columns")?
-            .iter()
-            .map(|c| Ok((c["name"].as_str().unwrap_or_default().to_string(), figures(c, false)?)))
-            .collect::<Result<_, String>>()?;
-        Ok(Snapshot {
-            records: n(&j["records"], "records")?,
-            total: figures(j, true)?,
-            columns,
-            values_in_clusters: j["duplicates"]["values_in_clusters"].as_u64().unwrap_or(0),
-            tool: j["run"]["tool"].as_str().unwrap_or_default().to_string(),
-            options: j["run"]["options"].clone(),
-        })
+        let report = Report::deserialize(j).map_err(|e| format!("not a JSON report of hdlscan scan: {e}"))?;
+        Ok(Snapshot::of(&report))
     }
 
     /// The figures of column `name`, or the run's.
@@ -130,7 +95,7 @@ impl Snapshot {
 }
 
 /// What changed since the baseline, as the report lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Changes {
     /// The baseline report's path.
     pub baseline: String,
@@ -147,15 +112,15 @@ pub struct Changes {
     pub codes: Vec<CodeChange>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MetricChange {
-    pub metric: &'static str,
+    pub metric: String,
     pub then: f64,
     pub now: f64,
     pub change: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CodeChange {
     pub code: String,
     pub then: u64,
@@ -196,7 +161,7 @@ impl Changes {
         let metrics = pairs
             .into_iter()
             .map(|(metric, then, now)| MetricChange {
-                metric,
+                metric: metric.to_string(),
                 then,
                 now,
                 change: ((now - then) * 1e6).round() / 1e6,

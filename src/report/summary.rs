@@ -68,7 +68,7 @@ impl Report {
                 .collect();
             let _ = writeln!(out, "  other errors: {}", rest.join(", "));
         }
-        let mut warns: Vec<_> = self.warnings.0.iter().map(|(w, c)| (*w, c.count)).collect();
+        let mut warns: Vec<_> = self.warnings.0.iter().map(|(w, c)| (w.as_str(), c.count)).collect();
         warns.sort_by_key(|w| std::cmp::Reverse(w.1));
         if !warns.is_empty() {
             let w: Vec<String> = warns.iter().map(|(w, n)| format!("{w} {n}")).collect();
