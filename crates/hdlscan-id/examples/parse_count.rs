@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Divide the total by the number of values (printed) times PASSES. The
-//! file is read as `hdlscan::synth::values_file` reads it: one value a
+//! file is read as `hdlscan_synth::values` reads it: one value a
 //! line, a line starting with `"` being a JSON string.
 
 #[path = "../../../benches/shared/parse_loops.rs"]
