@@ -95,29 +95,24 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-/// Why `-o -` is refused (by `scan` and `gen`).
-const DASH_OUTPUT: &str = "-o -: the output is written to a file and renamed into place when complete; name a file";
+use crate::plan::{DASH_OUTPUT, PlanError};
 
-/// The format of `-o PATH`: `--output-format`, else the extension. `-o -`
-/// is refused: output is a file renamed into place when complete.
+/// A plan refused: exit 2 when the command line is at fault, 1 when an
+/// input is (its error as it came, with its chain).
+fn plan_error(e: PlanError) -> anyhow::Error {
+    match e {
+        PlanError::Input(e) => e,
+        e if e.is_usage() => anyhow::Error::new(Usage(e.to_string())),
+        e => anyhow::Error::new(e),
+    }
+}
+
+/// The format of `-o PATH` (`diff`'s output), as `scan` reads it.
 fn output_format(
     path: &std::path::Path,
     flag: Option<scan::OutFormatArg>,
 ) -> anyhow::Result<crate::io::sink::OutputFormat> {
-    if path.as_os_str() == "-" {
-        return Err(anyhow::Error::new(Usage(format!(
-            "{DASH_OUTPUT} (the report can go to stdout: --report -)"
-        ))));
-    }
-    match flag {
-        Some(f) => Ok(f.into()),
-        None => crate::io::sink::OutputFormat::from_path(path).ok_or_else(|| {
-            anyhow::Error::new(Usage(format!(
-                "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
-                path.display()
-            )))
-        }),
-    }
+    crate::plan::output_format(path, flag.map(Into::into)).map_err(plan_error)
 }
 
 /// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.

@@ -328,7 +328,7 @@ fn produce_jsonl(
 }
 
 /// The CSV header as a schema of string columns.
-pub(super) fn utf8_schema(headers: &[String]) -> SchemaRef {
+pub(crate) fn utf8_schema(headers: &[String]) -> SchemaRef {
     Arc::new(Schema::new(
         headers
             .iter()
