@@ -1,11 +1,11 @@
-//! Parser throughput on two corpora of 50,000 values from `hdlscan::synth`,
+//! Parser throughput on two corpora of 50,000 values from `hdlscan_synth`,
 //! single thread:
 //!
 //! - `testdata/bench_values.txt`: the mix of SPEC version 1
-//!   (`synth::Mix::V1`, seed `BENCH_SEED`), groups `parse_values` and
+//!   (`hdlscan_synth::Mix::V1`, seed `BENCH_SEED`), groups `parse_values` and
 //!   `parse_bytes`;
 //! - `testdata/bench_values_v2.txt`: the same mix plus SPEC version 2's
-//!   dirt on about 9% of the values (`synth::Mix::V2`, seed
+//!   dirt on about 9% of the values (`hdlscan_synth::Mix::V2`, seed
 //!   `BENCH_V2_SEED`: two identifiers in a cell, glued text, wrapped lines,
 //!   placeholders, shortDOI, DSpace and landing-page URLs, …), groups
 //!   `parse_values_v2` and `parse_bytes_v2`.
@@ -17,7 +17,7 @@
 //! `scripts/bench-parse` runs this and prints ns/value for both corpora
 //! from criterion's median estimates.
 //!
-//! **File format** (`hdlscan::synth::values_file`, which both this bench and
+//! **File format** (`hdlscan_synth::values`, which both this bench and
 //! `examples/parse_file.rs` read with): one value a line, LF-terminated; a
 //! line that starts with `"` is a JSON string holding the value (used for
 //! the values that hold CR or LF, or start with `"`), any other line is the
@@ -32,12 +32,12 @@ use parse_loops::{classify, classify_render};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hdlscan::id::{Options, Parser, Rendered, Scratch};
-use hdlscan::synth::values_file;
+use hdlscan_synth::values;
 use std::hint::black_box;
 
 fn load(file: &str) -> Vec<Vec<u8>> {
     let path = format!("{}/testdata/{file}", env!("CARGO_MANIFEST_DIR"));
-    values_file::read(&path).unwrap_or_else(|e| panic!("{e}"))
+    values::read(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Both modes on the values of `file`, in groups `parse_values{suffix}`

@@ -1,13 +1,15 @@
-//! Regenerates the committed test data from `hdlscan::synth`:
+//! Regenerates the committed test data from `hdlscan_synth`:
 //!
 //! ```text
 //! cargo run --release --example gen_sample                 # testdata/sample_export.csv, bench_values.txt, bench_values_v2.txt
 //! cargo run --release --example gen_sample -- csv N [SEED] # N generated rows to stdout, timing on stderr
 //! cargo run --release --example gen_sample -- values N [SEED] # N values, one per line, to stdout
-//! cargo run --release --example gen_sample -- values-v2 N [SEED] # N values of synth::Mix::V2 (synth::values_file format)
+//! cargo run --release --example gen_sample -- values-v2 N [SEED] # N values of Mix::V2 (hdlscan_synth::values format)
 //! ```
 
-use hdlscan::synth;
+use hdlscan_synth::sample::{BENCH_SEED, BENCH_V2_SEED, BENCH_VALUES, write_sample_csv};
+use hdlscan_synth::values::write_values;
+use hdlscan_synth::{Layout, Mix, Synth, csv};
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
@@ -25,18 +27,12 @@ fn main() -> io::Result<()> {
         None => {
             let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
             std::fs::create_dir_all(&dir)?;
-            synth::write_sample_csv(BufWriter::new(File::create(dir.join("sample_export.csv"))?))?;
-            synth::write_bench_values(
-                BufWriter::new(File::create(dir.join("bench_values.txt"))?),
-                synth::BENCH_VALUES,
-                synth::BENCH_SEED,
-            )?;
-            synth::write_values(
-                BufWriter::new(File::create(dir.join("bench_values_v2.txt"))?),
-                synth::BENCH_VALUES,
-                synth::BENCH_V2_SEED,
-                synth::Mix::V2,
-            )?;
+            write_sample_csv(BufWriter::new(File::create(dir.join("sample_export.csv"))?))?;
+            let values = |name: &str, seed, mix| {
+                write_values(BufWriter::new(File::create(dir.join(name))?), BENCH_VALUES, seed, mix)
+            };
+            values("bench_values.txt", BENCH_SEED, Mix::V1)?;
+            values("bench_values_v2.txt", BENCH_V2_SEED, Mix::V2)?;
             eprintln!(
                 "wrote {}/sample_export.csv, bench_values.txt and bench_values_v2.txt",
                 dir.display()
@@ -45,17 +41,18 @@ fn main() -> io::Result<()> {
         Some("csv") => {
             let (n, seed) = (num(1, 1_000_000), num(2, 1));
             let t = Instant::now();
-            synth::write_csv(BufWriter::with_capacity(1 << 20, io::stdout().lock()), n, seed)?;
+            let out = BufWriter::with_capacity(1 << 20, io::stdout().lock());
+            csv::write_csv(out, &Layout::DSPACE, Synth::new(seed), n)?;
             let s = t.elapsed().as_secs_f64();
             eprintln!("{n} rows in {s:.2} s ({:.0} rows/s)", n as f64 / s);
         }
         Some("values") => {
             let (n, seed) = (num(1, 50_000), num(2, 1));
-            synth::write_bench_values(BufWriter::new(io::stdout().lock()), n as usize, seed)?;
+            write_values(BufWriter::new(io::stdout().lock()), n as usize, seed, Mix::V1)?;
         }
         Some("values-v2") => {
             let (n, seed) = (num(1, 50_000), num(2, 1));
-            synth::write_values(BufWriter::new(io::stdout().lock()), n as usize, seed, synth::Mix::V2)?;
+            write_values(BufWriter::new(io::stdout().lock()), n as usize, seed, Mix::V2)?;
         }
         Some(other) => {
             eprintln!(

@@ -7,7 +7,7 @@
 //! Each figure is the fastest of PASSES passes over data in memory (the
 //! steadiest figure on a shared machine).
 //!
-//! Without a file, the input is `hdlscan gen`'s works (`synth::jsonl`),
+//! Without a file, the input is `hdlscan gen`'s works (`hdlscan_synth::jsonl`),
 //! `lean` (as written, ~0.6 KB a line) or by default padded to the size of
 //! real OpenAlex works (authorships with institutions, referenced works,
 //! an abstract inverted index, concepts, counts by year: ~4 KB a line).
@@ -19,8 +19,8 @@
 //! ```
 
 use hdlscan::io::jsonl::{JsonPath, JsonlBlockReader, JsonlOptions, PathSet, RawLines, parse_block};
-use hdlscan::synth::SplitMix64;
-use hdlscan::synth::jsonl::Works;
+use hdlscan_synth::SplitMix64;
+use hdlscan_synth::jsonl::Works;
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::io::{Cursor, Write};

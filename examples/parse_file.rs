@@ -5,7 +5,7 @@
 //! the CPU mispredicts on a mix of forms cost.
 //!
 //! The file is read as the criterion bench reads its corpora
-//! (`hdlscan::synth::values_file`): one value a line, a line starting with
+//! (`hdlscan_synth::values`): one value a line, a line starting with
 //! `"` being a JSON string (a value holding CR or LF, as in
 //! `testdata/bench_values_v2.txt`); the LF ending the last line is not a
 //! value.
@@ -29,7 +29,7 @@
 //! ```
 
 use hdlscan::id::{Options, Parser, Scratch};
-use hdlscan::synth::values_file;
+use hdlscan_synth::values;
 use std::time::Instant;
 
 fn main() {
@@ -46,7 +46,7 @@ fn main() {
         eprintln!("{path}: {e}");
         std::process::exit(1);
     });
-    let mut lines = values_file::parse(&text).unwrap_or_else(|e| {
+    let mut lines = values::parse(&text).unwrap_or_else(|e| {
         eprintln!("{path}: {e}");
         std::process::exit(1);
     });

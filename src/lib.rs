@@ -34,6 +34,5 @@ pub mod pipeline;
 pub mod plan;
 pub mod report;
 pub mod select;
-pub mod synth;
 
 pub use hdlscan_id as id;

@@ -1287,17 +1287,14 @@ fn custom_resolver_makes_urls_valid() {
 }
 
 /// Writes a `rows`-row export like the sample's: identifiers from
-/// `hdlscan::synth` (seeded), titles with commas, quotes and line breaks so
+/// `hdlscan_synth` (seeded), titles with commas, quotes and line breaks so
 /// quoted records straddle block boundaries, ids `1..=rows`.
-///
-/// (Not `synth::write_csv`: it panics in debug builds, see
-/// `synth_write_csv_works_in_debug_builds`.)
 pub fn write_synth_csv(path: &Path, rows: u64, seed: u64) {
-    let mut synth = hdlscan::synth::Synth::new(seed);
+    use hdlscan_synth::{Layout, csv};
+    let mut synth = hdlscan_synth::Synth::new(seed);
     let mut out = Vec::with_capacity(rows as usize * 120);
-    out.extend_from_slice(hdlscan::synth::CSV_HEADER.as_bytes());
-    out.push(b'\n');
-    let mut row = hdlscan::synth::Row::default();
+    csv::push_header(&mut out, &Layout::DSPACE);
+    let mut row = hdlscan_synth::Row::default();
     for id in 1..=rows {
         row.id = id;
         row.collection = ["1721.1/7582", "2027.42/41", "123456789/2"][id as usize % 3].to_string();
@@ -1310,7 +1307,7 @@ pub fn write_synth_csv(path: &Path, rows: u64, seed: u64) {
         row.date_issued = format!("{}", 2000 + id % 25);
         row.dc_type = "Article";
         synth.next_identifier(&mut row.identifier);
-        row.write_csv(&mut out);
+        csv::push_row(&mut out, &Layout::DSPACE, &row);
     }
     fs::write(path, out).unwrap();
 }
@@ -1373,12 +1370,14 @@ fn threads_1_and_2_give_identical_output() {
     }
 }
 
-/// `synth::write_csv`, the documented way to make big test inputs, must work
-/// in the test (debug) profile and make titles like the sample's showcase.
+/// `hdlscan_synth::csv::write_csv`, the documented way to make big test
+/// inputs, must work in the test (debug) profile and make titles like the
+/// sample's showcase.
 #[test]
 fn synth_write_csv_works_in_debug_builds() {
     let mut out = Vec::new();
-    hdlscan::synth::write_csv(&mut out, 2000, 42).unwrap();
+    let synth = hdlscan_synth::Synth::new(42);
+    hdlscan_synth::csv::write_csv(&mut out, &hdlscan_synth::Layout::DSPACE, synth, 2000).unwrap();
     let mut r = csv::ReaderBuilder::new().from_reader(&out[..]);
     let titles: Vec<String> = r.records().map(|rec| rec.unwrap()[2].to_string()).collect();
     assert_eq!(titles.len(), 2000);

@@ -1,6 +1,6 @@
 //! `hdlscan bench`: parser throughput on this machine, to size jobs.
 //!
-//! Generates N identifiers of the realistic mix ([`crate::synth`]) into one
+//! Generates N identifiers of the realistic mix (`hdlscan_synth`) into one
 //! contiguous buffer with an offset table (no allocation per value), then
 //! times parse-only and parse+render, on one thread and on all threads
 //! (rayon over chunks of [`CHUNK`] values, each chunk with its own
@@ -9,8 +9,9 @@
 
 use super::ParserArgs;
 use crate::id::{Parser, Rendered, Scratch};
-use crate::synth::{BENCH_SEED, Synth};
 use anyhow::{Result, bail};
+use hdlscan_synth::Synth;
+use hdlscan_synth::sample::BENCH_SEED;
 use rayon::prelude::*;
 use serde_json::json;
 use std::hint::black_box;

@@ -1,9 +1,10 @@
 //! `hdlscan gen`: a seeded synthetic export (the realistic mix of
-//! [`crate::synth`]) as CSV, Parquet or JSON Lines, for benchmarks and for trying
-//! `scan` out on data of any size.
+//! `hdlscan_synth`) as CSV, Parquet or JSON Lines, for benchmarks and for
+//! trying `scan` out on data of any size.
 //!
-//! Columns: `record_id` (1..=N), `identifier`, `title` (with the odd comma,
-//! quote or line break), `date_issued`, `type`, `collection`. The same seed
+//! Columns: those of [`Layout::GEN`]: `record_id` (1..=N), `identifier`,
+//! `title` (with the odd comma, quote or line break), `date_issued`, `type`,
+//! `collection`. The same seed
 //! gives the same rows in both formats, and the same bytes on every run.
 //! CSV is streamed; Parquet is built in batches of [`BATCH_ROWS`] rows on
 //! one thread while [`Sink`] encodes the previous batch (bounded memory).
@@ -13,12 +14,11 @@
 use super::Usage;
 use crate::io::atomic::AtomicFile;
 use crate::io::sink::{OutputFormat, Sink};
-use crate::synth::{Row, Synth, push_csv_record};
 use anyhow::{Result, bail};
-use arrow_array::builder::{Int64Builder, StringBuilder};
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use std::io::Write;
+use hdlscan_synth::row::Column;
+use hdlscan_synth::{Layout, Row, Synth};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -43,9 +43,6 @@ doi: labels, hdl:/info: URIs, junk, and dirt (whitespace, invisible
 characters, trailing punctuation, %2F, ...), with ~10% duplicates.
 The output is written to a temporary file beside the target and renamed
 at the end.";
-
-/// The columns `gen` writes, in order.
-pub const COLUMNS: [&str; 6] = ["record_id", "identifier", "title", "date_issued", "type", "collection"];
 
 /// Rows per Parquet record batch.
 pub const BATCH_ROWS: usize = 65_536;
@@ -138,89 +135,63 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Appends `row` as one CSV record in [`COLUMNS`] order, LF-terminated.
-fn push_csv_row(out: &mut Vec<u8>, row: &Row) {
-    let fields = [
-        row.identifier.as_str(),
-        &row.title,
-        &row.date_issued,
-        row.dc_type,
-        &row.collection,
-    ];
-    push_csv_record(out, row.id, &fields);
-}
-
 /// Streams `rows` rows to `path` as CSV (header first); `distinct`: see
 /// [`Synth::distinct`].
 pub fn write_csv(path: &Path, rows: u64, seed: u64, distinct: bool) -> Result<()> {
     let mut file = AtomicFile::create(path, &[])?;
-    let mut synth = Synth::new(seed).distinct(distinct);
-    let mut row = Row::default();
-    let mut buf = Vec::with_capacity(1 << 17);
-    buf.extend_from_slice(COLUMNS.join(",").as_bytes());
-    buf.push(b'\n');
-    let fail = |e: std::io::Error| anyhow::anyhow!("writing {}: {}", path.display(), crate::io::atomic::os_reason(&e));
-    for id in 1..=rows {
-        synth.next_row(id, &mut row);
-        push_csv_row(&mut buf, &row);
-        if buf.len() >= 1 << 16 {
-            file.write_all(&buf).map_err(fail)?;
-            buf.clear();
-        }
-    }
-    file.write_all(&buf).map_err(fail)?;
+    let synth = Synth::new(seed).distinct(distinct);
+    hdlscan_synth::csv::write_csv(&mut file, &Layout::GEN, synth, rows).map_err(|e| writing(path, &e))?;
     file.commit()
+}
+
+/// An error writing `path`, as `scan` words it.
+fn writing(path: &Path, e: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("writing {}: {}", path.display(), crate::io::atomic::os_reason(e))
 }
 
 /// Streams `rows` OpenAlex-like works to `path` as JSON Lines
-/// (`synth::jsonl`).
+/// (`hdlscan_synth::jsonl`).
 pub fn write_jsonl(path: &Path, rows: u64, seed: u64) -> Result<()> {
     let mut file = AtomicFile::create(path, &[])?;
-    crate::synth::jsonl::write_jsonl(&mut file, rows, seed)
-        .map_err(|e| anyhow::anyhow!("writing {}: {}", path.display(), crate::io::atomic::os_reason(&e)))?;
+    hdlscan_synth::jsonl::write_jsonl(&mut file, rows, seed).map_err(|e| writing(path, &e))?;
     file.commit()
 }
 
-/// The Arrow schema of the Parquet output.
+/// The Arrow schema of the Parquet output: [`Layout::GEN`], the record id
+/// a number, the rest text.
 pub fn schema() -> SchemaRef {
-    let fields: Vec<Field> = COLUMNS
+    let fields: Vec<Field> = Layout::GEN
+        .0
         .iter()
-        .map(|&name| {
-            if name == "record_id" {
-                Field::new(name, DataType::Int64, false)
+        .map(|&(name, column)| {
+            let kind = if column == Column::Id {
+                DataType::Int64
             } else {
-                Field::new(name, DataType::Utf8, false)
-            }
+                DataType::Utf8
+            };
+            Field::new(name, kind, false)
         })
         .collect();
     Arc::new(Schema::new(fields))
 }
 
-/// Builds the next batch of at most `n` rows (ids from `first_id`).
-fn next_batch(synth: &mut Synth, row: &mut Row, schema: &SchemaRef, first_id: u64, n: usize) -> Result<RecordBatch> {
-    let mut ids = Int64Builder::with_capacity(n);
-    let mut identifier = StringBuilder::with_capacity(n, n * 48);
-    let mut title = StringBuilder::with_capacity(n, n * 72);
-    let mut date = StringBuilder::with_capacity(n, n * 10);
-    let mut dc_type = StringBuilder::with_capacity(n, n * 8);
-    let mut collection = StringBuilder::with_capacity(n, n * 12);
-    for i in 0..n as u64 {
-        synth.next_row(first_id + i, row);
-        ids.append_value(row.id as i64);
-        identifier.append_value(&row.identifier);
-        title.append_value(&row.title);
-        date.append_value(&row.date_issued);
-        dc_type.append_value(row.dc_type);
-        collection.append_value(&row.collection);
+/// Fills `rows` with the next `rows.len()` rows (ids from `first_id`) and
+/// makes them a batch in the columns of [`Layout::GEN`].
+fn next_batch(synth: &mut Synth, rows: &mut [Row], schema: &SchemaRef, first_id: u64) -> Result<RecordBatch> {
+    for (id, row) in (first_id..).zip(rows.iter_mut()) {
+        synth.next_row(id, row);
     }
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(ids.finish()),
-        Arc::new(identifier.finish()),
-        Arc::new(title.finish()),
-        Arc::new(date.finish()),
-        Arc::new(dc_type.finish()),
-        Arc::new(collection.finish()),
-    ];
+    let columns: Vec<ArrayRef> = Layout::GEN
+        .columns()
+        .map(|column| -> ArrayRef {
+            if column == Column::Id {
+                Arc::new(Int64Array::from_iter_values(rows.iter().map(|row| row.id as i64)))
+            } else {
+                let text = rows.iter().map(|row| row.text(column).unwrap_or_default());
+                Arc::new(StringArray::from_iter_values(text))
+            }
+        })
+        .collect();
     Ok(RecordBatch::try_new(schema.clone(), columns)?)
 }
 
@@ -234,11 +205,12 @@ pub fn write_parquet(path: &Path, rows: u64, seed: u64, distinct: bool) -> Resul
         let producer_schema = schema.clone();
         s.spawn(move || {
             let mut synth = Synth::new(seed).distinct(distinct);
-            let mut row = Row::default();
+            let mut batch_rows = Vec::new();
             let mut next = 1u64;
             while next <= rows {
                 let n = (rows - next + 1).min(BATCH_ROWS as u64) as usize;
-                let batch = next_batch(&mut synth, &mut row, &producer_schema, next, n);
+                batch_rows.resize_with(n, Row::default);
+                let batch = next_batch(&mut synth, &mut batch_rows, &producer_schema, next);
                 let failed = batch.is_err();
                 if tx.send(batch).is_err() || failed {
                     return; // the writer gave up, or this was the error

@@ -19,13 +19,14 @@
 //! `null` `issn_l`, and `related_handle` appears on about 1 work in 1,000,
 //! so a reader that guessed a schema from the first lines would lose it.
 
-use super::{Row, SplitMix64, Synth, decimal};
+use crate::text::{decimal, write_buffered};
+use crate::{Row, SplitMix64, Synth};
 use std::io::{self, Write};
 
 /// Mixed into the seed of the locations' generator.
-pub const LOCATIONS_SEED: u64 = 0x4a53_4f4e_4c4f_4301;
+const LOCATIONS_SEED: u64 = 0x4a53_4f4e_4c4f_4301;
 /// Mixed into the seed of the structure's random source.
-pub const SHAPE_SEED: u64 = 0x4a53_4f4e_5348_5001;
+const SHAPE_SEED: u64 = 0x4a53_4f4e_5348_5001;
 
 /// Generates works; each call of [`Works::next_work`] appends one line.
 pub struct Works {
@@ -37,6 +38,7 @@ pub struct Works {
 }
 
 impl Works {
+    /// The works of `seed`.
     pub fn new(seed: u64) -> Works {
         Works {
             rows: Synth::new(seed),
@@ -121,15 +123,7 @@ fn push_str_or_null(out: &mut Vec<u8>, s: &str) {
 /// Writes `n_rows` works (ids `1..=n_rows`) to `w`.
 pub fn write_jsonl<W: Write>(mut w: W, n_rows: u64, seed: u64) -> io::Result<()> {
     let mut works = Works::new(seed);
-    let mut buf = Vec::with_capacity(1 << 17);
-    for id in 1..=n_rows {
-        works.next_work(id, &mut buf);
-        if buf.len() >= 1 << 16 {
-            w.write_all(&buf)?;
-            buf.clear();
-        }
-    }
-    w.write_all(&buf)?;
+    write_buffered(&mut w, 1..=n_rows, |id, buf| works.next_work(id, buf))?;
     w.flush()
 }
 

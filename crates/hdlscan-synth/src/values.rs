@@ -17,7 +17,10 @@
 //! are. A quoted value must be UTF-8 (JSON strings are); raw lines may hold
 //! any bytes but LF.
 
+use crate::text::write_buffered;
+use crate::{Mix, Synth};
 use std::borrow::Cow;
+use std::io::{self, Write};
 use std::path::Path;
 
 /// Appends `v` as one line (LF-terminated), JSON-quoted when it holds CR or
@@ -61,6 +64,21 @@ pub fn read(path: impl AsRef<Path>) -> Result<Vec<Vec<u8>>, String> {
     let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let values = parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(values.into_iter().map(Cow::into_owned).collect())
+}
+
+/// Writes `n` identifier values of `mix` generated with `seed`, one a line
+/// ([`push_value`]). `write_values(w, BENCH_VALUES, BENCH_SEED, Mix::V1)`
+/// is `testdata/bench_values.txt`, every line raw (no V1 value holds CR or
+/// LF or starts with `"`); `write_values(w, BENCH_VALUES, BENCH_V2_SEED,
+/// Mix::V2)` is `testdata/bench_values_v2.txt` (see [`crate::sample`]).
+pub fn write_values<W: Write>(mut w: W, n: usize, seed: u64, mix: Mix) -> io::Result<()> {
+    let mut synth = Synth::with_mix(seed, mix);
+    let mut v = String::new();
+    write_buffered(&mut w, 0..n as u64, |_, buf| {
+        synth.next_identifier(&mut v);
+        push_value(buf, &v);
+    })?;
+    w.flush()
 }
 
 #[cfg(test)]
@@ -115,5 +133,21 @@ mod tests {
         let e = parse(b"ok\n\"unterminated\n").unwrap_err();
         assert!(e.starts_with("line 2:"), "{e}");
         assert!(parse(b"\"a\" trailing\n").is_err());
+    }
+
+    #[test]
+    fn v1_values_are_raw_lines() {
+        let mut out = Vec::new();
+        write_values(&mut out, 20_000, 3, Mix::V1).unwrap();
+        let mut synth = Synth::new(3);
+        let mut v = String::new();
+        let mut raw = Vec::new();
+        for _ in 0..20_000 {
+            synth.next_identifier(&mut v);
+            raw.extend_from_slice(v.as_bytes());
+            raw.push(b'\n');
+        }
+        assert!(out == raw, "no V1 value is quoted");
+        assert_eq!(parse(&out).unwrap().len(), 20_000);
     }
 }

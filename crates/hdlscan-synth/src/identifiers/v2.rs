@@ -38,8 +38,10 @@
 //! URLs are set at the 1–2% seen in DSpace exports with `||`-joined
 //! `dc.identifier.uri` cells, of which `testdata/real/` has no sample yet.
 
-use super::Part::{Lit, Num};
-use super::{ALNUM_LOWER, Dirt, DoiT, Form, Meta, REPO_HOSTS, Synth, Table, push_encoded, push_parts, table};
+use super::{Dirt, Form, Meta, Synth};
+use crate::random::{Table, table};
+use crate::tables::{ALNUM_LOWER, DoiT, Lit, Num, REPO_HOSTS, push_parts};
+use crate::text::push_encoded;
 
 /// Rates are per this many values.
 pub const PER: u64 = 10_000;
@@ -140,7 +142,7 @@ impl Synth {
         let has_dash = |c: &str| c[c.rfind('/').unwrap()..].contains('-');
         for _ in 0..8 {
             self.core.clear();
-            let t = self.rng.from_table(&super::DOI_TEMPLATES);
+            let t = self.rng.from_table(&crate::tables::DOI_TEMPLATES);
             self.doi_template(t);
             if has_dash(&self.core) {
                 break;
@@ -207,7 +209,7 @@ impl Synth {
                 self.render(Form::DoiUrl, out);
                 self.meta.form = Form::DoiUrl;
                 out.push(' ');
-                let page: &[super::Part] = if self.rng.chance(500) {
+                let page: &[crate::tables::Part] = if self.rng.chance(500) {
                     &[
                         Lit("http://www.cjae.net/CN/abstract/abstract"),
                         Num(10_000, 29_999, 0),
@@ -266,7 +268,7 @@ impl Synth {
                     .weighted(&[(80, Form::BareDoi), (10, Form::DoiLabel), (10, Form::DoiUrl)]);
                 self.render(form, out);
                 self.meta.form = form;
-                let tail: &[super::Part] = match self.rng.below(100) {
+                let tail: &[crate::tables::Part] = match self.rng.below(100) {
                     0..20 => &[Lit(" PMCID: PMC"), Num(1_000_000, 9_999_999, 7)],
                     20..35 => &[Lit(" |")],
                     35..45 => &[Lit(" see also the supplementary material")],
@@ -312,7 +314,7 @@ impl Synth {
         let first = self.rng.pick(&['a', 'b', 'c', 'd', 'e', 'f', 'g']);
         out.push(first);
         let n = self.rng.range(3, 5) as usize;
-        super::push_chars(&mut self.rng, out, ALNUM_LOWER, n);
+        crate::text::push_chars(&mut self.rng, out, ALNUM_LOWER, n);
     }
 
     fn dspace_url(&mut self, out: &mut String) {
@@ -347,7 +349,7 @@ impl Synth {
         push_encoded(out, &self.core, false);
         if path.ends_with("bitstream/handle/") {
             out.push('/');
-            let file: &[super::Part] = match self.rng.below(5) {
+            let file: &[crate::tables::Part] = match self.rng.below(5) {
                 0 => &[Lit("report.pdf")],
                 1 => &[Lit("Brief"), Num(1, 99, 0), Lit(".pdf")],
                 2 => &[Lit("WorkingPaper_"), Num(100, 999, 0), Lit(".pdf")],
@@ -412,7 +414,7 @@ impl Synth {
             0..35 => DoiT::Sage,
             35..60 => DoiT::SpringerArticle,
             60..75 => DoiT::NatureNew,
-            _ => self.rng.from_table(&super::DOI_TEMPLATES),
+            _ => self.rng.from_table(&crate::tables::DOI_TEMPLATES),
         };
         self.new_doi_of(t);
         // Copied out of a URL, every `/` encoded (IOP's suffixes hold more).
@@ -558,8 +560,9 @@ impl Synth {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Mix, Synth, values_file, write_values};
+    use super::super::{Mix, Synth};
     use super::*;
+    use crate::values::{self as values_file, write_values};
     use std::collections::HashMap;
 
     fn values(seed: u64, n: usize) -> Vec<(String, Meta)> {
