@@ -95,6 +95,7 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+use crate::io::format::Format;
 use crate::plan::{DASH_OUTPUT, PlanError};
 
 /// A plan refused: exit 2 when the command line is at fault, 1 when an
@@ -108,11 +109,32 @@ fn plan_error(e: PlanError) -> anyhow::Error {
 }
 
 /// The format of `-o PATH` (`diff`'s output), as `scan` reads it.
-fn output_format(
-    path: &std::path::Path,
-    flag: Option<scan::OutFormatArg>,
-) -> anyhow::Result<crate::io::sink::OutputFormat> {
-    crate::plan::output_format(path, flag.map(Into::into)).map_err(plan_error)
+fn output_format(path: &std::path::Path, flag: Option<Format>) -> anyhow::Result<Format> {
+    crate::plan::output_format(path, flag).map_err(plan_error)
+}
+
+/// The formats `--output-format` takes.
+const WRITTEN: &[(Format, &str)] = &[
+    (Format::Parquet, ""),
+    (Format::Csv, ""),
+    (Format::Tsv, ""),
+    (Format::Arrow, ""),
+];
+
+/// A `--…-format` flag taking these formats by name, each with its help
+/// (none when empty).
+fn formats(list: &'static [(Format, &'static str)]) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = list.iter().map(|&(f, help)| match help {
+        "" => PossibleValue::new(f.name()),
+        help => PossibleValue::new(f.name()).help(help),
+    });
+    // Clap has checked the name against the list.
+    PossibleValuesParser::new(values).map(|name| {
+        list.iter()
+            .find(|(f, _)| f.name() == name)
+            .map_or(list[0].0, |&(f, _)| f)
+    })
 }
 
 /// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.

@@ -7,9 +7,10 @@ use super::{Exit, ParserArgs, Usage};
 use crate::dups;
 use crate::gates::{Gate, Severity};
 use crate::io::atomic;
-use crate::io::csv_in::{InputSpec, TextEncoding};
-use crate::io::sink::OutputFormat;
-use crate::pipeline::{self, InputFormat};
+use crate::io::csv_in::TextEncoding;
+use crate::io::format::Format;
+use crate::io::source::InputSpec;
+use crate::pipeline;
 use crate::plan::{Request, ScanPlan};
 use crate::report::{Made, Report, Snapshot};
 use anyhow::Result;
@@ -129,11 +130,11 @@ pub struct ScanArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Output format, overriding the output file's extension.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<OutFormatArg>,
+    #[arg(long, value_name = "FORMAT", value_parser = super::formats(super::WRITTEN))]
+    pub output_format: Option<Format>,
     /// Input format, overriding the input files' extensions.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub input_format: Option<InputFormat>,
+    #[arg(long, value_name = "FORMAT", value_parser = super::formats(READ))]
+    pub input_format: Option<Format>,
     /// Write the report here, repeatable: JSON, Markdown or HTML by the
     /// extension (.json, .md, .html); `-` for stdout. Another extension
     /// gets --report-format, or JSON.
@@ -203,24 +204,16 @@ pub struct ScanArgs {
     pub parser: ParserArgs,
 }
 
-#[derive(clap::ValueEnum, Debug, Clone, Copy)]
-pub enum OutFormatArg {
-    Parquet,
-    Csv,
-    Tsv,
-    Arrow,
-}
-
-impl From<OutFormatArg> for OutputFormat {
-    fn from(f: OutFormatArg) -> OutputFormat {
-        match f {
-            OutFormatArg::Parquet => OutputFormat::Parquet,
-            OutFormatArg::Csv => OutputFormat::Csv,
-            OutFormatArg::Tsv => OutputFormat::Tsv,
-            OutFormatArg::Arrow => OutputFormat::Arrow,
-        }
-    }
-}
+/// The formats `--input-format` takes.
+const READ: &[(Format, &str)] = &[
+    (Format::Csv, ""),
+    (Format::Tsv, ""),
+    (Format::Parquet, ""),
+    (
+        Format::Jsonl,
+        "JSON Lines (`.jsonl`, `.ndjson`, `.json`), or with `--records` JSON documents holding an array of records",
+    ),
+];
 
 impl ScanArgs {
     /// The scan these arguments ask for, before anything is resolved.
@@ -233,7 +226,7 @@ impl ScanArgs {
             split: self.split.clone(),
             long: self.long,
             output: self.output.clone(),
-            output_format: self.output_format.map(OutputFormat::from),
+            output_format: self.output_format,
             column_prefix: self.column_prefix.clone(),
             delimiter: self.delimiter.clone(),
             no_headers: self.no_headers,
@@ -389,14 +382,14 @@ fn parse_gates(args: &ScanArgs) -> Result<Vec<Gate>> {
 
 /// A bar on a terminal, for files whose size tells the work ahead: bytes
 /// for CSV, rows for Parquet. None on stdin, compressed input or -q.
-fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: InputFormat) -> Option<ProgressBar> {
+fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: Format) -> Option<ProgressBar> {
     if args.quiet || !std::io::stderr().is_terminal() {
         return None;
     }
     let mut total = 0u64;
     for i in inputs {
         let InputSpec::Path(p) = i else { return None };
-        if format == InputFormat::Parquet {
+        if format == Format::Parquet {
             total += crate::io::parquet_in::ParquetInput::open(p).ok()?.num_rows();
         } else {
             let name = p.to_string_lossy();
@@ -407,7 +400,7 @@ fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: InputFormat) -> O
         }
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let template = if format == InputFormat::Parquet {
+    let template = if format == Format::Parquet {
         "{bar:40} {human_pos}/{human_len} rows  {per_sec}  ETA {eta}"
     } else {
         "{bar:40} {bytes}/{total_bytes}  {bytes_per_sec}  ETA {eta}"

@@ -1,7 +1,7 @@
 //! What a file's first bytes say it is, whatever its name: gzip, zstd,
 //! Parquet, Arrow IPC, and the formats users save in place of a CSV export
 //! ([`NotCsv`]: a spreadsheet or ZIP archive, an old Office file, PDF,
-//! HTML, JSON, JSON Lines). [`super::csv_in::open_input`] sniffs every CSV
+//! HTML, JSON, JSON Lines). [`super::source::open_input`] sniffs every CSV
 //! input (and the start of what a compressed one decompresses to), and
 //! [`super::parquet_in::ParquetInput::open`] a file whose footer did not
 //! load, so a file in a format hdlscan does not read is named as such

@@ -19,9 +19,10 @@ use crate::dups;
 use crate::heap;
 use crate::id::{Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
-use crate::io::csv_in::{InputSpec, ParseOptions, RawBlock};
+use crate::io::csv_in::{ParseOptions, RawBlock};
 use crate::io::jsonl::{JsonlOptions, PathSet, RawLines, Step};
 use crate::io::sink::{self, Sink, SinkOptions};
+use crate::io::source::InputSpec;
 use crate::plan::ScanPlan;
 use crate::report::{InputInfo, Stats};
 use anyhow::{Result, anyhow, bail};
@@ -35,52 +36,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
-
-/// The input formats `scan` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputFormat {
-    Csv,
-    Tsv,
-    Parquet,
-    /// JSON Lines (`.jsonl`, `.ndjson`, `.json`), or with `--records` JSON
-    /// documents holding an array of records.
-    Jsonl,
-}
-
-impl InputFormat {
-    /// By extension, looking through `.gz` / `.zst`; stdin is CSV.
-    pub fn detect(spec: &InputSpec) -> InputFormat {
-        let InputSpec::Path(p) = spec else {
-            return InputFormat::Csv;
-        };
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().to_ascii_lowercase())
-            .unwrap_or_default();
-        let name = name
-            .strip_suffix(".gz")
-            .or_else(|| name.strip_suffix(".zst"))
-            .unwrap_or(&name);
-        if name.ends_with(".parquet") || name.ends_with(".pq") {
-            InputFormat::Parquet
-        } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") || name.ends_with(".json") {
-            InputFormat::Jsonl
-        } else if name.ends_with(".tsv") || name.ends_with(".tab") {
-            InputFormat::Tsv
-        } else {
-            InputFormat::Csv
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            InputFormat::Csv => "csv",
-            InputFormat::Tsv => "tsv",
-            InputFormat::Parquet => "parquet",
-            InputFormat::Jsonl => "jsonl",
-        }
-    }
-}
 
 /// What a run produced, for the report.
 pub struct ScanResult {

@@ -4,9 +4,9 @@
 
 use super::PlanError;
 use crate::id::{Options, Parser};
+use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, Step};
 use crate::io::nested;
-use crate::pipeline::InputFormat;
 use crate::select;
 use anyhow::{Result, anyhow};
 use arrow_schema::Schema;
@@ -92,10 +92,10 @@ pub(super) fn choose_or_nested(
     shown: &str,
     delimiter: Option<u8>,
     schema: &Schema,
-    format: InputFormat,
+    format: Format,
     nested: &mut Vec<Option<(String, Vec<Step>)>>,
 ) -> Result<Vec<usize>> {
-    if format != InputFormat::Parquet || !selectors.iter().any(|s| nested::looks_like_path(s)) {
+    if format != Format::Parquet || !selectors.iter().any(|s| nested::looks_like_path(s)) {
         return choose(names, selectors, shown, delimiter);
     }
     let mut chosen = Vec::new();

@@ -1,7 +1,7 @@
 //! [`PlanError`]: why a scan cannot be planned, naming the flag, column or
 //! input at fault.
 
-use crate::pipeline::InputFormat;
+use crate::io::format::Format;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -24,7 +24,7 @@ pub enum PlanError {
     NotForInput {
         flag: &'static str,
         applies: &'static str,
-        format: InputFormat,
+        format: Format,
     },
     /// `--keep` with wide output.
     KeepNeedsLong,
@@ -33,7 +33,7 @@ pub enum PlanError {
     /// `-o PATH` whose extension names no output format.
     UnknownOutputFormat(PathBuf),
     /// Inputs named as different formats, without `--input-format`.
-    MixedFormats(Vec<InputFormat>),
+    MixedFormats(Vec<Format>),
     /// The first input cannot be opened, or does not hold what the run
     /// reads (its message already names it).
     Input(anyhow::Error),

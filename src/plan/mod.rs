@@ -17,11 +17,11 @@ pub use error::{DASH_OUTPUT, PlanError};
 
 use crate::dups;
 use crate::id::{Parser, Split};
-use crate::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, TextEncoding};
+use crate::io::csv_in::{CsvBlockReader, CsvOptions, TextEncoding};
+use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, JsonlOptions, Step};
 use crate::io::parquet_in::{self, ParquetInput};
-use crate::io::sink::OutputFormat;
-use crate::pipeline::InputFormat;
+use crate::io::source::InputSpec;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ pub struct Request {
     /// Input paths; `-` is stdin.
     pub inputs: Vec<String>,
     /// Overrides the inputs' extensions.
-    pub input_format: Option<InputFormat>,
+    pub input_format: Option<Format>,
     /// `--column` selectors (see `select`), or JSON paths.
     pub columns: Vec<String>,
     /// `--keep` selectors: input columns carried into long output.
@@ -56,7 +56,7 @@ pub struct Request {
     pub long: bool,
     pub output: Option<PathBuf>,
     /// Overrides the output's extension.
-    pub output_format: Option<OutputFormat>,
+    pub output_format: Option<Format>,
     /// `--column-prefix`; when not given, a prefix is chosen only if an
     /// input column is named like an added one (`columns::free_prefix`).
     pub column_prefix: Option<String>,
@@ -107,10 +107,10 @@ pub struct Options {
 /// and what it writes.
 pub struct ScanPlan {
     pub(crate) inputs: Vec<InputSpec>,
-    pub(crate) format: InputFormat,
+    pub(crate) format: Format,
     pub(crate) csv: CsvOptions,
     pub(crate) json: JsonlOptions,
-    pub(crate) output: Option<(PathBuf, OutputFormat)>,
+    pub(crate) output: Option<(PathBuf, Format)>,
     pub(crate) options: Options,
     pub(crate) dups: dups::Options,
     pub(crate) threads: usize,
@@ -169,7 +169,7 @@ impl ScanPlan {
         let format = match req.input_format {
             Some(f) => f,
             None => {
-                let formats: Vec<InputFormat> = inputs.iter().map(InputFormat::detect).collect();
+                let formats: Vec<Format> = inputs.iter().map(InputSpec::format).collect();
                 if formats.iter().any(|f| *f != formats[0]) {
                     return Err(PlanError::MixedFormats(formats));
                 }
@@ -179,7 +179,7 @@ impl ScanPlan {
         check_input_flags(req, format)?;
         let delimiter = match (&req.delimiter, format) {
             (Some(d), _) => parse_delimiter(d)?,
-            (None, InputFormat::Tsv) => b'\t',
+            (None, Format::Tsv) => b'\t',
             (None, _) => b',',
         };
         let output = match &req.output {
@@ -256,12 +256,12 @@ impl ScanPlan {
         &self.inputs
     }
 
-    pub fn format(&self) -> InputFormat {
+    pub fn format(&self) -> Format {
         self.format
     }
 
     /// The output file and its format, if the run writes one.
-    pub fn output(&self) -> Option<&(PathBuf, OutputFormat)> {
+    pub fn output(&self) -> Option<&(PathBuf, Format)> {
         self.output.as_ref()
     }
 
@@ -273,24 +273,26 @@ impl ScanPlan {
     /// Opens the first input and resolves the columns, the parsers and
     /// the output's shape against it.
     fn resolve(&mut self, req: &Request, parser: crate::id::Options) -> Result<(), PlanError> {
-        let json = self.format == InputFormat::Jsonl;
+        let json = self.format == Format::Jsonl;
         if json {
             self.json_paths = columns::json_paths(&req.columns, &req.keep)?;
         }
         let first_name = self.inputs[0].display_name();
         self.schema = match self.format {
             // No header: the columns are the paths, chosen then kept.
-            InputFormat::Jsonl => {
+            Format::Jsonl => {
                 let names: Vec<String> = self.json_paths.iter().map(|p| p.to_string()).collect();
                 crate::pipeline::utf8_schema(&names)
             }
-            InputFormat::Parquet => {
+            Format::Parquet => {
                 let InputSpec::Path(p) = &self.inputs[0] else {
                     return Err(anyhow::anyhow!("Parquet cannot be read from stdin; give a file").into());
                 };
                 ParquetInput::open(p)?.schema().clone()
             }
-            InputFormat::Csv | InputFormat::Tsv => {
+            // CSV and TSV: Arrow is not read (`InputSpec::format` never
+            // names it, `--input-format` does not take it).
+            Format::Csv | Format::Tsv | Format::Arrow => {
                 let mut r = CsvBlockReader::open(&self.inputs[0], self.csv).map_err(anyhow::Error::new)?;
                 let schema = crate::pipeline::utf8_schema(r.headers());
                 self.header = r.take_header_bytes();
@@ -307,7 +309,7 @@ impl ScanPlan {
                 ((0..n).collect(), (n..self.json_paths.len()).collect())
             }
             false => {
-                let delimiter = (self.format != InputFormat::Parquet).then_some(self.csv.delimiter);
+                let delimiter = (self.format != Format::Parquet).then_some(self.csv.delimiter);
                 let chosen = columns::choose_or_nested(
                     &names,
                     &req.columns,
@@ -329,7 +331,7 @@ impl ScanPlan {
             false => req.expect.clone(),
         };
         nested.resize(nested.len().max(self.chosen.len()), None);
-        if self.format == InputFormat::Parquet {
+        if self.format == Format::Parquet {
             for (&c, n) in self.chosen.iter().zip(&nested) {
                 if n.is_none() {
                     parquet_in::check_identifier_column(&self.schema, c, &first_name)?;
@@ -350,8 +352,8 @@ impl ScanPlan {
         if !self.keep.is_empty() && !self.long {
             return Err(PlanError::KeepNeedsLong);
         }
-        self.raw_cells = matches!(self.format, InputFormat::Csv | InputFormat::Tsv)
-            && matches!(&self.output, Some((_, OutputFormat::Csv | OutputFormat::Tsv)));
+        self.raw_cells = matches!(self.format, Format::Csv | Format::Tsv)
+            && matches!(&self.output, Some((_, Format::Csv | Format::Tsv)));
         let prefix_chosen = match &req.column_prefix {
             Some(p) => {
                 self.prefix = p.clone();
@@ -398,7 +400,7 @@ impl ScanPlan {
     /// A file of DOIs without a header line loses its first DOI to the
     /// header: say so when a chosen column's name is itself an identifier.
     fn header_notes(&self, first_name: &str) -> Vec<String> {
-        if !matches!(self.format, InputFormat::Csv | InputFormat::Tsv) || !self.csv.has_headers {
+        if !matches!(self.format, Format::Csv | Format::Tsv) || !self.csv.has_headers {
             return Vec::new();
         }
         let mut scratch = crate::id::Scratch::default();
@@ -419,13 +421,7 @@ impl ScanPlan {
 
     /// The output's schema: the input's columns (wide: all of them; long:
     /// the kept ones, after where each value stands), then SPEC's.
-    fn out_schema(
-        &self,
-        names: &[String],
-        path: &Path,
-        format: OutputFormat,
-        first_name: &str,
-    ) -> anyhow::Result<SchemaRef> {
+    fn out_schema(&self, names: &[String], path: &Path, format: Format, first_name: &str) -> anyhow::Result<SchemaRef> {
         let written: Vec<usize> = if self.long {
             self.keep.clone()
         } else {
@@ -434,7 +430,7 @@ impl ScanPlan {
         check_writable(written.len(), path, format, first_name)?;
         // Parquet and Arrow readers (pyarrow, DuckDB) refuse or rename an
         // empty or repeated name; CSV keeps the header as it is.
-        let columnar = !matches!(format, OutputFormat::Csv | OutputFormat::Tsv);
+        let columnar = !matches!(format, Format::Csv | Format::Tsv);
         let renamed = columnar
             .then(|| crate::columns::unique_names(&written.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>()));
         let as_written = |(k, f): (usize, &Arc<Field>)| {
@@ -472,20 +468,20 @@ impl ScanPlan {
 /// The format of `-o PATH`: `flag` (`--output-format`), else the
 /// extension. `-o -` is refused: output is a file renamed into place when
 /// complete.
-pub fn output_format(path: &Path, flag: Option<OutputFormat>) -> Result<OutputFormat, PlanError> {
+pub fn output_format(path: &Path, flag: Option<Format>) -> Result<Format, PlanError> {
     if path.as_os_str() == "-" {
         return Err(PlanError::DashOutput);
     }
     match flag {
         Some(f) => Ok(f),
-        None => OutputFormat::from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
+        None => Format::output_from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
     }
 }
 
 /// Parquet and Arrow writers hold buffers per column: wide inputs go to
 /// CSV/TSV.
-fn check_writable(written: usize, path: &Path, format: OutputFormat, shown: &str) -> anyhow::Result<()> {
-    if written > MAX_COLUMNAR_COLUMNS && !matches!(format, OutputFormat::Csv | OutputFormat::Tsv) {
+fn check_writable(written: usize, path: &Path, format: Format, shown: &str) -> anyhow::Result<()> {
+    if written > MAX_COLUMNAR_COLUMNS && !matches!(format, Format::Csv | Format::Tsv) {
         anyhow::bail!(
             "{shown} has {written} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
              each Parquet column writer holds its own buffers; write CSV or TSV output instead (-o out.csv)",
@@ -500,8 +496,8 @@ fn check_writable(written: usize, path: &Path, format: OutputFormat, shown: &str
 /// JSON no header or delimiter, CSV no bad lines to skip: a flag given with
 /// an input it does not apply to would be ignored, and silently ignoring
 /// `-n` or `-d` hides a command line that meant something else.
-fn check_input_flags(req: &Request, format: InputFormat) -> Result<(), PlanError> {
-    let (parquet, json) = (format == InputFormat::Parquet, format == InputFormat::Jsonl);
+fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
+    let (parquet, json) = (format == Format::Parquet, format == Format::Jsonl);
     let given = [
         (req.no_headers, "-n/--no-headers", "CSV/TSV", parquet || json),
         (req.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", parquet || json),
