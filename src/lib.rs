@@ -16,13 +16,11 @@
 //!   printers (JSON, Markdown, HTML, the summary).
 //! - [`gates`]: `--fail-if` / `--warn-if`, judged on a report.
 //! - [`diff`]: `hdlscan diff`, what changed between two outputs of `scan`.
-//! - [`cli`]: the command line.
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
 //! - [`open_files`]: the open-file limit, raised at start; how many
 //!   temporary files a spill may hold under it.
 
 pub mod at;
-pub mod cli;
 pub mod columns;
 pub mod diff;
 pub mod dups;
