@@ -2,14 +2,14 @@
 //!
 //! - [`error`]: [`error::PositionedError`], the one error of CSV and JSON
 //!   input, with its file and [`error::Position`].
-//! - [`format`]: the one [`format::Format`] of a table file, from its name
-//!   or its first bytes.
+//! - [`format`](mod@format): the one [`format::Format`] of a table file,
+//!   from its name or its first bytes.
 //! - [`source`]: where an input's bytes come from: files and stdin, opened,
 //!   decompressed (gzip, zstd) and sniffed.
 //! - [`split`]: the quote-aware CSV record-boundary finder (no I/O).
-//! - [`csv_in`]: CSV/TSV input cut into blocks
-//!   of whole records by a sequential reader, each parsed independently into
-//!   a columnar [`csv_in::RowBlock`].
+//! - [`csv_in`]: CSV/TSV input cut into blocks of whole records by a
+//!   sequential reader, each parsed independently into a columnar
+//!   [`csv_in::RowBlock`].
 //! - [`parquet_in`]: Parquet input, one row group at a time (only the leaf
 //!   columns a run needs), and access to the identifier column whatever its
 //!   string type.
