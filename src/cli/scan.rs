@@ -9,7 +9,7 @@ use crate::gates::{Gate, Severity};
 use crate::io::atomic;
 use crate::io::csv_in::TextEncoding;
 use crate::io::format::Format;
-use crate::io::source::InputSpec;
+use crate::io::source::{Compression, InputSpec};
 use crate::pipeline;
 use crate::plan::{Request, ScanPlan};
 use crate::report::{Made, Report, Snapshot};
@@ -391,12 +391,10 @@ fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: Format) -> Option
         let InputSpec::Path(p) = i else { return None };
         if format == Format::Parquet {
             total += crate::io::parquet_in::ParquetInput::open(p).ok()?.num_rows();
-        } else {
-            let name = p.to_string_lossy();
-            if name.ends_with(".gz") || name.ends_with(".zst") {
-                return None;
-            }
+        } else if i.compression() == Compression::None {
             total += std::fs::metadata(p).ok()?.len();
+        } else {
+            return None;
         }
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());

@@ -83,9 +83,6 @@ impl Format {
         }
     }
 
-    /// Every format, in the order the command line lists them.
-    pub const ALL: [Format; 5] = [Format::Csv, Format::Tsv, Format::Parquet, Format::Arrow, Format::Jsonl];
-
     /// CSV's field delimiter for this format: a tab for TSV.
     pub fn delimiter(self) -> u8 {
         match self {

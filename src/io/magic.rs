@@ -42,17 +42,6 @@ pub fn is_arrow_ipc(head: &[u8]) -> bool {
     head.starts_with(b"ARROW1\0\0") || (head.len() >= HEAD_LEN && head[..4] == [0xff; 4])
 }
 
-/// "gzip" or "zstd" when `head` starts a compressed stream.
-pub fn compression_name(head: &[u8]) -> Option<&'static str> {
-    if is_gzip(head) {
-        Some("gzip")
-    } else if is_zstd(head) {
-        Some("zstd")
-    } else {
-        None
-    }
-}
-
 /// A format read as CSV by its name that is something else, told by its
 /// first bytes, with what to do about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,8 +189,5 @@ mod tests {
         assert!(!is_arrow_ipc(b"ARROW1,id\n1,10.1/x\n"));
         assert!(!is_arrow_ipc(b"\xff\xfea\0,\0"));
         assert!(is_parquet(b"PAR1\x15\x04"));
-        assert_eq!(compression_name(&[0x1f, 0x8b, 8, 0]), Some("gzip"));
-        assert_eq!(compression_name(&[0x28, 0xb5, 0x2f, 0xfd]), Some("zstd"));
-        assert_eq!(compression_name(b"a,b\n"), None);
     }
 }

@@ -85,6 +85,15 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// "gzip" or "zstd", as messages name it.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Compression::None => None,
+            Compression::Gzip => Some("gzip"),
+            Compression::Zstd => Some("zstd"),
+        }
+    }
+
     /// By extension: `.gz` → gzip, `.zst` → zstd, otherwise none.
     pub fn from_path(p: &Path) -> Self {
         match p.extension().and_then(|e| e.to_str()) {
@@ -94,7 +103,8 @@ impl Compression {
         }
     }
 
-    fn sniff(head: &[u8]) -> Self {
+    /// By the magic bytes `head` starts with.
+    pub fn sniff(head: &[u8]) -> Self {
         if is_gzip(head) {
             Compression::Gzip
         } else if is_zstd(head) {
@@ -213,5 +223,6 @@ mod tests {
         assert_eq!(Compression::sniff(&[0x1f, 0x8b, 8]), Compression::Gzip);
         assert_eq!(Compression::sniff(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);
         assert_eq!(Compression::sniff(b"id,doi"), Compression::None);
+        assert_eq!(Compression::Zstd.name(), Some("zstd"));
     }
 }

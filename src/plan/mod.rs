@@ -177,10 +177,9 @@ impl ScanPlan {
             }
         };
         check_input_flags(req, format)?;
-        let delimiter = match (&req.delimiter, format) {
-            (Some(d), _) => parse_delimiter(d)?,
-            (None, Format::Tsv) => b'\t',
-            (None, _) => b',',
+        let delimiter = match &req.delimiter {
+            Some(d) => parse_delimiter(d)?,
+            None => format.delimiter(),
         };
         let output = match &req.output {
             Some(path) => Some((path.clone(), output_format(path, req.output_format)?)),
