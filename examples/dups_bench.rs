@@ -23,7 +23,8 @@ use anyhow::Result;
 use hdlscan::dups::{At, Block, Collector, Grouped, Options};
 use hdlscan::heap::resident_bytes;
 use hdlscan::id::Warnings;
-use hdlscan::io::sink::{OutputFormat, Sink};
+use hdlscan::io::format::Format;
+use hdlscan::io::sink::Sink;
 use rayon::prelude::*;
 use std::hash::BuildHasher;
 use std::io::BufWriter;
@@ -157,7 +158,7 @@ fn main() -> Result<()> {
     let path = out_dir.join("dups_bench.csv");
     let t = Instant::now();
     let file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&path)?);
-    let mut sink = Sink::from_writer(file, OutputFormat::Csv, Grouped::schema(), &path.display().to_string())?;
+    let mut sink = Sink::from_writer(file, Format::Csv, Grouped::schema(), &path.display().to_string())?;
     let rows = g.write(&mut sink, &["in.csv".to_string()], &["identifier".to_string()])?;
     let (file, _) = sink.finish_writer()?;
     drop(file);

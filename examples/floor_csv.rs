@@ -13,7 +13,8 @@
 //! name, default `identifier`). Used by `scripts/bench`.
 
 use anyhow::{Context, Result, anyhow};
-use hdlscan::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, RawBlock, parse_block};
+use hdlscan::io::csv_in::{CsvBlockReader, CsvOptions, RawBlock, parse_block};
+use hdlscan::io::source::InputSpec;
 use rayon::prelude::*;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;

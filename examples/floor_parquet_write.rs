@@ -27,8 +27,10 @@ use arrow_array::{ArrayRef, RecordBatch, UInt64Array};
 use arrow_schema::{DataType, Field, Schema};
 use hdlscan::columns;
 use hdlscan::id::{Options, Parser, Rendered, Scratch};
-use hdlscan::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, parse_block};
-use hdlscan::io::sink::{OutputFormat, PARQUET_MAX_ROW_GROUP_ROWS, Sink};
+use hdlscan::io::csv_in::{CsvBlockReader, CsvOptions, parse_block};
+use hdlscan::io::format::Format;
+use hdlscan::io::sink::{PARQUET_MAX_ROW_GROUP_ROWS, Sink};
+use hdlscan::io::source::InputSpec;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -105,7 +107,7 @@ fn main() -> Result<()> {
     let started = Instant::now();
     let mut sink = Sink::create_with(
         Path::new(output),
-        OutputFormat::Parquet,
+        Format::Parquet,
         schema.clone(),
         &[Path::new(input)],
         hdlscan::pipeline::sink_options("", false),

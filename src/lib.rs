@@ -9,18 +9,18 @@
 //! - [`at`]: where a value was read, the reference every value carries.
 //! - [`columns`]: SPEC's output columns (wide and long) as Arrow arrays.
 //! - [`dups`]: exact duplicate clusters in bounded memory, and their file.
-//! - [`pipeline`]: blocks, rayon, the one per-value loop, the writer thread.
+//! - [`plan`]: a scan decided from its request before it runs: inputs,
+//!   columns, parsers, the output's shape and schema.
+//! - [`pipeline`]: runs a plan: blocks, rayon, the one per-value loop, the writer thread.
 //! - [`report`]: statistics that merge with `+=`, the typed report and its
 //!   printers (JSON, Markdown, HTML, the summary).
 //! - [`gates`]: `--fail-if` / `--warn-if`, judged on a report.
 //! - [`diff`]: `hdlscan diff`, what changed between two outputs of `scan`.
-//! - [`cli`]: the command line.
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
 //! - [`open_files`]: the open-file limit, raised at start; how many
 //!   temporary files a spill may hold under it.
 
 pub mod at;
-pub mod cli;
 pub mod columns;
 pub mod diff;
 pub mod dups;
@@ -29,6 +29,7 @@ pub mod heap;
 pub mod io;
 pub mod open_files;
 pub mod pipeline;
+pub mod plan;
 pub mod report;
 pub mod select;
 

@@ -1,7 +1,13 @@
-//! The `hdlscan` command: a thin shell over the library's `cli` module.
+//! The `hdlscan` command: the command line ([`cli`]: arguments, exit
+//! statuses) over the library, which knows nothing of it.
+
+mod cli;
+
+// The library's modules, as `cli` names them (`crate::io`, …).
+use hdlscan::{columns, diff, dups, gates, heap, id, io, open_files, pipeline, plan, report};
 
 fn main() -> std::process::ExitCode {
-    hdlscan::heap::configure();
-    hdlscan::open_files::raise();
-    hdlscan::cli::main()
+    heap::configure();
+    open_files::raise();
+    cli::main()
 }

@@ -3,7 +3,6 @@
 //! (a row per change) and gates, with `scan`'s exit statuses.
 
 use super::report_files::{self, Claimed, ReportFormat};
-use super::scan::OutFormatArg;
 use super::{Exit, Usage};
 use crate::diff::gates::Gate;
 use crate::diff::output::{self, ChangeWriter};
@@ -11,8 +10,8 @@ use crate::diff::report::{DiffMade, DiffRun, Runs, ScanRun};
 use crate::diff::{Budget, Diff, DiffReport, LayoutError};
 use crate::gates::Severity;
 use crate::io::atomic::{self, AtomicFile};
-use crate::io::csv_in::InputSpec;
 use crate::io::sink::{Sink, SinkOptions};
+use crate::io::source::InputSpec;
 use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -85,8 +84,8 @@ pub struct DiffArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Output format, overriding the output file's extension.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<OutFormatArg>,
+    #[arg(long, value_name = "FORMAT", value_parser = super::formats(super::WRITTEN))]
+    pub output_format: Option<crate::io::format::Format>,
     /// Write the report here, repeatable: JSON, Markdown or HTML by the
     /// extension (.json, .md, .html); `-` for stdout. Another extension
     /// gets --report-format, or JSON.

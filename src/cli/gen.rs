@@ -13,7 +13,8 @@
 
 use super::Usage;
 use crate::io::atomic::AtomicFile;
-use crate::io::sink::{OutputFormat, Sink};
+use crate::io::format::Format;
+use crate::io::sink::Sink;
 use anyhow::{Result, bail};
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -63,8 +64,8 @@ pub struct GenArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: PathBuf,
     /// Output format, overriding the output file's extension.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub format: Option<GenFormat>,
+    #[arg(long, value_name = "FORMAT", value_parser = super::formats(GENERATED))]
+    pub format: Option<Format>,
     /// Fresh identifiers never repeat by chance (each gets `.N` after its
     /// suffix): the only duplicates are the mix's 10% repeats. Without it,
     /// millions of rows also repeat identifiers by chance (23% duplicates
@@ -76,27 +77,8 @@ pub struct GenArgs {
     pub quiet: bool,
 }
 
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GenFormat {
-    Csv,
-    Parquet,
-    Jsonl,
-}
-
-impl GenFormat {
-    fn from_path(p: &Path) -> Option<GenFormat> {
-        if p.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
-        {
-            return Some(GenFormat::Jsonl);
-        }
-        match OutputFormat::from_path(p) {
-            Some(OutputFormat::Csv) => Some(GenFormat::Csv),
-            Some(OutputFormat::Parquet) => Some(GenFormat::Parquet),
-            _ => None,
-        }
-    }
-}
+/// The formats `gen` writes.
+const GENERATED: &[(Format, &str)] = &[(Format::Csv, ""), (Format::Parquet, ""), (Format::Jsonl, "")];
 
 pub fn run(args: GenArgs) -> Result<ExitCode> {
     // Refused as `scan` refuses it, rather than writing a file named `-`.
@@ -106,18 +88,16 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     // An interrupt removes the temporary file, which can be gigabytes.
     super::install_signal_handler();
     let started = Instant::now();
-    let format = match args.format.or_else(|| GenFormat::from_path(&args.output)) {
-        Some(f) => f,
-        None => bail!(Usage(format!(
+    let by_name = || Format::from_path(&args.output).filter(|f| GENERATED.iter().any(|(g, _)| g == f));
+    match args.format.or_else(by_name) {
+        Some(Format::Csv) => write_csv(&args.output, args.rows, args.seed, args.distinct)?,
+        Some(Format::Parquet) => write_parquet(&args.output, args.rows, args.seed, args.distinct)?,
+        Some(Format::Jsonl) if args.distinct => bail!(Usage("--distinct applies to CSV and Parquet output".into())),
+        Some(Format::Jsonl) => write_jsonl(&args.output, args.rows, args.seed)?,
+        _ => bail!(Usage(format!(
             "{}: unknown output format; use a .csv, .parquet or .jsonl name, or --format",
             args.output.display()
         ))),
-    };
-    match format {
-        GenFormat::Csv => write_csv(&args.output, args.rows, args.seed, args.distinct)?,
-        GenFormat::Parquet => write_parquet(&args.output, args.rows, args.seed, args.distinct)?,
-        GenFormat::Jsonl if args.distinct => bail!(Usage("--distinct applies to CSV and Parquet output".into())),
-        GenFormat::Jsonl => write_jsonl(&args.output, args.rows, args.seed)?,
     }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
@@ -199,7 +179,7 @@ fn next_batch(synth: &mut Synth, rows: &mut [Row], schema: &SchemaRef, first_id:
 /// batches, this thread encodes them through [`Sink`] (columns in parallel).
 pub fn write_parquet(path: &Path, rows: u64, seed: u64, distinct: bool) -> Result<()> {
     let schema = schema();
-    let mut sink = Sink::create(path, OutputFormat::Parquet, schema.clone())?;
+    let mut sink = Sink::create(path, Format::Parquet, schema.clone())?;
     let (tx, rx) = sync_channel::<Result<RecordBatch>>(2);
     std::thread::scope(|s| -> Result<()> {
         let producer_schema = schema.clone();

@@ -95,29 +95,46 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-/// Why `-o -` is refused (by `scan` and `gen`).
-const DASH_OUTPUT: &str = "-o -: the output is written to a file and renamed into place when complete; name a file";
+use crate::io::format::Format;
+use crate::plan::{DASH_OUTPUT, PlanError};
 
-/// The format of `-o PATH`: `--output-format`, else the extension. `-o -`
-/// is refused: output is a file renamed into place when complete.
-fn output_format(
-    path: &std::path::Path,
-    flag: Option<scan::OutFormatArg>,
-) -> anyhow::Result<crate::io::sink::OutputFormat> {
-    if path.as_os_str() == "-" {
-        return Err(anyhow::Error::new(Usage(format!(
-            "{DASH_OUTPUT} (the report can go to stdout: --report -)"
-        ))));
+/// A plan refused: exit 2 when the command line is at fault, 1 when an
+/// input is (its error as it came, with its chain).
+fn plan_error(e: PlanError) -> anyhow::Error {
+    match e {
+        PlanError::Input(e) => e,
+        e if e.is_usage() => anyhow::Error::new(Usage(e.to_string())),
+        e => anyhow::Error::new(e),
     }
-    match flag {
-        Some(f) => Ok(f.into()),
-        None => crate::io::sink::OutputFormat::from_path(path).ok_or_else(|| {
-            anyhow::Error::new(Usage(format!(
-                "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
-                path.display()
-            )))
-        }),
-    }
+}
+
+/// The format of `-o PATH` (`diff`'s output), as `scan` reads it.
+fn output_format(path: &std::path::Path, flag: Option<Format>) -> anyhow::Result<Format> {
+    crate::plan::output_format(path, flag).map_err(plan_error)
+}
+
+/// The formats `--output-format` takes.
+const WRITTEN: &[(Format, &str)] = &[
+    (Format::Parquet, ""),
+    (Format::Csv, ""),
+    (Format::Tsv, ""),
+    (Format::Arrow, ""),
+];
+
+/// A `--…-format` flag taking these formats by name, each with its help
+/// (none when empty).
+fn formats(list: &'static [(Format, &'static str)]) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = list.iter().map(|&(f, help)| match help {
+        "" => PossibleValue::new(f.name()),
+        help => PossibleValue::new(f.name()).help(help),
+    });
+    // Clap has checked the name against the list.
+    PossibleValuesParser::new(values).map(|name| {
+        list.iter()
+            .find(|(f, _)| f.name() == name)
+            .map_or(list[0].0, |&(f, _)| f)
+    })
 }
 
 /// SIGINT/SIGTERM: remove temporary output files, then exit non-zero.

@@ -7,7 +7,8 @@
 
 use super::Usage;
 use crate::io::atomic::{self, AtomicFile};
-use crate::io::sink::{OutputFormat, Sink};
+use crate::io::format::Format;
+use crate::io::sink::Sink;
 use crate::report::page::{Markup, Pages};
 use anyhow::{Context, Result, bail};
 use std::io::Write;
@@ -109,7 +110,7 @@ pub fn open(
 /// file twice).
 pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Sink> {
     claimed.claim("--duplicates", "the duplicates file", path)?;
-    let format = OutputFormat::from_path(path).ok_or_else(|| {
+    let format = Format::output_from_path(path).ok_or_else(|| {
         Usage(format!(
             "--duplicates {}: unknown format; use a .csv, .tsv or .parquet name",
             path.display()

@@ -7,11 +7,13 @@ use super::{Exit, ParserArgs, Usage};
 use crate::dups;
 use crate::gates::{Gate, Severity};
 use crate::io::atomic;
-use crate::io::csv_in::{CsvOptions, InputSpec, TextEncoding};
-use crate::io::sink::OutputFormat;
-use crate::pipeline::{self, InputFormat, ScanConfig};
+use crate::io::csv_in::TextEncoding;
+use crate::io::format::Format;
+use crate::io::source::{Compression, InputSpec};
+use crate::pipeline;
+use crate::plan::{Request, ScanPlan};
 use crate::report::{Made, Report, Snapshot};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -128,11 +130,11 @@ pub struct ScanArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Output format, overriding the output file's extension.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<OutFormatArg>,
+    #[arg(long, value_name = "FORMAT", value_parser = super::formats(super::WRITTEN))]
+    pub output_format: Option<Format>,
     /// Input format, overriding the input files' extensions.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub input_format: Option<InputFormat>,
+    #[arg(long, value_name = "FORMAT", value_parser = super::formats(READ))]
+    pub input_format: Option<Format>,
     /// Write the report here, repeatable: JSON, Markdown or HTML by the
     /// extension (.json, .md, .html); `-` for stdout. Another extension
     /// gets --report-format, or JSON.
@@ -202,21 +204,51 @@ pub struct ScanArgs {
     pub parser: ParserArgs,
 }
 
-#[derive(clap::ValueEnum, Debug, Clone, Copy)]
-pub enum OutFormatArg {
-    Parquet,
-    Csv,
-    Tsv,
-    Arrow,
-}
+/// The formats `--input-format` takes.
+const READ: &[(Format, &str)] = &[
+    (Format::Csv, ""),
+    (Format::Tsv, ""),
+    (Format::Parquet, ""),
+    (
+        Format::Jsonl,
+        "JSON Lines (`.jsonl`, `.ndjson`, `.json`), or with `--records` JSON documents holding an array of records",
+    ),
+];
 
-impl From<OutFormatArg> for OutputFormat {
-    fn from(f: OutFormatArg) -> OutputFormat {
-        match f {
-            OutFormatArg::Parquet => OutputFormat::Parquet,
-            OutFormatArg::Csv => OutputFormat::Csv,
-            OutFormatArg::Tsv => OutputFormat::Tsv,
-            OutFormatArg::Arrow => OutputFormat::Arrow,
+impl ScanArgs {
+    /// The scan these arguments ask for, before anything is resolved.
+    fn request(&self) -> Request {
+        Request {
+            inputs: self.inputs.clone(),
+            input_format: self.input_format,
+            columns: self.column.clone(),
+            keep: self.keep.clone(),
+            split: self.split.clone(),
+            long: self.long,
+            output: self.output.clone(),
+            output_format: self.output_format,
+            column_prefix: self.column_prefix.clone(),
+            delimiter: self.delimiter.clone(),
+            no_headers: self.no_headers,
+            allow_short_rows: self.allow_short_rows,
+            encoding: self.encoding,
+            max_record_mib: self.max_record_mib,
+            block_mib: self.block_mib,
+            skip_bad_lines: self.skip_bad_lines,
+            records: self.records.clone(),
+            threads: self.threads,
+            repair: self.parser.repair,
+            max_len: self.parser.max_len,
+            resolvers: self.parser.resolvers.clone(),
+            expect: self.parser.expect.clone(),
+            dups: dups::Options {
+                temp_dir: self.temp_dir.clone(),
+                file: self.duplicates.is_some(),
+                memory: self
+                    .dups_memory_kib
+                    .map_or(dups::Options::default().memory, |k| k.max(1) << 10),
+                ..dups::Options::default()
+            },
         }
     }
 }
@@ -224,62 +256,17 @@ impl From<OutFormatArg> for OutputFormat {
 pub fn run(args: ScanArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
-    let parser = args.parser.options()?;
+    let plan = ScanPlan::build(&args.request()).map_err(super::plan_error)?;
     let gates = parse_gates(&args)?;
     let baseline = match &args.baseline {
         Some(p) => Some(read_baseline(p)?),
         None => None,
     };
-    let split = match &args.split {
-        Some(sep) => Some(crate::id::Split::at(sep).map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?),
-        None => None,
-    };
-    let inputs: Vec<InputSpec> = args.inputs.iter().map(|s| InputSpec::parse(s)).collect();
-    // Stdin is read once: a second `-` would only ever be empty.
-    if inputs.iter().filter(|i| matches!(i, InputSpec::Stdin)).count() > 1 {
-        bail!(Usage(
-            "- (stdin) is given more than once; it can be read only once".into()
-        ));
-    }
-    let formats: Vec<InputFormat> = inputs.iter().map(InputFormat::detect).collect();
-    let input_format = match args.input_format {
-        Some(f) => f,
-        None => {
-            if formats.iter().any(|f| *f != formats[0]) {
-                bail!(
-                    "inputs of one run must share a format (found {}); use --input-format to override",
-                    formats.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-                );
-            }
-            formats[0]
-        }
-    };
-    check_input_flags(&args, input_format)?;
-    let delimiter = match (&args.delimiter, input_format) {
-        (Some(d), _) => parse_delimiter(d)?,
-        (None, InputFormat::Tsv) => b'\t',
-        (None, _) => b',',
-    };
-    let output = match &args.output {
-        Some(path) => {
-            let format = super::output_format(path, args.output_format)?;
-            Some((path.clone(), format))
-        }
-        None => None,
-    };
-    let block_mib = args.block_mib.unwrap_or(4).max(1);
-    let csv = CsvOptions {
-        delimiter,
-        has_headers: !args.no_headers,
-        allow_short_rows: args.allow_short_rows,
-        block_size: block_mib << 20,
-        max_block_size: usize::from(args.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
-        encoding: args.encoding.unwrap_or_default(),
-    };
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may
     // replace an input or the output.
-    let input_paths: Vec<&Path> = inputs
+    let input_paths: Vec<&Path> = plan
+        .inputs()
         .iter()
         .filter_map(|i| match i {
             InputSpec::Path(p) => Some(p.as_path()),
@@ -287,7 +274,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         })
         .collect();
     let mut claimed = report_files::Claimed::default();
-    if let Some((out, _)) = &output {
+    if let Some((out, _)) = plan.output() {
         claimed.claim("-o", "the output file", out)?;
     }
     let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
@@ -295,74 +282,26 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Some(path) => Some(report_files::open_duplicates(path, &mut claimed, &input_paths)?),
         None => None,
     };
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
-    let bar = progress_bar(&args, &inputs, input_format);
-    let progress = bar
-        .clone()
-        .map(|b| Box::new(move |n: u64| b.inc(n)) as Box<dyn Fn(u64) + Send + Sync>);
-    let mut options = serde_json::json!({
-        "repair": args.parser.repair,
-        "max_len": args.parser.max_len,
-        "resolvers": args.parser.resolvers,
-        "expect": args.parser.expect,
-        "split": args.split,
-        "keep": args.keep,
-        "threads": threads,
-    });
-    // Only when given, so a baseline from before the flag has the same options.
-    if let Some(e) = args.encoding {
-        options["encoding"] = e.name().into();
-    }
-    let result = pipeline::run(ScanConfig {
-        inputs,
-        input_format,
-        columns: args.column.clone(),
-        keep: args.keep.clone(),
-        expect: args.parser.expect.clone(),
-        split,
-        long: args.long,
-        csv,
-        json: json_options(&args, csv.max_block_size)?,
-        output: output.clone(),
-        column_prefix: args.column_prefix.clone(),
-        parser,
-        dups: dups::Options {
-            repair: args.parser.repair,
-            temp_dir: args.temp_dir.clone(),
-            file: args.duplicates.is_some(),
-            memory: args
-                .dups_memory_kib
-                .map_or(dups::Options::default().memory, |k| k.max(1) << 10),
-            ..dups::Options::default()
-        },
-        threads,
-        progress,
-    });
+    let bar = progress_bar(&args, plan.inputs(), plan.format());
+    let options = serde_json::to_value(plan.options())?;
+    let output = plan.output().map(|(p, _)| p.display().to_string());
+    let progress = |n: u64| {
+        if let Some(b) = &bar {
+            b.inc(n);
+        }
+    };
+    let result = pipeline::run(plan, &progress);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
     let mut result = result?;
-    let mut notes = result.notes;
-    if result.prefix_chosen {
-        notes.insert(
-            0,
-            format!(
-                "an input column is named like an added one, so the added columns are named {0}record, {0}kind, … \
-                 (--column-prefix chooses another prefix)",
-                result.column_prefix
-            ),
-        );
-    }
     let made = Made {
         inputs: result.inputs,
         columns: result.columns,
-        output: output.map(|(p, _)| p.display().to_string()),
+        output,
         long: result.long,
         column_prefix: result.column_prefix,
-        notes,
+        notes: result.notes,
         options,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };
@@ -421,22 +360,6 @@ fn test_pause(phase: &str) {
     }
 }
 
-/// The JSON Lines reader's options; the JSON-only flags are refused with
-/// other inputs elsewhere (`check_json_flags`).
-fn json_options(args: &ScanArgs, max_record: usize) -> Result<crate::io::jsonl::JsonlOptions> {
-    let records = match &args.records {
-        Some(p) => Some(
-            crate::io::jsonl::JsonPath::parse(p)
-                .map_err(|e| anyhow::Error::new(Usage(format!("--records {p:?}: {e}"))))?,
-        ),
-        None => None,
-    };
-    Ok(crate::io::jsonl::JsonlOptions::default()
-        .with_max_line(max_record)
-        .with_skip_bad_lines(args.skip_bad_lines)
-        .with_records(records))
-}
-
 /// `--baseline`: read before any work, since the run may replace it.
 fn read_baseline(path: &Path) -> Result<Snapshot> {
     let shown = path.display();
@@ -457,67 +380,25 @@ fn parse_gates(args: &ScanArgs) -> Result<Vec<Gate>> {
         .map_err(|e| anyhow::Error::new(Usage(e)))
 }
 
-/// Parquet input has no header line, delimiter or records to pad or cap,
-/// JSON no header or delimiter, CSV no bad lines to skip: a flag given with
-/// an input it does not apply to would be ignored, and silently ignoring
-/// `-n` or `-d` hides a command line that meant something else.
-fn check_input_flags(args: &ScanArgs, format: InputFormat) -> Result<()> {
-    let (parquet, json) = (format == InputFormat::Parquet, format == InputFormat::Jsonl);
-    let given = [
-        (args.no_headers, "-n/--no-headers", "CSV/TSV", parquet || json),
-        (args.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", parquet || json),
-        (args.allow_short_rows, "--allow-short-rows", "CSV/TSV", parquet || json),
-        (
-            args.max_record_mib.is_some(),
-            "--max-record-mib",
-            "CSV/TSV and JSON",
-            parquet,
-        ),
-        (args.block_mib.is_some(), "--block-mib", "CSV/TSV and JSON", parquet),
-        (args.encoding.is_some(), "--encoding", "CSV/TSV", parquet || json),
-        (args.skip_bad_lines, "--skip-bad-lines", "JSON", !json),
-        (args.records.is_some(), "--records", "JSON", !json),
-    ];
-    if let Some((_, flag, applies, _)) = given.iter().find(|(set, _, _, refused)| *set && *refused) {
-        bail!(Usage(format!(
-            "{flag} applies to {applies} input only, and this input is {}; drop it",
-            format.name()
-        )));
-    }
-    Ok(())
-}
-
-fn parse_delimiter(d: &str) -> Result<u8> {
-    match d {
-        "\\t" | "tab" => Ok(b'\t'),
-        _ if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" && d != "\r" => Ok(d.as_bytes()[0]),
-        _ => bail!(Usage(format!(
-            "--delimiter {d:?}: expected one ASCII character other than a quote or newline (or \\t)"
-        ))),
-    }
-}
-
 /// A bar on a terminal, for files whose size tells the work ahead: bytes
 /// for CSV, rows for Parquet. None on stdin, compressed input or -q.
-fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: InputFormat) -> Option<ProgressBar> {
+fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: Format) -> Option<ProgressBar> {
     if args.quiet || !std::io::stderr().is_terminal() {
         return None;
     }
     let mut total = 0u64;
     for i in inputs {
         let InputSpec::Path(p) = i else { return None };
-        if format == InputFormat::Parquet {
+        if format == Format::Parquet {
             total += crate::io::parquet_in::ParquetInput::open(p).ok()?.num_rows();
-        } else {
-            let name = p.to_string_lossy();
-            if name.ends_with(".gz") || name.ends_with(".zst") {
-                return None;
-            }
+        } else if i.compression() == Compression::None {
             total += std::fs::metadata(p).ok()?.len();
+        } else {
+            return None;
         }
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let template = if format == InputFormat::Parquet {
+    let template = if format == Format::Parquet {
         "{bar:40} {human_pos}/{human_len} rows  {per_sec}  ETA {eta}"
     } else {
         "{bar:40} {bytes}/{total_bytes}  {bytes_per_sec}  ETA {eta}"

@@ -21,7 +21,7 @@
 //!
 //! ```no_run
 //! use hdlscan::diff::Diff;
-//! use hdlscan::io::csv_in::InputSpec;
+//! use hdlscan::io::source::InputSpec;
 //!
 //! let keys = vec!["id".to_string()];
 //! let outcome = Diff::new(&keys).run(
@@ -53,7 +53,7 @@ pub use layout::{Layout, LayoutError, Shape};
 pub use parts::Budget;
 pub use report::{DiffReport, FileReport, Tally};
 
-use crate::io::csv_in::InputSpec;
+use crate::io::source::InputSpec;
 use anyhow::Result;
 use join::Join;
 use read::Table;
@@ -112,7 +112,7 @@ impl<'k> Diff<'k> {
         let (old_layout, new_layout) = (find(&old)?, find(&new)?);
         let file = |t: &Table, l: &Layout| FileReport {
             path: t.name().to_string(),
-            format: t.format().as_str(),
+            format: t.format().name(),
             shape: l.shape.as_str(),
             rows: 0,
         };

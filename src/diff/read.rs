@@ -12,37 +12,17 @@
 
 use super::layout::{self, Layout};
 use super::row::{RowBuf, normalize_warnings};
-use crate::io::csv_in::{CsvBlockReader, CsvOptions, InputSpec, parse_block};
-use crate::io::magic;
+use crate::io::csv_in::{CsvBlockReader, CsvOptions, parse_block};
+use crate::io::format::Format;
 use crate::io::parquet_in::{IdColumn, ParquetInput, StrColumn};
-use crate::pipeline::InputFormat;
+use crate::io::source::InputSpec;
 use anyhow::{Context, Result, anyhow};
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_schema::{DataType, SchemaRef};
 use std::fs::File;
-use std::io::{Read, Write};
-
-/// The formats a diff reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Csv,
-    Tsv,
-    Parquet,
-    Arrow,
-}
-
-impl Format {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Csv => "csv",
-            Format::Tsv => "tsv",
-            Format::Parquet => "parquet",
-            Format::Arrow => "arrow",
-        }
-    }
-}
+use std::io::Write;
 
 enum Source {
     Csv(Box<CsvBlockReader>),
@@ -61,57 +41,41 @@ pub struct Table {
 impl Table {
     pub fn open(spec: &InputSpec) -> Result<Table> {
         let name = spec.display_name();
-        let head = match spec {
-            InputSpec::Path(p) => {
-                let mut head = Vec::with_capacity(magic::HEAD_LEN);
-                // What cannot be read here is reported by the CSV reader,
-                // which names the reason ("cannot open").
-                if let Ok(f) = File::open(p) {
-                    let _ = f.take(magic::HEAD_LEN as u64).read_to_end(&mut head);
-                }
-                head
+        let head = spec.head();
+        let (format, source) = match (spec, Format::sniff(&head)) {
+            (InputSpec::Path(p), Some(Format::Parquet)) => (Format::Parquet, Source::Parquet(ParquetInput::open(p)?)),
+            (InputSpec::Path(p), Some(Format::Arrow)) => {
+                let file = File::open(p).with_context(|| format!("cannot open {name}"))?;
+                let reader: Box<dyn RecordBatchReader + Send> = if head.starts_with(b"ARROW1") {
+                    Box::new(arrow_ipc::reader::FileReader::try_new_buffered(file, None)?)
+                } else {
+                    Box::new(arrow_ipc::reader::StreamReader::try_new_buffered(file, None)?)
+                };
+                (Format::Arrow, Source::Arrow(reader))
             }
-            InputSpec::Stdin => Vec::new(),
+            // Text, by its name: TSV, or CSV.
+            _ => {
+                let format = match spec.format() {
+                    Format::Tsv => Format::Tsv,
+                    _ => Format::Csv,
+                };
+                let opts = CsvOptions {
+                    delimiter: format.delimiter(),
+                    ..CsvOptions::default()
+                };
+                (format, Source::Csv(Box::new(CsvBlockReader::open(spec, opts)?)))
+            }
         };
-        if let (InputSpec::Path(p), true) = (spec, magic::is_parquet(&head)) {
-            let input = ParquetInput::open(p)?;
-            let names = input.column_names().iter().map(|s| s.to_string()).collect();
-            return Ok(Table {
-                name,
-                format: Format::Parquet,
-                names,
-                source: Source::Parquet(input),
-            });
-        }
-        if let (InputSpec::Path(p), true) = (spec, magic::is_arrow_ipc(&head)) {
-            let file = File::open(p).with_context(|| format!("cannot open {name}"))?;
-            let reader: Box<dyn RecordBatchReader + Send> = if head.starts_with(b"ARROW1") {
-                Box::new(arrow_ipc::reader::FileReader::try_new_buffered(file, None)?)
-            } else {
-                Box::new(arrow_ipc::reader::StreamReader::try_new_buffered(file, None)?)
-            };
-            let names = reader.schema().fields().iter().map(|f| f.name().clone()).collect();
-            return Ok(Table {
-                name,
-                format: Format::Arrow,
-                names,
-                source: Source::Arrow(reader),
-            });
-        }
-        let (format, delimiter) = match InputFormat::detect(spec) {
-            InputFormat::Tsv => (Format::Tsv, b'\t'),
-            _ => (Format::Csv, b','),
+        let names = match &source {
+            Source::Csv(reader) => reader.headers().to_vec(),
+            Source::Parquet(input) => input.column_names().iter().map(|s| s.to_string()).collect(),
+            Source::Arrow(reader) => reader.schema().fields().iter().map(|f| f.name().clone()).collect(),
         };
-        let opts = CsvOptions {
-            delimiter,
-            ..CsvOptions::default()
-        };
-        let reader = CsvBlockReader::open(spec, opts)?;
         Ok(Table {
             name,
             format,
-            names: reader.headers().to_vec(),
-            source: Source::Csv(Box::new(reader)),
+            names,
+            source,
         })
     }
 

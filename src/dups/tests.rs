@@ -6,7 +6,8 @@
 use super::variant::variant;
 use super::*;
 use crate::id::{Warning, Warnings};
-use crate::io::sink::{OutputFormat, Sink};
+use crate::io::format::Format;
+use crate::io::sink::Sink;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -62,7 +63,7 @@ fn engine(
     let g = grouped(values, cuts, opts, hash);
     let summary = g.summary().clone();
     let stats = *g.stats();
-    let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, Grouped::schema(), "dups.csv").unwrap();
+    let mut sink = Sink::from_writer(Vec::new(), Format::Csv, Grouped::schema(), "dups.csv").unwrap();
     let written = g.write(&mut sink, &names(&INPUTS), &names(&COLUMNS)).unwrap();
     let (bytes, rows) = sink.finish_writer().unwrap();
     assert_eq!(written, rows);
@@ -635,7 +636,7 @@ fn held_blocks_whose_table_does_not_fit_are_spilled_at_finish() {
             fell_back += 1;
         }
         assert_eq!(g.summary(), &want_summary, "{memory}");
-        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, Grouped::schema(), "dups.csv").unwrap();
+        let mut sink = Sink::from_writer(Vec::new(), Format::Csv, Grouped::schema(), "dups.csv").unwrap();
         g.write(&mut sink, &names(&INPUTS), &names(&COLUMNS)).unwrap();
         assert_eq!(read_csv(&sink.finish_writer().unwrap().0), want_rows, "{memory}");
     }

@@ -1,7 +1,7 @@
 //! What a file's first bytes say it is, whatever its name: gzip, zstd,
 //! Parquet, Arrow IPC, and the formats users save in place of a CSV export
 //! ([`NotCsv`]: a spreadsheet or ZIP archive, an old Office file, PDF,
-//! HTML, JSON, JSON Lines). [`super::csv_in::open_input`] sniffs every CSV
+//! HTML, JSON, JSON Lines). [`super::source::open_input`] sniffs every CSV
 //! input (and the start of what a compressed one decompresses to), and
 //! [`super::parquet_in::ParquetInput::open`] a file whose footer did not
 //! load, so a file in a format hdlscan does not read is named as such
@@ -40,17 +40,6 @@ pub fn is_parquet(head: &[u8]) -> bool {
 /// starts with the length itself, is not recognized.
 pub fn is_arrow_ipc(head: &[u8]) -> bool {
     head.starts_with(b"ARROW1\0\0") || (head.len() >= HEAD_LEN && head[..4] == [0xff; 4])
-}
-
-/// "gzip" or "zstd" when `head` starts a compressed stream.
-pub fn compression_name(head: &[u8]) -> Option<&'static str> {
-    if is_gzip(head) {
-        Some("gzip")
-    } else if is_zstd(head) {
-        Some("zstd")
-    } else {
-        None
-    }
 }
 
 /// A format read as CSV by its name that is something else, told by its
@@ -200,8 +189,5 @@ mod tests {
         assert!(!is_arrow_ipc(b"ARROW1,id\n1,10.1/x\n"));
         assert!(!is_arrow_ipc(b"\xff\xfea\0,\0"));
         assert!(is_parquet(b"PAR1\x15\x04"));
-        assert_eq!(compression_name(&[0x1f, 0x8b, 8, 0]), Some("gzip"));
-        assert_eq!(compression_name(&[0x28, 0xb5, 0x2f, 0xfd]), Some("zstd"));
-        assert_eq!(compression_name(b"a,b\n"), None);
     }
 }

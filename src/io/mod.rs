@@ -1,9 +1,15 @@
 //! Input and output files; no identifier parsing here.
 //!
+//! - [`error`]: [`error::PositionedError`], the one error of CSV and JSON
+//!   input, with its file and [`error::Position`].
+//! - [`format`](mod@format): the one [`format::Format`] of a table file,
+//!   from its name or its first bytes.
+//! - [`source`]: where an input's bytes come from: files and stdin, opened,
+//!   decompressed (gzip, zstd) and sniffed.
 //! - [`split`]: the quote-aware CSV record-boundary finder (no I/O).
-//! - [`csv_in`]: CSV/TSV input (files, stdin, `.gz`, `.zst`) cut into blocks
-//!   of whole records by a sequential reader, each parsed independently into
-//!   a columnar [`csv_in::RowBlock`]; errors carry file, record, line, byte.
+//! - [`csv_in`]: CSV/TSV input cut into blocks of whole records by a
+//!   sequential reader, each parsed independently into a columnar
+//!   [`csv_in::RowBlock`].
 //! - [`parquet_in`]: Parquet input, one row group at a time (only the leaf
 //!   columns a run needs), and access to the identifier column whatever its
 //!   string type.
@@ -16,12 +22,15 @@
 
 pub mod atomic;
 pub mod csv_in;
+pub mod error;
+pub mod format;
 pub mod jsonl;
 pub mod magic;
 pub mod nested;
 pub mod parquet_in;
 mod record;
 pub mod sink;
+pub mod source;
 pub mod split;
 
 /// Column names for an error message: at most 20, each cut to 60

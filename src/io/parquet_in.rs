@@ -72,6 +72,7 @@ use parquet::arrow::arrow_reader::{
 
 use super::atomic::os_reason;
 use super::magic;
+use super::source::Compression;
 
 /// Rows per decoded batch: about a CSV block's worth, which bounds what is
 /// in flight (64Ki-row batches peaked at 304 MB on a 10M-row
@@ -139,7 +140,7 @@ impl ParquetInput {
                 if let Some(format) = magic::not_csv(&head) {
                     bail!("{shown}: this is {}, not Parquet: {}", format.noun(), format.advice());
                 }
-                if let Some(c) = magic::compression_name(&head) {
+                if let Some(c) = Compression::sniff(&head).name() {
                     bail!(
                         "{shown} is {c}-compressed; hdlscan reads Parquet files as written (their pages are \
                          compressed inside): decompress it first"

@@ -14,10 +14,13 @@
 //! them all.
 
 use super::{InputShape, Work};
-use crate::io::csv_in::{self, CsvBlockReader, CsvOptions, InputSpec};
+use crate::io::csv_in::{CsvBlockReader, CsvOptions};
+use crate::io::error::PositionedError;
+use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, Step};
 use crate::io::nested;
 use crate::io::parquet_in::{self, ParquetInput};
+use crate::io::source::InputSpec;
 use crate::report::InputInfo;
 use anyhow::{Result, anyhow, bail};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -26,7 +29,7 @@ use std::sync::mpsc::SyncSender;
 
 /// What every input is matched against: the first input's columns.
 pub(super) struct Columns {
-    pub format: super::InputFormat,
+    pub format: crate::io::format::Format,
     pub csv: CsvOptions,
     /// The first input's schema.
     pub schema: SchemaRef,
@@ -152,8 +155,8 @@ pub(super) fn produce(
     for (index, spec) in inputs.iter().enumerate() {
         let index = index as u32;
         let r = match columns.format {
-            super::InputFormat::Parquet => produce_parquet(spec, index, &columns, record_base, &tx),
-            super::InputFormat::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
+            Format::Parquet => produce_parquet(spec, index, &columns, record_base, &tx),
+            Format::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
             _ => {
                 let reader = match first_csv.take() {
                     Some(r) => Ok(r),
@@ -179,7 +182,7 @@ pub(super) fn produce(
 }
 
 fn produce_csv(
-    reader: Result<CsvBlockReader, csv_in::PositionedError>,
+    reader: Result<CsvBlockReader, PositionedError>,
     spec: &InputSpec,
     index: u32,
     columns: &Columns,
@@ -328,7 +331,7 @@ fn produce_jsonl(
 }
 
 /// The CSV header as a schema of string columns.
-pub(super) fn utf8_schema(headers: &[String]) -> SchemaRef {
+pub(crate) fn utf8_schema(headers: &[String]) -> SchemaRef {
     Arc::new(Schema::new(
         headers
             .iter()

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::{ErrorKind, ParseOptions, Position, PositionedError, RawBlock};
+use super::{ParseOptions, RawBlock};
+use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::record;
 
 /// `\n` count in the blank lines at the start of `data`.
@@ -84,6 +85,7 @@ impl<'a> RowBlock<'a> {
             record: Some(self.record_number(row)),
             line: Some(self.line(row)),
             byte: Some(self.byte(row)),
+            column: None,
         }
     }
 
@@ -141,6 +143,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
                     record: Some(raw.first_record + row as u64),
                     line: Some(raw.first_line + line_delta as u64),
                     byte: Some(raw.byte_offset + start as u64),
+                    column: None,
                 },
                 ErrorKind::FieldCount { expected: ncols, found },
             ));

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use super::block::leading_newlines;
 use super::decode::{self, Decoding, Tally};
-use super::{CsvOptions, ErrorKind, InputSpec, ParseOptions, Position, PositionedError, open_input};
+use super::{CsvOptions, ParseOptions};
+use crate::io::error::{ErrorKind, Position, PositionedError};
+use crate::io::source::{InputSpec, open_input};
 use crate::io::split::{Boundary, Splitter, UnclosedQuote};
 
 /// A block of whole records, as raw bytes.
@@ -197,6 +199,7 @@ impl CsvBlockReader {
             record: (rec > 0).then_some(rec),
             line: None,
             byte: Some(self.origin + self.buf_start.offset + self.buf.len() as u64),
+            column: None,
         }
     }
 
@@ -226,6 +229,7 @@ impl CsvBlockReader {
                 record: (rec > 0).then_some(rec),
                 line: Some(u.quote.line),
                 byte: Some(self.origin + u.quote.offset),
+                column: None,
             },
             ErrorKind::UnclosedQuote,
         )
@@ -252,6 +256,7 @@ impl CsvBlockReader {
                     record: rec,
                     line: Some(1 + leading_newlines(&self.buf)),
                     byte: Some(self.origin),
+                    column: None,
                 };
                 let limit = self.opts.max_block_size;
                 return Err(self.err(pos, ErrorKind::RecordTooLarge { limit }));

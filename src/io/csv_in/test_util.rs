@@ -4,7 +4,9 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::{CsvBlockReader, CsvOptions, InputSpec, PositionedError, parse_block};
+use super::{CsvBlockReader, CsvOptions, parse_block};
+use crate::io::error::PositionedError;
+use crate::io::source::InputSpec;
 
 pub(super) fn opts() -> CsvOptions {
     CsvOptions::default()

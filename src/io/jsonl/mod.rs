@@ -18,7 +18,6 @@
 //!   record its line and, per path, a list of values.
 //! - [`scan`]: the JSON scanner under `parse_block`: checks each record
 //!   and takes out the named values, without building a tree.
-//! - [`error`]: [`PositionedError`], naming file, line and record.
 //!
 //! No schema is inferred: every record is walked for every path, so a key
 //! first seen on the last line is read like one seen on the first. A
@@ -26,7 +25,7 @@
 //! value); `[]` gives one value per list element.
 //!
 //! ```no_run
-//! use hdlscan::io::csv_in::InputSpec;
+//! use hdlscan::io::source::InputSpec;
 //! use hdlscan::io::jsonl::{parse_block, JsonPath, JsonlBlockReader, JsonlOptions, PathSet};
 //! use rayon::prelude::*;
 //!
@@ -50,14 +49,12 @@
 //! ```
 
 mod document;
-pub mod error;
 pub mod options;
 pub mod path;
 pub mod reader;
 pub mod records;
 pub mod scan;
 
-pub use error::{ErrorKind, PositionedError};
 pub use options::JsonlOptions;
 pub use path::{JsonPath, PathSet, Step};
 pub use reader::{Element, JsonlBlockReader, RawLines};

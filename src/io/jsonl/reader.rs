@@ -1,5 +1,5 @@
 //! [`JsonlBlockReader`]: reads an input (plain, `.gz`, `.zst`, stdin, all
-//! through `csv_in::open_input`) and cuts it into [`RawLines`] blocks that
+//! through `source::open_text`) and cuts it into [`RawLines`] blocks that
 //! [`super::parse_block`] parses independently, in parallel.
 //!
 //! - JSON Lines: a block ends at a `\n` found with `memchr` (a JSON string
@@ -17,9 +17,9 @@
 //!   error naming its line (and byte): there is no line to skip to.
 
 use super::document::{Event, Walk};
-use super::error::{ErrorKind, PositionedError};
 use super::options::JsonlOptions;
-use crate::io::csv_in::{self, InputSpec};
+use crate::io::error::{ErrorKind, Position, PositionedError};
+use crate::io::source::{self, InputSpec};
 use std::io::Read;
 use std::sync::Arc;
 
@@ -91,13 +91,11 @@ pub(super) fn is_blank(line: &[u8]) -> bool {
 }
 
 impl JsonlBlockReader {
-    /// Open `spec` (see `csv_in::open_text`: decompression by name or by
+    /// Open `spec` (see `source::open_text`: decompression by name or by
     /// sniffing; Parquet and Arrow refused).
     pub fn open(spec: &InputSpec, opts: JsonlOptions) -> Result<Self, PositionedError> {
-        let name: Arc<str> = spec.display_name().into();
-        let src = csv_in::open_text(spec, true)
-            .map_err(|e| PositionedError::new(&name, None, None, ErrorKind::Input(Box::new(e))))?;
-        Self::from_reader(name.to_string(), src, opts)
+        let src = source::open_text(spec, true)?;
+        Self::from_reader(spec.display_name(), src, opts)
     }
 
     /// Read from an already opened (decompressed) stream; `name` is used in
@@ -109,7 +107,7 @@ impl JsonlBlockReader {
     ) -> Result<Self, PositionedError> {
         let name: Arc<str> = name.into().into();
         opts.check()
-            .map_err(|m| PositionedError::new(&name, None, None, ErrorKind::BadOption(m)))?;
+            .map_err(|m| PositionedError::new(&name, Position::default(), ErrorKind::BadOption(m)))?;
         Ok(JsonlBlockReader {
             name,
             src: Box::new(src),
@@ -149,7 +147,7 @@ impl JsonlBlockReader {
     }
 
     fn err(&self, line: Option<u64>, kind: ErrorKind) -> PositionedError {
-        PositionedError::new(&self.name, line, None, kind)
+        PositionedError::new(&self.name, Position::line(line, None), kind)
     }
 
     /// Appends up to `want` bytes to `buf`; false at end of input.
@@ -310,7 +308,15 @@ impl JsonlBlockReader {
                     let line = self.line_at(s.at);
                     let doc = self.doc.as_ref().expect("records mode");
                     let column = self.offset + s.at as u64 - doc.line_start + 1;
-                    return Err(self.err(Some(line), ErrorKind::Syntax { column, what: s.what }));
+                    let pos = Position {
+                        column: Some(column),
+                        ..Position::line(Some(line), None)
+                    };
+                    return Err(PositionedError::new(
+                        &self.name,
+                        pos,
+                        ErrorKind::Syntax { what: s.what },
+                    ));
                 }
             }
         }
@@ -351,6 +357,10 @@ impl JsonlBlockReader {
     fn too_long(&mut self, pos: usize, record: Option<u64>) -> PositionedError {
         let line = self.line_at(pos);
         let limit = self.opts.max_line;
-        PositionedError::new(&self.name, Some(line), record, ErrorKind::ValueTooLong { limit })
+        PositionedError::new(
+            &self.name,
+            Position::line(Some(line), record),
+            ErrorKind::ValueTooLong { limit },
+        )
     }
 }

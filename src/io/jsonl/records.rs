@@ -2,11 +2,11 @@
 //! and record number, and per path a list of values, all values of a block
 //! in one byte buffer (no allocation per value).
 
-use super::error::{ErrorKind, PositionedError};
 use super::options::JsonlOptions;
 use super::path::PathSet;
 use super::reader::RawLines;
 use super::scan::{self, Bad, DEAD, Out};
+use crate::io::error::{ErrorKind, Position, PositionedError};
 use std::sync::Arc;
 
 /// How many skipped lines a block keeps the details of (all are counted).
@@ -145,14 +145,15 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
                 rs.records.push(record);
             }
             Err(bad) => {
+                let mut pos = Position::line(Some(line), Some(record));
                 let kind = match bad {
-                    Bad::Syntax(s) => ErrorKind::Syntax {
-                        column: s.at as u64 + 1,
-                        what: s.what,
-                    },
+                    Bad::Syntax(s) => {
+                        pos.column = Some(s.at as u64 + 1);
+                        ErrorKind::Syntax { what: s.what }
+                    }
                     Bad::NotObject(found) => ErrorKind::NotObject { found },
                 };
-                let e = PositionedError::new(&raw.file, Some(line), Some(record), kind);
+                let e = PositionedError::new(&raw.file, pos, kind);
                 if !opts.skip_bad_lines {
                     return Err(e);
                 }

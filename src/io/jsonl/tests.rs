@@ -5,6 +5,7 @@
 
 use super::scan::{self, Out};
 use super::*;
+use crate::io::error::{ErrorKind, PositionedError};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::io::{Cursor, Write};
@@ -253,7 +254,7 @@ fn records_stream_whatever_the_reads() {
     let off = format!("{{\"abstract\":\"{}\",\"items\":[]}}", "x".repeat(100));
     let e = stream(off.as_bytes(), opts.clone().with_max_line(50), 7, &["DOI"]).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::ValueTooLong { limit: 50 }), "{e}");
-    assert_eq!((e.line, e.record), (Some(1), None));
+    assert_eq!((e.pos.line, e.pos.record), (Some(1), None));
 }
 
 #[test]
@@ -307,7 +308,7 @@ fn malformed_lines_error_or_skip() {
         e.to_string(),
         "in.jsonl: record 2 (line 2): not valid JSON: expected a string key at byte 28 of the line"
     );
-    assert_eq!((e.line, e.record), (Some(2), Some(2)));
+    assert_eq!((e.pos.line, e.pos.record), (Some(2), Some(2)));
     for block in [1, 30, 1 << 20] {
         let opts = JsonlOptions::default().with_skip_bad_lines(true).with_block_size(block);
         let all = read(&data, opts, &["doi"]).unwrap();
@@ -434,7 +435,7 @@ fn long_lines_bom_and_empty_input() {
     let opts = JsonlOptions::default().with_max_line(12).with_block_size(4);
     let e = read(&[&b"{\"a\":1}\n"[..], &[b' '; 5000]].concat(), opts, &["a"]).unwrap_err();
     assert!(
-        matches!(e.kind, ErrorKind::LineTooLong { limit: 12 }) && e.line == Some(2),
+        matches!(e.kind, ErrorKind::LineTooLong { limit: 12 }) && e.pos.line == Some(2),
         "{e}"
     );
 
@@ -480,7 +481,7 @@ fn compressed_and_missing_inputs() {
     std::fs::write(&zst, zstd::encode_all(&data[..], 3).unwrap()).unwrap();
     let mut expect = None;
     for p in [plain, gz, zst] {
-        let spec = crate::io::csv_in::InputSpec::Path(p);
+        let spec = crate::io::source::InputSpec::Path(p);
         let all = drain(JsonlBlockReader::open(&spec, JsonlOptions::default()).unwrap(), &ps).unwrap();
         assert_eq!(all.recs.len(), 4);
         match &expect {
@@ -488,7 +489,7 @@ fn compressed_and_missing_inputs() {
             Some(x) => assert_eq!(&all, x),
         }
     }
-    let missing = crate::io::csv_in::InputSpec::Path(dir.path().join("nope.jsonl"));
+    let missing = crate::io::source::InputSpec::Path(dir.path().join("nope.jsonl"));
     let e = JsonlBlockReader::open(&missing, JsonlOptions::default()).err().unwrap();
     assert!(e.to_string().contains("nope.jsonl: cannot open"), "{e}");
 }

@@ -80,9 +80,10 @@ impl<W: Write> ArrowIpc<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::format::Format;
     use crate::io::parquet_in::to_utf8;
+    use crate::io::sink::Sink;
     use crate::io::sink::test_util::{have_pyarrow, pipeline_batch, pipeline_schema};
-    use crate::io::sink::{OutputFormat, Sink};
     use std::fs;
 
     #[test]
@@ -91,7 +92,7 @@ mod tests {
         let path = dir.path().join("out.arrow");
         let schema = pipeline_schema(1);
         let batches = [pipeline_batch(&schema, 0, 300), pipeline_batch(&schema, 301, 200)];
-        let mut sink = Sink::create(&path, OutputFormat::Arrow, Arc::clone(&schema)).unwrap();
+        let mut sink = Sink::create(&path, Format::Arrow, Arc::clone(&schema)).unwrap();
         for b in &batches {
             sink.write(b).unwrap();
         }

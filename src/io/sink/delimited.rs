@@ -241,8 +241,9 @@ impl<W: Write> Delimited<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::format::Format;
     use crate::io::sink::test_util::{pipeline_batch, pipeline_schema};
-    use crate::io::sink::{OutputFormat, Sink, SinkOptions};
+    use crate::io::sink::{Sink, SinkOptions};
     use arrow_array::StringArray;
     use arrow_array::builder::{ListBuilder, StringBuilder};
     use std::sync::Arc;
@@ -275,8 +276,7 @@ mod tests {
     fn csv_and_tsv_text() {
         let b = small_batch();
         let joined = SinkOptions::default().with_joined_lists(&b.schema(), &["warnings"]);
-        let mut sink =
-            Sink::from_writer_with(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv", joined.clone()).unwrap();
+        let mut sink = Sink::from_writer_with(Vec::new(), Format::Csv, b.schema(), "mem.csv", joined.clone()).unwrap();
         sink.write(&b).unwrap();
         let (out, rows) = sink.finish_writer().unwrap();
         assert_eq!(rows, 4);
@@ -290,7 +290,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
 ";
         assert_eq!(text, expected);
 
-        let mut sink = Sink::from_writer_with(Vec::new(), OutputFormat::Tsv, b.schema(), "mem.tsv", joined).unwrap();
+        let mut sink = Sink::from_writer_with(Vec::new(), Format::Tsv, b.schema(), "mem.tsv", joined).unwrap();
         sink.write(&b).unwrap();
         let text = String::from_utf8(sink.finish_writer().unwrap().0).unwrap();
         let lines: Vec<&str> = text.split('\n').collect();
@@ -305,7 +305,7 @@ plain,3,handle,13,,v1-3,v2-3,,v4-3,v5-3,,v7-3,,
         assert_eq!(&recs[2][13], "w0;;w;2");
 
         // Not named joined: the same list as JSON, `w;2` one element.
-        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Csv, b.schema(), "mem.csv").unwrap();
+        let mut sink = Sink::from_writer(Vec::new(), Format::Csv, b.schema(), "mem.csv").unwrap();
         sink.write(&b).unwrap();
         let text = String::from_utf8(sink.finish_writer().unwrap().0).unwrap();
         let mut rdr = csv::ReaderBuilder::new().from_reader(text.as_bytes());

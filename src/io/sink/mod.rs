@@ -15,6 +15,7 @@
 //! # Errors
 //! Every error names the output: "writing out.csv: no space left on device".
 
+use crate::io::format::Format;
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -41,40 +42,6 @@ pub use self::parquet::{
     PARQUET_MAX_ROW_GROUP_BYTES, PARQUET_MAX_ROW_GROUP_ROWS, PARQUET_ZSTD_LEVEL, parquet_properties,
     parquet_properties_builder, parquet_zstd,
 };
-
-/// Output file format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputFormat {
-    Parquet,
-    Csv,
-    Tsv,
-    /// Arrow IPC file format.
-    Arrow,
-}
-
-impl OutputFormat {
-    /// By extension, case-insensitively: `.parquet`, `.csv`, `.tsv`,
-    /// `.arrow`/`.ipc`/`.feather`. `None` for anything else.
-    pub fn from_path(path: &Path) -> Option<OutputFormat> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        Some(match ext.as_str() {
-            "parquet" => OutputFormat::Parquet,
-            "csv" => OutputFormat::Csv,
-            "tsv" => OutputFormat::Tsv,
-            "arrow" | "ipc" | "feather" => OutputFormat::Arrow,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            OutputFormat::Parquet => "parquet",
-            OutputFormat::Csv => "csv",
-            OutputFormat::Tsv => "tsv",
-            OutputFormat::Arrow => "arrow",
-        }
-    }
-}
 
 /// Tuning knobs; the defaults are what hdlscan uses.
 #[derive(Debug, Clone)]
@@ -169,26 +136,26 @@ pub struct Sink<W: Write + Send = AtomicFile> {
 
 impl Sink<AtomicFile> {
     /// Creates `path` (atomically, see [`AtomicFile`]) for `format`.
-    pub fn create(path: &Path, format: OutputFormat, schema: SchemaRef) -> Result<Sink> {
+    pub fn create(path: &Path, format: Format, schema: SchemaRef) -> Result<Sink> {
         Self::create_checked(path, format, schema, &[])
     }
 
     /// Like [`create`](Self::create), refusing when `path` is the same file
     /// as one of `inputs`.
-    pub fn create_checked(path: &Path, format: OutputFormat, schema: SchemaRef, inputs: &[&Path]) -> Result<Sink> {
+    pub fn create_checked(path: &Path, format: Format, schema: SchemaRef, inputs: &[&Path]) -> Result<Sink> {
         Self::create_with(path, format, schema, inputs, SinkOptions::default())
     }
 
     /// Like [`create_checked`](Self::create_checked), with options.
     pub fn create_with(
         path: &Path,
-        format: OutputFormat,
+        format: Format,
         schema: SchemaRef,
         inputs: &[&Path],
         options: SinkOptions,
     ) -> Result<Sink> {
         // Check the schema before creating anything.
-        if format == OutputFormat::Csv || format == OutputFormat::Tsv {
+        if format == Format::Csv || format == Format::Tsv {
             check_delimited_schema(&schema, &path.display().to_string())?;
         }
         let file = AtomicFile::create(path, inputs)?;
@@ -206,14 +173,14 @@ impl Sink<AtomicFile> {
 
 impl<W: Write + Send> Sink<W> {
     /// A sink writing to `w`; `label` names it in errors (e.g. the path).
-    pub fn from_writer(w: W, format: OutputFormat, schema: SchemaRef, label: &str) -> Result<Sink<W>> {
+    pub fn from_writer(w: W, format: Format, schema: SchemaRef, label: &str) -> Result<Sink<W>> {
         Self::from_writer_with(w, format, schema, label, SinkOptions::default())
     }
 
     /// Like [`from_writer`](Self::from_writer), with options.
     pub fn from_writer_with(
         w: W,
-        format: OutputFormat,
+        format: Format,
         schema: SchemaRef,
         label: &str,
         options: SinkOptions,
@@ -231,22 +198,23 @@ impl<W: Write + Send> Sink<W> {
             }
         };
         let (enc, output_schema) = match format {
-            OutputFormat::Parquet => {
+            Format::Parquet => {
                 let w = ParallelParquet::new(cw, Arc::clone(&schema), options.parquet).map_err(|e| fail(&e))?;
                 (Encoder::Parquet(w), Arc::clone(&schema))
             }
-            OutputFormat::Arrow => {
+            Format::Arrow => {
                 let w = ArrowIpc::new(cw, &schema).map_err(|e| fail(&e))?;
                 let out = Arc::clone(w.schema());
                 (Encoder::Arrow(w), out)
             }
-            OutputFormat::Csv | OutputFormat::Tsv => {
+            Format::Csv | Format::Tsv => {
                 check_delimited_schema(&schema, &label)?;
-                let delim = if format == OutputFormat::Tsv { b'\t' } else { b',' };
+                let delim = format.delimiter();
                 let d =
                     Delimited::new(cw, delim, &schema, &options.header, &options.joined_lists).map_err(|e| fail(&e))?;
                 (Encoder::Delimited(d), Arc::clone(&schema))
             }
+            Format::Jsonl => bail!("{label}: hdlscan writes tables as Parquet, CSV, TSV or Arrow, not JSON Lines"),
         };
         Ok(Sink {
             enc: Some(enc),
@@ -351,26 +319,13 @@ mod tests {
     use std::fs;
 
     #[test]
-    fn format_from_path() {
-        let f = |p: &str| OutputFormat::from_path(Path::new(p));
-        assert_eq!(f("a/b.parquet"), Some(OutputFormat::Parquet));
-        assert_eq!(f("x.CSV"), Some(OutputFormat::Csv));
-        assert_eq!(f("x.tsv"), Some(OutputFormat::Tsv));
-        assert_eq!(f("x.arrow"), Some(OutputFormat::Arrow));
-        assert_eq!(f("x.ipc"), Some(OutputFormat::Arrow));
-        assert_eq!(f("x.feather"), Some(OutputFormat::Arrow));
-        assert_eq!(f("x.json"), None);
-        assert_eq!(f("parquet"), None);
-    }
-
-    #[test]
     fn empty_outputs() {
         let dir = tempfile::tempdir().unwrap();
         let schema = pipeline_schema(1);
         for (name, fmt) in [
-            ("e.parquet", OutputFormat::Parquet),
-            ("e.csv", OutputFormat::Csv),
-            ("e.arrow", OutputFormat::Arrow),
+            ("e.parquet", Format::Parquet),
+            ("e.csv", Format::Csv),
+            ("e.arrow", Format::Arrow),
         ] {
             let path = dir.path().join(name);
             let mut sink = Sink::create(&path, fmt, Arc::clone(&schema)).unwrap();
@@ -387,7 +342,7 @@ mod tests {
     #[test]
     fn wrong_batch_schema_and_unsupported_csv_type() {
         let schema = pipeline_schema(1);
-        let mut sink = Sink::from_writer(Vec::new(), OutputFormat::Parquet, Arc::clone(&schema), "x.parquet").unwrap();
+        let mut sink = Sink::from_writer(Vec::new(), Format::Parquet, Arc::clone(&schema), "x.parquet").unwrap();
         let other = pipeline_batch(&pipeline_schema(2), 0, 3);
         let err = sink.write(&other).unwrap_err().to_string();
         assert!(err.starts_with("writing x.parquet: batch schema"), "{err}");
@@ -395,7 +350,7 @@ mod tests {
         let union = DataType::Union(arrow_schema::UnionFields::empty(), arrow_schema::UnionMode::Sparse);
         let s = Arc::new(Schema::new(vec![Field::new("either", union, true)]));
         let dir = tempfile::tempdir().unwrap();
-        let err = Sink::create(&dir.path().join("o.csv"), OutputFormat::Csv, s)
+        let err = Sink::create(&dir.path().join("o.csv"), Format::Csv, s)
             .err()
             .unwrap()
             .to_string();
@@ -406,12 +361,7 @@ mod tests {
     #[test]
     fn write_errors_name_the_output_and_reason() {
         let schema = pipeline_schema(1);
-        for fmt in [
-            OutputFormat::Parquet,
-            OutputFormat::Csv,
-            OutputFormat::Tsv,
-            OutputFormat::Arrow,
-        ] {
+        for fmt in [Format::Parquet, Format::Csv, Format::Tsv, Format::Arrow] {
             for room in [0, 10, 5000] {
                 let res = (|| -> Result<u64> {
                     let w = FullAfter { room };
@@ -431,7 +381,7 @@ mod tests {
     fn failed_sink_cannot_be_finished() {
         let schema = pipeline_schema(1);
         let w = FullAfter { room: 100 };
-        let mut sink = Sink::from_writer(w, OutputFormat::Csv, Arc::clone(&schema), "o").unwrap();
+        let mut sink = Sink::from_writer(w, Format::Csv, Arc::clone(&schema), "o").unwrap();
         let b = pipeline_batch(&schema, 0, 100_000);
         assert!(sink.write(&b).is_err());
         let err = sink.write(&b).unwrap_err().to_string();
@@ -451,7 +401,7 @@ mod tests {
     fn dropped_sink_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let schema = pipeline_schema(1);
-        for fmt in [OutputFormat::Parquet, OutputFormat::Csv, OutputFormat::Arrow] {
+        for fmt in [Format::Parquet, Format::Csv, Format::Arrow] {
             let path = dir.path().join(format!("out.{}", fmt.name()));
             let mut sink = Sink::create(&path, fmt, Arc::clone(&schema)).unwrap();
             sink.write(&pipeline_batch(&schema, 0, 5000)).unwrap();
@@ -461,12 +411,12 @@ mod tests {
         // An existing output is kept until the new one is complete.
         let path = dir.path().join("keep.csv");
         fs::write(&path, "old").unwrap();
-        let mut sink = Sink::create(&path, OutputFormat::Csv, Arc::clone(&schema)).unwrap();
+        let mut sink = Sink::create(&path, Format::Csv, Arc::clone(&schema)).unwrap();
         sink.write(&pipeline_batch(&schema, 0, 10)).unwrap();
         drop(sink);
         assert_eq!(fs::read_to_string(&path).unwrap(), "old");
         // And refusal to overwrite an input.
-        let err = Sink::create_checked(&path, OutputFormat::Csv, schema, &[&path])
+        let err = Sink::create_checked(&path, Format::Csv, schema, &[&path])
             .err()
             .unwrap()
             .to_string();
@@ -478,7 +428,7 @@ mod tests {
     fn unwritable_directory_error() {
         let schema = pipeline_schema(1);
         // Not writable even for root.
-        let err = Sink::create(Path::new("/sys/out.csv"), OutputFormat::Csv, schema)
+        let err = Sink::create(Path::new("/sys/out.csv"), Format::Csv, schema)
             .err()
             .unwrap()
             .to_string();
@@ -511,7 +461,7 @@ mod tests {
         }
         let _guard = Mount(mnt.clone());
         let schema = pipeline_schema(2);
-        for fmt in [OutputFormat::Csv, OutputFormat::Parquet, OutputFormat::Arrow] {
+        for fmt in [Format::Csv, Format::Parquet, Format::Arrow] {
             let path = mnt.join(format!("out.{}", fmt.name()));
             let res = (|| -> Result<u64> {
                 let mut sink = Sink::create(&path, fmt, Arc::clone(&schema))?;
@@ -542,7 +492,7 @@ mod tests {
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         let mem: usize = batches.iter().map(|b| b.get_array_memory_size()).sum();
         eprintln!("{rows} rows x 20 columns, {:.1} MB in Arrow memory", mem as f64 / 1e6);
-        let mut cases: Vec<(String, OutputFormat, SinkOptions)> = Vec::new();
+        let mut cases: Vec<(String, Format, SinkOptions)> = Vec::new();
         for (name, c) in [
             ("parquet uncompressed", Compression::UNCOMPRESSED),
             ("parquet snappy", Compression::SNAPPY),
@@ -554,7 +504,7 @@ mod tests {
                 parquet: parquet_properties_builder(c).build(),
                 ..SinkOptions::default()
             };
-            cases.push((name.into(), OutputFormat::Parquet, opts));
+            cases.push((name.into(), Format::Parquet, opts));
         }
         let opts = SinkOptions {
             parquet: parquet_properties_builder(Compression::ZSTD(ZstdLevel::try_new(1).unwrap()))
@@ -562,9 +512,9 @@ mod tests {
                 .build(),
             ..SinkOptions::default()
         };
-        cases.push(("parquet zstd(1) no dict".into(), OutputFormat::Parquet, opts));
-        cases.push(("csv".into(), OutputFormat::Csv, SinkOptions::default()));
-        cases.push(("arrow ipc".into(), OutputFormat::Arrow, SinkOptions::default()));
+        cases.push(("parquet zstd(1) no dict".into(), Format::Parquet, opts));
+        cases.push(("csv".into(), Format::Csv, SinkOptions::default()));
+        cases.push(("arrow ipc".into(), Format::Arrow, SinkOptions::default()));
         {
             // The serial ArrowWriter, for comparison with the parallel encoder.
             let path = dir.path().join("serial.parquet");

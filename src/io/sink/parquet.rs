@@ -238,9 +238,10 @@ fn without_hopeless_dictionaries(props: WriterProperties, batch: &RecordBatch) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::format::Format;
     use crate::io::parquet_in::ParquetInput;
     use crate::io::sink::test_util::{pipeline_batch, pipeline_schema, run_check_parquet};
-    use crate::io::sink::{OutputFormat, Sink, SinkOptions};
+    use crate::io::sink::{Sink, SinkOptions};
     use arrow_array::{ArrayRef, StringArray};
     use std::fs;
 
@@ -251,7 +252,7 @@ mod tests {
         let schema = pipeline_schema(2);
         let b1 = pipeline_batch(&schema, 0, 1000);
         let b2 = pipeline_batch(&schema, 1000, 500);
-        let mut sink = Sink::create(&path, OutputFormat::Parquet, Arc::clone(&schema)).unwrap();
+        let mut sink = Sink::create(&path, Format::Parquet, Arc::clone(&schema)).unwrap();
         sink.write(&b1).unwrap();
         assert!(!path.exists());
         sink.write(&b2).unwrap();
@@ -289,8 +290,7 @@ mod tests {
             parquet: props(),
             ..SinkOptions::default()
         };
-        let mut sink =
-            Sink::from_writer_with(Vec::new(), OutputFormat::Parquet, Arc::clone(&schema), "m", opts).unwrap();
+        let mut sink = Sink::from_writer_with(Vec::new(), Format::Parquet, Arc::clone(&schema), "m", opts).unwrap();
         for b in &batches {
             sink.write(b).unwrap();
         }
@@ -341,7 +341,7 @@ mod tests {
                 .build(),
             ..SinkOptions::default()
         };
-        let mut sink = Sink::create_with(&path, OutputFormat::Parquet, Arc::clone(&schema), &[], opts).unwrap();
+        let mut sink = Sink::create_with(&path, Format::Parquet, Arc::clone(&schema), &[], opts).unwrap();
         for k in 0..4 {
             sink.write(&pipeline_batch(&schema, k * 1000, 1000)).unwrap();
         }

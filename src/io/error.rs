@@ -1,5 +1,6 @@
-//! The error of the CSV input layer: what went wrong ([`ErrorKind`]),
-//! in which file, and where ([`Position`]: record, line, byte).
+//! The one error of the input layer, CSV and JSON alike (rust-csv's
+//! `Error` and `Position` shape): what went wrong ([`ErrorKind`]), in
+//! which file, and where ([`Position`]: record, line, byte, column).
 
 use std::fmt;
 use std::io;
@@ -17,6 +18,19 @@ pub struct Position {
     /// Byte offset in the decompressed stream (decoded to UTF-8 when the
     /// input is in another encoding).
     pub byte: Option<u64>,
+    /// 1-based byte in the line (JSON syntax errors).
+    pub column: Option<u64>,
+}
+
+impl Position {
+    /// A line and record (JSON input), either of them unknown.
+    pub fn line(line: Option<u64>, record: Option<u64>) -> Position {
+        Position {
+            record,
+            line,
+            ..Position::default()
+        }
+    }
 }
 
 /// What went wrong.
@@ -55,10 +69,22 @@ pub enum ErrorKind {
     UnclosedQuote,
     /// A single record is larger than `max_block_size`.
     RecordTooLarge { limit: usize },
-    /// Invalid [`CsvOptions`](super::CsvOptions).
+    /// Invalid reader options (CSV's or JSON's).
     BadOption(String),
     /// The `csv` crate rejected a block (not expected to happen).
     Csv(String),
+    /// JSON: a line longer than the longest accepted.
+    LineTooLong { limit: usize },
+    /// JSON with `records`: an element (a record) or a value off the path
+    /// to the array longer than the longest line accepted.
+    ValueTooLong { limit: usize },
+    /// Not JSON: `what` was expected at the position's column of the line
+    /// (or, with `records`, of the line the error is on).
+    Syntax { what: &'static str },
+    /// Valid JSON, but not an object: `found` is "an array", "a string", …
+    NotObject { found: &'static str },
+    /// JSON with `records`: no document held an array at the path.
+    NoRecords { path: String },
 }
 
 /// Why a Parquet file was read as CSV, for the hint that gets it read.
@@ -83,7 +109,7 @@ pub struct PositionedError {
 }
 
 impl PositionedError {
-    pub(super) fn new(file: &Arc<str>, pos: Position, kind: ErrorKind) -> Self {
+    pub(crate) fn new(file: &Arc<str>, pos: Position, kind: ErrorKind) -> Self {
         PositionedError {
             file: file.clone(),
             pos,
@@ -97,7 +123,8 @@ impl fmt::Display for PositionedError {
         write!(f, "{}: ", self.file)?;
         let p = &self.pos;
         match (&self.kind, p.record, p.line) {
-            (ErrorKind::Read(_), _, _) => {}
+            // CSV names the record and byte reached after "read error".
+            (ErrorKind::Read(_), _, _) if p.byte.is_some() => {}
             (_, Some(r), Some(l)) => write!(f, "record {r} (line {l}): ")?,
             (_, Some(r), None) => write!(f, "record {r}: ")?,
             (_, None, Some(l)) => write!(f, "line {l}: ")?,
@@ -156,6 +183,23 @@ impl fmt::Display for PositionedError {
             }
             ErrorKind::BadOption(m) => write!(f, "invalid option: {m}"),
             ErrorKind::Csv(m) => write!(f, "CSV error: {m}"),
+            ErrorKind::LineTooLong { limit } => write!(
+                f,
+                "line longer than the {limit}-byte limit (raise it with --max-record-mib)"
+            ),
+            ErrorKind::ValueTooLong { limit } => write!(
+                f,
+                "JSON value longer than the {limit}-byte limit of a record (raise it with --max-record-mib)"
+            ),
+            ErrorKind::Syntax { what } => {
+                write!(f, "not valid JSON: expected {what} at byte ")?;
+                match p.column {
+                    Some(c) => write!(f, "{c} of the line"),
+                    None => f.write_str("? of the line"),
+                }
+            }
+            ErrorKind::NotObject { found } => write!(f, "{found}, not a JSON object"),
+            ErrorKind::NoRecords { path } => write!(f, "no array at {path} (--records)"),
         }
     }
 }

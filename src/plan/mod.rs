@@ -1,0 +1,530 @@
+//! What a scan does, decided once before it runs (ripgrep's `LowArgs` →
+//! `HiArgs`): a [`Request`] as the command line gave it becomes a
+//! [`ScanPlan`], with the inputs and their format, the chosen and kept
+//! columns (and JSON and Parquet paths) resolved against the first input,
+//! a parser per column, the output's shape and schema, and the reader
+//! options. `pipeline::run` only runs a plan; everything that can be
+//! refused before reading a record is refused here, as a [`PlanError`].
+//!
+//! - this file: the request, the plan, and [`ScanPlan::build`];
+//! - `columns`: selectors and `--expect` resolved against the first input;
+//! - `error`: [`PlanError`].
+
+mod columns;
+mod error;
+
+pub use error::{DASH_OUTPUT, PlanError};
+
+use crate::dups;
+use crate::id::{Parser, Split};
+use crate::io::csv_in::{CsvBlockReader, CsvOptions, TextEncoding};
+use crate::io::format::Format;
+use crate::io::jsonl::{JsonPath, JsonlOptions, Step};
+use crate::io::parquet_in::{self, ParquetInput};
+use crate::io::source::InputSpec;
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Largest block of JSON Lines cut for a worker. JSON output is long: a
+/// block of works yields a value every ~150 bytes read, each some 300
+/// bytes of columns, so larger blocks hold a scan over the trimmer's
+/// budget (`heap`), faulting its pages back after every trim.
+const JSON_BLOCK: usize = 4 << 20;
+
+/// Widest input written to Parquet or Arrow. Each Parquet column writer
+/// holds its own page buffers, dictionary and statistics, so the cap keeps
+/// a wide export near the memory of a normal run. Wider ones go to CSV or
+/// TSV output, which streams.
+pub const MAX_COLUMNAR_COLUMNS: usize = 1_000;
+
+/// A scan as asked for: selectors and flags as given, nothing resolved.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// Input paths; `-` is stdin.
+    pub inputs: Vec<String>,
+    /// Overrides the inputs' extensions.
+    pub input_format: Option<Format>,
+    /// `--column` selectors (see `select`), or JSON paths.
+    pub columns: Vec<String>,
+    /// `--keep` selectors: input columns carried into long output.
+    pub keep: Vec<String>,
+    /// `--split SEP` (`auto` for SPEC's separators).
+    pub split: Option<String>,
+    /// Long output even for one column not split.
+    pub long: bool,
+    pub output: Option<PathBuf>,
+    /// Overrides the output's extension.
+    pub output_format: Option<Format>,
+    /// `--column-prefix`; when not given, a prefix is chosen only if an
+    /// input column is named like an added one (`columns::free_prefix`).
+    pub column_prefix: Option<String>,
+    /// CSV input: delimiter as given (`tab`, `\t` or one character).
+    pub delimiter: Option<String>,
+    pub no_headers: bool,
+    pub allow_short_rows: bool,
+    pub encoding: Option<TextEncoding>,
+    /// Longest record (CSV) or line (JSON), in MiB.
+    pub max_record_mib: Option<u16>,
+    /// CSV block size in MiB.
+    pub block_mib: Option<usize>,
+    /// JSON input: skip lines that are not one object.
+    pub skip_bad_lines: bool,
+    /// JSON input: the path to the array of records.
+    pub records: Option<String>,
+    /// Worker threads (default: all cores).
+    pub threads: Option<u16>,
+    pub repair: bool,
+    pub max_len: usize,
+    /// `--resolver HOST[/PATH]`.
+    pub resolvers: Vec<String>,
+    /// `--expect`: `NS` for every chosen column, `COLUMN=NS` for some.
+    pub expect: Vec<String>,
+    /// How the duplicate clusters are found (memory, temporary files);
+    /// its `repair` follows [`Request::repair`].
+    pub dups: dups::Options,
+}
+
+/// The options a report records, so that a later run can tell whether it
+/// was made the same way. Serialized as the report's `options`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Options {
+    pub repair: bool,
+    pub max_len: usize,
+    pub resolvers: Vec<String>,
+    pub expect: Vec<String>,
+    pub split: Option<String>,
+    pub keep: Vec<String>,
+    pub threads: usize,
+    /// Only when given, so a baseline from before the flag has the same
+    /// options.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'static str>,
+}
+
+/// A scan, decided: what [`crate::pipeline::run`] reads, how it parses,
+/// and what it writes.
+pub struct ScanPlan {
+    pub(crate) inputs: Vec<InputSpec>,
+    pub(crate) format: Format,
+    pub(crate) csv: CsvOptions,
+    pub(crate) json: JsonlOptions,
+    pub(crate) output: Option<(PathBuf, Format)>,
+    pub(crate) options: Options,
+    pub(crate) dups: dups::Options,
+    pub(crate) threads: usize,
+    /// The first CSV input, open with its header read: stdin can be read
+    /// only once. It goes to the reader thread.
+    pub(crate) first_csv: Option<CsvBlockReader>,
+    /// The first CSV input's header as it was, for raw CSV/TSV output.
+    pub(crate) header: Vec<Vec<u8>>,
+    /// The first input's schema (JSON: the paths, chosen then kept).
+    pub(crate) schema: SchemaRef,
+    /// Indices in the first input of the chosen and kept columns.
+    pub(crate) chosen: Vec<usize>,
+    pub(crate) keep: Vec<usize>,
+    /// Parquet input: a chosen column's path into its structs and lists.
+    pub(crate) nested: Vec<Option<Vec<Step>>>,
+    /// JSON input: the chosen paths, then the kept ones.
+    pub(crate) json_paths: Vec<JsonPath>,
+    /// The chosen columns' names (or paths), in the run's order.
+    pub(crate) column_names: Vec<String>,
+    /// One per chosen column, each with its `--expect`.
+    pub(crate) parsers: Vec<Parser>,
+    pub(crate) split: Option<Split>,
+    pub(crate) long: bool,
+    /// The added columns' prefix.
+    pub(crate) prefix: String,
+    /// CSV in, CSV or TSV out: the input's cells go through as bytes.
+    pub(crate) raw_cells: bool,
+    /// The output's schema, wide or long as [`ScanPlan::long`] says; none
+    /// for an audit.
+    pub(crate) out_schema: Option<SchemaRef>,
+    /// What planning noticed that the user should hear.
+    pub(crate) notes: Vec<String>,
+}
+
+impl ScanPlan {
+    /// Resolves `req`, opening the first input to read its columns.
+    pub fn build(req: &Request) -> Result<ScanPlan, PlanError> {
+        let mut parser = crate::id::Options::default();
+        parser.repair = req.repair;
+        parser.max_len = req.max_len;
+        for r in &req.resolvers {
+            parser.add_resolver(r).map_err(PlanError::Resolver)?;
+        }
+        let split = match &req.split {
+            Some(sep) => Some(Split::at(sep).map_err(|e| PlanError::flag("--split", e))?),
+            None => None,
+        };
+        let inputs: Vec<InputSpec> = req.inputs.iter().map(|s| InputSpec::parse(s)).collect();
+        if inputs.is_empty() {
+            return Err(anyhow::anyhow!("no input given").into());
+        }
+        // Stdin is read once: a second `-` would only ever be empty.
+        if inputs.iter().filter(|i| matches!(i, InputSpec::Stdin)).count() > 1 {
+            return Err(PlanError::StdinTwice);
+        }
+        let format = match req.input_format {
+            Some(f) => f,
+            None => {
+                let formats: Vec<Format> = inputs.iter().map(InputSpec::format).collect();
+                if formats.iter().any(|f| *f != formats[0]) {
+                    return Err(PlanError::MixedFormats(formats));
+                }
+                formats[0]
+            }
+        };
+        check_input_flags(req, format)?;
+        let delimiter = match &req.delimiter {
+            Some(d) => parse_delimiter(d)?,
+            None => format.delimiter(),
+        };
+        let output = match &req.output {
+            Some(path) => Some((path.clone(), output_format(path, req.output_format)?)),
+            None => None,
+        };
+        let block_mib = req.block_mib.unwrap_or(4).max(1);
+        let csv = CsvOptions {
+            delimiter,
+            has_headers: !req.no_headers,
+            allow_short_rows: req.allow_short_rows,
+            block_size: block_mib << 20,
+            max_block_size: usize::from(req.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
+            encoding: req.encoding.unwrap_or_default(),
+        };
+        let records = match &req.records {
+            Some(p) => Some(JsonPath::parse(p).map_err(|e| PlanError::flag(format!("--records {p:?}"), e))?),
+            None => None,
+        };
+        let mut json = JsonlOptions::default()
+            .with_max_line(csv.max_block_size)
+            .with_skip_bad_lines(req.skip_bad_lines)
+            .with_records(records);
+        json.block_size = json.block_size.min(JSON_BLOCK);
+        let threads = req.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
+        let options = Options {
+            repair: req.repair,
+            max_len: req.max_len,
+            resolvers: req.resolvers.clone(),
+            expect: req.expect.clone(),
+            split: req.split.clone(),
+            keep: req.keep.clone(),
+            threads,
+            encoding: req.encoding.map(TextEncoding::name),
+        };
+        let dups = dups::Options {
+            repair: req.repair,
+            ..req.dups.clone()
+        };
+        let mut plan = ScanPlan {
+            inputs,
+            format,
+            csv,
+            json,
+            output,
+            options,
+            dups,
+            threads,
+            first_csv: None,
+            header: Vec::new(),
+            schema: Arc::new(Schema::empty()),
+            chosen: Vec::new(),
+            keep: Vec::new(),
+            nested: Vec::new(),
+            json_paths: Vec::new(),
+            column_names: Vec::new(),
+            parsers: Vec::new(),
+            split,
+            long: false,
+            prefix: String::new(),
+            raw_cells: false,
+            out_schema: None,
+            notes: Vec::new(),
+        };
+        plan.resolve(req, parser)?;
+        Ok(plan)
+    }
+
+    /// The inputs, in the run's order.
+    pub fn inputs(&self) -> &[InputSpec] {
+        &self.inputs
+    }
+
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The output file and its format, if the run writes one.
+    pub fn output(&self) -> Option<&(PathBuf, Format)> {
+        self.output.as_ref()
+    }
+
+    /// The report's `options`.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Opens the first input and resolves the columns, the parsers and
+    /// the output's shape against it.
+    fn resolve(&mut self, req: &Request, parser: crate::id::Options) -> Result<(), PlanError> {
+        let json = self.format == Format::Jsonl;
+        if json {
+            self.json_paths = columns::json_paths(&req.columns, &req.keep)?;
+        }
+        let first_name = self.inputs[0].display_name();
+        self.schema = match self.format {
+            // No header: the columns are the paths, chosen then kept.
+            Format::Jsonl => {
+                let names: Vec<String> = self.json_paths.iter().map(|p| p.to_string()).collect();
+                crate::pipeline::utf8_schema(&names)
+            }
+            Format::Parquet => {
+                let InputSpec::Path(p) = &self.inputs[0] else {
+                    return Err(anyhow::anyhow!("Parquet cannot be read from stdin; give a file").into());
+                };
+                ParquetInput::open(p)?.schema().clone()
+            }
+            // CSV and TSV: Arrow is not read (`InputSpec::format` never
+            // names it, `--input-format` does not take it).
+            Format::Csv | Format::Tsv | Format::Arrow => {
+                let mut r = CsvBlockReader::open(&self.inputs[0], self.csv).map_err(anyhow::Error::new)?;
+                let schema = crate::pipeline::utf8_schema(r.headers());
+                self.header = r.take_header_bytes();
+                self.first_csv = Some(r);
+                schema
+            }
+        };
+        let names: Vec<String> = self.schema.fields().iter().map(|f| f.name().clone()).collect();
+        // Parquet paths into structs and lists (`ids.doi`), per chosen column.
+        let mut nested: Vec<Option<(String, Vec<Step>)>> = Vec::new();
+        (self.chosen, self.keep) = match json {
+            true => {
+                let n = self.json_paths.len() - req.keep.len();
+                ((0..n).collect(), (n..self.json_paths.len()).collect())
+            }
+            false => {
+                let delimiter = (self.format != Format::Parquet).then_some(self.csv.delimiter);
+                let chosen = columns::choose_or_nested(
+                    &names,
+                    &req.columns,
+                    &first_name,
+                    delimiter,
+                    &self.schema,
+                    self.format,
+                    &mut nested,
+                )
+                .map_err(|e| PlanError::flag("--column", format_args!("{e:#}")))?;
+                let keep = crate::select::select(&names, &req.keep, &first_name)
+                    .map_err(|e| PlanError::flag("--keep", format_args!("{e:#}")))?;
+                (chosen, keep)
+            }
+        };
+        // `--expect PATH=NS` names a path as the user spelled it.
+        let expect: Vec<String> = match json {
+            true => req.expect.iter().map(|e| columns::normalize_expect(e)).collect(),
+            false => req.expect.clone(),
+        };
+        nested.resize(nested.len().max(self.chosen.len()), None);
+        if self.format == Format::Parquet {
+            for (&c, n) in self.chosen.iter().zip(&nested) {
+                if n.is_none() {
+                    parquet_in::check_identifier_column(&self.schema, c, &first_name)?;
+                }
+            }
+        }
+        self.parsers = columns::column_parsers(&parser, &expect, &names, &self.chosen, &first_name)?;
+        self.column_names = self
+            .chosen
+            .iter()
+            .zip(&nested)
+            .map(|(&c, n)| n.as_ref().map_or_else(|| names[c].clone(), |(path, _)| path.clone()))
+            .collect();
+        // JSON has no input row to write back: its output is always long.
+        let many = nested.iter().flatten().any(|(_, steps)| steps.contains(&Step::Each));
+        self.nested = nested.into_iter().map(|n| n.map(|(_, steps)| steps)).collect();
+        self.long = req.long || json || many || self.chosen.len() > 1 || self.split.is_some();
+        if !self.keep.is_empty() && !self.long {
+            return Err(PlanError::KeepNeedsLong);
+        }
+        self.raw_cells = matches!(self.format, Format::Csv | Format::Tsv)
+            && matches!(&self.output, Some((_, Format::Csv | Format::Tsv)));
+        let prefix_chosen = match &req.column_prefix {
+            Some(p) => {
+                self.prefix = p.clone();
+                false
+            }
+            None => {
+                self.prefix = match self.long {
+                    true => crate::columns::free_prefix(
+                        &self.keep.iter().map(|&k| names[k].clone()).collect::<Vec<_>>(),
+                        true,
+                    ),
+                    false => crate::columns::free_prefix(&names, false),
+                };
+                !self.prefix.is_empty()
+            }
+        };
+        if prefix_chosen {
+            self.notes.push(format!(
+                "an input column is named like an added one, so the added columns are named {0}record, {0}kind, … \
+                 (--column-prefix chooses another prefix)",
+                self.prefix
+            ));
+        }
+        self.notes.extend(self.header_notes(&first_name));
+        if let Some((path, format)) = &self.output {
+            self.out_schema = Some(self.out_schema(&names, path, *format, &first_name)?);
+        }
+        // Long output costs some 150 bytes a value whatever the value: a
+        // block of a wide export (10,000 columns, mostly empty cells) holds
+        // far more values than bytes/40. Blocks shrink with the columns
+        // read, so the values in flight stay bounded.
+        let chosen = self.chosen.len();
+        if self.long && chosen > 8 {
+            self.csv.block_size = (self.csv.block_size / (chosen / 8))
+                .max(64 << 10)
+                .min(self.csv.block_size);
+            if let Some(r) = self.first_csv.as_mut() {
+                r.set_block_size(self.csv.block_size);
+            }
+        }
+        Ok(())
+    }
+
+    /// A file of DOIs without a header line loses its first DOI to the
+    /// header: say so when a chosen column's name is itself an identifier.
+    fn header_notes(&self, first_name: &str) -> Vec<String> {
+        if !matches!(self.format, Format::Csv | Format::Tsv) || !self.csv.has_headers {
+            return Vec::new();
+        }
+        let mut scratch = crate::id::Scratch::default();
+        let mut notes = Vec::new();
+        for (name, parser) in self.column_names.iter().zip(&self.parsers) {
+            let p = parser.parse(name.as_bytes(), &mut scratch);
+            if p.error.is_none() {
+                notes.push(format!(
+                    "the header of column {:?} is itself a valid {}: if {first_name} has no header line, add -n \
+                     (-c then takes column numbers)",
+                    crate::report::visible(name),
+                    p.kind
+                ));
+            }
+        }
+        notes
+    }
+
+    /// The output's schema: the input's columns (wide: all of them; long:
+    /// the kept ones, after where each value stands), then SPEC's.
+    fn out_schema(&self, names: &[String], path: &Path, format: Format, first_name: &str) -> anyhow::Result<SchemaRef> {
+        let written: Vec<usize> = if self.long {
+            self.keep.clone()
+        } else {
+            (0..names.len()).collect()
+        };
+        check_writable(written.len(), path, format, first_name)?;
+        // Parquet and Arrow readers (pyarrow, DuckDB) refuse or rename an
+        // empty or repeated name; CSV keeps the header as it is.
+        let columnar = !matches!(format, Format::Csv | Format::Tsv);
+        let renamed = columnar
+            .then(|| crate::columns::unique_names(&written.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>()));
+        let as_written = |(k, f): (usize, &Arc<Field>)| {
+            let mut f = f.as_ref().clone();
+            if self.raw_cells {
+                f = f.with_data_type(DataType::Binary);
+            }
+            if let Some(r) = &renamed {
+                f = f.with_name(r[k].clone());
+            }
+            Arc::new(f)
+        };
+        let fields = if self.long {
+            let kept: Vec<Arc<Field>> = self
+                .keep
+                .iter()
+                .enumerate()
+                .map(|(i, &k)| as_written((i, &self.schema.fields()[k])))
+                .collect();
+            let value_type = if self.raw_cells {
+                DataType::Binary
+            } else {
+                DataType::Utf8
+            };
+            crate::columns::long_fields(&self.prefix, &kept, self.inputs.len() > 1, value_type)?
+        } else {
+            let mut fields: Vec<Arc<Field>> = self.schema.fields().iter().enumerate().map(as_written).collect();
+            fields.extend(crate::columns::fields(&self.prefix, names)?.iter().cloned());
+            fields.into()
+        };
+        Ok(Arc::new(Schema::new(fields)))
+    }
+}
+
+/// The format of `-o PATH`: `flag` (`--output-format`), else the
+/// extension. `-o -` is refused: output is a file renamed into place when
+/// complete.
+pub fn output_format(path: &Path, flag: Option<Format>) -> Result<Format, PlanError> {
+    if path.as_os_str() == "-" {
+        return Err(PlanError::DashOutput);
+    }
+    match flag {
+        Some(f) => Ok(f),
+        None => Format::output_from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
+    }
+}
+
+/// Parquet and Arrow writers hold buffers per column: wide inputs go to
+/// CSV/TSV.
+fn check_writable(written: usize, path: &Path, format: Format, shown: &str) -> anyhow::Result<()> {
+    if written > MAX_COLUMNAR_COLUMNS && !matches!(format, Format::Csv | Format::Tsv) {
+        anyhow::bail!(
+            "{shown} has {written} columns; hdlscan writes at most {MAX_COLUMNAR_COLUMNS} to {} ({}), since \
+             each Parquet column writer holds its own buffers; write CSV or TSV output instead (-o out.csv)",
+            format.name(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Parquet input has no header line, delimiter or records to pad or cap,
+/// JSON no header or delimiter, CSV no bad lines to skip: a flag given with
+/// an input it does not apply to would be ignored, and silently ignoring
+/// `-n` or `-d` hides a command line that meant something else.
+fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
+    let (parquet, json) = (format == Format::Parquet, format == Format::Jsonl);
+    let given = [
+        (req.no_headers, "-n/--no-headers", "CSV/TSV", parquet || json),
+        (req.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", parquet || json),
+        (req.allow_short_rows, "--allow-short-rows", "CSV/TSV", parquet || json),
+        (
+            req.max_record_mib.is_some(),
+            "--max-record-mib",
+            "CSV/TSV and JSON",
+            parquet,
+        ),
+        (req.block_mib.is_some(), "--block-mib", "CSV/TSV and JSON", parquet),
+        (req.encoding.is_some(), "--encoding", "CSV/TSV", parquet || json),
+        (req.skip_bad_lines, "--skip-bad-lines", "JSON", !json),
+        (req.records.is_some(), "--records", "JSON", !json),
+    ];
+    match given.iter().find(|(set, _, _, refused)| *set && *refused) {
+        Some(&(_, flag, applies, _)) => Err(PlanError::NotForInput { flag, applies, format }),
+        None => Ok(()),
+    }
+}
+
+fn parse_delimiter(d: &str) -> Result<u8, PlanError> {
+    match d {
+        "\\t" | "tab" => Ok(b'\t'),
+        _ if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" && d != "\r" => Ok(d.as_bytes()[0]),
+        _ => Err(PlanError::flag(
+            format!("--delimiter {d:?}"),
+            "expected one ASCII character other than a quote or newline (or \\t)",
+        )),
+    }
+}
