@@ -382,6 +382,16 @@ fn byte_in_word(needle: u8, w: [u8; 8]) -> Option<usize> {
     (z != 0).then(|| (z.trailing_zeros() / 8) as usize)
 }
 
+/// Splits `s` at the first `sep` into what precedes and what follows: a
+/// URI's fragment (`#`) and query (`?`), kept raw (SPEC §2).
+#[inline]
+pub fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
+    match find_byte(sep, s.as_bytes()) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    }
+}
+
 pub fn starts_with_ci(s: &str, lit: &str) -> bool {
     s.len() >= lit.len() && s.as_bytes()[..lit.len()].eq_ignore_ascii_case(lit.as_bytes())
 }

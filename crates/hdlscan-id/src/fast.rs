@@ -476,11 +476,11 @@ fn marked<'a>(
             if form == Form::UrnDoi {
                 return None;
             }
-            let (r, f) = split_off(rest, b'#');
+            let (r, f) = chars::split_off(rest, b'#');
             let r = if let Form::Info(_) = form {
                 r
             } else {
-                let (r, q) = split_off(r, b'?');
+                let (r, q) = chars::split_off(r, b'?');
                 query = q;
                 r
             };
@@ -913,13 +913,6 @@ fn url_parts<'a>(
         warnings.add(Warning::DoubledLabel);
     }
     Some(Ok((Host { name, rule, warnings }, handle)))
-}
-
-fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
-    match s.bytes().position(|c| c == sep) {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
-    }
 }
 
 #[cfg(test)]
