@@ -1,6 +1,11 @@
 //! Character classes SPEC.md names: what trimming removes (§2), control
 //! characters (§1), invisible characters, look-alike dashes and white space
 //! (§3). Every class is defined here once; the rest of the parser asks.
+//! Trimming itself (§2, [`trim_bytes`], and the `trimmed` warning,
+//! [`trimmed`]) is here too, the one algorithm every reader calls.
+
+use super::classes;
+use super::codes::{Warning, Warnings};
 
 /// Removed from both ends of every value (§2): ASCII and Unicode White_Space,
 /// plus U+200B ZERO WIDTH SPACE and U+FEFF BYTE ORDER MARK.
@@ -79,14 +84,102 @@ fn non_ascii_in_word_at(b: &[u8], i: usize) -> Option<usize> {
     (w != 0).then(|| (w.trailing_zeros() / 8) as usize)
 }
 
-/// Trims per §2; returns the trimmed slice (a sub-slice of `s`).
+/// `s` trimmed (§2): [`trim_bytes`] of its bytes, a sub-slice of `s`.
 pub fn trim(s: &str) -> &str {
-    // Fast path: most values start and end with a visible ASCII byte.
-    let b = s.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(&f), Some(&l)) if f > b' ' && f < 0x7F && l > b' ' && l < 0x7F => s,
-        _ => s.trim_matches(is_trim_char),
+    let t = trim_bytes(s.as_bytes());
+    let start = t.as_ptr() as usize - s.as_ptr() as usize;
+    // `trim_bytes` removes whole characters only: char boundaries.
+    &s[start..start + t.len()]
+}
+
+/// The warnings trimming raises (§2): `trimmed` when `t`, `raw` trimmed,
+/// is shorter. Every reader asks here.
+#[inline(always)]
+pub fn trimmed(raw: &[u8], t: &[u8]) -> Warnings {
+    let mut ws = Warnings::EMPTY;
+    ws.add_if(t.len() != raw.len(), Warning::Trimmed);
+    ws
+}
+
+/// `raw` trimmed (§2): without the characters [`is_trim_char`] names at
+/// its ends. This is the one trimming algorithm; [`trim`] is it on text.
+/// ASCII runs are counted 16 bytes at a time (`classes::ascii_space_runs`);
+/// a non-ASCII end goes to `trim_unicode`, so a value with a NBSP around
+/// it is read by the fast path on its first pass rather than sent to the
+/// full parser. Bytes that are not UTF-8 stop trimming: whoever reads the
+/// value reports them (`bad_utf8`).
+#[inline(always)]
+pub fn trim_bytes(raw: &[u8]) -> &[u8] {
+    // Most values have nothing to trim: both ends printable ASCII.
+    let printable = |b: &u8| b.wrapping_sub(0x21) < 0x5F;
+    if raw.first().is_some_and(printable) && raw.last().is_some_and(printable) {
+        return raw;
     }
+    let (mut start, mut end) = (0, raw.len());
+    if let Some((lead, trail)) = classes::ascii_space_runs(raw) {
+        (start, end) = (lead, raw.len() - trail);
+    } else {
+        while start < end && is_ascii_trim(raw[start]) {
+            start += 1;
+        }
+        while end > start && is_ascii_trim(raw[end - 1]) {
+            end -= 1;
+        }
+    }
+    if start < end && (!raw[start].is_ascii() || !raw[end - 1].is_ascii()) {
+        return trim_unicode(&raw[start..end]);
+    }
+    &raw[start..end]
+}
+
+/// ASCII White_Space: what [`is_trim_char`] names that is one byte long.
+fn is_ascii_trim(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+/// `trim_bytes` for a value with a non-ASCII end: whole characters that
+/// [`is_trim_char`] names, ASCII or not, from both ends. Out of line: rare.
+#[cold]
+#[inline(never)]
+fn trim_unicode(mut b: &[u8]) -> &[u8] {
+    while let Some(len) = trim_char_len(b) {
+        b = &b[len..];
+    }
+    while let Some(&x) = b.last() {
+        // The start of the last character: up to two continuation bytes back.
+        let len = if x.is_ascii() {
+            1
+        } else {
+            match (1..=3).find(|&k| b.len() > k - 1 && b[b.len() - k] & 0xC0 != 0x80) {
+                Some(k) if k > 1 => k,
+                _ => break,
+            }
+        };
+        if trim_char_len(&b[b.len() - len..]) != Some(len) {
+            break;
+        }
+        b = &b[..b.len() - len];
+    }
+    b
+}
+
+/// The length of the character `b` starts with, if it is UTF-8 and one
+/// [`is_trim_char`] names. Decoded here rather than by
+/// `std::str::from_utf8`, whose general code is slow for one character:
+/// no trim character takes four bytes, and a sequence of two or three is
+/// UTF-8 when its continuation bytes are and it is neither overlong nor a
+/// surrogate.
+fn trim_char_len(b: &[u8]) -> Option<usize> {
+    let cont = |i: usize| b.get(i).filter(|&&c| c & 0xC0 == 0x80).map(|&c| u32::from(c & 0x3F));
+    let (code, len) = match *b.first()? {
+        x @ 0x00..=0x7F => (u32::from(x), 1),
+        x @ 0xC2..=0xDF => ((u32::from(x) & 0x1F) << 6 | cont(1)?, 2),
+        x @ 0xE0..=0xEF => ((u32::from(x) & 0x0F) << 12 | cont(1)? << 6 | cont(2)?, 3),
+        _ => return None,
+    };
+    // `from_u32` refuses surrogates; below U+0800, three bytes are overlong.
+    let c = char::from_u32(code).filter(|_| len < 3 || code >= 0x800)?;
+    is_trim_char(c).then_some(len)
 }
 
 /// Facts about a string gathered in one pass, so later steps can skip work
@@ -472,6 +565,23 @@ mod tests {
             for pred in preds {
                 proptest::prop_assert_eq!(any_non_ascii(&s, pred), s.chars().any(pred), "{:?}", s);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// `trim_bytes` is `str::trim_matches(is_trim_char)` (SPEC §2) on
+        /// text, whatever mix of ASCII and Unicode white space stands at
+        /// the ends.
+        #[test]
+        fn trim_is_trim_matches(
+            lead in "[ \t\r\n\u{85}\u{A0}\u{1680}\u{2000}\u{200A}\u{200B}\u{2028}\u{202F}\u{205F}\u{3000}\u{FEFF}\u{AD}\u{2013}]{0,4}",
+            body in "[a-z0-9./é\u{A0}\u{2013}]{0,20}",
+            tail in "[ \t\r\n\u{85}\u{A0}\u{1680}\u{2000}\u{200A}\u{200B}\u{2028}\u{202F}\u{205F}\u{3000}\u{FEFF}\u{AD}\u{2013}é]{0,4}",
+        ) {
+            let v = format!("{lead}{body}{tail}");
+            let want = v.trim_matches(is_trim_char);
+            proptest::prop_assert_eq!(trim_bytes(v.as_bytes()), want.as_bytes());
+            proptest::prop_assert_eq!(trim(&v), want);
         }
     }
 

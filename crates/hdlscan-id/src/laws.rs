@@ -210,7 +210,7 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
     let (from, to) = match split {
         super::Split::At(_) => (0, cell.len()),
         super::Split::Auto => {
-            let t = super::fast::trim(cell);
+            let t = super::chars::trim_bytes(cell);
             let from = t.as_ptr() as usize - cell.as_ptr() as usize;
             (from, from + t.len())
         }
@@ -234,10 +234,10 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
         let ok = match split {
             super::Split::At(sep) => {
                 // The separator's own whitespace may have gone to a trim.
-                let core = super::fast::trim(sep);
+                let core = super::chars::trim_bytes(sep);
                 let mut g = gap;
                 loop {
-                    g = super::fast::trim(g);
+                    g = super::chars::trim_bytes(g);
                     match g.strip_prefix(core) {
                         _ if g.is_empty() => break true,
                         Some(rest) if !core.is_empty() => g = rest,

@@ -212,7 +212,7 @@ impl Parser {
         // The fast path proves a value ASCII as it reads it, so only values
         // holding other bytes are validated as UTF-8.
         let seen = fast::see(raw);
-        if let Some(p) = fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
+        if let Some(p) = fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
             return p;
         }
         self.parse_rest(raw, &seen, scratch)
@@ -224,7 +224,7 @@ impl Parser {
     #[inline(never)]
     fn parse_expecting<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
         let seen = fast::see(raw);
-        let mut p = match fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
+        let mut p = match fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
             Some(p) => p,
             None => self.parse_slow(raw, &seen, scratch),
         };
@@ -260,7 +260,7 @@ impl Parser {
     /// `parse_rest`'s reading, which `parse_expecting` shares.
     #[inline(always)]
     fn parse_slow<'a>(&self, raw: &'a [u8], seen: &fast::Seen<'a>, scratch: &'a mut Scratch) -> Parsed<'a> {
-        let scratch = match fast::rare::read(raw, seen, &self.opts, scratch) {
+        let scratch = match fast::rare::read(seen, &self.opts, scratch) {
             Ok(p) => return p,
             Err(scratch) => scratch,
         };
@@ -507,9 +507,7 @@ fn decode_part(raw: &str, bytes: &mut Vec<u8>, buf: &mut String) -> Result<Optio
 fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     let input = cx.input;
     let t = chars::trim(input);
-    if t.len() != input.len() {
-        cx.warn(Warning::Trimmed);
-    }
+    cx.d.warnings |= chars::trimmed(input.as_bytes(), t.as_bytes());
     if t.is_empty() {
         return Err(ErrorCode::Empty);
     }

@@ -20,19 +20,14 @@ use super::super::{
 use super::classes::{AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
 use super::{HTTP, HTTPS, Head, Scan, Seen, Text, handle_parsed, handle_split, known_host, scheme_warning, url_parts};
 
-/// Reads `raw`, as `fast::see` saw it, if it is one of the forms below;
+/// Reads a value, as `fast::see` saw it, if it is one of the forms below;
 /// `scratch` back otherwise, for the full parser. ASCII values without `?`
 /// or `#` only (the fast path reads the others it can), without a host
 /// the user added (any could be theirs).
 #[cold]
 #[inline(never)]
-pub fn read<'a>(
-    raw: &'a [u8],
-    seen: &Seen<'a>,
-    opts: &Options,
-    scratch: &'a mut Scratch,
-) -> Result<Parsed<'a>, &'a mut Scratch> {
-    let Seen { t, classes } = *seen;
+pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
+    let Seen { t, trimmed, classes } = *seen;
     // A query or a fragment (`?`, `#`) is split off first: the full
     // parser's, as are values holding non-ASCII.
     if !opts.resolvers().is_empty() || t.is_empty() || classes.acc & (GIVE_UP | NON_ASCII | QUERY) != 0 {
@@ -40,10 +35,7 @@ pub fn read<'a>(
     }
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
-    let mut ws = Warnings::EMPTY;
-    if t.len() != raw.len() {
-        ws.add(Warning::Trimmed);
-    }
+    let mut ws = trimmed;
     // SPEC §6 in its order: placeholder; then, for a value with raw
     // whitespace (spaces only here: no line break), `extra_text` when no
     // two pieces could be identifiers, unless a repair must read a piece.
