@@ -118,6 +118,34 @@ code_enum! {
 
 const _: () = assert!(Warning::ALL.len() <= 32);
 
+impl Warning {
+    /// True for SPEC §3's dirt whose repair changes the text
+    /// (`trailing_punct`, `unicode_dash`, `invisible_char`, `html_entity`,
+    /// `publisher_suffix`, `double_encoded`): `--repair` applies it to
+    /// `canonical`, `uri` and `url`. `trimmed` is none: trimming happens
+    /// with or without `--repair`.
+    pub const fn is_repairable(self) -> bool {
+        matches!(
+            self,
+            Warning::TrailingPunct
+                | Warning::UnicodeDash
+                | Warning::InvisibleChar
+                | Warning::HtmlEntity
+                | Warning::PublisherSuffix
+                | Warning::DoubleEncoded
+        )
+    }
+
+    /// True for SPEC §6's codes that a whole-value repair leaves as
+    /// warnings (the same name as the error: the dirt was there).
+    pub const fn is_whole_value_repair(self) -> bool {
+        matches!(
+            self,
+            Warning::MultipleValues | Warning::WrappedLine | Warning::ExtraText | Warning::PublisherUrl
+        )
+    }
+}
+
 /// A set of warnings: a bit per code, so building, testing and merging are
 /// single instructions and iteration is in declaration order.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -125,6 +153,33 @@ pub struct Warnings(u32);
 
 impl Warnings {
     pub const EMPTY: Warnings = Warnings(0);
+
+    /// Every warning [`Warning::is_repairable`] names.
+    pub const REPAIRABLE: Warnings = Warnings::repairs(false);
+
+    /// Every warning [`Warning::is_whole_value_repair`] names.
+    pub const WHOLE_VALUE_REPAIRS: Warnings = Warnings::repairs(true);
+
+    /// The set of one of the two predicates, for constants (a `const fn`
+    /// cannot call a function pointer).
+    const fn repairs(whole_value: bool) -> Warnings {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < Warning::ALL.len() {
+            let w = Warning::ALL[i];
+            if (whole_value && w.is_whole_value_repair()) || (!whole_value && w.is_repairable()) {
+                bits |= 1 << w as u32;
+            }
+            i += 1;
+        }
+        Warnings(bits)
+    }
+
+    /// True when the two sets share a warning.
+    #[inline]
+    pub const fn intersects(self, other: Warnings) -> bool {
+        self.0 & other.0 != 0
+    }
 
     #[inline]
     pub fn add(&mut self, w: Warning) {
@@ -160,7 +215,7 @@ impl Warnings {
     }
 
     /// The raw bits, for compact storage; `from_bits` is its inverse.
-    pub fn bits(self) -> u32 {
+    pub const fn bits(self) -> u32 {
         self.0
     }
 
@@ -229,5 +284,18 @@ mod tests {
         ws.join_into(";", &mut s);
         assert_eq!(s, "trimmed;test_prefix");
         assert_eq!(Warnings::from_bits(ws.bits()), ws);
+    }
+
+    #[test]
+    fn repair_sets_are_their_predicates() {
+        for w in Warning::ALL.iter().copied() {
+            assert_eq!(Warnings::REPAIRABLE.contains(w), w.is_repairable(), "{w}");
+            assert_eq!(
+                Warnings::WHOLE_VALUE_REPAIRS.contains(w),
+                w.is_whole_value_repair(),
+                "{w}"
+            );
+        }
+        assert!(!Warning::Trimmed.is_repairable());
     }
 }

@@ -691,20 +691,6 @@ fn decode_entities(s: &str, out: &mut String, any_case: bool) {
     out.push_str(rest);
 }
 
-/// True when `ws` holds a warning whose repair changes the text.
-pub fn any_repairable(ws: Warnings) -> bool {
-    [
-        Warning::TrailingPunct,
-        Warning::UnicodeDash,
-        Warning::InvisibleChar,
-        Warning::HtmlEntity,
-        Warning::PublisherSuffix,
-        Warning::DoubleEncoded,
-    ]
-    .iter()
-    .any(|w| ws.contains(*w))
-}
-
 /// The parts with every §3 repair applied. A repair never makes a valid
 /// value invalid or changes whether it is a DOI (an emptied suffix, say):
 /// then the value is left as read.

@@ -36,7 +36,8 @@ use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::{self, GLOBAL, Route, Scheme};
-use super::{Options, Parsed, chars, percent, whole};
+use super::whole::{self, Before};
+use super::{Options, Parsed, chars, percent};
 
 pub mod rare;
 
@@ -120,40 +121,34 @@ pub fn parse_seen<'a>(seen: &Seen<'a>, opts: &Options, bufs: &mut RepairBufs) ->
 #[inline(always)]
 fn read<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, opts: &Options, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
     let tb = t.bytes();
-    let Some(&first) = tb.first() else {
-        return Some(Parsed::invalid(ErrorCode::Empty, ws));
-    };
     // A bare value starting with a digit is read as such whatever hosts the
     // user added; anything else could be one of their URLs.
-    if first.is_ascii_digit() {
-        if tb.len() == 1 && whole::is_placeholder(t.s) {
-            return Some(Parsed::invalid(ErrorCode::Placeholder, ws));
-        }
-        // Not `.then(|| bare(..))`: the closure is a function of its own,
-        // which the compiler left out of line once `Parser::parse` had a
-        // second caller of `fast::parse` (39 instructions a value).
+    let (form, at) = match tb.first() {
+        Some(first) if first.is_ascii_digit() => (Form::Bare, 0),
+        Some(_) if !opts.resolvers().is_empty() => return None,
+        _ => form_of(tb, classes)?,
+    };
+    // Marked forms holding `%` are `rare::read`'s, which asks SPEC §6
+    // itself: asking here too would make a SICI DOI's costly look twice.
+    if form != Form::Bare && form.decodes() && classes.acc & PCT != 0 {
+        return None;
+    }
+    match whole::before_forms(t.s, false, || !one_value(t, classes, form)) {
+        Before::Error(e) => return Some(Parsed::invalid(e, ws)),
+        Before::Several => return None,
+        Before::Forms => {}
+    }
+    if form == Form::Bare {
+        // Not `.then(|| bare(..))`: the closure would be a function of its
+        // own, which the compiler may leave out of line.
         if !bare_readable(t, classes) {
             return None;
         }
         return Some(bare(t, classes, ws, bufs));
     }
-    if !opts.resolvers().is_empty() {
-        return None;
-    }
-    match form_of(tb, classes)? {
-        (Form::Bare, _) if whole::is_placeholder(t.s) => Some(Parsed::invalid(ErrorCode::Placeholder, ws)),
-        (Form::Bare, _) if bare_readable(t, classes) => Some(bare(t, classes, ws, bufs)),
-        (Form::Bare, _) => None,
-        // What `marked` leaves, before `one_value`: SPEC §6's look at
-        // a SICI DOI holding `%` cost 700 instructions, and `rare::read`
-        // takes it again.
-        (form, _) if form.decodes() && classes.acc & PCT != 0 => None,
-        // With repairs on, a landing page is read again as its DOI: the
-        // full parser's.
-        (form, at) if one_value(t, classes, form) => marked(t, classes, form, at, ws, bufs)
-            .filter(|p| !(opts.repair && p.error == Some(ErrorCode::PublisherUrl))),
-        _ => None,
-    }
+    // With repairs on, a landing page is read again as its DOI: the
+    // full parser's.
+    marked(t, classes, form, at, ws, bufs).filter(|p| !(opts.repair && p.error == Some(ErrorCode::PublisherUrl)))
 }
 
 /// False when SPEC §6 may have a say, which the full parser decides: the
@@ -279,14 +274,12 @@ fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairB
     handle_parsed(kind, prefix, suffix, is_doi, ws)
 }
 
-/// True when `bare` may read `t`: its prefix is ASCII (`Text::prefix_ascii`),
-/// SPEC §6 has no say (`one_value`), and it holds a `/` or no `%` (a
-/// `%2F` split is `rare::encoded_bare`'s).
+/// True when `bare` may read `t`, one value by SPEC §6: its prefix is
+/// ASCII (`Text::prefix_ascii`), and it holds a `/` or no `%` (a `%2F`
+/// split is `rare::encoded_bare`'s).
 #[inline(always)]
 fn bare_readable(t: Text<'_>, classes: &Classes) -> bool {
-    t.prefix_ascii(classes)
-        && one_value(t, classes, Form::Bare)
-        && (classes.acc & PCT == 0 || classes.slash(t.bytes(), 0, t.len()).is_some())
+    t.prefix_ascii(classes) && (classes.acc & PCT == 0 || classes.slash(t.bytes(), 0, t.len()).is_some())
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`

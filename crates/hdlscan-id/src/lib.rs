@@ -508,18 +508,13 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     let input = cx.input;
     let t = chars::trim(input);
     cx.d.warnings |= chars::trimmed(input.as_bytes(), t.as_bytes());
-    if t.is_empty() {
-        return Err(ErrorCode::Empty);
-    }
     cx.scan = chars::scan(t);
-    if cx.scan.control {
-        return Err(ErrorCode::ControlChar);
-    }
-    if whole::is_placeholder(t) {
-        return Err(ErrorCode::Placeholder);
-    }
-    if cx.level != Level::Forms {
-        whole::check(cx, t)?;
+    // A piece (`Level::Forms`) is one value by definition; `whole::check`
+    // tells the others exactly.
+    match whole::before_forms(t, cx.scan.control, || cx.level != Level::Forms) {
+        whole::Before::Error(e) => return Err(e),
+        whole::Before::Several => whole::check(cx, t)?,
+        whole::Before::Forms => {}
     }
     let first = t.as_bytes()[0];
     if first.is_ascii_digit() {

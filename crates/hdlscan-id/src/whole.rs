@@ -11,15 +11,59 @@ use super::codes::{ErrorCode, Warning};
 use super::pieces::{self, Cut, Pieces};
 use super::{Cx, Level, Rendered, Scratch, Span, chars, label, render};
 
+/// What SPEC §6 says of a trimmed value before the forms of §2 read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Before {
+    /// One of the rows that need no look at pieces: `empty`,
+    /// `control_char`, `placeholder`.
+    Error(ErrorCode),
+    /// The value may hold raw whitespace or separators: [`check`] decides
+    /// (`multiple_values`, `wrapped_line`, `extra_text`), or the forms
+    /// when it finds one identifier's worth of text.
+    Several,
+    /// One identifier's worth of text: the forms of §2 decide.
+    Forms,
+}
+
+/// SPEC §6's order up to the forms of §2, on the trimmed value `t`: `empty`;
+/// `control_char` (`control`: the reader found one); `placeholder`; then
+/// `Several` when `may_be_several` says the value may hold raw whitespace
+/// or a separator. `too_long` and `bad_utf8` come before any reading
+/// (`Parser::parse`, `Parser::parse_slow`); `publisher_url` is the URL
+/// forms' and `unexpected_namespace` `Parser::expected`'s. Every reader
+/// asks here: the full parser (`dispatch`), the fast path (`fast::read`)
+/// and its rare forms (`rare::read`), each with the cheapest test of
+/// `may_be_several` it has (`false` must prove one value).
+#[inline(always)]
+pub fn before_forms(t: &str, control: bool, may_be_several: impl FnOnce() -> bool) -> Before {
+    if t.is_empty() {
+        return Before::Error(ErrorCode::Empty);
+    }
+    if control {
+        return Before::Error(ErrorCode::ControlChar);
+    }
+    if is_placeholder(t) {
+        return Before::Error(ErrorCode::Placeholder);
+    }
+    if may_be_several() {
+        return Before::Several;
+    }
+    Before::Forms
+}
+
 /// SPEC §6 `placeholder`: the trimmed value `t` stands for "no
 /// identifier". A bare value (no scheme, no label) with no ASCII digit and
 /// no `/` (`n.a.`, `none`, `TBD`, `not yet published`, `-`, `?`), one of
 /// `n/a`, `n/d`, `w/o`, `and/or` (any case), or exactly `0`. A digit-less
 /// value with a `/` (`CNRI.TEST/abc`) is a handle attempt, not this.
+#[inline]
 pub fn is_placeholder(t: &str) -> bool {
     let b = t.as_bytes();
-    if b == b"0" {
-        return true;
+    // Most values start with a digit: then only `0` is one.
+    if let Some(&first) = b.first()
+        && first.is_ascii_digit()
+    {
+        return b.len() == 1 && first == b'0';
     }
     if chars::any_digit(b) {
         return false;
@@ -193,11 +237,5 @@ impl<'o> Piece<'o> {
 /// The warning a repaired value keeps for SPEC §6's `error` (the same
 /// name: the dirt was there), when the error has a whole-value repair.
 pub fn repaired_as(error: ErrorCode) -> Option<Warning> {
-    Some(match error {
-        ErrorCode::MultipleValues => Warning::MultipleValues,
-        ErrorCode::WrappedLine => Warning::WrappedLine,
-        ErrorCode::ExtraText => Warning::ExtraText,
-        ErrorCode::PublisherUrl => Warning::PublisherUrl,
-        _ => return None,
-    })
+    Warning::from_name(error.as_str()).filter(|w| w.is_whole_value_repair())
 }

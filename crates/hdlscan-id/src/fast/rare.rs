@@ -14,6 +14,7 @@
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
 use super::super::resolver::{self, Route, Scheme};
+use super::super::whole::Before;
 use super::super::{
     Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
 };
@@ -36,22 +37,21 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
     let mut ws = trimmed;
-    // SPEC §6 in its order: placeholder; then, for a value with raw
-    // whitespace (spaces only here: no line break), `extra_text` when no
-    // two pieces could be identifiers, unless a repair must read a piece.
-    // The rest of §6 is the full parser's: separators that may cut the
-    // value into several identifiers.
-    if whole::is_placeholder(t.s) {
-        return Ok(Parsed::invalid(ErrorCode::Placeholder, ws));
-    }
-    if classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) {
-        return match !opts.repair && whole::candidates(t.s, opts) < 2 {
-            true => Ok(Parsed::invalid(ErrorCode::ExtraText, ws)),
-            false => Err(scratch),
-        };
-    }
-    if classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()) {
-        return Err(scratch);
+    let raw_space = || classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts);
+    let several = || raw_space() || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
+    match whole::before_forms(t.s, false, several) {
+        Before::Error(e) => return Ok(Parsed::invalid(e, ws)),
+        // Raw whitespace (spaces only: line breaks are `GIVE_UP`) where no
+        // two pieces could be identifiers is `extra_text`, as
+        // `whole::check` finds it, unless a repair must read a piece;
+        // anything else is its.
+        Before::Several => {
+            return match raw_space() && !opts.repair && whole::candidates(t.s, opts) < 2 {
+                true => Ok(Parsed::invalid(ErrorCode::ExtraText, ws)),
+                false => Err(scratch),
+            };
+        }
+        Before::Forms => {}
     }
     let mut scratch = scratch;
     if classes.acc & PCT != 0 {
