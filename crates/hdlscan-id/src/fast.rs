@@ -36,7 +36,7 @@ use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::{self, GLOBAL, Route, Scheme};
-use super::whole::{self, Before};
+use super::whole::{self, Before, Found};
 use super::{Options, Parsed, chars, percent};
 
 pub mod rare;
@@ -123,32 +123,59 @@ fn read<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, opts: &Options, bufs: 
     let tb = t.bytes();
     // A bare value starting with a digit is read as such whatever hosts the
     // user added; anything else could be one of their URLs.
-    let (form, at) = match tb.first() {
-        Some(first) if first.is_ascii_digit() => (Form::Bare, 0),
-        Some(_) if !opts.resolvers().is_empty() => return None,
-        _ => form_of(tb, classes)?,
-    };
-    // Marked forms holding `%` are `rare::read`'s, which asks SPEC §6
-    // itself: asking here too would make a SICI DOI's costly look twice.
-    if form != Form::Bare && form.decodes() && classes.acc & PCT != 0 {
+    if tb.first().is_some_and(u8::is_ascii_digit) {
+        return bare_value(t, classes, ws, bufs);
+    }
+    if !opts.resolvers().is_empty() && !tb.is_empty() {
         return None;
     }
-    match whole::before_forms(t.s, false, || !one_value(t, classes, form)) {
-        Before::Error(e) => return Some(Parsed::invalid(e, ws)),
-        Before::Several => return None,
-        Before::Forms => {}
-    }
-    if form == Form::Bare {
-        // Not `.then(|| bare(..))`: the closure would be a function of its
-        // own, which the compiler may leave out of line.
-        if !bare_readable(t, classes) {
-            return None;
+    match form_of(tb, classes)? {
+        (Form::Bare, _) => bare_value(t, classes, ws, bufs),
+        // Marked forms holding `%` are `rare::read`'s, which asks SPEC §6
+        // itself: asking here too would make a SICI DOI's costly look
+        // twice.
+        (form, _) if form.decodes() && classes.acc & PCT != 0 => None,
+        (form, at) => {
+            if let Err(answer) = before_forms(t, classes, form, ws) {
+                return answer;
+            }
+            // With repairs on, a landing page is read again as its DOI:
+            // the full parser's.
+            marked(t, classes, form, at, ws, bufs)
+                .filter(|p| !(opts.repair && p.error == Some(ErrorCode::PublisherUrl)))
         }
-        return Some(bare(t, classes, ws, bufs));
     }
-    // With repairs on, a landing page is read again as its DOI: the
-    // full parser's.
-    marked(t, classes, form, at, ws, bufs).filter(|p| !(opts.repair && p.error == Some(ErrorCode::PublisherUrl)))
+}
+
+/// A bare value: SPEC §6's first rows, then `bare` when it may read it.
+#[inline(always)]
+fn bare_value<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
+    if let Err(answer) = before_forms(t, classes, Form::Bare, ws) {
+        return answer;
+    }
+    // Not `.then(|| bare(..))`: the closure would be a function of its
+    // own, which the compiler may leave out of line.
+    if !bare_readable(t, classes) {
+        return None;
+    }
+    Some(bare(t, classes, ws, bufs))
+}
+
+/// SPEC §6 up to the forms (`whole::before_forms`) for a value of `form`:
+/// `Ok` when the form may read it, else the answer (`None`: the full
+/// parser's, which looks at its pieces).
+#[inline(always)]
+fn before_forms<'a>(t: Text<'a>, classes: &Classes, form: Form, ws: Warnings) -> Result<(), Option<Parsed<'a>>> {
+    // Classes without `GIVE_UP`: no control character.
+    let found = Found {
+        control: false,
+        marked: form != Form::Bare,
+    };
+    match whole::before_forms(t.s, found, || !one_value(t, classes, form)) {
+        Before::Error(e) => Err(Some(Parsed::invalid(e, ws))),
+        Before::Several => Err(None),
+        Before::Forms => Ok(()),
+    }
 }
 
 /// False when SPEC §6 may have a say, which the full parser decides: the

@@ -511,7 +511,11 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     cx.scan = chars::scan(t);
     // A piece (`Level::Forms`) is one value by definition; `whole::check`
     // tells the others exactly.
-    match whole::before_forms(t, cx.scan.control, || cx.level != Level::Forms) {
+    let found = whole::Found {
+        control: cx.scan.control,
+        marked: false,
+    };
+    match whole::before_forms(t, found, || cx.level != Level::Forms) {
         whole::Before::Error(e) => return Err(e),
         whole::Before::Several => whole::check(cx, t)?,
         whole::Before::Forms => {}

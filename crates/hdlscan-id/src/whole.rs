@@ -25,24 +25,34 @@ pub enum Before {
     Forms,
 }
 
+/// What a reader found of a trimmed value before it asks [`before_forms`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Found {
+    /// The value holds a control character (§1).
+    pub control: bool,
+    /// The value starts with a scheme or a label (`doi:`, `hdl:`, a URL):
+    /// no placeholder, which is a bare value. `false` when not known.
+    pub marked: bool,
+}
+
 /// SPEC §6's order up to the forms of §2, on the trimmed value `t`: `empty`;
-/// `control_char` (`control`: the reader found one); `placeholder`; then
-/// `Several` when `may_be_several` says the value may hold raw whitespace
-/// or a separator. `too_long` and `bad_utf8` come before any reading
+/// `control_char`; `placeholder` (what `found` rules out is not looked
+/// for); then `Several` when `may_be_several` says the value may hold raw
+/// whitespace or a separator. `too_long` and `bad_utf8` come before any reading
 /// (`Parser::parse`, `Parser::parse_slow`); `publisher_url` is the URL
 /// forms' and `unexpected_namespace` `Parser::expected`'s. Every reader
 /// asks here: the full parser (`dispatch`), the fast path (`fast::read`)
 /// and its rare forms (`rare::read`), each with the cheapest test of
 /// `may_be_several` it has (`false` must prove one value).
 #[inline(always)]
-pub fn before_forms(t: &str, control: bool, may_be_several: impl FnOnce() -> bool) -> Before {
+pub fn before_forms(t: &str, found: Found, may_be_several: impl FnOnce() -> bool) -> Before {
     if t.is_empty() {
         return Before::Error(ErrorCode::Empty);
     }
-    if control {
+    if found.control {
         return Before::Error(ErrorCode::ControlChar);
     }
-    if is_placeholder(t) {
+    if !found.marked && is_placeholder(t) {
         return Before::Error(ErrorCode::Placeholder);
     }
     if may_be_several() {
@@ -56,15 +66,19 @@ pub fn before_forms(t: &str, control: bool, may_be_several: impl FnOnce() -> boo
 /// no `/` (`n.a.`, `none`, `TBD`, `not yet published`, `-`, `?`), one of
 /// `n/a`, `n/d`, `w/o`, `and/or` (any case), or exactly `0`. A digit-less
 /// value with a `/` (`CNRI.TEST/abc`) is a handle attempt, not this.
-#[inline]
+#[inline(always)]
 pub fn is_placeholder(t: &str) -> bool {
-    let b = t.as_bytes();
     // Most values start with a digit: then only `0` is one.
-    if let Some(&first) = b.first()
-        && first.is_ascii_digit()
-    {
-        return b.len() == 1 && first == b'0';
+    match t.as_bytes() {
+        [first, rest @ ..] if first.is_ascii_digit() => *first == b'0' && rest.is_empty(),
+        _ => is_placeholder_text(t),
     }
+}
+
+/// `is_placeholder` of a value that does not start with a digit.
+#[inline(never)]
+fn is_placeholder_text(t: &str) -> bool {
+    let b = t.as_bytes();
     if chars::any_digit(b) {
         return false;
     }

@@ -1,20 +1,22 @@
 //! The forms the fast path (`fast.rs`) leaves that are still common
-//! enough to cost: read out of line once `fast::parse` gave up, before
+//! enough to cost (SPEC §2: other `info:` namespaces, `hdl://` hosts,
+//! ports, `%2F` in bare values, escaped URLs; §6: `extra_text` without
+//! two candidates): read out of line once `fast::parse` gave up, before
 //! the full parser. Each of these values is rare, so its code is cold when
 //! one comes, and the full parser's general steps (authority, ports,
 //! labels, users' hosts) mispredict and miss the cache all the way
-//! through: 200 to 500 ns such a value amid the benchmark's mix. Read here
-//! by the fast path's pieces and SPEC's own functions (`handle::check`,
-//! `dirt::flag`, `info_uri::other_identifier`, `authority::parse`), they
-//! cost a fraction of that. Errors are answered where the full parser
-//! raises them at the same step with the same warnings; anything not
-//! plainly one of these forms is the full parser's. The `agree` tests in
-//! `fast.rs` and the fuzz target check every answer against it.
+//! through. Read here by the fast path's pieces and SPEC's own functions
+//! (`handle::check`, `dirt::flag`, `info_uri::other_identifier`,
+//! `authority::parse`, `whole::before_forms`), they cost a fraction of
+//! that. Errors are answered where the full parser raises them at the
+//! same step with the same warnings; anything not plainly one of these
+//! forms is the full parser's. The `agree` tests in `fast/tests.rs` and
+//! the fuzz target check every answer against it.
 
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
 use super::super::resolver::{self, Route, Scheme};
-use super::super::whole::Before;
+use super::super::whole::{Before, Found};
 use super::super::{
     Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
 };
@@ -37,16 +39,17 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
     let mut ws = trimmed;
-    let raw_space = || classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts);
-    let several = || raw_space() || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
-    match whole::before_forms(t.s, false, several) {
+    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts);
+    let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
+    // Classes without `GIVE_UP`: no control character.
+    match whole::before_forms(t.s, Found::default(), several) {
         Before::Error(e) => return Ok(Parsed::invalid(e, ws)),
         // Raw whitespace (spaces only: line breaks are `GIVE_UP`) where no
         // two pieces could be identifiers is `extra_text`, as
         // `whole::check` finds it, unless a repair must read a piece;
         // anything else is its.
         Before::Several => {
-            return match raw_space() && !opts.repair && whole::candidates(t.s, opts) < 2 {
+            return match raw_space && !opts.repair && whole::candidates(t.s, opts) < 2 {
                 true => Ok(Parsed::invalid(ErrorCode::ExtraText, ws)),
                 false => Err(scratch),
             };
