@@ -1,4 +1,5 @@
-//! The byte classes the fast path (`fast.rs`) decides a value by, OR-ed
+//! The byte classes the fast path (`fast.rs`) reads SPEC §2's forms and
+//! §6's separators by (no rule of SPEC is decided here), OR-ed
 //! over the whole value: which of control characters, `%`, `?`/`#`, bytes
 //! a URI must escape, `&`, space, `:` (or a SPEC §6 separator) and
 //! non-ASCII it holds anywhere; and, in the same pass, where its `/` and

@@ -1,5 +1,9 @@
-//! The fast path: one walk that reads the commonest forms and gives up
-//! (`None`) on anything else, so `Parser::parse` runs the full parser.
+//! The fast path: one walk that reads the commonest forms of SPEC §2 and
+//! gives up (`None`) on anything else, so `Parser::parse` runs the full
+//! parser. It owns no rule of SPEC: trimming (`chars::trim_bytes`), the
+//! order of §6 (`whole::before_forms`), the handle (§1, `handle::check`)
+//! and its dirt (§3, `dirt::flag`) are asked where the full parser asks
+//! them; what it owns is the reading of the forms by byte classes.
 //!
 //! It takes ASCII values without control characters in these forms: bare
 //! handles and DOIs (and the errors of bare values: `empty`, `no_slash`,
@@ -14,10 +18,10 @@
 //! and landing pages holding a DOI (`publisher_url`) are the full
 //! parser's. URI and URL forms must hold no `%`.
 //! A value whose only non-ASCII characters are white space trimming removes
-//! (NBSP, U+3000, a BOM at its ends) is read the same way once `trim` has
-//! trimmed it. A value with non-ASCII characters
-//! after its prefix (invisible characters, dashes in a suffix) is read by
-//! the same code once `Text::non_ascii` has proved it UTF-8.
+//! (NBSP, U+3000, a BOM at its ends) is read the same way once trimmed. A
+//! value with non-ASCII characters after its prefix (invisible characters,
+//! dashes in a suffix) is read by the same code once `Text::non_ascii`
+//! has proved it UTF-8.
 //! One pass (`classes::of`) finds what the value holds and where its `/`
 //! are; bare values, the commonest, take a short path of their own
 //! (`bare`), the marked forms another (`marked`). The value is proved

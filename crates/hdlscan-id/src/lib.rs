@@ -16,6 +16,41 @@
 //! caller's `Scratch` otherwise; `render` writes into the caller's
 //! `Rendered`. Reusing both across values means a batch allocates per batch,
 //! not per value.
+//!
+//! # Where each section of SPEC.md is decided
+//!
+//! Three readers answer a value, in this order: the fast path
+//! (`fast::parse_seen`: the commonest forms), its rare forms
+//! (`fast::rare::read`), and the full parser (`dispatch`: every form). The
+//! first two answer only what the full parser would answer; the agreement
+//! suite (`fast/tests.rs`) checks it. Each rule below is one function the
+//! readers share.
+//!
+//! | SPEC section | decided by | tested by |
+//! | --- | --- | --- |
+//! | §1 handles and DOIs: prefix grammar, DOI rule, case | `handle::check` (and `handle::split_bare_encoded`, `handle::split_uri_part` for `%2F`) | `handle::tests`, `tests/conformance.rs` |
+//! | §1 `bad_utf8`, `control_char` | `Parser::parse_slow` (`from_utf8`), `chars::scan`, `chars::is_control` | `chars::tests` |
+//! | §2 trimming and `trimmed` | `chars::trim_bytes` (`chars::trim` on text), `chars::trimmed` | `chars::tests::trim_is_trim_matches`, `fast/tests.rs` `agrees_on_unicode_at_the_ends` |
+//! | §2 which form applies | `dispatch` (full), `fast::form_of` (fast) | `tests/conformance.rs`, `fast/tests.rs` |
+//! | §2 bare values, `doi:` labels, `urn:doi:` | `label::bare`, `label::doi_labels`, `label::urn_doi` | `tests/conformance.rs` |
+//! | §2 `hdl:` URIs, server or prefix host | `hdl_uri::parse`, `hdl_uri::names_server`, `authority::parse` | `tests/conformance.rs`, `authority::tests` |
+//! | §2 `info:` URIs | `info_uri::parse`, `info_uri::other_identifier` | `info_uri::tests`, `tests/conformance.rs` |
+//! | §2 resolver URLs | `resolver::parse`, `resolver::route`, `resolver::part_head` | `resolver::tests`, `tests/conformance.rs` |
+//! | §2, §3 query and fragment, kept raw | `chars::split_off` | `tests/conformance.rs` |
+//! | §3 columns: `canonical`, `uri`, `url` | `render::render` | `render::tests` |
+//! | §3 dirt warnings and their repairs | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests` |
+//! | §3 laws | `laws` (feature `laws`) | `tests/laws.rs`, `tests/conformance.rs` `conformance_laws` |
+//! | §4 codes and their spelling | `codes` (`Kind`, `ErrorCode`, `Warning`) | `codes::tests` |
+//! | §5 examples | the conformance corpus, `testdata/conformance*.json` | `tests/conformance.rs` |
+//! | §6 order of the checks before the forms | `whole::before_forms` | `tests/conformance.rs` (`v2-values.json`) |
+//! | §6 raw whitespace, separators, pieces | `pieces` (`pieces::has_raw_space`, `pieces::Pieces`) | `pieces::tests` |
+//! | §6 `multiple_values`, `wrapped_line`, `extra_text` | `whole::check` | `tests/conformance.rs` (`v2-values.json`) |
+//! | §6 `publisher_url` | `resolver::publisher_doi` | `tests/conformance.rs` |
+//! | §6 `unexpected_namespace` | `Parser::expected` | `tests/conformance.rs` |
+//! | §6 whole-value repairs | `read_value`, `whole::repaired_as`, `Warning::is_whole_value_repair` | `tests/conformance.rs` |
+//! | §6 splitting cells | `split::Split` | `tests/split.rs` |
+//! | §7 changes in version 2 | (history: each change is decided where its section is) | |
+//! | §8 other schemes | `other` module | |
 
 mod authority;
 pub mod chars;

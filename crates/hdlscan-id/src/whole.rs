@@ -1,11 +1,12 @@
-//! SPEC §6 "What is not one identifier": the checks that come after
-//! `empty`, `too_long`, `bad_utf8` and `control_char` and before the forms
-//! of §2, in SPEC's order (`placeholder`, `multiple_values`,
-//! `wrapped_line`, `extra_text`), and what each one's whole-value repair
-//! reads instead. `publisher_url` is checked among the URL forms
-//! (`resolver.rs`), `unexpected_namespace` last (`Parser::parse`); a
-//! repair is applied, when the options ask for one, by `read_value`
-//! (`lib.rs`), which reads what `cx.d.whole` names again.
+//! SPEC §6 "What is not one identifier": its order up to the forms of §2
+//! ([`before_forms`], which every reader calls: `empty`, `control_char`,
+//! `placeholder`, then whether the value may be several), the rows that
+//! look at pieces ([`check`]: `multiple_values`, `wrapped_line`,
+//! `extra_text`), and what each one's whole-value repair reads instead.
+//! `publisher_url` is checked among the URL forms (`resolver.rs`),
+//! `unexpected_namespace` last (`Parser::parse`); a repair is applied,
+//! when the options ask for one, by `read_value` (`lib.rs`), which reads
+//! what `cx.d.whole` names again.
 
 use super::codes::{ErrorCode, Warning};
 use super::pieces::{self, Cut, Pieces};
