@@ -260,11 +260,10 @@ pub fn has_c1_control(b: &[u8]) -> bool {
 /// White_Space (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
 /// U+202F, U+205F, U+3000): what `std::str::from_utf8`, `!has_c1_control`
 /// and `!s.chars().any(|c| !c.is_ascii() && c.is_whitespace())` say
-/// together, in one plain walk. The fast path asks it of a value with a
-/// character or two outside ASCII, one value in seventy: `from_utf8`'s
-/// general code is cold by then, and its branches cost such a value about
-/// 170 ns amid the benchmark's mix; a second walk for the spaces cost it
-/// 190 instructions more. Each sequence is checked as RFC 3629 §4 (and
+/// together, in one plain walk. The fast path asks it of the rare value
+/// with a character or two outside ASCII, when `from_utf8`'s general code
+/// is cold and its branches mispredict; one walk, not two, since the
+/// spaces are found on the way. Each sequence is checked as RFC 3629 §4 (and
 /// `from_utf8`) has it: no overlong form, no surrogate, nothing above
 /// U+10FFFF. The spaces are told by their bytes: U+0085 is a C1 control
 /// already.

@@ -137,8 +137,8 @@ impl Classes {
     /// hold an identifier only if it holds two `/` and one after its first
     /// separator other than whitespace. The rest, and the values that may
     /// be several, are `pieces::may_be_several`'s. Out of line: `one_value`
-    /// asks it of one value in thirty (SICI DOIs), and a search costs those
-    /// 400 instructions.
+    /// asks it of few values (SICI DOIs), for which the masks spare a
+    /// search.
     #[cold]
     #[inline(never)]
     pub fn may_be_several(&self, b: &[u8]) -> bool {
@@ -168,9 +168,9 @@ impl Classes {
 }
 
 /// `Classes::may_separate` for values longer than `MASKED`, which keep no
-/// mask (long UUID handles are one value in fifty): a `SEP` byte other
-/// than a lone `:`, found 16 bytes at a time (memchr's set-up cost more
-/// than the search on values this short).
+/// mask (long UUID handles): a `SEP` byte other than a lone `:`, found 16
+/// bytes at a time (memchr's set-up costs more than the search on values
+/// this short).
 #[inline(never)]
 fn may_separate_unmasked(b: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -255,8 +255,8 @@ fn others(b: &[u8], other: u64) -> (u8, u64) {
     let mut other = other & (u64::MAX >> (MASKED - b.len()));
     // The first two without a branch: most values hold none (bare DOIs),
     // one (a scheme's or a label's `:`) or two, as randomly as their
-    // forms come, and a loop's exit after zero, one or two rounds was
-    // mispredicted about one value in two. With none left, the byte read
+    // forms come, and a loop's exit after zero, one or two rounds would
+    // mispredict. With none left, the byte read
     // is the last one and its class is masked away.
     for _ in 0..2 {
         let i = (other.trailing_zeros() as usize).min(b.len() - 1);
@@ -332,9 +332,9 @@ mod sse2 {
                 };
                 // Three chunks whatever the length (16.min(last) and
                 // 32.min(last) read the last one again when the value is
-                // shorter: OR is idempotent), a fourth past 48 bytes. A
-                // loop ran one to four, as the value's length said, and
-                // its exit was mispredicted one value in two.
+                // shorter: OR is idempotent), a fourth past 48 bytes: a
+                // loop of one to four rounds, as the value's length said,
+                // would mispredict its exit.
                 chunk(0);
                 chunk(16.min(last));
                 chunk(32.min(last));
@@ -493,9 +493,9 @@ mod sse2 {
 
     /// The bytes the first pass knows, of class 0: letters, and `-` to
     /// `9` (0x2D..=0x39: `-./` and digits). Not the other bytes of class
-    /// 0 (`_`, `'()*+`), nor the separator bytes: one value in twenty holds
-    /// one of those, one in two a `:`, and testing every chunk for them
-    /// cost every value more than `others` costs the values that hold them.
+    /// 0 (`_`, `'()*+`), nor the separator bytes: few values hold one of
+    /// those, and testing every chunk for them would cost every value more
+    /// than `others` costs the values that hold them.
     #[inline(always)]
     unsafe fn plain_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.

@@ -126,9 +126,9 @@ pub fn flag(
 /// `flag` for a value holding non-ASCII (invisible characters, dashes,
 /// letters) but no `&`, read without decoding: then `chain` maps the
 /// characters once and truncates (see there), and `map_chars` walks the
-/// suffix once. Nothing was decoded, so no `internal_whitespace`. A
-/// value in seventy comes here, when this code is cold: each pass over
-/// the text and each call saved is mispredictions saved.
+/// suffix once. Nothing was decoded, so no `internal_whitespace`. Few
+/// values come here, when this code is cold: each pass over the text and
+/// each call saved is mispredictions saved.
 fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, bufs: &mut RepairBufs) {
     bufs.suffix.clear();
     let found = map_chars(suffix, is_doi, &mut bufs.suffix);
@@ -202,8 +202,7 @@ fn droppable(c: u8) -> bool {
 
 /// What a suffix's last byte allows, a bit each, for `droppable` and
 /// `may_end_publisher_suffix`: `may_flag` asks both of every value's last
-/// byte, and as code (a range test, a bit test and a compare; a
-/// lowercasing and a bit test) they cost it fifteen instructions.
+/// byte, and one table load answers both.
 static LAST_BYTE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
@@ -510,9 +509,8 @@ fn map_chars(part: &str, dashes: bool, out: &mut String) -> Found {
     while i < b.len() {
         // ASCII is neither a dash nor invisible, but for `-`: copied a
         // stretch at a time, up to the next non-ASCII character. Most of a
-        // non-ASCII suffix is ASCII, and pushing it a character at a time
-        // cost 740 instructions a suffix; stopping at each `-` of a DOI
-        // cost it 150. A run of ASCII `-` inside the stretch is the DOI's
+        // non-ASCII suffix is ASCII, pushed a stretch at a time rather than
+        // a character at a time, and not stopped at each `-`. A run of ASCII `-` inside the stretch is the DOI's
         // own, as written (`DashRun`); those just before the character
         // may join its run, so the stretch stops before them.
         let plain = if b[i].is_ascii() && !(dashes && b[i] == b'-') {

@@ -74,8 +74,8 @@ impl Form {
 }
 
 /// A raw value trimmed, and the classes of its bytes: what `parse` reads
-/// first, taken once, and handed to `rare::read` when `parse` gives up
-/// (one value in thirty: taking them again cost it 200 instructions).
+/// first, taken once, and handed to `rare::read` when `parse` gives up,
+/// so that it need not take them again.
 #[derive(Clone, Copy)]
 pub struct Seen<'a> {
     pub t: &'a [u8],
@@ -200,9 +200,8 @@ fn one_value(t: Text<'_>, classes: &Classes, form: Form) -> bool {
 /// at its ends), which are char boundaries, so `cut` slices without the
 /// checks `str` slicing makes at both ends. Values holding non-ASCII take
 /// the same code as ASCII ones: a path of their own would be cold when
-/// one came (one value in seventy), and its misses in the instruction
-/// cache cost more than its reading (440 ns such a value amid the
-/// benchmark's mix, against 160 ns alone).
+/// one came, and its misses in the instruction cache would cost more
+/// than its reading.
 /// Whether it holds non-ASCII is its classes' `NON_ASCII`, which every
 /// step has at hand.
 #[derive(Clone, Copy)]
@@ -526,7 +525,7 @@ fn scheme_warning(scheme: Option<bool>) -> Option<Warning> {
 
 /// `acc` without `SPACE`, for a value whose space is its label's; `None`
 /// when `handle` holds a space, which is raw (SPEC §6: the full parser's).
-/// Out of line: a value in forty.
+/// Out of line: rare.
 #[cold]
 #[inline(never)]
 fn without_label_space(acc: u8, handle: &[u8]) -> Option<u8> {
@@ -638,9 +637,8 @@ fn global_without_scheme(head: &[u8], slash: Option<usize>) -> Option<(Form, usi
 
 /// `global_without_scheme` for a value holding a separator byte or a
 /// space that no head claims (`doi.org/10.1/x,`, a SICI DOI's `:` and `;`
-/// after a host). Out of line: one value in a hundred, and inlined, it
-/// cost the others 5 instructions each in the registers and inlining it
-/// moved.
+/// after a host). Out of line: rare, and inlined it would take the
+/// registers of the common forms.
 #[cold]
 #[inline(never)]
 fn global_with_separator(t: &[u8], classes: &Classes) -> Option<(Form, usize)> {
@@ -649,9 +647,9 @@ fn global_with_separator(t: &[u8], classes: &Classes) -> Option<(Form, usize)> {
 }
 
 /// True when `host` names a global resolver (`GLOBAL`, any case). Most
-/// such hosts are written as there: they are compared exactly first
-/// (folding the case a byte at a time cost such a value 180
-/// instructions). Out of line: one value in fifty asks.
+/// such hosts are written as there: they are compared exactly first,
+/// before folding the case a byte at a time. Out of line: few values
+/// ask.
 #[inline(never)]
 fn is_global(host: &[u8]) -> bool {
     GLOBAL.iter().any(|(h, _)| host == h.as_bytes())

@@ -238,9 +238,8 @@ impl Parser {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
         // `--expect` changes the answer: a `Parsed` passed through one
-        // more binding or returned from two places is copied, 20
-        // instructions a value, so values read with it take a path of
-        // their own.
+        // more binding or returned from two places is copied, so values
+        // read with it take a path of their own.
         if !self.opts.expect.is_empty() {
             return self.parse_expecting(raw, scratch);
         }

@@ -57,8 +57,7 @@ pub fn is_space(c: char) -> bool {
 
 /// True when the trimmed value `t` holds raw whitespace.
 pub fn has_raw_space(t: &str, opts: &Options) -> bool {
-    // ASCII text is tested a byte at a time, without decoding (a URL of
-    // ninety bytes cost a thousand instructions so).
+    // ASCII text is tested a byte at a time, without decoding it.
     let any_space = |s: &str| match s.is_ascii() {
         true => s.bytes().any(|b| is_space(char::from(b))),
         false => s.contains(is_space),
@@ -79,8 +78,7 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
     // The search stops at a separator byte too, so that finding the heads
     // of a value's pieces reads it once, not once a piece.
     // Bytes that can start neither are skipped by `MAY_END_PIECE`, without
-    // `char_indices`' decoding (a value holding a space late,
-    // `10.1016/j.x .2003`, walked to it at ten instructions a character).
+    // `char_indices`' decoding.
     let b = s.as_bytes();
     let mut i = 0;
     let end = loop {
@@ -184,8 +182,7 @@ impl Iterator for Pieces<'_> {
         let mut i = start + head_len(&t[start..], self.opts);
         // Whitespace ends a piece, so none stands before a `/` or `and`
         // inside one. Most bytes can start no separator: the table skips
-        // them (looking at each byte cost a long value's pieces a thousand
-        // instructions).
+        // them without a closer look.
         let b = t.as_bytes();
         while i < t.len() {
             if !MAY_END_PIECE[b[i] as usize] {
@@ -235,7 +232,7 @@ fn starts_identifier_at(b: &[u8], i: usize) -> bool {
 /// values with a separator byte (SICI DOIs) or a space (a DOI with a
 /// stray space, `ISBN 978-…`) have one `/` and neither, and are told so
 /// by a few searches, a word at a time (`chars::find_byte`: memchr's
-/// set-up cost each of these values about 100 instructions).
+/// set-up costs more on values this short).
 #[inline]
 pub fn at_most_one_candidate(t: &[u8]) -> bool {
     let second_slash = chars::find_byte(b'/', t).is_some_and(|i| chars::find_byte(b'/', &t[i + 1..]).is_some());
@@ -256,8 +253,8 @@ pub fn at_most_one_candidate(t: &[u8]) -> bool {
 /// `;`, `,`, `::`) into two or more pieces that [`could_hold_identifier`]
 /// each. False proves that `multiple_values` cannot apply to a value
 /// without raw whitespace; the fast path asks it of values holding `|`,
-/// `;`, `,` or `:` after their head. One pass, since SICI DOIs (a value in
-/// forty) all come here. Out of line: the fast path's registers are
+/// `;`, `,` or `:` after their head. One pass, since SICI DOIs all come
+/// here. Out of line: the fast path's registers are
 /// worth more than the call.
 #[cold]
 #[inline(never)]
