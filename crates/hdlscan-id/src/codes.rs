@@ -119,30 +119,16 @@ code_enum! {
 const _: () = assert!(Warning::ALL.len() <= 32);
 
 impl Warning {
-    /// True for SPEC §3's dirt whose repair changes the text
-    /// (`trailing_punct`, `unicode_dash`, `invisible_char`, `html_entity`,
-    /// `publisher_suffix`, `double_encoded`): `--repair` applies it to
-    /// `canonical`, `uri` and `url`. `trimmed` is none: trimming happens
-    /// with or without `--repair`.
+    /// True for SPEC §3's dirt whose repair changes the text: `--repair`
+    /// applies it to `canonical`, `uri` and `url` ([`Warnings::REPAIRABLE`]).
     pub const fn is_repairable(self) -> bool {
-        matches!(
-            self,
-            Warning::TrailingPunct
-                | Warning::UnicodeDash
-                | Warning::InvisibleChar
-                | Warning::HtmlEntity
-                | Warning::PublisherSuffix
-                | Warning::DoubleEncoded
-        )
+        Warnings::REPAIRABLE.contains(self)
     }
 
     /// True for SPEC §6's codes that a whole-value repair leaves as
-    /// warnings (the same name as the error: the dirt was there).
+    /// warnings ([`Warnings::WHOLE_VALUE_REPAIRS`]).
     pub const fn is_whole_value_repair(self) -> bool {
-        matches!(
-            self,
-            Warning::MultipleValues | Warning::WrappedLine | Warning::ExtraText | Warning::PublisherUrl
-        )
+        Warnings::WHOLE_VALUE_REPAIRS.contains(self)
     }
 }
 
@@ -154,22 +140,32 @@ pub struct Warnings(u32);
 impl Warnings {
     pub const EMPTY: Warnings = Warnings(0);
 
-    /// Every warning [`Warning::is_repairable`] names.
-    pub const REPAIRABLE: Warnings = Warnings::repairs(false);
+    /// SPEC §3's dirt whose repair changes the text. `trimmed` is none:
+    /// trimming happens with or without `--repair`.
+    pub const REPAIRABLE: Warnings = Warnings::of(&[
+        Warning::TrailingPunct,
+        Warning::UnicodeDash,
+        Warning::InvisibleChar,
+        Warning::HtmlEntity,
+        Warning::PublisherSuffix,
+        Warning::DoubleEncoded,
+    ]);
 
-    /// Every warning [`Warning::is_whole_value_repair`] names.
-    pub const WHOLE_VALUE_REPAIRS: Warnings = Warnings::repairs(true);
+    /// SPEC §6's codes that a whole-value repair leaves as warnings (the
+    /// same name as the error: the dirt was there).
+    pub const WHOLE_VALUE_REPAIRS: Warnings = Warnings::of(&[
+        Warning::MultipleValues,
+        Warning::WrappedLine,
+        Warning::ExtraText,
+        Warning::PublisherUrl,
+    ]);
 
-    /// The set of one of the two predicates, for constants (a `const fn`
-    /// cannot call a function pointer).
-    const fn repairs(whole_value: bool) -> Warnings {
+    /// The set of `ws`, for constants.
+    pub const fn of(ws: &[Warning]) -> Warnings {
         let mut bits = 0;
         let mut i = 0;
-        while i < Warning::ALL.len() {
-            let w = Warning::ALL[i];
-            if (whole_value && w.is_whole_value_repair()) || (!whole_value && w.is_repairable()) {
-                bits |= 1 << w as u32;
-            }
+        while i < ws.len() {
+            bits |= 1 << ws[i] as u32;
             i += 1;
         }
         Warnings(bits)
@@ -201,7 +197,7 @@ impl Warnings {
     }
 
     #[inline]
-    pub fn contains(self, w: Warning) -> bool {
+    pub const fn contains(self, w: Warning) -> bool {
         self.0 & (1 << w as u32) != 0
     }
 
