@@ -107,6 +107,10 @@ code_enum! {
         EmbeddedDoi = "embedded_doi",
         InternalWhitespace = "internal_whitespace",
         TestPrefix = "test_prefix",
+        /// SPEC v3 §3: the suffix is a placeholder character repeated.
+        TemplateSuffix = "template_suffix",
+        /// SPEC v3 §3: the suffix starts with `/`.
+        DoubleSlash = "double_slash",
         UnusualPrefix = "unusual_prefix",
         /// SPEC §6's codes after a whole-value repair: the same dirt, repaired.
         MultipleValues = "multiple_values",
