@@ -49,6 +49,8 @@ code_enum! {
     /// Why a value is invalid (SPEC §4). A value carries at most one.
     ErrorCode {
         Empty = "empty",
+        /// SPEC v3 §6: a spreadsheet formula quoting text, `="…"`.
+        FormulaText = "formula_text",
         /// A word that stands for "no identifier" (SPEC §6).
         Placeholder = "placeholder",
         TooLong = "too_long",
@@ -113,6 +115,7 @@ code_enum! {
         DoubleSlash = "double_slash",
         UnusualPrefix = "unusual_prefix",
         /// SPEC §6's codes after a whole-value repair: the same dirt, repaired.
+        FormulaText = "formula_text",
         MultipleValues = "multiple_values",
         WrappedLine = "wrapped_line",
         ExtraText = "extra_text",
@@ -158,6 +161,7 @@ impl Warnings {
     /// SPEC §6's codes that a whole-value repair leaves as warnings (the
     /// same name as the error: the dirt was there).
     pub const WHOLE_VALUE_REPAIRS: Warnings = Warnings::of(&[
+        Warning::FormulaText,
         Warning::MultipleValues,
         Warning::WrappedLine,
         Warning::ExtraText,

@@ -22,7 +22,7 @@
 //! the value as read.
 
 use super::chars::is_trim_char;
-use super::pieces::is_space;
+use super::pieces::has_space;
 use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnings};
 
 /// What a law compares, owned.
@@ -173,7 +173,7 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     let via_canonical = see(again, canonical.as_bytes())?;
     // A `%` escape decoded to it (or a repair joined it, above).
     let escaped = v.contains(&b'%');
-    if !escaped && canonical.contains(is_space) {
+    if !escaped && has_space(canonical) {
         return Err(format!("canonical of {v:?} holds raw whitespace: {canonical:?}"));
     }
     let several = matches!(
@@ -186,7 +186,7 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
             via_canonical.error
         ));
     }
-    if ((numeric && !trimmable_edge && !suffix.contains(is_space)) || canonical.starts_with("info:")) && !several {
+    if ((numeric && !trimmable_edge && !has_space(suffix)) || canonical.starts_with("info:")) && !several {
         expect("canonical twice", via_canonical.canonical.as_deref(), canonical)?;
     }
     Ok(())

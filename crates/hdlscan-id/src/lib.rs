@@ -550,7 +550,13 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
         marked: false,
     };
     match whole::before_forms(t, found, || cx.level != Level::Forms) {
-        whole::Before::Error(e) => return Err(e),
+        whole::Before::Error(e) => {
+            // `formula_text`'s repair reads the quoted text.
+            if let Some(quoted) = whole::formula_text(t).filter(|_| e == ErrorCode::FormulaText) {
+                cx.d.whole = cx.span_of(quoted);
+            }
+            return Err(e);
+        }
         whole::Before::Several => whole::check(cx, t)?,
         whole::Before::Forms => {}
     }

@@ -16,7 +16,7 @@ use super::{Cx, Level, Rendered, Scratch, Span, chars, label, render};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Before {
     /// One of the rows that need no look at pieces: `empty`,
-    /// `control_char`, `placeholder`.
+    /// `control_char`, `formula_text`, `placeholder`.
     Error(ErrorCode),
     /// The value may hold raw whitespace or separators: [`check`] decides
     /// (`multiple_values`, `wrapped_line`, `extra_text`), or the forms
@@ -37,9 +37,9 @@ pub struct Found {
 }
 
 /// SPEC §6's order up to the forms of §2, on the trimmed value `t`: `empty`;
-/// `control_char`; `placeholder` (what `found` rules out is not looked
-/// for); then `Several` when `may_be_several` says the value may hold raw
-/// whitespace or a separator. `too_long` and `bad_utf8` come before any reading
+/// `control_char`; `formula_text`; `placeholder` (what `found` rules out
+/// is not looked for); then `Several` when `may_be_several` says the
+/// value may hold raw whitespace or a separator. `too_long` and `bad_utf8` come before any reading
 /// (`Parser::parse`, `Parser::parse_slow`); `publisher_url` is the URL
 /// forms' and `unexpected_namespace` `Parser::expected`'s. Every reader
 /// asks here: the full parser (`dispatch`), the fast path (`fast::read`)
@@ -53,6 +53,9 @@ pub fn before_forms(t: &str, found: Found, may_be_several: impl FnOnce() -> bool
     if found.control {
         return Before::Error(ErrorCode::ControlChar);
     }
+    if !found.marked && formula_text(t).is_some() {
+        return Before::Error(ErrorCode::FormulaText);
+    }
     if !found.marked && is_placeholder(t) {
         return Before::Error(ErrorCode::Placeholder);
     }
@@ -60,6 +63,16 @@ pub fn before_forms(t: &str, found: Found, may_be_several: impl FnOnce() -> bool
         return Before::Several;
     }
     Before::Forms
+}
+
+/// SPEC §6 `formula_text`: the trimmed value `t` is a spreadsheet formula
+/// quoting text (`="9780525509288"`, `=""`), as spreadsheet exports write
+/// numbers they must keep as text: the quoted text, which its whole-value
+/// repair reads. A quote inside is left as written (spreadsheets double
+/// it: `""`): no identifier holds one.
+#[inline(always)]
+pub fn formula_text(t: &str) -> Option<&str> {
+    t.strip_prefix("=\"")?.strip_suffix('"')
 }
 
 /// SPEC §6 `placeholder`: the trimmed value `t` stands for "no
@@ -147,7 +160,7 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     if let Some((before, after)) = wrapped(t) {
         let after_is_one = pieces::could_hold_identifier(after.as_bytes())
             && (pieces::is_link(after) || piece.canonical(after).is_some());
-        if !after.contains(pieces::is_space) && !after_is_one {
+        if !pieces::has_space(after) && !after_is_one {
             // A second line that repeats the end of the first is the
             // same text twice, not the rest of it: joining would make a
             // DOI that does not exist.
@@ -198,21 +211,30 @@ fn extra_text_repair<'a>(piece: &mut Piece<'_>, t: &'a str, opts: &super::Option
 }
 
 /// The two lines of `t` when it holds exactly one line break (LF, CR,
-/// CRLF, U+2028 or U+2029), each without the whitespace around the break.
+/// CRLF, U+2028 or U+2029, or one written as text: `\n`, `\r`, `\r\n`),
+/// each without the whitespace around the break.
 fn wrapped(t: &str) -> Option<(&str, &str)> {
-    let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
-    let i = t.find(is_break)?;
-    let rest = &t[i..];
-    let rest = rest
-        .strip_prefix("\r\n")
-        .unwrap_or(&rest[rest.chars().next()?.len_utf8()..]);
-    if rest.contains(is_break) {
+    let (i, len) = line_break(t, 0)?;
+    let rest = &t[i + len..];
+    if line_break(rest, 0).is_some() {
         return None;
     }
-    Some((
-        t[..i].trim_end_matches(pieces::is_space),
-        rest.trim_start_matches(pieces::is_space),
-    ))
+    Some((pieces::trim_end_space(&t[..i]), pieces::trim_start_space(rest)))
+}
+
+/// The first line break of `t` from byte `from` on: where it starts and
+/// its length (CRLF, and `\r\n` written as text, are one break).
+fn line_break(t: &str, from: usize) -> Option<(usize, usize)> {
+    let b = t.as_bytes();
+    let i = from + t[from..].find(['\n', '\r', '\u{2028}', '\u{2029}', '\\'])?;
+    let len = match &b[i..] {
+        [b'\r', b'\n', ..] => 2,
+        [b'\\', b'r', b'\\', b'n', ..] => 4,
+        [b'\\', b'n' | b'r', ..] => 2,
+        [b'\\', ..] => return line_break(t, i + 1),
+        _ => t[i..].chars().next()?.len_utf8(),
+    };
+    Some((i, len))
 }
 
 /// A piece read alone under SPEC §1–3 (no §6: a piece is never several),
