@@ -364,61 +364,54 @@ pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
 /// and a byte loop's exit mispredicts on them.
 #[inline(always)]
 pub fn all_digits(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    // With x = byte ^ '0', a digit is x < 10: bit 7 clear in x and in
-    // (x & 0x7F) + 0x76, which cannot carry into the next byte.
-    let digits = |w: u64| {
-        let x = w ^ (LO * b'0' as u64);
-        ((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80) == 0
-    };
-    let n = b.len();
-    if n >= 8 {
-        // Words from the start, then the last eight bytes (overlapping).
-        let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
-        let mut i = 0;
-        while i + 8 < n {
-            if !digits(word(i)) {
-                return false;
-            }
-            i += 8;
-        }
-        return digits(word(n - 8));
+    match any_word(b, |w| digit_lanes(w) != LO * 0x80) {
+        Some(non_digit) => !non_digit,
+        None => b.iter().all(u8::is_ascii_digit),
     }
-    if n >= 4 {
-        // Bytes 0..4 and n-4..n, overlapping: every byte is in one.
-        let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64;
-        return digits(half(0) | half(n - 4) << 32);
-    }
-    b.iter().all(u8::is_ascii_digit)
 }
 
 /// True when `b` holds an ASCII digit. A word at a time, as `all_digits`:
 /// SPEC §6's `placeholder` asks it of every value that does not start
 /// with a digit, most of which hold their first one a dozen bytes in.
 pub fn any_digit(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    // As in `all_digits`: with x = byte ^ '0', a digit is x < 10.
-    let digit = |w: u64| {
-        let x = w ^ (LO * b'0' as u64);
-        !((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80) != 0
-    };
+    any_word(b, |w| digit_lanes(w) != 0).unwrap_or_else(|| b.iter().any(u8::is_ascii_digit))
+}
+
+/// A one in each byte of a word.
+const LO: u64 = 0x0101_0101_0101_0101;
+
+/// Bit 7 of each byte of `w` set where that byte is an ASCII digit: with
+/// x = byte ^ '0', a digit is x < 10, bit 7 clear in x and in
+/// (x & 0x7F) + 0x76, which cannot carry into the next byte.
+#[inline(always)]
+fn digit_lanes(w: u64) -> u64 {
+    let x = w ^ (LO * b'0' as u64);
+    !((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80)
+}
+
+/// Whether `hit` holds for a word of `b`: its eight-byte words from the
+/// start, then its last eight bytes (overlapping); four to seven bytes as
+/// one word of their first and last four (overlapping: every byte is in
+/// one). `None` under four bytes, which the caller walks.
+#[inline(always)]
+fn any_word(b: &[u8], hit: impl Fn(u64) -> bool) -> Option<bool> {
     let n = b.len();
     if n >= 8 {
         let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
         let mut i = 0;
         while i + 8 < n {
-            if digit(word(i)) {
-                return true;
+            if hit(word(i)) {
+                return Some(true);
             }
             i += 8;
         }
-        return digit(word(n - 8));
+        return Some(hit(word(n - 8)));
     }
     if n >= 4 {
         let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64;
-        return digit(half(0) | half(n - 4) << 32);
+        return Some(hit(half(0) | half(n - 4) << 32));
     }
-    b.iter().any(u8::is_ascii_digit)
+    None
 }
 
 /// True when `b` is one or more runs of ASCII digits joined by single

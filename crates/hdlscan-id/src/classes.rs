@@ -25,7 +25,9 @@
 
 use super::{chars, percent, pieces};
 
-/// Control characters (C0 and DEL): the full parser's business.
+/// Control characters (C0 and DEL), and `\`, which may start a line
+/// break written as text (SPEC §6 raw whitespace): the full parser's
+/// business.
 pub const GIVE_UP: u8 = 1;
 pub const PCT: u8 = 2;
 /// `?` or `#`: split off before the handle is read.
@@ -48,6 +50,8 @@ static CLASS: [u8; 256] = {
         let b = i as u8;
         t[i] = if b < 0x20 || b == 0x7F {
             GIVE_UP
+        } else if b == b'\\' {
+            GIVE_UP | UNENCODED
         } else if b >= 0x80 {
             NON_ASCII | UNENCODED
         } else if b == b'%' {
@@ -518,7 +522,7 @@ mod sse2 {
             let non_ascii = _mm_cmplt_epi8(x, _mm_setzero_si128());
             let give_up = _mm_or_si128(
                 _mm_andnot_si128(non_ascii, _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))),
-                eq(0x7F),
+                _mm_or_si128(eq(0x7F), eq(b'\\')),
             );
             // The printable bytes URI_RAW lacks, `#` and space aside: `"`,
             // `<` and `>` (one test: `x | 2 == '>'`), `[\]^`, `` ` ``, `{|}`

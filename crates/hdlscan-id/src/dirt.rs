@@ -193,14 +193,16 @@ pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, look: bool, suffix_sla
         || may_flag_placeholder(suffix)
 }
 
-/// `template_suffix` or `double_slash` may apply: the suffix's first byte
-/// is a `/` or a placeholder character, one table load.
+/// `template_suffix` or `double_slash` applies: behind one table load of
+/// the suffix's first byte, which rules out nearly every suffix, and
+/// `is_template`'s walk, which stops at the first other byte (`nature…`).
 #[inline(always)]
 fn may_flag_placeholder(suffix: &str) -> bool {
     suffix
         .as_bytes()
         .first()
         .is_some_and(|&c| EDGE_BYTE[c as usize] & FIRST_PLACEHOLDER != 0)
+        && (suffix.starts_with('/') || is_template(suffix))
 }
 
 /// The DOI dirt of `may_flag` in a suffix holding a `/`, as both need: a

@@ -41,7 +41,7 @@ use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::{self, GLOBAL, Route, Scheme};
 use super::whole::{self, Before, Found};
-use super::{Options, Parsed, chars, percent, pieces};
+use super::{Options, Parsed, chars, percent};
 
 pub mod rare;
 
@@ -186,17 +186,15 @@ fn before_forms<'a>(t: Text<'a>, classes: &Classes, form: Form, ws: Warnings) ->
 
 /// False when SPEC §6 may have a say, which the full parser decides: the
 /// value holds a space (but for a label's, which `marked` tells from a
-/// space in the handle, `without_label_space`), an escaped line break
-/// written as text, or separator bytes that may cut it into two
-/// identifiers. Raw whitespace of other kinds never comes here: tab, CR
-/// and LF are `GIVE_UP`, and `Text::non_ascii` refuses Unicode white
+/// space in the handle, `without_label_space`) or separator bytes that
+/// may cut it into two identifiers. Raw whitespace of other kinds never
+/// comes here: tab, CR and LF are `GIVE_UP`, and so is the `\` of one
+/// written as text (`\n`), and `Text::non_ascii` refuses Unicode white
 /// space.
 #[inline(always)]
 fn one_value(t: Text<'_>, classes: &Classes, form: Form) -> bool {
     let raw_space = (classes.acc & SPACE != 0) & !matches!(form, Form::Label | Form::Labels);
-    // `\` is `UNENCODED`: an escaped line break is raw whitespace too.
-    let escaped_space = classes.acc & UNENCODED != 0 && pieces::has_escaped_space(t.bytes());
-    !(raw_space || escaped_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes())))
+    !(raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes())))
 }
 
 /// A trimmed value proved UTF-8: ASCII by the class pass alone (nearly

@@ -83,10 +83,8 @@ pub fn has_space(s: &str) -> bool {
 }
 
 /// True when `b` holds an escaped line break written as text (`\n`, `\r`,
-/// `\t`). Out of line: the fast path asks it of the values holding a byte
-/// a URI must escape, and few hold a `\\`.
-#[inline(never)]
-pub fn has_escaped_space(b: &[u8]) -> bool {
+/// `\t`).
+fn has_escaped_space(b: &[u8]) -> bool {
     memchr::memchr_iter(b'\\', b).any(|i| matches!(b.get(i + 1), Some(b'n' | b'r' | b't')))
 }
 

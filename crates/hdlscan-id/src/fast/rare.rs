@@ -39,18 +39,15 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
     let mut ws = trimmed;
-    // An escaped line break (`\n` written as text, `\` being `UNENCODED`)
-    // may make a wrapped line: the full parser's.
-    let escaped_space = classes.acc & UNENCODED != 0 && pieces::has_escaped_space(t.bytes());
-    let raw_space = !escaped_space && classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts);
-    let several =
-        || escaped_space || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
+    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts);
+    let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
     // Classes without `GIVE_UP`: no control character.
     match whole::before_forms(t.s, Found::default(), several) {
         // Its whole-value repair is the full parser's.
         Before::Error(ErrorCode::FormulaText) => return Err(scratch),
         Before::Error(e) => return Ok(Parsed::invalid(e, ws)),
-        // Raw spaces (line breaks are `GIVE_UP` or escaped) where no
+        // Raw spaces (line breaks, and the `\` of one written as text, are
+        // `GIVE_UP`) where no
         // two pieces could be identifiers is `extra_text`, as
         // `whole::check` finds it, unless a repair must read a piece;
         // anything else is its.
