@@ -76,12 +76,9 @@ const ENCODING_MASK: u32 = Warnings::of(ENCODINGS).bits();
 /// 1. `same`: the values are equal byte for byte.
 /// 2. `case`: they are equal ignoring ASCII case.
 /// 3. `repair`: the run repairs (`--repair`) and either value carries the
-///    warning of a repair: `trailing_punct`, `unicode_dash`,
-///    `invisible_char`, `html_entity`, `publisher_suffix`,
-///    `double_encoded`, or a whole-value one, `multiple_values`,
-///    `wrapped_line`, `extra_text`, `publisher_url`
-///    ([`Warning::is_repairable`], [`Warning::is_whole_value_repair`];
-///    `trimmed` is not a repair).
+///    warning of a repair: SPEC §3's dirt (`trailing_punct`, …,
+///    [`Warning::is_repairable`]) or a whole-value one (`multiple_values`,
+///    …, [`Warning::is_whole_value_repair`]); `trimmed` is not a repair.
 /// 4. `encoding`: either value has a byte that percent-decoding or Unicode
 ///    handling touched (a `%`, a non-ASCII byte, or whitespace at its start
 ///    or end), or carries `encoded_separator`, `unencoded_chars`,
