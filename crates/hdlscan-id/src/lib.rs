@@ -29,6 +29,7 @@ mod info_uri;
 mod label;
 #[cfg(feature = "laws")]
 pub mod laws;
+mod other;
 pub mod percent;
 mod pieces;
 #[cfg(test)]
