@@ -502,9 +502,10 @@ pub const KNOWN: &[Expect] = &[
         Some("pmid"),
         None,
         None,
+        // SPEC v3 §3: an `info:pmid/` identifier's canonical is §8's.
+        Some("pmid:12376099"),
         Some("info:pmid/12376099"),
-        Some("info:pmid/12376099"),
-        None,
+        Some("https://pubmed.ncbi.nlm.nih.gov/12376099/"),
         None,
         None,
         None,

@@ -22,7 +22,7 @@
 //! at every position, arbitrary bytes, and identifier text with one byte
 //! of any kind; and `Classes::slash` against a plain search.
 
-use super::{chars, percent, pieces};
+use super::{chars, other, percent, pieces};
 
 /// Control characters (C0 and DEL): the full parser's business.
 pub const GIVE_UP: u8 = 1;
@@ -161,7 +161,8 @@ impl Classes {
         match first_sep {
             // `i < MASKED`: the shift keeps the `/` from the separator on.
             Some(i) if self.slashes.count_ones() > 1 && self.slashes >> i != 0 => pieces::may_be_several(b),
-            _ => false,
+            // A piece of SPEC §8 needs no `/`.
+            _ => other::may_hold(b),
         }
     }
 }

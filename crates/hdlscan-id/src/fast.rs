@@ -36,7 +36,7 @@ use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::{self, GLOBAL, Route, Scheme};
-use super::{Options, Parsed, chars, percent, whole};
+use super::{Options, Parsed, chars, other, percent, whole};
 
 pub mod rare;
 
@@ -371,9 +371,15 @@ fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairB
 /// `%2F` split is `rare::encoded_bare`'s).
 #[inline(always)]
 fn bare_readable(t: Text<'_>, classes: &Classes) -> bool {
+    let b = t.bytes();
+    let slash = classes.slash(b, 0, t.len());
     t.prefix_ascii(classes)
         && one_value(t, classes, Form::Bare)
-        && (classes.acc & PCT == 0 || classes.slash(t.bytes(), 0, t.len()).is_some())
+        && (classes.acc & PCT == 0 || slash.is_some())
+        // SPEC §8's bare shapes hold no `/` but an old arXiv id's (a
+        // value not starting with a digit), or end in a tag: the full
+        // parser's.
+        && !((slash.is_none() || !b[0].is_ascii_digit() || b[b.len() - 1] == b']') && other::may_be(b))
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
@@ -892,6 +898,8 @@ fn url_parts<'a>(
         }
         // A landing page holding a DOI is `publisher_url` (its repair
         // reads the full parser's draft: `read` leaves it then).
+        // A resolver of SPEC §8: the full parser's.
+        Route::None if other::url::claims(host, path) => return None,
         Route::None => {
             return Some(Err(match resolver::publisher_doi(path) {
                 Some(_) => ErrorCode::PublisherUrl,
@@ -1233,11 +1241,8 @@ mod tests {
             "https://repo.example.edu:443/handle/1721.1/5",
             "http://repo.example.edu:80/handle/1721.1/5",
             "https://repo.example.edu:/hdl/1721.1/5",
-            " urn:isbn:9785967673786 ",
             // SPEC §6 extra_text, no two pieces that could be identifiers.
             "http://repo.example.edu:443/handle/1721.1/5 x",
-            "PMID: 21517381",
-            "ISBN 978-1-824-68942-9",
             "10.1000/182 see also",
             "DOI:DOI:10.1016%2Fj.compstruct",
             " \tdoi:10.48550%2FarXiv.1604.21027 \t",
@@ -1273,6 +1278,14 @@ mod tests {
             // decode (SPEC §2): the full parser's.
             "10.1007%2Fa%ZZ",
             "10.1007%2F",
+            // SPEC §8's values are the full parser's.
+            " urn:isbn:9785967673786 ",
+            "PMID: 21517381",
+            "ISBN 978-1-824-68942-9",
+            "1932-6203",
+            "33604029[pmid]",
+            "hep-th/9901001",
+            "https://orcid.org/0000-0002-1825-0097",
         ];
         taken_and_left(parser, &taken, &left);
     }

@@ -157,7 +157,9 @@ pub struct Parsed<'a> {
     /// Raw, from URI and URL forms.
     pub query: Option<&'a str>,
     pub fragment: Option<&'a str>,
-    /// The normalized identifier of an `info:` URI outside `hdl`/`doi`.
+    /// The normalized identifier of an `info:` URI outside `hdl`/`doi`,
+    /// or of a scheme of SPEC §8 (`9780306406157` for `isbn`), as its
+    /// canonical writes it after `scheme:`.
     pub info_identifier: Option<&'a str>,
 }
 
@@ -176,8 +178,9 @@ impl Rendered {
     pub fn canonical(&self) -> Option<&str> {
         self.valid.then_some(self.canonical.as_str())
     }
+    /// `None` for the identifiers of SPEC §8, which have no `uri`.
     pub fn uri(&self) -> Option<&str> {
-        self.valid.then_some(self.uri.as_str())
+        (self.valid && !self.uri.is_empty()).then_some(self.uri.as_str())
     }
     pub fn url(&self) -> Option<&str> {
         (self.valid && self.has_url).then_some(self.url.as_str())
@@ -457,7 +460,15 @@ fn read_value<'a>(input: &'a str, scratch: &'a mut Scratch, opts: &Options, leve
             return p;
         }
     }
-    Parsed::invalid(e, d.warnings)
+    // SPEC §6: §8's errors keep the namespace found.
+    let namespace = match e {
+        ErrorCode::BadCheckDigit | ErrorCode::BadPid => d.namespace.get(input, buf),
+        _ => None,
+    };
+    Parsed {
+        namespace,
+        ..Parsed::invalid(e, d.warnings)
+    }
 }
 
 /// One reading of `input` by the full parser: the draft, and the error
@@ -521,8 +532,14 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     if whole::is_placeholder(t) {
         return Err(ErrorCode::Placeholder);
     }
-    if cx.level != Level::Forms {
+    if cx.level != Level::Forms && !other::is_spaced_shape(t) {
         whole::check(cx, t)?;
+    }
+    if let Some(read) = other::parse(cx, t) {
+        return read;
+    }
+    if let Some(doi) = other::doi_tag(t) {
+        return label::labelled(cx, doi);
     }
     let first = t.as_bytes()[0];
     if first.is_ascii_digit() {

@@ -15,7 +15,7 @@ use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
 use super::super::resolver::{self, Route, Scheme};
 use super::super::{
-    Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
+    Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, other, pieces, whole,
 };
 use super::classes::{AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
 use super::{HTTP, HTTPS, Head, Scan, Seen, Text, handle_parsed, handle_split, known_host, scheme_warning, url_parts};
@@ -51,6 +51,10 @@ pub fn read<'a>(
     // value into several identifiers.
     if whole::is_placeholder(t.s) {
         return Ok(Parsed::invalid(ErrorCode::Placeholder, ws));
+    }
+    // SPEC §8's values are the full parser's.
+    if other::may_be(t.bytes()) {
+        return Err(scratch);
     }
     if classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) {
         return match !opts.repair && whole::candidates(t.s, opts) < 2 {

@@ -388,6 +388,13 @@ fn pmcid<'a>(b: &[u8], loose: bool) -> Result<Id<'a>, Fail> {
     Ok(Id::fixed(Scheme::Pmcid, &[b"PMC", digits]))
 }
 
+/// The characters of an ARK's name and qualifiers (the ARK
+/// specification's: letters, digits and `=~*+@_$./-`; a `%` escape is
+/// not read).
+fn is_ark_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"=~*+@_$./-".contains(&c)
+}
+
 /// ARK, what follows `ark:` (its query split off): an optional `/`, the
 /// NAAN (letters and digits), `/`, and a name with its qualifiers.
 pub fn ark(s: &str) -> Result<Id<'_>, Fail> {
@@ -397,7 +404,7 @@ pub fn ark(s: &str) -> Result<Id<'_>, Fail> {
         && naan.bytes().all(|c| c.is_ascii_alphanumeric())
         && !name.is_empty()
         && name.bytes().any(|c| c != b'-' && c != b'/' && c != b'.')
-        && !name.contains(char::is_whitespace);
+        && name.bytes().all(is_ark_char);
     if !fits {
         return Err(Fail::Shape);
     }

@@ -2,10 +2,107 @@
 //! ROR, arXiv, PubMed and PubMed Central ids, ARK. What each file owns:
 //!
 //! - `check.rs`: the check characters, from their standards;
-//! - `ids.rs`: each scheme's identifier shapes and canonical spelling.
+//! - `ids.rs`: each scheme's identifier shapes and canonical spelling;
+//! - `labels.rs`: the labelled forms (`ISSN 1932-6203`, `urn:isbn:`,
+//!   `ark:`, PubMed's `[pmid]` tags) and the §3 dirt after a label;
+//! - `url.rs`: the schemes' resolver URLs.
 //!
-//! Not yet read by the parser: the next step joins it.
-#![allow(dead_code)]
+//! This file joins them to the full parser: [`parse`] reads a trimmed
+//! value of §8 into the draft (kind `other_pid`, the scheme's namespace,
+//! the canonical identifier in `info_identifier`), and [`render`] writes
+//! its `canonical` and `url`. The fast path leaves every value that
+//! could be one of these to the full parser ([`may_be`]).
+//!
+//! Where SPEC is silent: a §8 identifier's canonical is its scheme's
+//! spelling whether or not repairs are on (the §3 dirt after a label,
+//! `trailing_punct`, `unicode_dash`, `invisible_char`, is flagged and
+//! never part of it); `PMCID: 1234567` (the digits after a PMC label) is
+//! `pmcid:PMC1234567`.
 
 mod check;
 mod ids;
+mod labels;
+pub mod url;
+
+pub use ids::{Fail, Id, Scheme};
+pub use labels::{Clean, doi_tag, head_len, is_spaced_shape, may_hold, piece_may_be};
+
+use super::codes::{ErrorCode, Kind, Warnings};
+use super::{Cx, Span};
+
+/// A value of SPEC §8, read: the identifier, or the scheme named and why
+/// its identifier was refused.
+pub type Reading<'a> = Result<Id<'a>, (Scheme, Fail)>;
+
+/// The error a refused identifier is (SPEC §8).
+pub fn error_of(fail: Fail) -> ErrorCode {
+    match fail {
+        Fail::Shape => ErrorCode::BadPid,
+        Fail::Check => ErrorCode::BadCheckDigit,
+    }
+}
+
+/// Reads the trimmed value `t` if it is a labelled or bare value of SPEC
+/// §8 (`None`: sections 1–6 decide), into `cx`'s draft.
+pub fn parse<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>> {
+    let mut ws = Warnings::EMPTY;
+    let (reading, query) = labels::read(t, &mut ws)?;
+    cx.d.warnings |= ws;
+    cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    Some(into_draft(cx, reading, Kind::OtherPid))
+}
+
+/// The draft of a reading, as `kind`: the identifier written into the
+/// scratch buffer, or the error with the namespace found.
+pub fn into_draft(cx: &mut Cx<'_>, reading: Reading<'_>, kind: Kind) -> Result<(), ErrorCode> {
+    match reading {
+        Ok(id) => {
+            cx.d.namespace = Span::Lit(id.scheme.name());
+            let start = cx.buf.len();
+            id.write(cx.buf);
+            cx.d.info_id = Span::Buf(start as u32, cx.buf.len() as u32);
+            cx.d.kind = Some(kind);
+            Ok(())
+        }
+        Err((scheme, fail)) => {
+            cx.d.namespace = Span::Lit(scheme.name());
+            cx.d.info_id = Span::None;
+            Err(error_of(fail))
+        }
+    }
+}
+
+/// True when the trimmed bytes `t` could be a value of SPEC §8 in any
+/// form the fast path would otherwise answer: a label or `urn:`/`ark:`
+/// head, a bare shape, a PubMed or DOI tag. Cheap and conservative: the
+/// fast path gives up on what it says, and the full parser reads it.
+#[cold]
+#[inline(never)]
+pub fn may_be(t: &[u8]) -> bool {
+    piece_may_be(t) || may_hold(t)
+}
+
+/// Writes `canonical` (`scheme:` + the identifier) and `url` of a §8
+/// identifier `id` of namespace `ns`; false when `ns` is no §8 scheme or
+/// (an `info:pmid/` identifier with a leading zero) `id` is none of its
+/// identifiers, which the caller renders as before.
+pub fn render(ns: &str, id: &str, canonical: &mut String, url: &mut String) -> bool {
+    let Some(scheme) = Scheme::from_name(ns) else {
+        return false;
+    };
+    if scheme == Scheme::Pmid && ids::labelled(scheme, id.as_bytes()).is_err() {
+        return false;
+    }
+    canonical.push_str(ns);
+    canonical.push(':');
+    canonical.push_str(id);
+    if let Some(head) = scheme.url_head() {
+        url.push_str(head);
+        if scheme == Scheme::Ark {
+            url.push_str("ark:");
+        }
+        super::percent::encode_into(id, &super::percent::URL_PATH, url);
+        url.push_str(scheme.url_tail());
+    }
+    true
+}
