@@ -51,7 +51,7 @@ pub fn see(parser: &Parser, v: &[u8]) -> Result<Seen, String> {
         && let Ok(input) = std::str::from_utf8(v)
     {
         let mut full_scratch = Scratch::default();
-        let full = parser.parse_full(input, &mut full_scratch);
+        let full = parser.parse_full_expecting(input, &mut full_scratch);
         if full != p {
             return fail(&format!("not as the full parser, which gave {full:?}"));
         }

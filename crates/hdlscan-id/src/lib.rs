@@ -90,15 +90,17 @@ impl Options {
         &self.resolvers
     }
 
-    /// Declares that values should be of namespace `ns` (`doi`, `hdl`, or
-    /// an `info:` namespace such as `pmid`; any case), repeatable: a valid
-    /// value of any other namespace becomes `unexpected_namespace`
-    /// (SPEC §6). Refuses what no value's namespace could be.
+    /// Declares that values should be of namespace `ns` (`doi`, `hdl`, a
+    /// scheme of SPEC §8 such as `issn`, or an `info:` namespace; any
+    /// case), repeatable: a valid value of any other namespace becomes
+    /// `unexpected_namespace` (SPEC §6), and a §8 scheme's shapes without
+    /// hyphens are read (SPEC §8 "declared"). Refuses what no value's
+    /// namespace could be.
     pub fn expect(&mut self, ns: &str) -> Result<(), String> {
         let lower = ns.trim().to_ascii_lowercase();
         if !info_uri::is_namespace(&lower) {
             return Err(format!(
-                "--expect {ns:?}: not a namespace; expected doi, hdl, or an info: namespace such as pmid"
+                "--expect {ns:?}: not a namespace; expected doi, hdl, a scheme such as issn, isbn, orcid, isni, ror, arxiv, pmid, pmcid, ark, or an info: namespace"
             ));
         }
         if !self.expect.contains(&lower) {
@@ -227,6 +229,10 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_expecting<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        // SPEC §8 "declared": the shapes of a declared scheme.
+        if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, raw) {
+            return other::declared::parsed(reading, warnings, &mut scratch.buf);
+        }
         let seen = fast::see(raw);
         let mut p = match fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
             Some(p) => p,
@@ -272,6 +278,21 @@ impl Parser {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
         self.parse_full(input, scratch)
+    }
+
+    /// The full parser alone, with `--expect`'s steps as `parse` takes
+    /// them: what `parse`, fast path and all, must agree with (the laws).
+    #[cfg(any(test, feature = "laws"))]
+    fn parse_full_expecting<'a>(&self, input: &'a str, scratch: &'a mut Scratch) -> Parsed<'a> {
+        if self.opts.expect.is_empty() {
+            return self.parse_full(input, scratch);
+        }
+        if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, input.as_bytes()) {
+            return other::declared::parsed(reading, warnings, &mut scratch.buf);
+        }
+        let mut p = self.parse_full(input, scratch);
+        self.expected(&mut p);
+        p
     }
 
     /// The full parser, every form of SPEC §2; `parse` comes here when the

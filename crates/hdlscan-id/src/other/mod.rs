@@ -5,7 +5,8 @@
 //! - `ids.rs`: each scheme's identifier shapes and canonical spelling;
 //! - `labels.rs`: the labelled forms (`ISSN 1932-6203`, `urn:isbn:`,
 //!   `ark:`, PubMed's `[pmid]` tags) and the §3 dirt after a label;
-//! - `url.rs`: the schemes' resolver URLs.
+//! - `url.rs`: the schemes' resolver URLs;
+//! - `declared.rs`: the shapes read where the caller declared a scheme.
 //!
 //! This file joins them to the full parser: [`parse`] reads a trimmed
 //! value of §8 into the draft (kind `other_pid`, the scheme's namespace,
@@ -20,6 +21,7 @@
 //! `pmcid:PMC1234567`.
 
 mod check;
+pub mod declared;
 mod ids;
 mod labels;
 pub mod url;

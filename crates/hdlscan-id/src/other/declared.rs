@@ -1,0 +1,56 @@
+//! SPEC §8 "declared": where the caller declared a column's scheme
+//! (`--expect issn`), its shapes without hyphens are read too (an ISSN of
+//! 8 characters, an ISBN-10 of 10, an ISNI of 16, a PMID of digits, an
+//! arXiv id `YYMM.NNNN(N)`), checks as for labelled values. Read before
+//! the value's own reading, which none of these shapes has (they hold no
+//! `/` and no label): `Parser::parse` with `--expect` asks [`read`].
+
+use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
+use super::super::{Parsed, fast};
+use super::ids::{self, Fail, Scheme};
+use super::labels::Clean;
+use super::{Reading, error_of};
+
+/// The reading of `raw` as a declared scheme of `expected` (lower-case
+/// namespaces), with its warnings: the first that reads it, else the
+/// first whose shape it has and whose check fails (`12376099` in a column
+/// declared ISSN and PMID is a PMID); `None` when it has none of their
+/// shapes. Borrows nothing: `parsed` writes it.
+pub fn read(expected: &[String], raw: &[u8]) -> Option<(Reading<'static>, Warnings)> {
+    let t = fast::trim(raw);
+    let s = std::str::from_utf8(t).ok()?;
+    let mut ws = Warnings::EMPTY;
+    ws.add_if(t.len() != raw.len(), Warning::Trimmed);
+    let mut clean = Clean::default();
+    let b = clean.of(s, &mut ws)?;
+    let mut failed = None;
+    for scheme in expected.iter().filter_map(|ns| Scheme::from_name(ns)) {
+        match ids::labelled(scheme, b) {
+            Ok(id) => return Some((Ok(id), ws)),
+            Err(Fail::Shape) => {}
+            Err(f) => failed = failed.or(Some((scheme, f))),
+        }
+    }
+    failed.map(|f| (Err(f), ws))
+}
+
+/// The value `read` found, its identifier written into `buf`.
+pub fn parsed<'a>(reading: Reading<'static>, warnings: Warnings, buf: &'a mut String) -> Parsed<'a> {
+    match reading {
+        Ok(id) => {
+            buf.clear();
+            id.write(buf);
+            Parsed {
+                kind: Kind::OtherPid,
+                namespace: Some(id.scheme.name()),
+                info_identifier: Some(buf.as_str()),
+                error: None,
+                ..Parsed::invalid(ErrorCode::Empty, warnings)
+            }
+        }
+        Err((scheme, fail)) => Parsed {
+            namespace: Some(scheme.name()),
+            ..Parsed::invalid(error_of(fail), warnings)
+        },
+    }
+}
