@@ -22,7 +22,7 @@
 //! the value as read.
 
 use super::chars::is_trim_char;
-use super::pieces::is_space;
+use super::pieces::has_space;
 use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnings};
 
 /// What a law compares, owned.
@@ -180,7 +180,7 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     let via_canonical = see(again, canonical.as_bytes())?;
     // A `%` escape decoded to it (or a repair joined it, above).
     let escaped = v.contains(&b'%');
-    if !escaped && canonical.contains(is_space) {
+    if !escaped && has_space(canonical) {
         return Err(format!("canonical of {v:?} holds raw whitespace: {canonical:?}"));
     }
     let several = matches!(
@@ -195,9 +195,7 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     }
     // SPEC §8's laws: its canonical always reads back.
     let other = first.other || canonical.starts_with("pmid:");
-    if ((numeric && !trimmable_edge && !suffix.contains(is_space)) || canonical.starts_with("info:") || other)
-        && !several
-    {
+    if ((numeric && !trimmable_edge && !has_space(suffix)) || canonical.starts_with("info:") || other) && !several {
         expect("canonical twice", via_canonical.canonical.as_deref(), canonical)?;
     }
     Ok(())
@@ -221,7 +219,7 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
     let (from, to) = match split {
         super::Split::At(_) => (0, cell.len()),
         super::Split::Auto => {
-            let t = super::fast::trim(cell);
+            let t = super::chars::trim_bytes(cell);
             let from = t.as_ptr() as usize - cell.as_ptr() as usize;
             (from, from + t.len())
         }
@@ -245,10 +243,10 @@ pub fn check_split(parser: &Parser, split: &super::Split, cell: &[u8]) -> Result
         let ok = match split {
             super::Split::At(sep) => {
                 // The separator's own whitespace may have gone to a trim.
-                let core = super::fast::trim(sep);
+                let core = super::chars::trim_bytes(sep);
                 let mut g = gap;
                 loop {
-                    g = super::fast::trim(g);
+                    g = super::chars::trim_bytes(g);
                     match g.strip_prefix(core) {
                         _ if g.is_empty() => break true,
                         Some(rest) if !core.is_empty() => g = rest,

@@ -16,6 +16,45 @@
 //! caller's `Scratch` otherwise; `render` writes into the caller's
 //! `Rendered`. Reusing both across values means a batch allocates per batch,
 //! not per value.
+//!
+//! # Where each section of SPEC.md is decided
+//!
+//! Three readers answer a value, in this order: the fast path
+//! (`fast::parse_seen`: the commonest forms), its rare forms
+//! (`fast::rare::read`), and the full parser (`dispatch`: every form). The
+//! first two answer only what the full parser would answer; the agreement
+//! suite (`fast/tests.rs`) checks it. Each rule below is one function the
+//! readers share.
+//!
+//! | SPEC section | decided by | tested by |
+//! | --- | --- | --- |
+//! | §1 handles and DOIs: prefix grammar, DOI rule, case | `handle::check` (and `handle::split_bare_encoded`, `handle::split_uri_part` for `%2F`) | `handle::tests`, `tests/conformance.rs` |
+//! | §1 `bad_utf8`, `control_char` | `Parser::parse_slow` (`from_utf8`), `chars::scan`, `chars::is_control` | `chars::tests` |
+//! | §2 trimming and `trimmed` | `chars::trim_bytes` (`chars::trim` on text), `chars::trimmed` | `chars::tests::trim_is_trim_matches`, `fast/tests.rs` `agrees_on_unicode_at_the_ends` |
+//! | §2 which form applies | `dispatch` (full), `fast::form_of` (fast) | `tests/conformance.rs`, `fast/tests.rs` |
+//! | §2 bare values, `doi:` labels, `urn:doi:` | `label::bare`, `label::doi_labels`, `label::urn_doi` | `tests/conformance.rs` |
+//! | §2 `hdl:` URIs, server or prefix host | `hdl_uri::parse`, `hdl_uri::names_server`, `authority::parse` | `tests/conformance.rs`, `authority::tests` |
+//! | §2 `info:` URIs | `info_uri::parse`, `info_uri::other_identifier` | `info_uri::tests`, `tests/conformance.rs` |
+//! | §2 resolver URLs | `resolver::parse`, `resolver::route`, `resolver::part_head` | `resolver::tests`, `tests/conformance.rs` |
+//! | §2, §3 query and fragment, kept raw | `chars::split_off` | `tests/conformance.rs` |
+//! | §3 columns: `canonical`, `uri`, `url` | `render::render` | `render::tests` |
+//! | §3 dirt warnings and their repairs | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests` |
+//! | §3 laws | `laws` (feature `laws`) | `tests/laws.rs`, `tests/conformance.rs` `conformance_laws` |
+//! | §4 codes and their spelling | `codes` (`Kind`, `ErrorCode`, `Warning`) | `codes::tests` |
+//! | §5 examples | the conformance corpus, `testdata/conformance*.json` | `tests/conformance.rs` |
+//! | §6 order of the checks before the forms | `whole::before_forms` | `tests/conformance.rs` (`v2-values.json`) |
+//! | §6 raw whitespace, separators, pieces | `pieces` (`pieces::has_raw_space`, `pieces::Pieces`) | `pieces::tests` |
+//! | §6 `multiple_values`, `wrapped_line`, `extra_text` | `whole::check` | `tests/conformance.rs` (`v2-values.json`) |
+//! | §6 `publisher_url` | `resolver::publisher_doi` | `tests/conformance.rs` |
+//! | §6 `unexpected_namespace` | `Parser::expected` | `tests/conformance.rs` |
+//! | §6 whole-value repairs | `read_value`, `whole::repaired_as`, `Warning::is_whole_value_repair` | `tests/conformance.rs` |
+//! | §6 splitting cells | `split::Split` | `tests/split.rs` |
+//! | §7 changes in version 2 | (history: each change is decided where its section is) | |
+//! | §8 other schemes: check characters, shapes, canonical, `url` | `other::check`, `other::ids`, `other::render` | `other::check::tests` (property tests against the standards' definitions), `tests/other.rs`, `tests/conformance.rs` (`v3-other.json`) |
+//! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::is_spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
+//! | §8 resolver URLs | `other::url::read`, asked by `resolver::parse` | `other::url::tests`, `tests/conformance.rs` |
+//! | §8 declared shapes (`--expect`) | `other::declared` | `tests/conformance.rs` (`v3-declared-*`) |
+//! | §8 on the fast path: left to the full parser | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
 
 mod authority;
 pub mod chars;
@@ -209,16 +248,15 @@ impl Parser {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
         // `--expect` changes the answer: a `Parsed` passed through one
-        // more binding or returned from two places is copied, 20
-        // instructions a value, so values read with it take a path of
-        // their own.
+        // more binding or returned from two places is copied, so values
+        // read with it take a path of their own.
         if !self.opts.expect.is_empty() {
             return self.parse_expecting(raw, scratch);
         }
         // The fast path proves a value ASCII as it reads it, so only values
         // holding other bytes are validated as UTF-8.
         let seen = fast::see(raw);
-        if let Some(p) = fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
+        if let Some(p) = fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
             return p;
         }
         self.parse_rest(raw, &seen, scratch)
@@ -234,7 +272,7 @@ impl Parser {
             return other::declared::parsed(reading, warnings, &mut scratch.buf);
         }
         let seen = fast::see(raw);
-        let mut p = match fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
+        let mut p = match fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
             Some(p) => p,
             None => self.parse_slow(raw, &seen, scratch),
         };
@@ -270,7 +308,7 @@ impl Parser {
     /// `parse_rest`'s reading, which `parse_expecting` shares.
     #[inline(always)]
     fn parse_slow<'a>(&self, raw: &'a [u8], seen: &fast::Seen<'a>, scratch: &'a mut Scratch) -> Parsed<'a> {
-        let scratch = match fast::rare::read(raw, seen, &self.opts, scratch) {
+        let scratch = match fast::rare::read(seen, &self.opts, scratch) {
             Ok(p) => return p,
             Err(scratch) => scratch,
         };
@@ -540,21 +578,25 @@ fn decode_part(raw: &str, bytes: &mut Vec<u8>, buf: &mut String) -> Result<Optio
 fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     let input = cx.input;
     let t = chars::trim(input);
-    if t.len() != input.len() {
-        cx.warn(Warning::Trimmed);
-    }
-    if t.is_empty() {
-        return Err(ErrorCode::Empty);
-    }
+    cx.d.warnings |= chars::trimmed(input.as_bytes(), t.as_bytes());
     cx.scan = chars::scan(t);
-    if cx.scan.control {
-        return Err(ErrorCode::ControlChar);
-    }
-    if whole::is_placeholder(t) {
-        return Err(ErrorCode::Placeholder);
-    }
-    if cx.level != Level::Forms && !other::is_spaced_shape(t) {
-        whole::check(cx, t)?;
+    // A piece (`Level::Forms`) is one value by definition; `whole::check`
+    // tells the others exactly.
+    let found = whole::Found {
+        control: cx.scan.control,
+        marked: false,
+    };
+    // A value of SPEC §8 whose groups are joined by spaces is one value.
+    match whole::before_forms(t, found, || cx.level != Level::Forms && !other::is_spaced_shape(t)) {
+        whole::Before::Error(e) => {
+            // `formula_text`'s repair reads the quoted text.
+            if let Some(quoted) = whole::formula_text(t).filter(|_| e == ErrorCode::FormulaText) {
+                cx.d.whole = cx.span_of(quoted);
+            }
+            return Err(e);
+        }
+        whole::Before::Several => whole::check(cx, t)?,
+        whole::Before::Forms => {}
     }
     if let Some(read) = other::parse(cx, t) {
         return read;

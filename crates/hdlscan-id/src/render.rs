@@ -5,7 +5,7 @@
 //! separators, `separator_before_another`).
 
 use super::chars::{self, is_visibly};
-use super::codes::Warning;
+use super::codes::{Warning, Warnings};
 use super::dirt;
 use super::percent::{self, AsciiSet, HDL_PREFIX, HDL_SUFFIX, URL_PATH};
 use super::{Kind, Parsed, Rendered, other, pieces, resolver};
@@ -88,7 +88,7 @@ pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
     }
     if let (Some(prefix), Some(suffix)) = (p.prefix, p.suffix) {
         let is_doi = p.is_doi();
-        let (prefix, suffix) = if repair && dirt::any_repairable(p.warnings) {
+        let (prefix, suffix) = if repair && p.warnings.intersects(Warnings::REPAIRABLE) {
             dirt::repair(prefix, suffix, p.warnings, is_doi, &mut out.repair)
         } else {
             (prefix, suffix)

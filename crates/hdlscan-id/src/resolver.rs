@@ -29,7 +29,6 @@ use super::authority;
 use super::chars::{self, starts_with_ci};
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
-use super::hdl_uri::split_off;
 use super::{Cx, Options, Span, UserResolver, decode_part, label, other, percent, pieces};
 
 /// The global resolvers: host, and the warning it carries.
@@ -112,8 +111,8 @@ impl<'a> UrlStart<'a> {
 
     /// This URL without its query and fragment.
     fn without_query(self) -> UrlStart<'a> {
-        let (rest, _) = split_off(self.rest, b'#');
-        let (rest, _) = split_off(rest, b'?');
+        let (rest, _) = chars::split_off(self.rest, b'#');
+        let (rest, _) = chars::split_off(rest, b'?');
         UrlStart { rest, ..self }
     }
 
@@ -404,8 +403,8 @@ fn user_route<'p>(r: &UserResolver, path: &'p str) -> Route<'p> {
 
 /// Parses a resolver URL, and the resolver URL written inside it, if any.
 pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
-    let (rest, fragment) = split_off(url.rest, b'#');
-    let (rest, query) = split_off(rest, b'?');
+    let (rest, fragment) = chars::split_off(url.rest, b'#');
+    let (rest, query) = chars::split_off(rest, b'?');
     let mut url = UrlStart { rest, ..url };
     let mut outer = true;
     // What must be percent-encoded: the whole path (a UI path's segments,

@@ -5,8 +5,8 @@
 //! the value's own reading, which none of these shapes has (they hold no
 //! `/` and no label): `Parser::parse` with `--expect` asks [`read`].
 
-use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
-use super::super::{Parsed, fast};
+use super::super::codes::{ErrorCode, Kind, Warnings};
+use super::super::{Parsed, chars};
 use super::ids::{self, Fail, Scheme};
 use super::labels::Clean;
 use super::{Reading, error_of};
@@ -17,10 +17,9 @@ use super::{Reading, error_of};
 /// declared ISSN and PMID is a PMID); `None` when it has none of their
 /// shapes. Borrows nothing: `parsed` writes it.
 pub fn read(expected: &[String], raw: &[u8]) -> Option<(Reading<'static>, Warnings)> {
-    let t = fast::trim(raw);
+    let t = chars::trim_bytes(raw);
     let s = std::str::from_utf8(t).ok()?;
-    let mut ws = Warnings::EMPTY;
-    ws.add_if(t.len() != raw.len(), Warning::Trimmed);
+    let mut ws = chars::trimmed(raw, t);
     let mut clean = Clean::default();
     let b = clean.of(s, &mut ws)?;
     let mut failed = None;
