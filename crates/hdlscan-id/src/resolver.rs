@@ -117,7 +117,7 @@ impl<'a> UrlStart<'a> {
     }
 
     /// `http://…` or `https://…` (any case).
-    fn with_scheme(t: &'a str) -> Option<UrlStart<'a>> {
+    pub fn with_scheme(t: &'a str) -> Option<UrlStart<'a>> {
         if starts_with_ci(t, "https://") {
             return Some(UrlStart {
                 scheme: Scheme::Https,

@@ -12,13 +12,7 @@ use proptest::prelude::*;
 
 /// ISO 3297: the check makes sum(d_i * (8 - i)) + c ≡ 0 (mod 11).
 fn issn_check(d: &str) -> char {
-    let s: u32 = d
-        .bytes()
-        .enumerate()
-        .map(|(i, c)| (c - b'0') as u32 * (8 - i as u32))
-        .sum();
-    let c = (11 - s % 11) % 11;
-    if c == 10 { 'X' } else { char::from(b'0' + c as u8) }
+    mod11_weighted(d, 8)
 }
 
 /// ISO 7064 MOD 11-2: sum(a_i * 2^(16-i)) + c ≡ 1 (mod 11).
@@ -44,15 +38,12 @@ fn isbn13_check(d: &str) -> char {
 
 /// ISBN-10: sum(d_i * (10 - i)) + c ≡ 0 (mod 11).
 fn isbn10_check(d: &str) -> char {
-    issn_check_weights(d, 10)
+    mod11_weighted(d, 10)
 }
 
-fn issn_check_weights(d: &str, top: u32) -> char {
-    let s: u32 = d
-        .bytes()
-        .enumerate()
-        .map(|(i, c)| (c - b'0') as u32 * (top - i as u32))
-        .sum();
+/// The check making sum(d_i * (top - i)) + c ≡ 0 (mod 11), `X` for 10.
+fn mod11_weighted(d: &str, top: u32) -> char {
+    let s: u32 = d.bytes().enumerate().map(|(i, c)| (c - b'0') as u32 * (top - i as u32)).sum();
     let c = (11 - s % 11) % 11;
     if c == 10 { 'X' } else { char::from(b'0' + c as u8) }
 }

@@ -48,7 +48,7 @@ const TAGS: &[(&str, Option<Scheme>)] = &[
 /// The label `s` starts with: its scheme and where what follows it and
 /// its `:` and whitespace starts. A label must be followed by `:` or
 /// whitespace.
-fn label(s: &str) -> Option<(Scheme, usize)> {
+pub fn label(s: &str) -> Option<(Scheme, usize)> {
     let b = s.as_bytes();
     // Every label starts with one of these letters: one test for most values.
     if !matches!(b.first()? | 0x20, b'i' | b'e' | b'p' | b'o' | b'r' | b'a' | b'u') {

@@ -47,11 +47,30 @@ pub fn error_of(fail: Fail) -> ErrorCode {
 /// Reads the trimmed value `t` if it is a labelled or bare value of SPEC
 /// §8 (`None`: sections 1–6 decide), into `cx`'s draft.
 pub fn parse<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>> {
+    if let Some(read) = labelled_url(cx, t) {
+        return Some(read);
+    }
     let mut ws = Warnings::EMPTY;
     let (reading, query) = labels::read(t, &mut ws)?;
     cx.d.warnings |= ws;
     cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
     Some(into_draft(cx, reading, Kind::OtherPid))
+}
+
+/// A label before its scheme's resolver URL (`ORCID: https://orcid.org/…`):
+/// the URL, with `doubled_label`, as `doi:` before a DOI's URL is read.
+/// A URL of another scheme after a label is `bad_pid`.
+fn labelled_url<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>> {
+    let (scheme, at) = labels::label(t)?;
+    let url = super::resolver::UrlStart::with_scheme(&t[at..])?;
+    cx.warn(super::codes::Warning::DoubledLabel);
+    Some(super::resolver::parse(cx, url).and_then(|()| {
+        if matches!(cx.d.namespace, Span::Lit(ns) if ns == scheme.name()) {
+            return Ok(());
+        }
+        cx.d.namespace = Span::Lit(scheme.name());
+        Err(ErrorCode::BadPid)
+    }))
 }
 
 /// The draft of a reading, as `kind`: the identifier written into the
