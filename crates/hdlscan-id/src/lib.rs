@@ -38,12 +38,12 @@
 //! | §2 resolver URLs | `resolver::parse`, `resolver::route`, `resolver::part_head` | `resolver::tests`, `tests/conformance.rs` |
 //! | §2, §3 query and fragment, kept raw | `chars::split_off` | `tests/conformance.rs` |
 //! | §3 columns: `canonical`, `uri`, `url` | `render::render` | `render::tests` |
-//! | §3 dirt warnings and their repairs | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests` |
+//! | §3 dirt warnings and their repairs | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests`, `tests/conformance.rs` (`v2-handle.json`, `v3-rules.json`) |
 //! | §3 laws | `laws` (feature `laws`) | `tests/laws.rs`, `tests/conformance.rs` `conformance_laws` |
 //! | §4 codes and their spelling | `codes` (`Kind`, `ErrorCode`, `Warning`) | `codes::tests` |
 //! | §5 examples | the conformance corpus, `testdata/conformance*.json` | `tests/conformance.rs` |
-//! | §6 order of the checks before the forms | `whole::before_forms` | `tests/conformance.rs` (`v2-values.json`) |
-//! | §6 raw whitespace, separators, pieces | `pieces` (`pieces::has_raw_space`, `pieces::Pieces`) | `pieces::tests` |
+//! | §6 order of the checks before the forms: `empty`, `control_char`, `formula_text`, `placeholder` | `whole::before_forms` (`whole::formula_text`, `whole::is_placeholder`) | `tests/conformance.rs` (`v2-values.json`, `v3-rules.json`) |
+//! | §6 raw whitespace (with `\n`, `\r`, `\t` written as text), separators, pieces | `pieces` (`pieces::space_len`, `pieces::has_raw_space`, `pieces::Pieces`) | `pieces::tests` |
 //! | §6 `multiple_values`, `wrapped_line`, `extra_text` | `whole::check` | `tests/conformance.rs` (`v2-values.json`) |
 //! | §6 `publisher_url` | `resolver::publisher_doi` | `tests/conformance.rs` |
 //! | §6 `unexpected_namespace` | `Parser::expected` | `tests/conformance.rs` |
