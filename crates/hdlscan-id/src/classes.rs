@@ -100,6 +100,13 @@ impl Classes {
         Classes { acc, ..self }
     }
 
+    /// True when a value of up to `MASKED` bytes holds a `/` (always for
+    /// a longer one).
+    #[inline(always)]
+    pub fn has_slash_masked(&self) -> bool {
+        self.slashes != 0
+    }
+
     /// The first `/` of `b[from..end]`, as an index into `b`, the bytes
     /// these classes were taken of.
     #[inline(always)]

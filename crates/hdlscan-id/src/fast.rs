@@ -314,11 +314,19 @@ fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairB
 /// with a digit), or end in a tag: those are the full parser's.
 #[inline(always)]
 fn bare_readable(t: Text<'_>, classes: &Classes) -> bool {
-    let b = t.bytes();
-    let slash = classes.slash(b, 0, t.len());
     t.prefix_ascii(classes)
-        && (classes.acc & PCT == 0 || slash.is_some())
-        && !((slash.is_none() || !b[0].is_ascii_digit() || b[b.len() - 1] == b']') && other::may_be(b))
+        && (classes.acc & PCT == 0 || classes.slash(t.bytes(), 0, t.len()).is_some())
+        && !may_be_other(t, classes)
+}
+
+/// `other::may_be`, asked only of what could be one of SPEC §8's bare
+/// values: a short value without `/` (or not starting with a digit: an
+/// old arXiv id), or one ending in a tag's `]`.
+#[inline(always)]
+fn may_be_other(t: Text<'_>, classes: &Classes) -> bool {
+    let b = t.bytes();
+    let shape = b.len() <= 64 && (!classes.has_slash_masked() || !b[0].is_ascii_digit());
+    (shape || b[b.len() - 1] == b']') && other::may_be(b)
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`

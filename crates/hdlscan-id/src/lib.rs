@@ -269,7 +269,7 @@ impl Parser {
     fn parse_expecting<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
         // SPEC §8 "declared": the shapes of a declared scheme.
         if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, raw) {
-            return other::declared::parsed(reading, warnings, &mut scratch.buf);
+            return other::parsed(reading, warnings, &mut scratch.buf);
         }
         let seen = fast::see(raw);
         let mut p = match fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
@@ -326,7 +326,7 @@ impl Parser {
             return self.parse_full(input, scratch);
         }
         if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, input.as_bytes()) {
-            return other::declared::parsed(reading, warnings, &mut scratch.buf);
+            return other::parsed(reading, warnings, &mut scratch.buf);
         }
         let mut p = self.parse_full(input, scratch);
         self.expected(&mut p);

@@ -43,7 +43,11 @@ fn isbn10_check(d: &str) -> char {
 
 /// The check making sum(d_i * (top - i)) + c ≡ 0 (mod 11), `X` for 10.
 fn mod11_weighted(d: &str, top: u32) -> char {
-    let s: u32 = d.bytes().enumerate().map(|(i, c)| (c - b'0') as u32 * (top - i as u32)).sum();
+    let s: u32 = d
+        .bytes()
+        .enumerate()
+        .map(|(i, c)| (c - b'0') as u32 * (top - i as u32))
+        .sum();
     let c = (11 - s % 11) % 11;
     if c == 10 { 'X' } else { char::from(b'0' + c as u8) }
 }

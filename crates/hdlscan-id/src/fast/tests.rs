@@ -320,6 +320,13 @@ fn rare_forms_are_taken_or_left() {
         "12345%2fabc",
         "https:x",
         "n.a.",
+        // SPEC §8's labelled and bare values, one value each.
+        "PMID: 21517381",
+        "ISBN 978-1-824-68942-9",
+        "1932-6203",
+        "33604029[pmid]",
+        "hep-th/9901001",
+        "978 0 306 40615 7",
     ];
     let left = [
         "info:PMID/1",
@@ -349,14 +356,10 @@ fn rare_forms_are_taken_or_left() {
         // decode (SPEC §2): the full parser's.
         "10.1007%2Fa%ZZ",
         "10.1007%2F",
-        // SPEC §8's values are the full parser's.
-        " urn:isbn:9785967673786 ",
-        "PMID: 21517381",
-        "ISBN 978-1-824-68942-9",
-        "1932-6203",
-        "33604029[pmid]",
-        "hep-th/9901001",
+        // SPEC §8's resolver URLs are the full parser's.
         "https://orcid.org/0000-0002-1825-0097",
+        // Two `:`, which may separate (the full parser's).
+        " urn:isbn:9785967673786 ",
     ];
     taken_and_left(parser, &taken, &left);
 }

@@ -5,17 +5,17 @@
 //! the value's own reading, which none of these shapes has (they hold no
 //! `/` and no label): `Parser::parse` with `--expect` asks [`read`].
 
-use super::super::codes::{ErrorCode, Kind, Warnings};
-use super::super::{Parsed, chars};
+use super::super::chars;
+use super::super::codes::Warnings;
+use super::Reading;
 use super::ids::{self, Fail, Scheme};
 use super::labels::Clean;
-use super::{Reading, error_of};
 
 /// The reading of `raw` as a declared scheme of `expected` (lower-case
 /// namespaces), with its warnings: the first that reads it, else the
 /// first whose shape it has and whose check fails (`12376099` in a column
 /// declared ISSN and PMID is a PMID); `None` when it has none of their
-/// shapes. Borrows nothing: `parsed` writes it.
+/// shapes. Borrows nothing: `other::parsed` writes it.
 pub fn read(expected: &[String], raw: &[u8]) -> Option<(Reading<'static>, Warnings)> {
     let t = chars::trim_bytes(raw);
     let s = std::str::from_utf8(t).ok()?;
@@ -31,25 +31,4 @@ pub fn read(expected: &[String], raw: &[u8]) -> Option<(Reading<'static>, Warnin
         }
     }
     failed.map(|f| (Err(f), ws))
-}
-
-/// The value `read` found, its identifier written into `buf`.
-pub fn parsed<'a>(reading: Reading<'static>, warnings: Warnings, buf: &'a mut String) -> Parsed<'a> {
-    match reading {
-        Ok(id) => {
-            buf.clear();
-            id.write(buf);
-            Parsed {
-                kind: Kind::OtherPid,
-                namespace: Some(id.scheme.name()),
-                info_identifier: Some(buf.as_str()),
-                error: None,
-                ..Parsed::invalid(ErrorCode::Empty, warnings)
-            }
-        }
-        Err((scheme, fail)) => Parsed {
-            namespace: Some(scheme.name()),
-            ..Parsed::invalid(error_of(fail), warnings)
-        },
-    }
 }

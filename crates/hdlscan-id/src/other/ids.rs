@@ -306,7 +306,11 @@ const ARCHIVES: &[&str] = &[
 /// `.SUBJ` (`math.GT`).
 pub fn is_archive(b: &[u8]) -> bool {
     let archive = b.split(|&c| c == b'.').next().unwrap_or(b);
-    ARCHIVES.iter().any(|a| a.as_bytes().eq_ignore_ascii_case(archive))
+    // Most words are none: told by their length and first letter.
+    let first = archive.first().map_or(0, |c| c | 0x20);
+    ARCHIVES
+        .iter()
+        .any(|a| a.len() == archive.len() && a.as_bytes()[0] == first && a.as_bytes().eq_ignore_ascii_case(archive))
 }
 
 /// `b` without an arXiv version `vN` at its end.

@@ -13,26 +13,28 @@ use super::super::codes::{Warning, Warnings};
 use super::Reading;
 use super::ids::{self, Fail, Scheme};
 
-/// The labels of SPEC §8 and their schemes, a longer label before any
-/// label it starts with (`issn-l` before `issn`, `pmcid` before `pmc`).
-const LABELS: &[(&str, Scheme)] = &[
+/// The labels of SPEC §8 and their schemes, by their first letter, a
+/// longer label before any label it starts with (`issn-l` before `issn`,
+/// `pmcid` before `pmc`).
+const LABELS_I: &[(&str, Scheme)] = &[
     ("issn-l", Scheme::Issn),
     ("issn", Scheme::Issn),
-    ("eissn", Scheme::Issn),
-    ("pissn", Scheme::Issn),
     ("isbn-10", Scheme::Isbn),
     ("isbn-13", Scheme::Isbn),
     ("isbn", Scheme::Isbn),
-    ("orcid id", Scheme::Orcid),
-    ("orcid", Scheme::Orcid),
-    ("ror", Scheme::Ror),
-    ("arxiv", Scheme::Arxiv),
+    ("isni", Scheme::Isni),
+];
+const LABELS_P: &[(&str, Scheme)] = &[
+    ("pissn", Scheme::Issn),
     ("pmid", Scheme::Pmid),
     ("pubmed", Scheme::Pmid),
     ("pmcid", Scheme::Pmcid),
     ("pmc", Scheme::Pmcid),
-    ("isni", Scheme::Isni),
 ];
+const LABELS_E: &[(&str, Scheme)] = &[("eissn", Scheme::Issn)];
+const LABELS_O: &[(&str, Scheme)] = &[("orcid id", Scheme::Orcid), ("orcid", Scheme::Orcid)];
+const LABELS_R: &[(&str, Scheme)] = &[("ror", Scheme::Ror)];
+const LABELS_A: &[(&str, Scheme)] = &[("arxiv", Scheme::Arxiv)];
 
 /// URNs of §8's schemes, read as their labels.
 const URNS: &[(&str, Scheme)] = &[("urn:issn:", Scheme::Issn), ("urn:isbn:", Scheme::Isbn)];
@@ -49,20 +51,48 @@ const TAGS: &[(&str, Option<Scheme>)] = &[
 /// its `:` and whitespace starts. A label must be followed by `:` or
 /// whitespace.
 pub fn label(s: &str) -> Option<(Scheme, usize)> {
-    let b = s.as_bytes();
-    // Every label starts with one of these letters: one test for most values.
-    if !matches!(b.first()? | 0x20, b'i' | b'e' | b'p' | b'o' | b'r' | b'a' | b'u') {
+    let (scheme, len) = label_bytes(s.as_bytes())?;
+    let rest = &s[len..];
+    if len > 4 && s[..len].ends_with(':') && s.as_bytes()[..4].eq_ignore_ascii_case(b"urn:") {
+        return Some((scheme, len));
+    }
+    if !rest.starts_with(|c: char| c == ':' || c.is_whitespace()) {
         return None;
     }
-    if let Some(&(urn, scheme)) = URNS.iter().find(|(u, _)| starts_with_ci(s, u)) {
-        return Some((scheme, urn.len()));
-    }
-    let &(l, scheme) = LABELS
-        .iter()
-        .find(|(l, _)| starts_with_ci(s, l) && s[l.len()..].starts_with(|c: char| c == ':' || c.is_whitespace()))?;
-    let rest = &s[l.len()..];
     let rest = rest.strip_prefix(':').unwrap_or(rest);
     Some((scheme, s.len() - rest.trim_start_matches(char::is_whitespace).len()))
+}
+
+/// The label or URN head `b` starts with, compared a byte at a time
+/// (SPEC §6 asks it of every piece): its scheme and length, without what
+/// follows. Only the labels that start with `b`'s first letter are
+/// compared.
+fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
+    let labels = match b.first()? | 0x20 {
+        b'i' => LABELS_I,
+        b'p' => LABELS_P,
+        b'e' => LABELS_E,
+        b'o' => LABELS_O,
+        b'r' => LABELS_R,
+        b'a' => LABELS_A,
+        b'u' => {
+            let &(urn, scheme) = URNS
+                .iter()
+                .find(|(u, _)| b.len() >= u.len() && b[..u.len()].eq_ignore_ascii_case(u.as_bytes()))?;
+            return Some((scheme, urn.len()));
+        }
+        _ => return None,
+    };
+    labels
+        .iter()
+        .find(|(l, _)| {
+            let l = l.as_bytes();
+            // Followed by `:`, or whitespace (ASCII, or a character that may be).
+            b.len() > l.len()
+                && b[..l.len()].eq_ignore_ascii_case(l)
+                && (b[l.len()] == b':' || b[l.len()].is_ascii_whitespace() || !b[l.len()].is_ascii())
+        })
+        .map(|&(l, scheme)| (scheme, l.len()))
 }
 
 /// SPEC §6: the length of a §8 label and the whitespace after it that
@@ -241,52 +271,93 @@ pub fn piece_may_be(b: &[u8]) -> bool {
         let fits = |&c: &u8| c.is_ascii_digit() || matches!(c, b'-' | b' ' | b'X' | b'x') || !c.is_ascii();
         return (9..=64).contains(&b.len()) && b.iter().all(fits);
     }
-    if starts_label(&b[..b.len().min(12)]) {
-        return true;
-    }
+    starts_label(&b[..b.len().min(12)]) || bare_word_may_be(b)
+}
+
+/// True when the piece `b` could be `PMC` and digits, or an old arXiv
+/// id: an archive of arXiv's (with a subject at most) before a `/` and a
+/// digit.
+fn bare_word_may_be(b: &[u8]) -> bool {
     if b.len() > 3 && b[..3].eq_ignore_ascii_case(b"pmc") && b[3].is_ascii_digit() {
         return true;
     }
-    // An old arXiv id: an archive of arXiv's before a `/` and a digit.
-    match b.iter().position(|&c| c == b'/') {
+    match b.iter().take(24).position(|&c| c == b'/') {
         Some(i) => b.get(i + 1).is_some_and(u8::is_ascii_digit) && ids::is_archive(&b[..i]),
         None => false,
     }
 }
 
-/// The bytes that may end a piece (SPEC §6's separators but ` / ` and
-/// ` and `, which need whitespace: it ends a piece here too).
-fn ends_piece(c: u8) -> bool {
-    matches!(c, b'|' | b';' | b',' | b' ' | b'\t' | b'\n' | b'\r' | b':')
-}
+/// Byte classes for [`may_hold`]'s one walk: what ends a piece (SPEC
+/// §6's separators but ` / ` and ` and `, which need whitespace: it ends
+/// a piece here too), what a bare shape holds (digits, `-`, `X`, and
+/// non-ASCII dashes and invisible characters), and trailing punctuation.
+const END: u8 = 1;
+const SHAPE: u8 = 2;
+const TRAIL: u8 = 4;
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if matches!(b, b'|' | b';' | b',' | b' ' | b'\t' | b'\n' | b'\r' | b':') {
+            END
+        } else if b.is_ascii_digit() || matches!(b, b'-' | b'X' | b'x') || b >= 0x80 {
+            SHAPE
+        } else if matches!(b, b'.' | b')' | b']' | b'}') {
+            TRAIL
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
 
 /// True when some piece of the trimmed value `t` could be a value of
-/// SPEC §8 ([`piece_may_be`]), the value cut at every byte that may
-/// start a separator, and at a label's whitespace. Conservative, as the
-/// fast path asks it: `false` proves no piece is one.
+/// SPEC §8 ([`piece_may_be`], and a label before its `:` or whitespace),
+/// the value cut at every byte that may start a separator. One walk of
+/// table lookups, a label compared only at a piece starting with a
+/// label's letter: the fast path asks it of every value with a
+/// separator. Conservative: `false` proves no piece is one.
 pub fn may_hold(t: &[u8]) -> bool {
-    let mut start = 0;
-    while start < t.len() {
-        let end = t[start..]
-            .iter()
-            .position(|&c| ends_piece(c))
-            .map_or(t.len(), |i| start + i);
-        // A label's head runs on over its `:` and whitespace.
-        if piece_may_be(&t[start..end]) || starts_label(&t[start..t.len().min(start + 12)]) {
+    let mut i = 0;
+    while i < t.len() {
+        let start = i;
+        let first = t[i];
+        let digit = first.is_ascii_digit();
+        let (mut shape, mut trail, mut trailing) = (digit, false, 0);
+        while i < t.len() {
+            let class = CLASS[t[i] as usize];
+            if class & END != 0 {
+                break;
+            }
+            if class & SHAPE != 0 {
+                shape &= !trail;
+            } else if class & TRAIL != 0 {
+                trail = true;
+                trailing += 1;
+            } else {
+                shape = false;
+            }
+            i += 1;
+        }
+        let piece = &t[start..i];
+        let shape_len = piece.len() - trailing;
+        if piece.last() == Some(&b']')
+            || (shape && (9..=64).contains(&shape_len))
+            || (first.is_ascii_alphabetic()
+                && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece)))
+        {
             return true;
         }
-        start = end + 1;
+        i += 1;
     }
     false
 }
 
 /// True when `b` starts with a label, `urn:issn:`, `urn:isbn:` or `ark:`.
 fn starts_label(b: &[u8]) -> bool {
-    let s = match std::str::from_utf8(b) {
-        Ok(s) => s,
-        Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or_default(),
-    };
-    label(s).is_some() || starts_with_ci(s, "ark:")
+    label_bytes(b).is_some() || (b.len() >= 4 && b[..4].eq_ignore_ascii_case(b"ark:"))
 }
 
 #[cfg(test)]

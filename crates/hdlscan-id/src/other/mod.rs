@@ -30,7 +30,7 @@ pub use ids::{Fail, Id, Scheme};
 pub use labels::{Clean, doi_tag, head_len, is_spaced_shape, may_hold, piece_may_be};
 
 use super::codes::{ErrorCode, Kind, Warnings};
-use super::{Cx, Span};
+use super::{Cx, Parsed, Scratch, Span};
 
 /// A value of SPEC §8, read: the identifier, or the scheme named and why
 /// its identifier was refused.
@@ -73,6 +73,45 @@ fn labelled_url<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>
     }))
 }
 
+/// A trimmed value `t` that SPEC §6 found to be one value, read as
+/// [`parse`] reads it in the full parser, for the fast path's rare forms
+/// (a labelled value's cost was the full parser's general steps);
+/// `scratch` back for what `parse` would read otherwise: a label before a
+/// URL, an ARK's query, or no form of §8.
+pub fn read_one<'a>(t: &'a str, mut ws: Warnings, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
+    if let Some((_, at)) = labels::label(t)
+        && super::resolver::UrlStart::with_scheme(&t[at..]).is_some()
+    {
+        return Err(scratch);
+    }
+    match labels::read(t, &mut ws) {
+        Some((reading, None)) => Ok(parsed(reading, ws, &mut scratch.buf)),
+        _ => Err(scratch),
+    }
+}
+
+/// The answer of a reading with `warnings`, its identifier written into
+/// `buf`: what the full parser's draft gives for it (`into_draft`).
+pub fn parsed<'a>(reading: Reading<'_>, warnings: Warnings, buf: &'a mut String) -> Parsed<'a> {
+    match reading {
+        Ok(id) => {
+            buf.clear();
+            id.write(buf);
+            Parsed {
+                kind: Kind::OtherPid,
+                namespace: Some(id.scheme.name()),
+                info_identifier: Some(buf.as_str()),
+                error: None,
+                ..Parsed::invalid(ErrorCode::Empty, warnings)
+            }
+        }
+        Err((scheme, fail)) => Parsed {
+            namespace: Some(scheme.name()),
+            ..Parsed::invalid(error_of(fail), warnings)
+        },
+    }
+}
+
 /// The draft of a reading, as `kind`: the identifier written into the
 /// scratch buffer, or the error with the namespace found.
 pub fn into_draft(cx: &mut Cx<'_>, reading: Reading<'_>, kind: Kind) -> Result<(), ErrorCode> {
@@ -100,7 +139,9 @@ pub fn into_draft(cx: &mut Cx<'_>, reading: Reading<'_>, kind: Kind) -> Result<(
 #[cold]
 #[inline(never)]
 pub fn may_be(t: &[u8]) -> bool {
-    piece_may_be(t) || may_hold(t)
+    // A value whose groups are joined by spaces is one shape, which
+    // `may_hold` cuts.
+    (t.first().is_some_and(u8::is_ascii_digit) && piece_may_be(t)) || may_hold(t)
 }
 
 /// Writes `canonical` (`scheme:` + the identifier) and `url` of a §8
