@@ -183,10 +183,14 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     if !escaped && has_space(canonical) {
         return Err(format!("canonical of {v:?} holds raw whitespace: {canonical:?}"));
     }
+    // With repairs on, such a canonical reads as the one identifier its
+    // pieces repair to, keeping the code as a warning.
     let several = matches!(
         via_canonical.error,
         Some(ErrorCode::MultipleValues | ErrorCode::ExtraText)
-    );
+    ) || [Warning::MultipleValues, Warning::ExtraText]
+        .iter()
+        .any(|&w| via_canonical.warnings.contains(w));
     if several && !escaped {
         return Err(format!(
             "canonical of {v:?} is not one identifier: {canonical:?} reads as {:?}",

@@ -211,7 +211,8 @@ fn extra_text_repair<'a>(piece: &mut Piece<'_>, t: &'a str, opts: &super::Option
 }
 
 /// The two lines of `t` when it holds exactly one line break (LF, CR,
-/// CRLF, U+2028 or U+2029, or one written as text: `\n`, `\r`, `\r\n`),
+/// CRLF, U+2028 or U+2029, or one written as text: `\n`, `\r`, `\r\n`,
+/// any case, as `pieces::space_len` reads them),
 /// each without the whitespace around the break.
 fn wrapped(t: &str) -> Option<(&str, &str)> {
     let (i, len) = line_break(t, 0)?;
@@ -229,8 +230,8 @@ fn line_break(t: &str, from: usize) -> Option<(usize, usize)> {
     let i = from + t[from..].find(['\n', '\r', '\u{2028}', '\u{2029}', '\\'])?;
     let len = match &b[i..] {
         [b'\r', b'\n', ..] => 2,
-        [b'\\', b'r', b'\\', b'n', ..] => 4,
-        [b'\\', b'n' | b'r', ..] => 2,
+        [b'\\', b'r' | b'R', b'\\', b'n' | b'N', ..] => 4,
+        [b'\\', b'n' | b'r' | b'N' | b'R', ..] => 2,
         [b'\\', ..] => return line_break(t, i + 1),
         _ => t[i..].chars().next()?.len_utf8(),
     };
