@@ -23,7 +23,7 @@
 //! at every position, arbitrary bytes, and identifier text with one byte
 //! of any kind; and `Classes::slash` against a plain search.
 
-use super::{chars, percent, pieces};
+use super::{chars, other, percent, pieces};
 
 /// Control characters (C0 and DEL), and `\`, which may start a line
 /// break written as text (SPEC §6 raw whitespace): the full parser's
@@ -100,6 +100,13 @@ impl Classes {
         Classes { acc, ..self }
     }
 
+    /// True when a value of up to `MASKED` bytes holds a `/` (always for
+    /// a longer one).
+    #[inline(always)]
+    pub fn has_slash_masked(&self) -> bool {
+        self.slashes != 0
+    }
+
     /// The first `/` of `b[from..end]`, as an index into `b`, the bytes
     /// these classes were taken of.
     #[inline(always)]
@@ -166,7 +173,8 @@ impl Classes {
         match first_sep {
             // `i < MASKED`: the shift keeps the `/` from the separator on.
             Some(i) if self.slashes.count_ones() > 1 && self.slashes >> i != 0 => pieces::may_be_several(b),
-            _ => false,
+            // A piece of SPEC §8 needs no `/`.
+            _ => other::may_hold(b),
         }
     }
 }

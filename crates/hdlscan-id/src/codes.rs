@@ -41,6 +41,8 @@ code_enum! {
         HdlUri = "hdl_uri",
         InfoUri = "info_uri",
         ResolverUrl = "resolver_url",
+        /// An identifier of another scheme, bare or labelled (SPEC §8).
+        OtherPid = "other_pid",
         Invalid = "invalid",
     }
 }
@@ -77,6 +79,11 @@ code_enum! {
         PublisherUrl = "publisher_url",
         /// SPEC §6: valid, but not of a namespace the caller expects.
         UnexpectedNamespace = "unexpected_namespace",
+        /// SPEC §8: an identifier of another scheme whose check fails.
+        BadCheckDigit = "bad_check_digit",
+        /// SPEC §8: a label or URL of another scheme whose identifier
+        /// does not have its shape.
+        BadPid = "bad_pid",
     }
 }
 

@@ -41,7 +41,7 @@ use super::dirt::{self, RepairBufs};
 use super::handle::{self, Rule};
 use super::resolver::{self, GLOBAL, Route, Scheme};
 use super::whole::{self, Before, Found};
-use super::{Options, Parsed, chars, percent};
+use super::{Options, Parsed, chars, other, percent};
 
 pub mod rare;
 
@@ -308,11 +308,25 @@ fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairB
 }
 
 /// True when `bare` may read `t`, one value by SPEC §6: its prefix is
-/// ASCII (`Text::prefix_ascii`), and it holds a `/` or no `%` (a `%2F`
-/// split is `rare::encoded_bare`'s).
+/// ASCII (`Text::prefix_ascii`), it holds a `/` or no `%` (a `%2F`
+/// split is `rare::encoded_bare`'s), and it is none of SPEC §8's bare
+/// shapes, which hold no `/` but an old arXiv id's (a value not starting
+/// with a digit), or end in a tag: those are the full parser's.
 #[inline(always)]
 fn bare_readable(t: Text<'_>, classes: &Classes) -> bool {
-    t.prefix_ascii(classes) && (classes.acc & PCT == 0 || classes.slash(t.bytes(), 0, t.len()).is_some())
+    t.prefix_ascii(classes)
+        && (classes.acc & PCT == 0 || classes.slash(t.bytes(), 0, t.len()).is_some())
+        && !may_be_other(t, classes)
+}
+
+/// `other::may_be`, asked only of what could be one of SPEC §8's bare
+/// values: a short value without `/` (or not starting with a digit: an
+/// old arXiv id), or one ending in a tag's `]`.
+#[inline(always)]
+fn may_be_other(t: Text<'_>, classes: &Classes) -> bool {
+    let b = t.bytes();
+    let shape = b.len() <= 64 && (!classes.has_slash_masked() || !b[0].is_ascii_digit());
+    (shape || b[b.len() - 1] == b']') && other::may_be(b)
 }
 
 /// The handle's dirt (SPEC §3), by `dirt::flag`, when `dirt::may_flag`
@@ -830,6 +844,8 @@ fn url_parts<'a>(
         }
         // A landing page holding a DOI is `publisher_url` (its repair
         // reads the full parser's draft: `read` leaves it then).
+        // A resolver of SPEC §8: the full parser's.
+        Route::None if other::url::claims(host, path) => return None,
         Route::None => {
             return Some(Err(match resolver::publisher_doi(path) {
                 Some(_) => ErrorCode::PublisherUrl,

@@ -50,7 +50,11 @@
 //! | §6 whole-value repairs | `read_value`, `whole::repaired_as`, `Warning::is_whole_value_repair` | `tests/conformance.rs` |
 //! | §6 splitting cells | `split::Split` | `tests/split.rs` |
 //! | §7 changes in version 2 | (history: each change is decided where its section is) | |
-//! | §8 other schemes | `other` module | |
+//! | §8 other schemes: check characters, shapes, canonical, `url` | `other::check`, `other::ids`, `other::render` | `other::check::tests` (property tests against the standards' definitions), `tests/other.rs`, `tests/conformance.rs` (`v3-other.json`) |
+//! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::is_spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
+//! | §8 resolver URLs | `other::url::read`, asked by `resolver::parse` | `other::url::tests`, `tests/conformance.rs` |
+//! | §8 declared shapes (`--expect`) | `other::declared` | `tests/conformance.rs` (`v3-declared-*`) |
+//! | §8 on the fast path: left to the full parser | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
 
 mod authority;
 pub mod chars;
@@ -64,6 +68,7 @@ mod info_uri;
 mod label;
 #[cfg(feature = "laws")]
 pub mod laws;
+mod other;
 pub mod percent;
 mod pieces;
 #[cfg(test)]
@@ -124,15 +129,17 @@ impl Options {
         &self.resolvers
     }
 
-    /// Declares that values should be of namespace `ns` (`doi`, `hdl`, or
-    /// an `info:` namespace such as `pmid`; any case), repeatable: a valid
-    /// value of any other namespace becomes `unexpected_namespace`
-    /// (SPEC §6). Refuses what no value's namespace could be.
+    /// Declares that values should be of namespace `ns` (`doi`, `hdl`, a
+    /// scheme of SPEC §8 such as `issn`, or an `info:` namespace; any
+    /// case), repeatable: a valid value of any other namespace becomes
+    /// `unexpected_namespace` (SPEC §6), and a §8 scheme's shapes without
+    /// hyphens are read (SPEC §8 "declared"). Refuses what no value's
+    /// namespace could be.
     pub fn expect(&mut self, ns: &str) -> Result<(), String> {
         let lower = ns.trim().to_ascii_lowercase();
         if !info_uri::is_namespace(&lower) {
             return Err(format!(
-                "--expect {ns:?}: not a namespace; expected doi, hdl, or an info: namespace such as pmid"
+                "--expect {ns:?}: not a namespace; expected doi, hdl, a scheme such as issn, isbn, orcid, isni, ror, arxiv, pmid, pmcid, ark, or an info: namespace"
             ));
         }
         if !self.expect.contains(&lower) {
@@ -191,7 +198,9 @@ pub struct Parsed<'a> {
     /// Raw, from URI and URL forms.
     pub query: Option<&'a str>,
     pub fragment: Option<&'a str>,
-    /// The normalized identifier of an `info:` URI outside `hdl`/`doi`.
+    /// The normalized identifier of an `info:` URI outside `hdl`/`doi`,
+    /// or of a scheme of SPEC §8 (`9780306406157` for `isbn`), as its
+    /// canonical writes it after `scheme:`.
     pub info_identifier: Option<&'a str>,
 }
 
@@ -210,8 +219,9 @@ impl Rendered {
     pub fn canonical(&self) -> Option<&str> {
         self.valid.then_some(self.canonical.as_str())
     }
+    /// `None` for the identifiers of SPEC §8, which have no `uri`.
     pub fn uri(&self) -> Option<&str> {
-        self.valid.then_some(self.uri.as_str())
+        (self.valid && !self.uri.is_empty()).then_some(self.uri.as_str())
     }
     pub fn url(&self) -> Option<&str> {
         (self.valid && self.has_url).then_some(self.url.as_str())
@@ -257,6 +267,10 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_expecting<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        // SPEC §8 "declared": the shapes of a declared scheme.
+        if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, raw) {
+            return other::parsed(reading, warnings, &mut scratch.buf);
+        }
         let seen = fast::see(raw);
         let mut p = match fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
             Some(p) => p,
@@ -302,6 +316,21 @@ impl Parser {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
         self.parse_full(input, scratch)
+    }
+
+    /// The full parser alone, with `--expect`'s steps as `parse` takes
+    /// them: what `parse`, fast path and all, must agree with (the laws).
+    #[cfg(any(test, feature = "laws"))]
+    fn parse_full_expecting<'a>(&self, input: &'a str, scratch: &'a mut Scratch) -> Parsed<'a> {
+        if self.opts.expect.is_empty() {
+            return self.parse_full(input, scratch);
+        }
+        if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, input.as_bytes()) {
+            return other::parsed(reading, warnings, &mut scratch.buf);
+        }
+        let mut p = self.parse_full(input, scratch);
+        self.expected(&mut p);
+        p
     }
 
     /// The full parser, every form of SPEC §2; `parse` comes here when the
@@ -490,7 +519,15 @@ fn read_value<'a>(input: &'a str, scratch: &'a mut Scratch, opts: &Options, leve
             return p;
         }
     }
-    Parsed::invalid(e, d.warnings)
+    // SPEC §6: §8's errors keep the namespace found.
+    let namespace = match e {
+        ErrorCode::BadCheckDigit | ErrorCode::BadPid => d.namespace.get(input, buf),
+        _ => None,
+    };
+    Parsed {
+        namespace,
+        ..Parsed::invalid(e, d.warnings)
+    }
 }
 
 /// One reading of `input` by the full parser: the draft, and the error
@@ -549,7 +586,8 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
         control: cx.scan.control,
         marked: false,
     };
-    match whole::before_forms(t, found, || cx.level != Level::Forms) {
+    // A value of SPEC §8 whose groups are joined by spaces is one value.
+    match whole::before_forms(t, found, || cx.level != Level::Forms && !other::is_spaced_shape(t)) {
         whole::Before::Error(e) => {
             // `formula_text`'s repair reads the quoted text.
             if let Some(quoted) = whole::formula_text(t).filter(|_| e == ErrorCode::FormulaText) {
@@ -559,6 +597,12 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
         }
         whole::Before::Several => whole::check(cx, t)?,
         whole::Before::Forms => {}
+    }
+    if let Some(read) = other::parse(cx, t) {
+        return read;
+    }
+    if let Some(doi) = other::doi_tag(t) {
+        return label::labelled(cx, doi);
     }
     let first = t.as_bytes()[0];
     if first.is_ascii_digit() {

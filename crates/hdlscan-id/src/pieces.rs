@@ -17,7 +17,7 @@
 //! to a DOI that does not exist.
 
 use super::chars::{self, starts_with_ci};
-use super::{Options, label, resolver};
+use super::{Options, label, other, resolver};
 use std::ops::Range;
 
 /// The bytes a separator inside a piece may start with (no whitespace
@@ -161,14 +161,15 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
     };
     let word = &b[..end];
     if !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
-        return 0;
+        // A label of SPEC §8 (`ISSN 1932-6203`, `ORCID iD 0000-…`).
+        return other::head_len(s);
     }
     // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
     let (labels, rest) = label::doi_labels(s);
     let label = if labels > 0 { s.len() - rest.len() } else { 0 };
     // A resolver URL's, perhaps after labels (`doi: https://doi.org/ 10.1/x`).
     let url = resolver::head_space(s, opts).map_or(0, |(_, end)| end);
-    label.max(url)
+    label.max(url).max(other::head_len(s))
 }
 
 /// The separator that starts at byte `i` of `t`, if any: its length.
@@ -268,7 +269,7 @@ pub fn is_link(piece: &str) -> bool {
 /// since every form of SPEC §2 but that one holds a `/`. False proves a
 /// piece is neither, without parsing it.
 pub fn could_hold_identifier(b: &[u8]) -> bool {
-    (0..b.len()).any(|i| starts_identifier_at(b, i))
+    (0..b.len()).any(|i| starts_identifier_at(b, i)) || other::piece_may_be(b)
 }
 
 /// True when a `/`, a `%2F` or the last `:` of `urn:doi:` stands at `b[i]`.
@@ -301,7 +302,8 @@ pub fn at_most_one_candidate(t: &[u8]) -> bool {
         }
         from += i + 1;
     }
-    true
+    // A piece of SPEC §8 needs no `/` (`10.1/x; PMID: 123`).
+    !other::may_hold(t)
 }
 
 /// True when `t` may be cut by a separator other than whitespace (`|`,
@@ -316,6 +318,10 @@ pub fn at_most_one_candidate(t: &[u8]) -> bool {
 pub fn may_be_several(t: &[u8]) -> bool {
     if at_most_one_candidate(t) {
         return false;
+    }
+    // Pieces of SPEC §8 may be there: the full parser reads them.
+    if other::may_hold(t) {
+        return true;
     }
     // The second candidate stands after a separator: a URL holding a
     // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.

@@ -18,7 +18,7 @@ use super::super::handle::{self, Rule};
 use super::super::resolver::{self, Route, Scheme};
 use super::super::whole::{Before, Found};
 use super::super::{
-    Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
+    Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, other, pieces, whole,
 };
 use super::classes::{AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
 use super::{HTTP, HTTPS, Head, Scan, Seen, Text, handle_parsed, handle_split, known_host, scheme_warning, url_parts};
@@ -39,13 +39,21 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
     let mut ws = trimmed;
-    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts);
+    // A value of SPEC §8 whose groups are joined by spaces is one value.
+    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::is_spaced_shape(t.s);
     let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
     // Classes without `GIVE_UP`: no control character.
     match whole::before_forms(t.s, Found::default(), several) {
         // Its whole-value repair is the full parser's.
         Before::Error(ErrorCode::FormulaText) => return Err(scratch),
         Before::Error(e) => return Ok(Parsed::invalid(e, ws)),
+        // SPEC §8's values, one value by §6: read here as the full
+        // parser reads them (`other::parse`). A URL's are its host's
+        // (`url_parts`), and pieces of §8 in a value §6 looks at are
+        // `whole::candidates`'.
+        Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
+            return other::read_one(t.s, ws, scratch);
+        }
         // Raw spaces (line breaks, and the `\` of one written as text, are
         // `GIVE_UP`) where no
         // two pieces could be identifiers is `extra_text`, as

@@ -312,17 +312,21 @@ fn rare_forms_are_taken_or_left() {
         "https://repo.example.edu:443/handle/1721.1/5",
         "http://repo.example.edu:80/handle/1721.1/5",
         "https://repo.example.edu:/hdl/1721.1/5",
-        " urn:isbn:9785967673786 ",
         // SPEC §6 extra_text, no two pieces that could be identifiers.
         "http://repo.example.edu:443/handle/1721.1/5 x",
-        "PMID: 21517381",
-        "ISBN 978-1-824-68942-9",
         "10.1000/182 see also",
         "DOI:DOI:10.1016%2Fj.compstruct",
         " \tdoi:10.48550%2FarXiv.1604.21027 \t",
         "12345%2fabc",
         "https:x",
         "n.a.",
+        // SPEC §8's labelled and bare values, one value each.
+        "PMID: 21517381",
+        "ISBN 978-1-824-68942-9",
+        "1932-6203",
+        "33604029[pmid]",
+        "hep-th/9901001",
+        "978 0 306 40615 7",
     ];
     let left = [
         "info:PMID/1",
@@ -352,6 +356,10 @@ fn rare_forms_are_taken_or_left() {
         // decode (SPEC §2): the full parser's.
         "10.1007%2Fa%ZZ",
         "10.1007%2F",
+        // SPEC §8's resolver URLs are the full parser's.
+        "https://orcid.org/0000-0002-1825-0097",
+        // Two `:`, which may separate (the full parser's).
+        " urn:isbn:9785967673786 ",
     ];
     taken_and_left(parser, &taken, &left);
 }
