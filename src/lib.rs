@@ -9,6 +9,8 @@
 //! - [`at`]: where a value was read, the reference every value carries.
 //! - [`columns`]: SPEC's output columns (wide and long) as Arrow arrays.
 //! - [`dups`]: exact duplicate clusters in bounded memory, and their file.
+//! - `spill`: the engine `dups` and `diff` share past memory: partition
+//!   files, the k-way merge, the table of keys.
 //! - [`pipeline`]: blocks, rayon, the one per-value loop, the writer thread.
 //! - [`report`]: statistics that merge with `+=`, the typed report and its
 //!   printers (JSON, Markdown, HTML, the summary).
@@ -31,6 +33,7 @@ pub mod open_files;
 pub mod pipeline;
 pub mod report;
 pub mod select;
+mod spill;
 pub mod synth;
 
 pub use hdlscan_id as id;

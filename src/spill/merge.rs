@@ -1,17 +1,15 @@
-//! Sorted runs of duplicates-file rows, and their k-way merge: the external
-//! sort that puts clusters in global order (largest first, then first
-//! seen) whatever their number.
+//! Sorted runs of frames and their k-way merge: the external sort that puts
+//! whatever the users spilled back in one order, by a key each frame holds.
 //!
-//! Each partition sorts the rows of its own clusters in memory, a run at a
-//! time (several when they outgrow its budget). Clusters never span
-//! partitions, so merging the runs by their sort key yields the whole file
-//! in order; no list of cluster headers is ever held. Runs share one
-//! anonymous file, each written at an offset reserved atomically, so
-//! partitions grouped in parallel need no lock. More runs than one merge
-//! can read at once are merged in passes.
+//! A user sorts frames in memory into a run at a time ([`RunBuf`]); runs
+//! share one anonymous file, each written at an offset reserved
+//! atomically, so runs made in parallel need no lock. [`Merge`] hands on
+//! the frames of several streams in key order (ties in stream order, so a
+//! stream's equal keys leave it in its own order); more runs than one
+//! merge can read at once are merged in passes ([`reduce`]).
 
-use super::record::{RowKey, put_varint, row_key};
-use super::spill::{Frames, Src, corrupt, temp_file, write_error};
+use super::file::{Frames, Src, Task};
+use super::frame::put_varint;
 use anyhow::Result;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -21,10 +19,13 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// One sorted run of row frames.
+/// Reads the sort key of a frame; `None` for bytes that hold none.
+pub(crate) type KeyOf<K> = fn(&[u8]) -> Option<K>;
+
+/// One sorted run of frames.
 #[derive(Debug)]
-pub(super) enum Run {
-    /// Kept in memory: the only run of a collection never spilled.
+pub(crate) enum Run {
+    /// Kept in memory.
     Mem(Vec<u8>),
     /// A range of the runs file.
     File { off: u64, len: u64 },
@@ -40,7 +41,8 @@ impl Run {
 }
 
 /// The runs file, created on first use.
-pub(super) struct RunStore {
+pub(crate) struct RunStore {
+    task: Task,
     dir: Option<PathBuf>,
     file: OnceLock<File>,
     next: AtomicU64,
@@ -50,8 +52,9 @@ pub(super) struct RunStore {
 const WRITE_CHUNK: usize = 256 * 1024;
 
 impl RunStore {
-    pub fn new(dir: Option<PathBuf>) -> RunStore {
+    pub fn new(task: Task, dir: Option<PathBuf>) -> RunStore {
         RunStore {
+            task,
             dir,
             file: OnceLock::new(),
             next: AtomicU64::new(0),
@@ -62,7 +65,7 @@ impl RunStore {
         if let Some(f) = self.file.get() {
             return Ok(f);
         }
-        let f = temp_file(self.dir.as_deref())?;
+        let f = self.task.temp_file(self.dir.as_deref())?;
         // Two threads may both create one; the loser's vanishes on drop.
         Ok(self.file.get_or_init(|| f))
     }
@@ -77,6 +80,7 @@ impl RunStore {
         let file = self.file()?;
         let off = self.next.fetch_add(len, Ordering::Relaxed);
         Ok(RunWriter {
+            task: self.task,
             file,
             off,
             len,
@@ -87,22 +91,27 @@ impl RunStore {
 
     /// Frames of `run`, read through a buffer of about `cap` bytes.
     pub fn frames<'a>(&'a self, run: &'a Run, cap: usize) -> Result<Frames<'a>> {
-        Ok(match run {
-            Run::Mem(v) => Frames::new(Src::Mem(v), cap),
-            Run::File { off, len } => Frames::new(
-                Src::File {
-                    file: self.file.get().ok_or_else(corrupt)?,
-                    pos: *off,
-                    end: off + len,
-                },
-                cap,
-            ),
-        })
+        let src = match run {
+            Run::Mem(v) => Src::Mem(v),
+            Run::File { off, len } => Src::File {
+                file: self.file.get().ok_or_else(|| self.task.corrupt())?,
+                pos: *off,
+                end: off + len,
+            },
+        };
+        Ok(Frames::new(self.task, src, cap))
+    }
+
+    /// The merge of `runs` by `key`, each read through `cap` bytes.
+    pub fn merge<'a, K: Ord>(&'a self, runs: &'a [Run], cap: usize, key: KeyOf<K>) -> Result<Merge<'a, K>> {
+        let frames = runs.iter().map(|r| self.frames(r, cap)).collect::<Result<_>>()?;
+        Merge::new(frames, key)
     }
 }
 
 /// Writes one run's frames at its reserved range.
-pub(super) struct RunWriter<'a> {
+pub(crate) struct RunWriter<'a> {
+    task: Task,
     file: &'a File,
     off: u64,
     len: u64,
@@ -131,7 +140,7 @@ impl RunWriter<'_> {
     fn flush(&mut self) -> Result<()> {
         self.file
             .write_all_at(&self.buf, self.off + self.written)
-            .map_err(|e| write_error(&e))?;
+            .map_err(|e| self.task.write_error(&e))?;
         self.written += self.buf.len() as u64;
         self.buf.clear();
         Ok(())
@@ -142,7 +151,8 @@ impl RunWriter<'_> {
         // The range was reserved for exactly these bytes.
         anyhow::ensure!(
             self.written == self.len,
-            "grouping duplicates: a run of {} bytes was written as {}",
+            "{}: a run of {} bytes was written as {}",
+            self.task.0,
             self.len,
             self.written
         );
@@ -153,79 +163,87 @@ impl RunWriter<'_> {
     }
 }
 
-/// Rows of one partition waiting to be sorted into a run.
-#[derive(Default)]
-pub(super) struct RunBuf {
-    rows: Vec<u8>,
-    /// Each row's key and its frame's range in `rows`.
-    keys: Vec<(RowKey, usize, usize)>,
+/// Frames waiting to be sorted into a run.
+pub(crate) struct RunBuf<K> {
+    frames: Vec<u8>,
+    /// Each frame's key and its range in `frames`.
+    keys: Vec<(K, usize, usize)>,
 }
 
-impl RunBuf {
+impl<K> Default for RunBuf<K> {
+    fn default() -> Self {
+        RunBuf {
+            frames: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+}
+
+impl<K: Ord + Copy> RunBuf<K> {
     /// Memory held.
     pub fn bytes(&self) -> usize {
-        self.rows.capacity() + self.keys.capacity() * std::mem::size_of::<(RowKey, usize, usize)>()
+        self.frames.capacity() + self.keys.capacity() * std::mem::size_of::<(K, usize, usize)>()
     }
 
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
-    /// Adds a row encoded by `put` (as a frame) with its key.
-    pub fn push(&mut self, key: RowKey, put: impl FnOnce(&mut Vec<u8>)) {
-        let start = self.rows.len();
-        put(&mut self.rows);
-        self.keys.push((key, start, self.rows.len()));
+    /// Adds a frame (length included) written by `put`, with its key.
+    pub fn push(&mut self, key: K, put: impl FnOnce(&mut Vec<u8>)) {
+        let start = self.frames.len();
+        put(&mut self.frames);
+        self.keys.push((key, start, self.frames.len()));
     }
 
     fn sort(&mut self) {
-        // Keys are unique (they hold the member's sequence number).
+        // Unstable: frames of equal keys would leave in any order, but
+        // the users' keys are unique.
         self.keys.sort_unstable_by_key(|k| k.0);
     }
 
-    /// Sorts the rows and writes them as a run of the store; empties self.
+    /// Sorts the frames and writes them as a run of the store; empties self.
     pub fn write(&mut self, store: &RunStore) -> Result<Run> {
         self.sort();
-        let mut w = store.writer(self.rows.len() as u64)?;
+        let mut w = store.writer(self.frames.len() as u64)?;
         for &(_, a, b) in &self.keys {
-            w.push(&self.rows[a..b])?;
+            w.push(&self.frames[a..b])?;
         }
         let run = w.finish()?;
-        self.rows = Vec::new();
+        self.frames = Vec::new();
         self.keys = Vec::new();
         Ok(run)
     }
 
-    /// Sorts the rows into a run kept in memory.
+    /// Sorts the frames into a run kept in memory.
     pub fn into_mem(mut self) -> Run {
         self.sort();
-        let mut out = Vec::with_capacity(self.rows.len());
+        let mut out = Vec::with_capacity(self.frames.len());
         for &(_, a, b) in &self.keys {
-            out.extend_from_slice(&self.rows[a..b]);
+            out.extend_from_slice(&self.frames[a..b]);
         }
         Run::Mem(out)
     }
 }
 
-/// Merges sorted runs by row key.
-pub(super) struct Merge<'a> {
+/// Merges streams of frames, each sorted by `key`, into one order.
+pub(crate) struct Merge<'a, K> {
     frames: Vec<Frames<'a>>,
-    heap: BinaryHeap<Reverse<(RowKey, usize)>>,
+    key: KeyOf<K>,
+    heap: BinaryHeap<Reverse<(K, usize)>>,
     /// The stream whose frame was handed out last, to advance first.
     pending: Option<usize>,
 }
 
-impl<'a> Merge<'a> {
-    /// `cap`: each run's read buffer.
-    pub fn new(store: &'a RunStore, runs: &'a [Run], cap: usize) -> Result<Merge<'a>> {
+impl<'a, K: Ord> Merge<'a, K> {
+    pub fn new(frames: Vec<Frames<'a>>, key: KeyOf<K>) -> Result<Merge<'a, K>> {
         let mut m = Merge {
-            frames: Vec::with_capacity(runs.len()),
-            heap: BinaryHeap::with_capacity(runs.len()),
+            heap: BinaryHeap::with_capacity(frames.len()),
+            frames,
+            key,
             pending: None,
         };
-        for run in runs {
-            let i = m.frames.len();
-            m.frames.push(store.frames(run, cap)?);
+        for i in 0..m.frames.len() {
             m.advance(i)?;
         }
         Ok(m)
@@ -234,13 +252,14 @@ impl<'a> Merge<'a> {
     fn advance(&mut self, i: usize) -> Result<()> {
         let f = &mut self.frames[i];
         if f.advance()? {
-            let key = row_key(f.frame()).ok_or_else(corrupt)?;
+            let key = (self.key)(f.frame()).ok_or_else(|| f.task().corrupt())?;
             self.heap.push(Reverse((key, i)));
         }
         Ok(())
     }
 
-    /// The next row frame in key order (without its length).
+    /// The next frame in key order (without its length).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<&[u8]>> {
         if let Some(i) = self.pending.take() {
             self.advance(i)?;
@@ -256,7 +275,13 @@ impl<'a> Merge<'a> {
 /// Merges `runs` into at most `fan_in` runs, `fan_in` at a time, so the
 /// final merge reads no more runs than its memory allows. Returns the
 /// number of merges done.
-pub(super) fn reduce(store: &RunStore, runs: &mut Vec<Run>, fan_in: usize, cap: usize) -> Result<u64> {
+pub(crate) fn reduce<K: Ord>(
+    store: &RunStore,
+    runs: &mut Vec<Run>,
+    fan_in: usize,
+    cap: usize,
+    key: KeyOf<K>,
+) -> Result<u64> {
     let fan_in = fan_in.max(2);
     let mut merges = 0;
     while runs.len() > fan_in {
@@ -273,7 +298,7 @@ pub(super) fn reduce(store: &RunStore, runs: &mut Vec<Run>, fan_in: usize, cap: 
             }
             let total = group.iter().map(Run::len).sum();
             let mut w = store.writer(total)?;
-            let mut m = Merge::new(store, group, cap)?;
+            let mut m = store.merge(group, cap, key)?;
             while let Some(frame) = m.next()? {
                 w.push_frame(frame)?;
             }
@@ -283,68 +308,4 @@ pub(super) fn reduce(store: &RunStore, runs: &mut Vec<Run>, fan_in: usize, cap: 
         *runs = next;
     }
     Ok(merges)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dups::At;
-    use crate::dups::record::{Row, get_row, put_row};
-    use crate::dups::variant::Variant;
-
-    fn row_bytes(count: u64, first_seq: u64, seq: u64) -> Vec<u8> {
-        let mut out = Vec::new();
-        put_row(
-            &mut out,
-            &Row {
-                count,
-                first_seq,
-                seq,
-                first_record: first_seq,
-                variant: Variant::Same,
-                at: At {
-                    input: 0,
-                    record: seq,
-                    line: None,
-                    column: 0,
-                    value_index: 0,
-                },
-                canonical: b"10.1/x",
-                value: b"10.1/x",
-            },
-        );
-        out
-    }
-
-    #[test]
-    fn runs_merge_in_passes_into_one_order() {
-        let store = RunStore::new(None);
-        // 13 runs of 3 rows each, keys interleaved across runs.
-        let mut runs = Vec::new();
-        let mut all = Vec::new();
-        for r in 0..13u64 {
-            let mut buf = RunBuf::default();
-            for j in 0..3u64 {
-                let (count, first, seq) = (2 + (r + j) % 3, j * 13 + r, 1000 + j * 13 + r);
-                all.push(RowKey::new(count, first, seq));
-                buf.push(RowKey::new(count, first, seq), |out| {
-                    out.extend(row_bytes(count, first, seq))
-                });
-            }
-            runs.push(if r == 0 {
-                buf.into_mem()
-            } else {
-                buf.write(&store).unwrap()
-            });
-        }
-        all.sort();
-        let merges = reduce(&store, &mut runs, 3, 16).unwrap();
-        assert!(runs.len() <= 3 && merges >= 5, "{} runs, {merges} merges", runs.len());
-        let mut m = Merge::new(&store, &runs, 16).unwrap();
-        let mut got = Vec::new();
-        while let Some(f) = m.next().unwrap() {
-            got.push(get_row(f).unwrap().key());
-        }
-        assert_eq!(got, all);
-    }
 }
