@@ -30,22 +30,21 @@ pub const PARTITIONS: usize = 128;
 /// Buffer of each file being written or read.
 const BUFFER: usize = 64 * 1024;
 
-/// The memory OLD's index may take before the diff partitions, where, and
-/// into how many partitions.
+/// The memory OLD's index may take before the diff partitions, into how
+/// many partitions (fewer under a low open-file limit), and where.
 #[derive(Debug, Clone)]
 pub struct Budget {
     pub bytes: u64,
-    pub temp_dir: Option<PathBuf>,
-    /// Partitions of a spilled diff (fewer under a low open-file limit).
     pub partitions: usize,
+    pub temp_dir: Option<PathBuf>,
 }
 
 impl Default for Budget {
     fn default() -> Self {
         Budget {
             bytes: 64 << 20,
-            temp_dir: None,
             partitions: PARTITIONS,
+            temp_dir: None,
         }
     }
 }

@@ -250,12 +250,8 @@ impl Collector {
         };
         let summary = Summary {
             values,
-            unique: out.unique,
-            clusters: out.clusters,
-            values_in_clusters: out.values_in_clusters,
-            across_inputs: out.across_inputs,
-            across_columns: out.across_columns,
             top: out.top.into_iter().map(|c| c.cluster).collect(),
+            ..out.counts
         };
         Ok(Grouped::new(summary, rows, store, opts, memory, stats))
     }

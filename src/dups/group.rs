@@ -19,7 +19,7 @@
 
 use super::record::{Key, Row, RowKey, get_body, get_key, put_row};
 use super::variant::variant;
-use super::{At, Counters, Held, Options, TASK, TopCluster, TopMember};
+use super::{At, Counters, Held, Options, Summary, TASK, TopCluster, TopMember};
 use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Src, Table, Writer, bucket, level_hash, seq_frame};
 use anyhow::Result;
 use rayon::prelude::*;
@@ -74,11 +74,8 @@ pub(super) struct TopCand {
 /// What grouping some partitions found; partitions add up with `+=`.
 #[derive(Debug, Default)]
 pub(super) struct PartOut {
-    pub unique: u64,
-    pub clusters: u64,
-    pub values_in_clusters: u64,
-    pub across_inputs: u64,
-    pub across_columns: u64,
+    /// The counts; `values` and `top` are the collector's to fill.
+    pub counts: Summary,
     /// The largest clusters, at most `top`, in file order.
     pub top: Vec<TopCand>,
     pub runs: Vec<Run>,
@@ -94,11 +91,12 @@ impl PartOut {
 
 impl AddAssign<PartOut> for PartOut {
     fn add_assign(&mut self, o: PartOut) {
-        self.unique += o.unique;
-        self.clusters += o.clusters;
-        self.values_in_clusters += o.values_in_clusters;
-        self.across_inputs += o.across_inputs;
-        self.across_columns += o.across_columns;
+        let (c, d) = (&mut self.counts, o.counts);
+        c.unique += d.unique;
+        c.clusters += d.clusters;
+        c.values_in_clusters += d.values_in_clusters;
+        c.across_inputs += d.across_inputs;
+        c.across_columns += d.across_columns;
         // The caller cuts the top to its length (`keep_top`).
         self.top.extend(o.top);
         self.runs.extend(o.runs);
@@ -267,10 +265,9 @@ struct First {
 /// what `make` asks. `budget` is what this partition may hold; `used` of it
 /// is taken by its records.
 fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: usize, make: Make) -> Result<PartOut> {
-    let mut out = PartOut {
-        unique: t.groups.len() as u64,
-        ..PartOut::default()
-    };
+    let mut out = PartOut::default();
+    let c = &mut out.counts;
+    c.unique = t.groups.len() as u64;
     let mut clusters: Vec<u32> = Vec::new();
     for (i, g) in t.groups.values_mut().enumerate() {
         if g.count < 2 {
@@ -278,10 +275,10 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
         }
         g.slot = clusters.len() as u32;
         clusters.push(i as u32);
-        out.clusters += 1;
-        out.values_in_clusters += g.count;
-        out.across_inputs += u64::from(g.multi_input);
-        out.across_columns += u64::from(g.multi_column);
+        c.clusters += 1;
+        c.values_in_clusters += g.count;
+        c.across_inputs += u64::from(g.multi_input);
+        c.across_columns += u64::from(g.multi_column);
     }
     if clusters.is_empty() {
         return Ok(out);
@@ -328,7 +325,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
     }
 
     let mut firsts: Vec<Option<First>> = Vec::new();
-    firsts.resize_with(out.clusters as usize, || None);
+    firsts.resize_with(out.counts.clusters as usize, || None);
     let mut first_values: Vec<u8> = Vec::new();
     let mut buf = RunBuf::default();
     let floor = (budget / 8).max(1024);
