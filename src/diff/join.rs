@@ -138,11 +138,7 @@ impl<'k> Join<'k> {
     pub fn load(&mut self, table: Table, layout: &Layout, budget: &Budget) -> Result<Option<Parts>> {
         let name = table.name().to_string();
         let Join { keys, held, .. } = self;
-        let mut parts: Option<Parts> = None;
-        let rows = table.for_each(layout, |r| {
-            if let Some(p) = &mut parts {
-                return p.push(r.row, &r.key, &r.side());
-            }
+        let (rows, parts) = until_parts(table, layout, |r| {
             let h = spill::hash(&r.key);
             if let Some(i) = held.index.find(h, &r.key) {
                 let first = At {
@@ -157,12 +153,10 @@ impl<'k> Join<'k> {
                     p.push(i as u64 + 1, held.index.key(i), &held.side(i))?;
                 }
                 *held = Held::default();
-                p.push(r.row, &r.key, &r.side())?;
-                parts = Some(p);
-                return Ok(());
+                return Ok(Some(p));
             }
             held.hold(h, &r.key, &r.side(), Prior::None);
-            Ok(())
+            Ok(None)
         })?;
         self.matched.old_rows = rows;
         Ok(parts)
@@ -188,22 +182,16 @@ impl<'k> Join<'k> {
         let name = table.name().to_string();
         let Join { keys, held, matched: m } = self;
         let old_rows = m.old_rows as usize;
-        let mut parts: Option<Parts> = None;
-        let rows = table.for_each(layout, |r| {
-            if let Some(p) = &mut parts {
-                return p.push(r.row, &r.key, &r.side());
-            }
+        let (rows, parts) = until_parts(table, layout, |r| {
             let h = spill::hash(&r.key);
             if held.index.find(h, &r.key).is_none() && held.bytes_with(r.key.len()) > budget.bytes {
-                let mut p = leave_memory(held, old_rows, budget)?;
+                let p = leave_memory(held, old_rows, budget)?;
                 *held = Held::default();
-                p.push(r.row, &r.key, &r.side())?;
-                parts = Some(p);
-                return Ok(());
+                return Ok(Some(p));
             }
             match held.meet(h, &r.key, r.row, r.side(), m, emit)? {
                 Some(first) => Err(duplicate(keys, (&name, layout), &r.key, first, at(r))),
-                None => Ok(()),
+                None => Ok(None),
             }
         })?;
         self.matched.new_rows = rows;
@@ -221,6 +209,26 @@ impl<'k> Join<'k> {
         self.held.removed(self.matched.old_rows as usize, |_, c| emit(c))?;
         Ok(self.matched)
     }
+}
+
+/// Hands `table`'s rows to `f` until it returns [`Parts`], which then take
+/// that row and the rest; returns the rows read, and the parts.
+fn until_parts(
+    table: Table,
+    layout: &Layout,
+    mut f: impl FnMut(&RowBuf) -> Result<Option<Parts>>,
+) -> Result<(u64, Option<Parts>)> {
+    let mut parts: Option<Parts> = None;
+    let rows = table.for_each(layout, |r| {
+        if parts.is_none() {
+            parts = f(r)?;
+        }
+        match &mut parts {
+            Some(p) => p.push(r.row, &r.key, &r.side()),
+            None => Ok(()),
+        }
+    })?;
+    Ok((rows, parts))
 }
 
 /// OLD's rows in the index (with the NEW rows that matched them) and the

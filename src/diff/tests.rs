@@ -5,46 +5,38 @@
 use super::*;
 use crate::spill::suite::{User, spill_suite};
 use proptest::prelude::*;
-use std::fmt::Write as _;
 
-/// One row of a scan's output: its key and what a diff compares.
-#[derive(Debug, Clone)]
-struct Row {
-    id: u32,
-    record: Option<u32>,
-    kind: &'static str,
-    canonical: &'static str,
-    error: &'static str,
-    warnings: &'static str,
-}
-
-fn row() -> impl Strategy<Value = Row> {
+/// A row of a scan's output: its key (`id`), `record`, and SPEC's columns
+/// with the four a diff compares filled in.
+fn row() -> impl Strategy<Value = (u32, String)> {
+    let pick = |v: &'static [&'static str]| prop::sample::select(v);
     (
         0..60u32,
         proptest::option::of(1..100u32),
-        prop::sample::select(&["doi", "handle", "invalid"][..]),
-        prop::sample::select(&["", "10.1/a", "10.1/b", "10.2/é"][..]),
-        prop::sample::select(&["", "bad_prefix"][..]),
-        prop::sample::select(&["", "trimmed", "legacy_resolver;trimmed"][..]),
+        pick(&["doi", "handle", "invalid"]),
+        pick(&["", "10.1/a", "10.1/b", "10.2/é"]),
+        pick(&["", "bad_prefix"]),
+        pick(&["", "trimmed", "legacy_resolver;trimmed"]),
     )
-        .prop_map(|(id, record, kind, canonical, error, warnings)| Row {
-            id,
-            record,
-            kind,
-            canonical,
-            error,
-            warnings,
+        .prop_map(|(id, record, kind, canonical, error, warnings)| {
+            let record = record.map(|n| n.to_string()).unwrap_or_default();
+            let spec = crate::columns::SPEC.map(|s| match s {
+                "kind" => kind,
+                "canonical" => canonical,
+                "error" => error,
+                "warnings" => warnings,
+                _ => "",
+            });
+            (id, format!("k{id},{record},{}\n", spec.join(",")))
         })
 }
 
 /// Rows with their ids made unique, unless `dups` keeps a repeat.
-fn rows(dups: bool) -> impl Strategy<Value = Vec<Row>> {
+fn rows(dups: bool) -> impl Strategy<Value = Vec<String>> {
     proptest::collection::vec(row(), 0..40).prop_map(move |mut rows| {
-        if !dups {
-            let mut seen = std::collections::HashSet::new();
-            rows.retain(|r| seen.insert(r.id));
-        }
-        rows
+        let mut seen = std::collections::HashSet::new();
+        rows.retain(|(id, _)| dups || seen.insert(*id));
+        rows.into_iter().map(|(_, line)| line).collect()
     })
 }
 
@@ -53,29 +45,7 @@ fn rows(dups: bool) -> impl Strategy<Value = Vec<Row>> {
 struct Files {
     dir: tempfile::TempDir,
     #[allow(dead_code, reason = "shown when a case fails")]
-    old: Vec<Row>,
-    #[allow(dead_code, reason = "shown when a case fails")]
-    new: Vec<Row>,
-}
-
-fn write(path: &std::path::Path, rows: &[Row]) {
-    let mut out = format!("id,record,{}\n", crate::columns::SPEC.join(","));
-    for r in rows {
-        let record = r.record.map(|n| n.to_string()).unwrap_or_default();
-        let _ = write!(out, "k{},{record}", r.id);
-        for s in crate::columns::SPEC {
-            out.push(',');
-            out.push_str(match s {
-                "kind" => r.kind,
-                "canonical" => r.canonical,
-                "error" => r.error,
-                "warnings" => r.warnings,
-                _ => "",
-            });
-        }
-        out.push('\n');
-    }
-    std::fs::write(path, out).unwrap();
+    rows: (Vec<String>, Vec<String>),
 }
 
 fn diff(files: &Files, budget: Budget) -> Result<(Vec<String>, Matched), String> {
@@ -109,11 +79,13 @@ impl User for DiffUser {
     fn input() -> BoxedStrategy<Files> {
         (any::<u8>(), any::<u8>())
             .prop_flat_map(|(a, b)| (rows(a % 8 == 0), rows(b % 8 == 0)))
-            .prop_map(|(old, new)| {
+            .prop_map(|rows| {
                 let dir = tempfile::tempdir().unwrap();
-                write(&dir.path().join("old.csv"), &old);
-                write(&dir.path().join("new.csv"), &new);
-                Files { dir, old, new }
+                let header = format!("id,record,{}\n", crate::columns::SPEC.join(","));
+                for (name, rows) in [("old.csv", &rows.0), ("new.csv", &rows.1)] {
+                    std::fs::write(dir.path().join(name), header.clone() + &rows.concat()).unwrap();
+                }
+                Files { dir, rows }
             })
             .boxed()
     }

@@ -89,22 +89,20 @@ impl RunStore {
         })
     }
 
-    /// Frames of `run`, read through a buffer of about `cap` bytes.
-    pub fn frames<'a>(&'a self, run: &'a Run, cap: usize) -> Result<Frames<'a>> {
-        let src = match run {
-            Run::Mem(v) => Src::Mem(v),
-            Run::File { off, len } => Src::File {
-                file: self.file.get().ok_or_else(|| self.task.corrupt())?,
-                pos: *off,
-                end: off + len,
-            },
-        };
-        Ok(Frames::new(self.task, src, cap))
-    }
-
     /// The merge of `runs` by `key`, each read through `cap` bytes.
     pub fn merge<'a, K: Ord>(&'a self, runs: &'a [Run], cap: usize, key: KeyOf<K>) -> Result<Merge<'a, K>> {
-        let frames = runs.iter().map(|r| self.frames(r, cap)).collect::<Result<_>>()?;
+        let mut frames = Vec::with_capacity(runs.len());
+        for run in runs {
+            let src = match run {
+                Run::Mem(v) => Src::Mem(v),
+                Run::File { off, len } => Src::File {
+                    file: self.file.get().ok_or_else(|| self.task.corrupt())?,
+                    pos: *off,
+                    end: off + len,
+                },
+            };
+            frames.push(Frames::new(self.task, src, cap));
+        }
         Merge::new(frames, key)
     }
 }
