@@ -1,6 +1,7 @@
 //! The join of OLD and NEW on the key: OLD's rows are held in an
-//! [`Index`], the spill engine's table (a row's key and canonical in its
-//! arena, an [`Entry`] of 56 bytes, and a 5-byte slot); NEW is streamed
+//! `Index`, the spill engine's table (a row's key and canonical in its
+//! arena, 56 bytes of `Entry` with its hash and place, and a 5-byte
+//! slot); NEW is streamed
 //! past it, each row matched, classified and handed on as
 //! [`ChangeRow`]s in NEW's order; OLD's rows no NEW row matched are then
 //! handed on as `removed`, in OLD's order.

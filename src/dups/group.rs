@@ -12,7 +12,7 @@
 //! 2. **Emit.** Records are read again, in order of appearance, so a
 //!    cluster's first member comes before the others; each member of a
 //!    cluster (two or more) becomes a row with its variant against that
-//!    first member, and rows go to sorted runs (`runs`).
+//!    first member, and rows go to sorted runs (`spill::RunBuf`).
 //!
 //! A partition whose file fits a quarter of the budget is read whole and
 //! both passes run in memory; a larger one is streamed through a buffer.
