@@ -33,7 +33,8 @@ pub mod open_files;
 pub mod pipeline;
 pub mod report;
 pub mod select;
-mod spill;
 pub mod synth;
+
+mod spill;
 
 pub use hdlscan_id as id;
