@@ -20,7 +20,9 @@ pub(crate) fn varint_len(v: u64) -> usize {
     (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
 }
 
-#[inline]
+// Always inlined: it is on every record's path, and a call costs about
+// what its body does.
+#[inline(always)]
 pub(crate) fn get_varint(buf: &[u8], pos: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     let mut shift = 0;
@@ -93,8 +95,14 @@ pub(crate) fn end_frame(out: &mut Vec<u8>, start: usize) {
     if len < 0x80 {
         out[start] = len as u8;
     } else {
-        let mut prefix = Vec::with_capacity(10);
-        put_varint(&mut prefix, len as u64);
-        out.splice(start..start + 1, prefix);
+        widen(out, start, len);
     }
+}
+
+/// Kept out of line, so that [`end_frame`] is inlined where it is called.
+#[cold]
+fn widen(out: &mut Vec<u8>, start: usize, len: usize) {
+    let mut prefix = Vec::with_capacity(10);
+    put_varint(&mut prefix, len as u64);
+    out.splice(start..start + 1, prefix);
 }

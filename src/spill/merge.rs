@@ -19,9 +19,6 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Reads the sort key of a frame; `None` for bytes that hold none.
-pub(crate) type KeyOf<K> = fn(&[u8]) -> Option<K>;
-
 /// One sorted run of frames.
 #[derive(Debug)]
 pub(crate) enum Run {
@@ -90,7 +87,12 @@ impl RunStore {
     }
 
     /// The merge of `runs` by `key`, each read through `cap` bytes.
-    pub fn merge<'a, K: Ord>(&'a self, runs: &'a [Run], cap: usize, key: KeyOf<K>) -> Result<Merge<'a, K>> {
+    pub fn merge<'a, K: Ord, F: Fn(&[u8]) -> Option<K>>(
+        &'a self,
+        runs: &'a [Run],
+        cap: usize,
+        key: F,
+    ) -> Result<Merge<'a, K, F>> {
         let mut frames = Vec::with_capacity(runs.len());
         for run in runs {
             let src = match run {
@@ -224,17 +226,18 @@ impl<K: Ord + Copy> RunBuf<K> {
     }
 }
 
-/// Merges streams of frames, each sorted by `key`, into one order.
-pub(crate) struct Merge<'a, K> {
+/// Merges streams of frames, each sorted by `key` (which reads a frame's
+/// key; `None` for bytes that hold none), into one order.
+pub(crate) struct Merge<'a, K, F> {
     frames: Vec<Frames<'a>>,
-    key: KeyOf<K>,
+    key: F,
     heap: BinaryHeap<Reverse<(K, usize)>>,
     /// The stream whose frame was handed out last, to advance first.
     pending: Option<usize>,
 }
 
-impl<'a, K: Ord> Merge<'a, K> {
-    pub fn new(frames: Vec<Frames<'a>>, key: KeyOf<K>) -> Result<Merge<'a, K>> {
+impl<'a, K: Ord, F: Fn(&[u8]) -> Option<K>> Merge<'a, K, F> {
+    pub fn new(frames: Vec<Frames<'a>>, key: F) -> Result<Merge<'a, K, F>> {
         let mut m = Merge {
             heap: BinaryHeap::with_capacity(frames.len()),
             frames,
@@ -278,7 +281,7 @@ pub(crate) fn reduce<K: Ord>(
     runs: &mut Vec<Run>,
     fan_in: usize,
     cap: usize,
-    key: KeyOf<K>,
+    key: impl Fn(&[u8]) -> Option<K> + Copy,
 ) -> Result<u64> {
     let fan_in = fan_in.max(2);
     let mut merges = 0;
