@@ -9,8 +9,6 @@
 //! - [`at`]: where a value was read, the reference every value carries.
 //! - [`columns`]: SPEC's output columns (wide and long) as Arrow arrays.
 //! - [`dups`]: exact duplicate clusters in bounded memory, and their file.
-//! - `spill`: the engine `dups` and `diff` share past memory: partition
-//!   files, the k-way merge, the table of keys.
 //! - [`pipeline`]: blocks, rayon, the one per-value loop, the writer thread.
 //! - [`report`]: statistics that merge with `+=`, the typed report and its
 //!   printers (JSON, Markdown, HTML, the summary).
@@ -20,6 +18,8 @@
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
 //! - [`open_files`]: the open-file limit, raised at start; how many
 //!   temporary files a spill may hold under it.
+//! - `spill`: the engine `dups` and `diff` share past memory: partition
+//!   files, the k-way merge, the table of keys.
 
 pub mod at;
 pub mod cli;
