@@ -19,6 +19,8 @@
 //! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
 //! - [`open_files`]: the open-file limit, raised at start; how many
 //!   temporary files a spill may hold under it.
+//! - `spill`: the engine `dups` and `diff` share past memory: partition
+//!   files, the k-way merge, the table of keys.
 
 pub mod at;
 pub mod columns;
@@ -32,5 +34,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod report;
 pub mod select;
+
+mod spill;
 
 pub use hdlscan_id as id;
