@@ -57,6 +57,12 @@ fn separator() -> impl Strategy<Value = &'static str> {
     ])
 }
 
+/// SPEC §8's labels of one word: before an identifier of another shape they
+/// make `bad_pid`, not text a whole-value repair drops.
+const SECTION_8_LABELS: &[&str] = &[
+    "issn", "eissn", "pissn", "isbn", "orcid", "ror", "arxiv", "pmid", "pubmed", "pmcid", "pmc", "isni",
+];
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -111,7 +117,7 @@ proptest! {
     fn whole_value_repairs_are_valid_and_final(
         (id, canonical) in identifier(),
         dirt in 0..6usize,
-        word in "[a-z]{1,8}",
+        word in "[a-z]{1,8}".prop_filter("a SPEC §8 label names a scheme, not glued text", |w| !SECTION_8_LABELS.contains(&w.as_str())),
     ) {
         let v = match dirt {
             0 => format!("{id} {word}"),
