@@ -101,6 +101,37 @@ fn sigint_keeps_an_existing_output() {
     );
 }
 
+/// A run killed hard (SIGKILL, out of memory) runs no handler and leaves its
+/// temporary files; the next run into that folder removes those whose
+/// process is gone, and only those.
+#[test]
+fn next_run_removes_what_a_killed_run_left() {
+    let dir = tempdir_with_out();
+    let out = dir.path().join("out");
+    // Above any pid_max: no process has this PID.
+    let dead = i32::MAX;
+    let live = std::process::id();
+    let left = [
+        format!(".out.csv.hdlscan-tmp.{dead}"),
+        format!(".r.json.hdlscan-tmp.{dead}.1"),
+    ];
+    let kept = [
+        format!(".out.csv.hdlscan-tmp.{live}"),
+        format!("notes.hdlscan-tmp.{dead}"),
+    ];
+    for name in left.iter().chain(&kept) {
+        fs::write(out.join(name), "partial").unwrap();
+    }
+    let sample = crate::scan::sample();
+    let args = [crate::scan::p(&sample), "-c", SAMPLE_ID, "-o", "out/out.csv", "-q"];
+    let run = scan(dir.path(), &args).ok();
+    assert!(run.stdout.is_empty() && run.stderr.is_empty(), "{}", run.stderr);
+    let mut want = vec!["out.csv".to_string()];
+    want.extend(kept);
+    want.sort();
+    assert_eq!(entries(&out), want);
+}
+
 // ---------------------------------------------------------------------------
 // An input that breaks off half-way
 

@@ -16,6 +16,10 @@
 //!
 //! A symlink at the target path is replaced by the new regular file (the
 //! link's destination is not written through), like `mv` would do.
+//!
+//! A run killed hard (SIGKILL, out of memory) runs neither, and leaves its
+//! temporary files. The first `AtomicFile` a run creates in a folder
+//! removes those there whose PID names no live process.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -191,6 +195,7 @@ impl AtomicFile {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        sweep_stale_once(&dir);
         let pid = std::process::id();
         let mut attempt = 0u32;
         loop {
@@ -265,6 +270,73 @@ impl AtomicFile {
             target: std::mem::take(&mut self.target),
         })
     }
+}
+
+/// Folders already swept by this process: one sweep per folder per run.
+static SWEPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn sweep_stale_once(dir: &Path) {
+    let key = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if !swept.contains(&key) {
+        swept.push(key);
+        sweep_stale(dir);
+    }
+}
+
+/// Removes the temporary files in `dir` left by runs whose process is
+/// gone. Only regular files named as [`AtomicFile::create`] names them are
+/// considered, and one whose process is alive (or cannot be checked) is
+/// kept. Silent: the files are this tool's own hidden debris of a run that
+/// already failed, and a file that cannot be removed changes nothing.
+fn sweep_stale(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let stale = e.file_type().is_ok_and(|t| t.is_file())
+            && e.file_name()
+                .to_str()
+                .and_then(temp_pid)
+                .is_some_and(|pid| !process_alive(pid));
+        if stale {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The PID in a temporary file's name, `.NAME.hdlscan-tmp.PID[.N]`.
+fn temp_pid(name: &str) -> Option<u32> {
+    const MARK: &str = ".hdlscan-tmp.";
+    let at = name.rfind(MARK).filter(|&i| i > 1 && name.starts_with('.'))?;
+    let rest = &name[at + MARK.len()..];
+    let (pid, counter) = rest.split_once('.').map_or((rest, None), |(pid, n)| (pid, Some(n)));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !counter.is_none_or(digits) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether `pid` may name a live process. `kill(pid, 0)` sends nothing; it
+/// fails with ESRCH only when no such process exists (EPERM means it
+/// exists under another user), the same answer as `/proc/PID` on Linux
+/// without needing `/proc` mounted. Elsewhere no file is ever judged stale.
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    // 0 and negative numbers address process groups, not a process.
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return true;
+    }
+    // SAFETY: signal 0 only checks that `pid` exists and may be signalled.
+    let ok = unsafe { libc::kill(pid, 0) } == 0;
+    ok || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> bool {
+    true
 }
 
 /// Held while committed files are renamed onto their targets, so that an
@@ -471,6 +543,26 @@ mod tests {
         drop(f); // harmless after the registry removed it
         assert!(g.commit().is_err()); // its file is gone
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn temp_file_names() {
+        let pid = |name| temp_pid(name);
+        assert_eq!(pid(".out.csv.hdlscan-tmp.123"), Some(123));
+        assert_eq!(pid(".out.csv.hdlscan-tmp.123.4"), Some(123));
+        assert_eq!(pid(".a.hdlscan-tmp.b.hdlscan-tmp.7"), Some(7));
+        for other in [
+            "out.csv.hdlscan-tmp.123",
+            "..hdlscan-tmp.123",
+            ".out.csv.hdlscan-tmp.",
+            ".out.csv.hdlscan-tmp.12x",
+            ".out.csv.hdlscan-tmp.12.",
+            ".out.csv.hdlscan-tmp.12.3.4",
+            ".out.csv.hdlscan-tmp.99999999999",
+            ".out.csv",
+        ] {
+            assert_eq!(pid(other), None, "{other}");
+        }
     }
 
     #[test]
