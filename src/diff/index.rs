@@ -85,14 +85,6 @@ impl Index {
         (arena + entries * size_of::<Entry>() + slots * 8) as u64
     }
 
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     pub fn entry(&self, i: usize) -> &Entry {
         &self.entries[i]
     }

@@ -1,18 +1,18 @@
 //! `hdlscan diff`: what changed between two enriched outputs of `scan`
 //! (last night's and tonight's), by key.
 //!
-//! - [`layout`]: the key columns and SPEC's columns in a header; the shape.
-//! - [`read`]: any output format of `scan` (CSV, TSV, Parquet, Arrow IPC),
+//! - `layout`: the key columns and SPEC's columns in a header; the shape.
+//! - `read`: any output format of `scan` (CSV, TSV, Parquet, Arrow IPC),
 //!   row by row as text; OLD and NEW may differ in format.
-//! - [`row`]: a row's key and compared cells; OLD's compact form.
-//! - [`change`]: the six changes and the rule that classifies a pair.
-//! - [`index`]: OLD's rows held compactly, found by key.
-//! - [`join`]: OLD in the index, NEW streamed past it; duplicate keys.
-//! - [`parts`]: the same join a partition at a time, when OLD's index
+//! - `row`: a row's key and compared cells; OLD's compact form.
+//! - `change`: the six changes and the rule that classifies a pair.
+//! - `index`: OLD's rows held compactly, found by key.
+//! - `join`: OLD in the index, NEW streamed past it; duplicate keys.
+//! - `parts`: the same join a partition at a time, when OLD's index
 //!   would pass its budget; `spill`: its temporary files.
-//! - [`report`]: the typed report and its tally; [`gates`]: `--fail-if`.
+//! - `report`: the typed report and its tally; `gates`: `--fail-if`.
 //! - `summary`: the report on stderr; `page`: as Markdown or HTML, one printer.
-//! - [`output`]: `-o`, a row per change.
+//! - `output`: `-o`, a row per change.
 //!
 //! Memory: OLD's rows are held (its keys, canonicals and interned codes)
 //! up to a budget ([`Diff::budget`], 64 MiB), NEW is streamed; past the
@@ -21,7 +21,7 @@
 //!
 //! ```no_run
 //! use hdlscan::diff::Diff;
-//! use hdlscan::io::source::InputSpec;
+//! use hdlscan::InputSpec;
 //!
 //! let keys = vec!["id".to_string()];
 //! let outcome = Diff::new(&keys).run(
@@ -33,29 +33,32 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
-pub mod change;
-pub mod gates;
-pub mod index;
-pub mod join;
-pub mod layout;
-pub mod output;
+mod change;
+mod gates;
+mod index;
+mod join;
+mod layout;
+mod output;
 mod page;
-pub mod parts;
-pub mod read;
-pub mod report;
-pub mod row;
+mod parts;
+mod read;
+mod report;
+mod row;
 mod spill;
 mod summary;
 
 pub use change::Change;
+pub use gates::Gate;
 pub use join::{ChangeRow, DuplicateKey, Matched};
-pub use layout::{Layout, LayoutError, Shape};
+pub use layout::LayoutError;
+pub use output::{ChangeWriter, schema as changes_schema};
 pub use parts::Budget;
-pub use report::{DiffReport, FileReport, Tally};
+pub use report::{DiffMade, DiffReport, DiffRun, FileReport, Runs, ScanRun, Tally};
 
 use crate::io::source::InputSpec;
 use anyhow::Result;
 use join::Join;
+use layout::Layout;
 use read::Table;
 
 /// A diff to run: the key columns, and where SPEC's columns are.
@@ -69,9 +72,13 @@ pub struct Diff<'k> {
 /// A finished diff: both files, the counts and examples.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// OLD: its path, format, shape and rows.
     pub old: FileReport,
+    /// NEW: its path, format, shape and rows.
     pub new: FileReport,
+    /// The changes counted, with examples.
     pub tally: Tally,
+    /// Keys matched and unchanged, duplicates, partitions.
     pub matched: Matched,
 }
 

@@ -34,7 +34,9 @@ pub const PARTITIONS: usize = 128;
 /// The memory OLD's index may take before the diff partitions, and where.
 #[derive(Debug, Clone)]
 pub struct Budget {
+    /// Bytes OLD's index may take before both files are partitioned.
     pub bytes: u64,
+    /// Where the partitions' temporary files go (the system's default when `None`).
     pub temp_dir: Option<PathBuf>,
 }
 
