@@ -123,5 +123,5 @@ fn the_sample_report_renders_with_its_figures() {
         assert!(text.contains(code.as_str()), "{code}");
         assert!(text.contains(&c["count"].to_string()), "{code}'s count");
     }
-    assert!(text.contains("2.8713% (87 of 3030)"), "the gate's value");
+    assert!(text.contains("2.5413% (77 of 3030)"), "the gate's value");
 }

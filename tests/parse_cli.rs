@@ -265,3 +265,26 @@ fn expect_flags_other_namespaces() {
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("--expect \"10.1000\""), "{}", o.stderr);
 }
+
+/// SPEC §8 "declared": `--expect issn` reads ISSNs without their hyphen,
+/// and an ORCID iD in a DOI column is `unexpected_namespace`.
+#[test]
+fn expect_reads_declared_schemes() {
+    let o = parse(&["--format", "jsonl", "--expect", "issn", "19326203", "2012-2013"], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let rows: Vec<Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        (rows[0]["kind"].as_str(), rows[0]["canonical"].as_str()),
+        (Some("other_pid"), Some("issn:1932-6203"))
+    );
+    assert_eq!(
+        (rows[1]["error"].as_str(), rows[1]["namespace"].as_str()),
+        (Some("bad_check_digit"), Some("issn"))
+    );
+    let o = parse(&["--format", "jsonl", "--expect", "doi", "0000-0002-1825-0097"], b"");
+    let row: Value = serde_json::from_str(o.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (row["error"].as_str(), row["namespace"].as_str()),
+        (Some("unexpected_namespace"), Some("orcid"))
+    );
+}

@@ -502,9 +502,10 @@ pub const KNOWN: &[Expect] = &[
         Some("pmid"),
         None,
         None,
+        // SPEC v3 §3: an `info:pmid/` identifier's canonical is §8's.
+        Some("pmid:12376099"),
         Some("info:pmid/12376099"),
-        Some("info:pmid/12376099"),
-        None,
+        Some("https://pubmed.ncbi.nlm.nih.gov/12376099/"),
         None,
         None,
         None,
@@ -1439,4 +1440,43 @@ fn parquet_input_in_every_codec() {
         let kinds: Vec<_> = (0..3).map(|i| t.get(i, "kind")).collect();
         assert_eq!(kinds, ["doi", "hdl_uri", "invalid"], "{codec:?}");
     }
+}
+
+/// SPEC §8 in a scan: the report counts `other_pid` and the schemes'
+/// namespaces (not a failed check's), the duplicates cluster a scheme's
+/// forms by canonical, and the gates take §8's codes.
+#[test]
+fn other_schemes_are_counted_clustered_and_gated() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("in.csv"),
+        "id\nISSN 1932-6203\n1932-6203\nhttps://orcid.org/0000-0002-1825-0097\n0000-0002-1825-0098\nPMID: 12376099\ninfo:pmid/12376099\n",
+    )
+    .unwrap();
+    let run = scan(
+        d,
+        &[
+            "in.csv",
+            "-c",
+            "id",
+            "--duplicates",
+            "d.csv",
+            "--report",
+            "r.json",
+            "-q",
+            "--fail-if",
+            "bad_check_digit>0",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(r["by_kind"]["other_pid"], 3);
+    assert_eq!(r["by_namespace"]["issn"], 2);
+    assert_eq!(r["by_namespace"]["orcid"], 1);
+    assert_eq!(r["by_namespace"]["pmid"], 2);
+    assert_eq!(r["errors"]["bad_check_digit"]["count"], 1);
+    let dups = Table::from_csv(&d.join("d.csv"), b',');
+    let clusters: BTreeSet<&str> = (0..dups.rows.len()).map(|i| dups.get(i, "canonical")).collect();
+    assert_eq!(clusters, BTreeSet::from(["issn:1932-6203", "pmid:12376099"]));
 }

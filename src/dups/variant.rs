@@ -51,22 +51,6 @@ impl std::fmt::Display for Variant {
     }
 }
 
-/// The warnings of a repair (SPEC §6 and the dirt codes `--repair` fixes).
-/// `trimmed` is not one: trimming happens with or without `--repair`, and
-/// the whitespace it takes away is judged by the `encoding` arm.
-pub const REPAIRS: &[Warning] = &[
-    Warning::TrailingPunct,
-    Warning::UnicodeDash,
-    Warning::InvisibleChar,
-    Warning::HtmlEntity,
-    Warning::PublisherSuffix,
-    Warning::DoubleEncoded,
-    Warning::MultipleValues,
-    Warning::WrappedLine,
-    Warning::ExtraText,
-    Warning::PublisherUrl,
-];
-
 /// The warnings that say percent-decoding or Unicode handling touched a
 /// value, for the `encoding` arm.
 pub const ENCODINGS: &[Warning] = &[
@@ -78,18 +62,12 @@ pub const ENCODINGS: &[Warning] = &[
     Warning::HtmlEntity,
 ];
 
-const fn mask(ws: &[Warning]) -> u32 {
-    let mut m = 0;
-    let mut i = 0;
-    while i < ws.len() {
-        m |= 1 << ws[i] as u32;
-        i += 1;
-    }
-    m
-}
-
-const REPAIR_MASK: u32 = mask(REPAIRS);
-const ENCODING_MASK: u32 = mask(ENCODINGS);
+/// The warnings of a repair: SPEC §3's dirt `--repair` fixes and §6's
+/// whole-value repairs. `trimmed` is not one: trimming happens with or
+/// without `--repair`, and the whitespace it takes away is judged by the
+/// `encoding` arm.
+const REPAIR_MASK: u32 = Warnings::REPAIRABLE.bits() | Warnings::WHOLE_VALUE_REPAIRS.bits();
+const ENCODING_MASK: u32 = Warnings::of(ENCODINGS).bits();
 
 /// How member `m` differs from its cluster's first member `f`, both by raw
 /// value bytes (and the warnings the parser gave each). The first arm that
@@ -98,11 +76,9 @@ const ENCODING_MASK: u32 = mask(ENCODINGS);
 /// 1. `same`: the values are equal byte for byte.
 /// 2. `case`: they are equal ignoring ASCII case.
 /// 3. `repair`: the run repairs (`--repair`) and either value carries the
-///    warning of a repair: `trailing_punct`, `unicode_dash`,
-///    `invisible_char`, `html_entity`, `publisher_suffix`,
-///    `double_encoded`, or a whole-value one, `multiple_values`,
-///    `wrapped_line`, `extra_text`, `publisher_url` ([`REPAIRS`];
-///    `trimmed` is not a repair).
+///    warning of a repair: SPEC §3's dirt (`trailing_punct`, …,
+///    [`Warning::is_repairable`]) or a whole-value one (`multiple_values`,
+///    …, [`Warning::is_whole_value_repair`]); `trimmed` is not a repair.
 /// 4. `encoding`: either value has a byte that percent-decoding or Unicode
 ///    handling touched (a `%`, a non-ASCII byte, or whitespace at its start
 ///    or end), or carries `encoded_separator`, `unencoded_chars`,

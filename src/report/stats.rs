@@ -180,7 +180,11 @@ impl Stats {
             col.warnings[w as usize] += 1;
             self.warnings[w as usize].add(at, raw);
         }
-        if let Some(ns) = p.namespace {
+        // Identifiers by namespace: not SPEC §8's `bad_check_digit` and
+        // `bad_pid`, which keep the namespace of what they failed to be.
+        if let Some(ns) = p.namespace
+            && !matches!(p.error, Some(ErrorCode::BadCheckDigit | ErrorCode::BadPid))
+        {
             bump(&mut self.namespaces, ns);
         }
         if let Some(r) = p.resolver {

@@ -1,4 +1,4 @@
-//! The authority of `hdl://` URIs and resolver URLs (RFC 3986 §3.2):
+//! The authority of `hdl://` URIs and resolver URLs (SPEC §2, RFC 3986 §3.2):
 //! `host[:port]`, where host is a registered name, an IPv4 dotted quad or a
 //! bracketed IP literal.
 

@@ -1,6 +1,11 @@
 //! Character classes SPEC.md names: what trimming removes (§2), control
 //! characters (§1), invisible characters, look-alike dashes and white space
 //! (§3). Every class is defined here once; the rest of the parser asks.
+//! Trimming itself (§2, [`trim_bytes`], and the `trimmed` warning,
+//! [`trimmed`]) is here too, the one algorithm every reader calls.
+
+use super::classes;
+use super::codes::{Warning, Warnings};
 
 /// Removed from both ends of every value (§2): ASCII and Unicode White_Space,
 /// plus U+200B ZERO WIDTH SPACE and U+FEFF BYTE ORDER MARK.
@@ -79,14 +84,102 @@ fn non_ascii_in_word_at(b: &[u8], i: usize) -> Option<usize> {
     (w != 0).then(|| (w.trailing_zeros() / 8) as usize)
 }
 
-/// Trims per §2; returns the trimmed slice (a sub-slice of `s`).
+/// `s` trimmed (§2): [`trim_bytes`] of its bytes, a sub-slice of `s`.
 pub fn trim(s: &str) -> &str {
-    // Fast path: most values start and end with a visible ASCII byte.
-    let b = s.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(&f), Some(&l)) if f > b' ' && f < 0x7F && l > b' ' && l < 0x7F => s,
-        _ => s.trim_matches(is_trim_char),
+    let t = trim_bytes(s.as_bytes());
+    let start = t.as_ptr() as usize - s.as_ptr() as usize;
+    // `trim_bytes` removes whole characters only: char boundaries.
+    &s[start..start + t.len()]
+}
+
+/// The warnings trimming raises (§2): `trimmed` when `t`, `raw` trimmed,
+/// is shorter. Every reader asks here.
+#[inline(always)]
+pub fn trimmed(raw: &[u8], t: &[u8]) -> Warnings {
+    let mut ws = Warnings::EMPTY;
+    ws.add_if(t.len() != raw.len(), Warning::Trimmed);
+    ws
+}
+
+/// `raw` trimmed (§2): without the characters [`is_trim_char`] names at
+/// its ends. This is the one trimming algorithm; [`trim`] is it on text.
+/// ASCII runs are counted 16 bytes at a time (`classes::ascii_space_runs`);
+/// a non-ASCII end goes to `trim_unicode`, so a value with a NBSP around
+/// it is read by the fast path on its first pass rather than sent to the
+/// full parser. Bytes that are not UTF-8 stop trimming: whoever reads the
+/// value reports them (`bad_utf8`).
+#[inline(always)]
+pub fn trim_bytes(raw: &[u8]) -> &[u8] {
+    // Most values have nothing to trim: both ends printable ASCII.
+    let printable = |b: &u8| b.wrapping_sub(0x21) < 0x5F;
+    if raw.first().is_some_and(printable) && raw.last().is_some_and(printable) {
+        return raw;
     }
+    let (mut start, mut end) = (0, raw.len());
+    if let Some((lead, trail)) = classes::ascii_space_runs(raw) {
+        (start, end) = (lead, raw.len() - trail);
+    } else {
+        while start < end && is_ascii_trim(raw[start]) {
+            start += 1;
+        }
+        while end > start && is_ascii_trim(raw[end - 1]) {
+            end -= 1;
+        }
+    }
+    if start < end && (!raw[start].is_ascii() || !raw[end - 1].is_ascii()) {
+        return trim_unicode(&raw[start..end]);
+    }
+    &raw[start..end]
+}
+
+/// ASCII White_Space: what [`is_trim_char`] names that is one byte long.
+fn is_ascii_trim(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+/// `trim_bytes` for a value with a non-ASCII end: whole characters that
+/// [`is_trim_char`] names, ASCII or not, from both ends. Out of line: rare.
+#[cold]
+#[inline(never)]
+fn trim_unicode(mut b: &[u8]) -> &[u8] {
+    while let Some(len) = trim_char_len(b) {
+        b = &b[len..];
+    }
+    while let Some(&x) = b.last() {
+        // The start of the last character: up to two continuation bytes back.
+        let len = if x.is_ascii() {
+            1
+        } else {
+            match (1..=3).find(|&k| b.len() > k - 1 && b[b.len() - k] & 0xC0 != 0x80) {
+                Some(k) if k > 1 => k,
+                _ => break,
+            }
+        };
+        if trim_char_len(&b[b.len() - len..]) != Some(len) {
+            break;
+        }
+        b = &b[..b.len() - len];
+    }
+    b
+}
+
+/// The length of the character `b` starts with, if it is UTF-8 and one
+/// [`is_trim_char`] names. Decoded here rather than by
+/// `std::str::from_utf8`, whose general code is slow for one character:
+/// no trim character takes four bytes, and a sequence of two or three is
+/// UTF-8 when its continuation bytes are and it is neither overlong nor a
+/// surrogate.
+fn trim_char_len(b: &[u8]) -> Option<usize> {
+    let cont = |i: usize| b.get(i).filter(|&&c| c & 0xC0 == 0x80).map(|&c| u32::from(c & 0x3F));
+    let (code, len) = match *b.first()? {
+        x @ 0x00..=0x7F => (u32::from(x), 1),
+        x @ 0xC2..=0xDF => ((u32::from(x) & 0x1F) << 6 | cont(1)?, 2),
+        x @ 0xE0..=0xEF => ((u32::from(x) & 0x0F) << 12 | cont(1)? << 6 | cont(2)?, 3),
+        _ => return None,
+    };
+    // `from_u32` refuses surrogates; below U+0800, three bytes are overlong.
+    let c = char::from_u32(code).filter(|_| len < 3 || code >= 0x800)?;
+    is_trim_char(c).then_some(len)
 }
 
 /// Facts about a string gathered in one pass, so later steps can skip work
@@ -167,11 +260,10 @@ pub fn has_c1_control(b: &[u8]) -> bool {
 /// White_Space (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
 /// U+202F, U+205F, U+3000): what `std::str::from_utf8`, `!has_c1_control`
 /// and `!s.chars().any(|c| !c.is_ascii() && c.is_whitespace())` say
-/// together, in one plain walk. The fast path asks it of a value with a
-/// character or two outside ASCII, one value in seventy: `from_utf8`'s
-/// general code is cold by then, and its branches cost such a value about
-/// 170 ns amid the benchmark's mix; a second walk for the spaces cost it
-/// 190 instructions more. Each sequence is checked as RFC 3629 §4 (and
+/// together, in one plain walk. The fast path asks it of the rare value
+/// with a character or two outside ASCII, when `from_utf8`'s general code
+/// is cold and its branches mispredict; one walk, not two, since the
+/// spaces are found on the way. Each sequence is checked as RFC 3629 §4 (and
 /// `from_utf8`) has it: no overlong form, no surrogate, nothing above
 /// U+10FFFF. The spaces are told by their bytes: U+0085 is a C1 control
 /// already.
@@ -272,61 +364,54 @@ pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
 /// and a byte loop's exit mispredicts on them.
 #[inline(always)]
 pub fn all_digits(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    // With x = byte ^ '0', a digit is x < 10: bit 7 clear in x and in
-    // (x & 0x7F) + 0x76, which cannot carry into the next byte.
-    let digits = |w: u64| {
-        let x = w ^ (LO * b'0' as u64);
-        ((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80) == 0
-    };
-    let n = b.len();
-    if n >= 8 {
-        // Words from the start, then the last eight bytes (overlapping).
-        let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
-        let mut i = 0;
-        while i + 8 < n {
-            if !digits(word(i)) {
-                return false;
-            }
-            i += 8;
-        }
-        return digits(word(n - 8));
+    match any_word(b, |w| digit_lanes(w) != LO * 0x80) {
+        Some(non_digit) => !non_digit,
+        None => b.iter().all(u8::is_ascii_digit),
     }
-    if n >= 4 {
-        // Bytes 0..4 and n-4..n, overlapping: every byte is in one.
-        let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64;
-        return digits(half(0) | half(n - 4) << 32);
-    }
-    b.iter().all(u8::is_ascii_digit)
 }
 
 /// True when `b` holds an ASCII digit. A word at a time, as `all_digits`:
 /// SPEC §6's `placeholder` asks it of every value that does not start
 /// with a digit, most of which hold their first one a dozen bytes in.
 pub fn any_digit(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    // As in `all_digits`: with x = byte ^ '0', a digit is x < 10.
-    let digit = |w: u64| {
-        let x = w ^ (LO * b'0' as u64);
-        !((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80) != 0
-    };
+    any_word(b, |w| digit_lanes(w) != 0).unwrap_or_else(|| b.iter().any(u8::is_ascii_digit))
+}
+
+/// A one in each byte of a word.
+const LO: u64 = 0x0101_0101_0101_0101;
+
+/// Bit 7 of each byte of `w` set where that byte is an ASCII digit: with
+/// x = byte ^ '0', a digit is x < 10, bit 7 clear in x and in
+/// (x & 0x7F) + 0x76, which cannot carry into the next byte.
+#[inline(always)]
+fn digit_lanes(w: u64) -> u64 {
+    let x = w ^ (LO * b'0' as u64);
+    !((x & (LO * 0x7F)).wrapping_add(LO * 0x76) | x) & (LO * 0x80)
+}
+
+/// Whether `hit` holds for a word of `b`: its eight-byte words from the
+/// start, then its last eight bytes (overlapping); four to seven bytes as
+/// one word of their first and last four (overlapping: every byte is in
+/// one). `None` under four bytes, which the caller walks.
+#[inline(always)]
+fn any_word(b: &[u8], hit: impl Fn(u64) -> bool) -> Option<bool> {
     let n = b.len();
     if n >= 8 {
         let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
         let mut i = 0;
         while i + 8 < n {
-            if digit(word(i)) {
-                return true;
+            if hit(word(i)) {
+                return Some(true);
             }
             i += 8;
         }
-        return digit(word(n - 8));
+        return Some(hit(word(n - 8)));
     }
     if n >= 4 {
         let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64;
-        return digit(half(0) | half(n - 4) << 32);
+        return Some(hit(half(0) | half(n - 4) << 32));
     }
-    b.iter().any(u8::is_ascii_digit)
+    None
 }
 
 /// True when `b` is one or more runs of ASCII digits joined by single
@@ -380,6 +465,16 @@ fn byte_in_word(needle: u8, w: [u8; 8]) -> Option<usize> {
     let v = u64::from_le_bytes(w) ^ (LO * needle as u64);
     let z = v.wrapping_sub(LO) & !v & HI;
     (z != 0).then(|| (z.trailing_zeros() / 8) as usize)
+}
+
+/// Splits `s` at the first `sep` into what precedes and what follows: a
+/// URI's fragment (`#`) and query (`?`), kept raw (SPEC §2).
+#[inline]
+pub fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
+    match find_byte(sep, s.as_bytes()) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    }
 }
 
 pub fn starts_with_ci(s: &str, lit: &str) -> bool {
@@ -462,6 +557,23 @@ mod tests {
             for pred in preds {
                 proptest::prop_assert_eq!(any_non_ascii(&s, pred), s.chars().any(pred), "{:?}", s);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// `trim_bytes` is `str::trim_matches(is_trim_char)` (SPEC §2) on
+        /// text, whatever mix of ASCII and Unicode white space stands at
+        /// the ends.
+        #[test]
+        fn trim_is_trim_matches(
+            lead in "[ \t\r\n\u{85}\u{A0}\u{1680}\u{2000}\u{200A}\u{200B}\u{2028}\u{202F}\u{205F}\u{3000}\u{FEFF}\u{AD}\u{2013}]{0,4}",
+            body in "[a-z0-9./é\u{A0}\u{2013}]{0,20}",
+            tail in "[ \t\r\n\u{85}\u{A0}\u{1680}\u{2000}\u{200A}\u{200B}\u{2028}\u{202F}\u{205F}\u{3000}\u{FEFF}\u{AD}\u{2013}é]{0,4}",
+        ) {
+            let v = format!("{lead}{body}{tail}");
+            let want = v.trim_matches(is_trim_char);
+            proptest::prop_assert_eq!(trim_bytes(v.as_bytes()), want.as_bytes());
+            proptest::prop_assert_eq!(trim(&v), want);
         }
     }
 

@@ -1,4 +1,5 @@
-//! The byte classes the fast path (`fast.rs`) decides a value by, OR-ed
+//! The byte classes the fast path (`fast.rs`) reads SPEC §2's forms and
+//! §6's separators by (no rule of SPEC is decided here), OR-ed
 //! over the whole value: which of control characters, `%`, `?`/`#`, bytes
 //! a URI must escape, `&`, space, `:` (or a SPEC §6 separator) and
 //! non-ASCII it holds anywhere; and, in the same pass, where its `/` and
@@ -22,9 +23,11 @@
 //! at every position, arbitrary bytes, and identifier text with one byte
 //! of any kind; and `Classes::slash` against a plain search.
 
-use super::{chars, percent, pieces};
+use super::{chars, other, percent, pieces};
 
-/// Control characters (C0 and DEL): the full parser's business.
+/// Control characters (C0 and DEL), and `\`, which may start a line
+/// break written as text (SPEC §6 raw whitespace): the full parser's
+/// business.
 pub const GIVE_UP: u8 = 1;
 pub const PCT: u8 = 2;
 /// `?` or `#`: split off before the handle is read.
@@ -47,6 +50,8 @@ static CLASS: [u8; 256] = {
         let b = i as u8;
         t[i] = if b < 0x20 || b == 0x7F {
             GIVE_UP
+        } else if b == b'\\' {
+            GIVE_UP | UNENCODED
         } else if b >= 0x80 {
             NON_ASCII | UNENCODED
         } else if b == b'%' {
@@ -95,6 +100,13 @@ impl Classes {
         Classes { acc, ..self }
     }
 
+    /// True when a value of up to `MASKED` bytes holds a `/` (always for
+    /// a longer one).
+    #[inline(always)]
+    pub fn has_slash_masked(&self) -> bool {
+        self.slashes != 0
+    }
+
     /// The first `/` of `b[from..end]`, as an index into `b`, the bytes
     /// these classes were taken of.
     #[inline(always)]
@@ -136,8 +148,8 @@ impl Classes {
     /// hold an identifier only if it holds two `/` and one after its first
     /// separator other than whitespace. The rest, and the values that may
     /// be several, are `pieces::may_be_several`'s. Out of line: `one_value`
-    /// asks it of one value in thirty (SICI DOIs), and a search costs those
-    /// 400 instructions.
+    /// asks it of few values (SICI DOIs), for which the masks spare a
+    /// search.
     #[cold]
     #[inline(never)]
     pub fn may_be_several(&self, b: &[u8]) -> bool {
@@ -161,15 +173,16 @@ impl Classes {
         match first_sep {
             // `i < MASKED`: the shift keeps the `/` from the separator on.
             Some(i) if self.slashes.count_ones() > 1 && self.slashes >> i != 0 => pieces::may_be_several(b),
-            _ => false,
+            // A piece of SPEC §8 needs no `/`.
+            _ => other::may_hold(b),
         }
     }
 }
 
 /// `Classes::may_separate` for values longer than `MASKED`, which keep no
-/// mask (long UUID handles are one value in fifty): a `SEP` byte other
-/// than a lone `:`, found 16 bytes at a time (memchr's set-up cost more
-/// than the search on values this short).
+/// mask (long UUID handles): a `SEP` byte other than a lone `:`, found 16
+/// bytes at a time (memchr's set-up costs more than the search on values
+/// this short).
 #[inline(never)]
 fn may_separate_unmasked(b: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -254,8 +267,8 @@ fn others(b: &[u8], other: u64) -> (u8, u64) {
     let mut other = other & (u64::MAX >> (MASKED - b.len()));
     // The first two without a branch: most values hold none (bare DOIs),
     // one (a scheme's or a label's `:`) or two, as randomly as their
-    // forms come, and a loop's exit after zero, one or two rounds was
-    // mispredicted about one value in two. With none left, the byte read
+    // forms come, and a loop's exit after zero, one or two rounds would
+    // mispredict. With none left, the byte read
     // is the last one and its class is masked away.
     for _ in 0..2 {
         let i = (other.trailing_zeros() as usize).min(b.len() - 1);
@@ -331,9 +344,9 @@ mod sse2 {
                 };
                 // Three chunks whatever the length (16.min(last) and
                 // 32.min(last) read the last one again when the value is
-                // shorter: OR is idempotent), a fourth past 48 bytes. A
-                // loop ran one to four, as the value's length said, and
-                // its exit was mispredicted one value in two.
+                // shorter: OR is idempotent), a fourth past 48 bytes: a
+                // loop of one to four rounds, as the value's length said,
+                // would mispredict its exit.
                 chunk(0);
                 chunk(16.min(last));
                 chunk(32.min(last));
@@ -492,9 +505,9 @@ mod sse2 {
 
     /// The bytes the first pass knows, of class 0: letters, and `-` to
     /// `9` (0x2D..=0x39: `-./` and digits). Not the other bytes of class
-    /// 0 (`_`, `'()*+`), nor the separator bytes: one value in twenty holds
-    /// one of those, one in two a `:`, and testing every chunk for them
-    /// cost every value more than `others` costs the values that hold them.
+    /// 0 (`_`, `'()*+`), nor the separator bytes: few values hold one of
+    /// those, and testing every chunk for them would cost every value more
+    /// than `others` costs the values that hold them.
     #[inline(always)]
     unsafe fn plain_bytes(x: __m128i) -> __m128i {
         // SAFETY: SSE2 intrinsics, part of the x86-64 baseline; no memory.
@@ -517,7 +530,7 @@ mod sse2 {
             let non_ascii = _mm_cmplt_epi8(x, _mm_setzero_si128());
             let give_up = _mm_or_si128(
                 _mm_andnot_si128(non_ascii, _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))),
-                eq(0x7F),
+                _mm_or_si128(eq(0x7F), eq(b'\\')),
             );
             // The printable bytes URI_RAW lacks, `#` and space aside: `"`,
             // `<` and `>` (one test: `x | 2 == '>'`), `[\]^`, `` ` ``, `{|}`

@@ -41,6 +41,8 @@ code_enum! {
         HdlUri = "hdl_uri",
         InfoUri = "info_uri",
         ResolverUrl = "resolver_url",
+        /// An identifier of another scheme, bare or labelled (SPEC §8).
+        OtherPid = "other_pid",
         Invalid = "invalid",
     }
 }
@@ -49,6 +51,8 @@ code_enum! {
     /// Why a value is invalid (SPEC §4). A value carries at most one.
     ErrorCode {
         Empty = "empty",
+        /// SPEC v3 §6: a spreadsheet formula quoting text, `="…"`.
+        FormulaText = "formula_text",
         /// A word that stands for "no identifier" (SPEC §6).
         Placeholder = "placeholder",
         TooLong = "too_long",
@@ -75,6 +79,11 @@ code_enum! {
         PublisherUrl = "publisher_url",
         /// SPEC §6: valid, but not of a namespace the caller expects.
         UnexpectedNamespace = "unexpected_namespace",
+        /// SPEC §8: an identifier of another scheme whose check fails.
+        BadCheckDigit = "bad_check_digit",
+        /// SPEC §8: a label or URL of another scheme whose identifier
+        /// does not have its shape.
+        BadPid = "bad_pid",
     }
 }
 
@@ -107,8 +116,13 @@ code_enum! {
         EmbeddedDoi = "embedded_doi",
         InternalWhitespace = "internal_whitespace",
         TestPrefix = "test_prefix",
+        /// SPEC v3 §3: the suffix is a placeholder character repeated.
+        TemplateSuffix = "template_suffix",
+        /// SPEC v3 §3: the suffix starts with `/`.
+        DoubleSlash = "double_slash",
         UnusualPrefix = "unusual_prefix",
         /// SPEC §6's codes after a whole-value repair: the same dirt, repaired.
+        FormulaText = "formula_text",
         MultipleValues = "multiple_values",
         WrappedLine = "wrapped_line",
         ExtraText = "extra_text",
@@ -118,6 +132,20 @@ code_enum! {
 
 const _: () = assert!(Warning::ALL.len() <= 32);
 
+impl Warning {
+    /// True for SPEC §3's dirt whose repair changes the text: `--repair`
+    /// applies it to `canonical`, `uri` and `url` ([`Warnings::REPAIRABLE`]).
+    pub const fn is_repairable(self) -> bool {
+        Warnings::REPAIRABLE.contains(self)
+    }
+
+    /// True for SPEC §6's codes that a whole-value repair leaves as
+    /// warnings ([`Warnings::WHOLE_VALUE_REPAIRS`]).
+    pub const fn is_whole_value_repair(self) -> bool {
+        Warnings::WHOLE_VALUE_REPAIRS.contains(self)
+    }
+}
+
 /// A set of warnings: a bit per code, so building, testing and merging are
 /// single instructions and iteration is in declaration order.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -125,6 +153,44 @@ pub struct Warnings(u32);
 
 impl Warnings {
     pub const EMPTY: Warnings = Warnings(0);
+
+    /// SPEC §3's dirt whose repair changes the text. `trimmed` is none:
+    /// trimming happens with or without `--repair`.
+    pub const REPAIRABLE: Warnings = Warnings::of(&[
+        Warning::TrailingPunct,
+        Warning::UnicodeDash,
+        Warning::InvisibleChar,
+        Warning::HtmlEntity,
+        Warning::PublisherSuffix,
+        Warning::DoubleEncoded,
+    ]);
+
+    /// SPEC §6's codes that a whole-value repair leaves as warnings (the
+    /// same name as the error: the dirt was there).
+    pub const WHOLE_VALUE_REPAIRS: Warnings = Warnings::of(&[
+        Warning::FormulaText,
+        Warning::MultipleValues,
+        Warning::WrappedLine,
+        Warning::ExtraText,
+        Warning::PublisherUrl,
+    ]);
+
+    /// The set of `ws`, for constants.
+    pub const fn of(ws: &[Warning]) -> Warnings {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < ws.len() {
+            bits |= 1 << ws[i] as u32;
+            i += 1;
+        }
+        Warnings(bits)
+    }
+
+    /// True when the two sets share a warning.
+    #[inline]
+    pub const fn intersects(self, other: Warnings) -> bool {
+        self.0 & other.0 != 0
+    }
 
     #[inline]
     pub fn add(&mut self, w: Warning) {
@@ -146,7 +212,7 @@ impl Warnings {
     }
 
     #[inline]
-    pub fn contains(self, w: Warning) -> bool {
+    pub const fn contains(self, w: Warning) -> bool {
         self.0 & (1 << w as u32) != 0
     }
 
@@ -160,7 +226,7 @@ impl Warnings {
     }
 
     /// The raw bits, for compact storage; `from_bits` is its inverse.
-    pub fn bits(self) -> u32 {
+    pub const fn bits(self) -> u32 {
         self.0
     }
 
@@ -229,5 +295,18 @@ mod tests {
         ws.join_into(";", &mut s);
         assert_eq!(s, "trimmed;test_prefix");
         assert_eq!(Warnings::from_bits(ws.bits()), ws);
+    }
+
+    #[test]
+    fn repair_sets_are_their_predicates() {
+        for w in Warning::ALL.iter().copied() {
+            assert_eq!(Warnings::REPAIRABLE.contains(w), w.is_repairable(), "{w}");
+            assert_eq!(
+                Warnings::WHOLE_VALUE_REPAIRS.contains(w),
+                w.is_whole_value_repair(),
+                "{w}"
+            );
+        }
+        assert!(!Warning::Trimmed.is_repairable());
     }
 }

@@ -41,7 +41,7 @@ const PUBLISHER_LAST: u32 = {
     }
     mask
 };
-const TEST_PREFIXES: [&str; 3] = ["123456789", "10.5072", "10.2999"];
+const TEST_PREFIXES: [&str; 4] = ["123456789", "10.5072", "10.2999", "10.5555"];
 const ENTITIES: [(&str, char); 3] = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&')];
 
 /// Raises the §3 warnings that apply to a handle's decoded parts. The
@@ -99,9 +99,7 @@ pub fn flag(
     if is_doi && has_embedded_doi(suffix) {
         ws.add(Warning::EmbeddedDoi);
     }
-    if TEST_PREFIXES.contains(&prefix) {
-        ws.add(Warning::TestPrefix);
-    }
+    flag_placeholders(prefix, suffix, ws);
     // ASCII without `&` and nothing decoded: only the truncating repairs
     // can apply (as in `chain`), and their warnings need no copy of the
     // parts; a suffix with nothing to truncate costs one round.
@@ -126,9 +124,9 @@ pub fn flag(
 /// `flag` for a value holding non-ASCII (invisible characters, dashes,
 /// letters) but no `&`, read without decoding: then `chain` maps the
 /// characters once and truncates (see there), and `map_chars` walks the
-/// suffix once. Nothing was decoded, so no `internal_whitespace`. A
-/// value in seventy comes here, when this code is cold: each pass over
-/// the text and each call saved is mispredictions saved.
+/// suffix once. Nothing was decoded, so no `internal_whitespace`. Few
+/// values come here, when this code is cold: each pass over the text and
+/// each call saved is mispredictions saved.
 fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, bufs: &mut RepairBufs) {
     bufs.suffix.clear();
     let found = map_chars(suffix, is_doi, &mut bufs.suffix);
@@ -139,7 +137,6 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
             is_doi && chars::find_byte(b'/', suffix.as_bytes()).is_some() && has_embedded_doi(suffix),
             Warning::EmbeddedDoi,
         ),
-        (TEST_PREFIXES.contains(&prefix), Warning::TestPrefix),
         (found.invisible || invisible_prefix, Warning::InvisibleChar),
         (found.dash, Warning::UnicodeDash),
     ];
@@ -148,7 +145,36 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
             ws.add(w);
         }
     }
+    flag_placeholders(prefix, suffix, ws);
     truncate_all(&bufs.suffix, is_doi, ws);
+}
+
+/// The §3 warnings of a handle that stands in for a real one, as read:
+/// `test_prefix`, `template_suffix`, `double_slash`. None has a repair.
+fn flag_placeholders(prefix: &str, suffix: &str, ws: &mut Warnings) {
+    ws.add_if(TEST_PREFIXES.contains(&prefix), Warning::TestPrefix);
+    ws.add_if(is_template(suffix), Warning::TemplateSuffix);
+    ws.add_if(suffix.starts_with('/'), Warning::DoubleSlash);
+}
+
+/// `template_suffix` (§3): with `.`, `-`, `_` and `/` set aside, the
+/// suffix is one placeholder character (`n`, `x` in any case, `#`, `?`)
+/// written at least twice (`nnnnnnn.nnnnnnn`, `XXXX`): a lone `x` is not
+/// "repeated", and may be a real suffix. Most suffixes fail at their first
+/// or second byte.
+fn is_template(suffix: &str) -> bool {
+    let (mut placeholder, mut count) = (0u8, 0usize);
+    for b in suffix.bytes() {
+        if matches!(b, b'.' | b'-' | b'_' | b'/') {
+            continue;
+        }
+        let c = b.to_ascii_lowercase();
+        if !matches!(c, b'n' | b'x' | b'#' | b'?') || (count > 0 && c != placeholder) {
+            return false;
+        }
+        (placeholder, count) = (c, count + 1);
+    }
+    count >= 2
 }
 
 /// A cheap pre-check of `flag` for a handle read without decoding: false
@@ -164,6 +190,19 @@ pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, look: bool, suffix_sla
         || droppable(last) // trailing_punct_len
         || (is_doi && suffix_slash && may_flag_doi(suffix, last))
         || TEST_PREFIXES.contains(&prefix)
+        || may_flag_placeholder(suffix)
+}
+
+/// `template_suffix` or `double_slash` applies: behind one table load of
+/// the suffix's first byte, which rules out nearly every suffix, and
+/// `is_template`'s walk, which stops at the first other byte (`nature…`).
+#[inline(always)]
+fn may_flag_placeholder(suffix: &str) -> bool {
+    suffix
+        .as_bytes()
+        .first()
+        .is_some_and(|&c| EDGE_BYTE[c as usize] & FIRST_PLACEHOLDER != 0)
+        && (suffix.starts_with('/') || is_template(suffix))
 }
 
 /// The DOI dirt of `may_flag` in a suffix holding a `/`, as both need: a
@@ -197,14 +236,14 @@ fn trailing_punct_len(suffix: &str) -> usize {
 /// `/`, and the closers).
 #[inline(always)]
 fn droppable(c: u8) -> bool {
-    LAST_BYTE[c as usize] & DROPPABLE != 0
+    EDGE_BYTE[c as usize] & DROPPABLE != 0
 }
 
 /// What a suffix's last byte allows, a bit each, for `droppable` and
-/// `may_end_publisher_suffix`: `may_flag` asks both of every value's last
-/// byte, and as code (a range test, a bit test and a compare; a
-/// lowercasing and a bit test) they cost it fifteen instructions.
-static LAST_BYTE: [u8; 256] = {
+/// `may_end_publisher_suffix`, and its first byte, for
+/// `may_flag_placeholder`: `may_flag` asks them of every value, and one
+/// table load answers each end.
+static EDGE_BYTE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
@@ -216,12 +255,20 @@ static LAST_BYTE: [u8; 256] = {
         if letter < 26 && PUBLISHER_LAST >> letter & 1 != 0 {
             t[i] |= PUBLISHER_END;
         }
+        // What `is_template` sets aside or counts, and `double_slash`'s `/`.
+        if matches!(
+            c.to_ascii_lowercase(),
+            b'n' | b'x' | b'#' | b'?' | b'.' | b'-' | b'_' | b'/'
+        ) {
+            t[i] |= FIRST_PLACEHOLDER;
+        }
         i += 1;
     }
     t
 };
 const DROPPABLE: u8 = 1;
 const PUBLISHER_END: u8 = 2;
+const FIRST_PLACEHOLDER: u8 = 4;
 
 /// `trailing_punct_len` of a suffix that ends in `droppable` punctuation.
 #[inline(never)]
@@ -290,7 +337,7 @@ fn publisher_suffix_len(suffix: &str) -> usize {
 /// True when a publisher suffix may end in the byte `last` (any case).
 #[inline(always)]
 fn may_end_publisher_suffix(last: u8) -> bool {
-    LAST_BYTE[last as usize] & PUBLISHER_END != 0
+    EDGE_BYTE[last as usize] & PUBLISHER_END != 0
 }
 
 #[inline(never)]
@@ -510,9 +557,8 @@ fn map_chars(part: &str, dashes: bool, out: &mut String) -> Found {
     while i < b.len() {
         // ASCII is neither a dash nor invisible, but for `-`: copied a
         // stretch at a time, up to the next non-ASCII character. Most of a
-        // non-ASCII suffix is ASCII, and pushing it a character at a time
-        // cost 740 instructions a suffix; stopping at each `-` of a DOI
-        // cost it 150. A run of ASCII `-` inside the stretch is the DOI's
+        // non-ASCII suffix is ASCII, pushed a stretch at a time rather than
+        // a character at a time, and not stopped at each `-`. A run of ASCII `-` inside the stretch is the DOI's
         // own, as written (`DashRun`); those just before the character
         // may join its run, so the stretch stops before them.
         let plain = if b[i].is_ascii() && !(dashes && b[i] == b'-') {
@@ -691,20 +737,6 @@ fn decode_entities(s: &str, out: &mut String, any_case: bool) {
     out.push_str(rest);
 }
 
-/// True when `ws` holds a warning whose repair changes the text.
-pub fn any_repairable(ws: Warnings) -> bool {
-    [
-        Warning::TrailingPunct,
-        Warning::UnicodeDash,
-        Warning::InvisibleChar,
-        Warning::HtmlEntity,
-        Warning::PublisherSuffix,
-        Warning::DoubleEncoded,
-    ]
-    .iter()
-    .any(|w| ws.contains(*w))
-}
-
 /// The parts with every §3 repair applied. A repair never makes a valid
 /// value invalid or changes whether it is a DOI (an emptied suffix, say):
 /// then the value is left as read.
@@ -773,7 +805,8 @@ mod tests {
         assert_eq!(flags("10.1000", ".", false), ["trailing_punct"]);
         assert_eq!(flags("10.1000", "182.", false), ["trailing_punct"]);
         assert_eq!(flags("10.1000", "182/", false), ["trailing_punct"]);
-        assert_eq!(flags("1234", "/", false), ["trailing_punct"]);
+        // A suffix starting with `/` is `double_slash` too (SPEC v3).
+        assert_eq!(flags("1234", "/", false), ["trailing_punct", "double_slash"]);
         // `may_flag` lets a `/` end through, for DOIs and handles alike.
         assert!(may_flag("10.1000", "182/", true, false, true));
         assert!(may_flag("1234", "5/", false, false, true));
@@ -879,8 +912,11 @@ mod tests {
             let want: &[&str] = if len > 0 { &["publisher_suffix"] } else { &[] };
             assert_eq!(flags("10.1000", suffix, false), want, "{suffix}");
             assert_eq!(flags("1234", suffix, false), Vec::<&str>::new(), "{suffix}");
+            // Starting with a letter no template starts with: `may_flag`
+            // decides by the publisher suffix alone.
+            let suffix = suffix.replacen('x', "a", 1);
             assert_eq!(
-                may_flag("10.1000", suffix, true, false, suffix.contains('/')),
+                may_flag("10.1000", &suffix, true, false, suffix.contains('/')),
                 len > 0,
                 "{suffix}"
             );
@@ -921,6 +957,27 @@ mod tests {
             assert_eq!(flags("10.1000", &suffix, false), Vec::<&str>::new(), "{ws:?}");
         }
         assert_eq!(flags("10.5072", "x", false), ["test_prefix"]);
+        // SPEC v3: 10.5555, placeholder suffixes, a suffix after `//`; none
+        // is repaired.
+        assert_eq!(flags("10.5555", "x", false), ["test_prefix"]);
+        assert_eq!(flags("10.1145", "nnnnnnn.nnnnnnn", false), ["template_suffix"]);
+        assert_eq!(flags("1234", "#-#_#", false), ["template_suffix"]);
+        assert_eq!(flags("1234", "x\u{AD}x", false), ["invisible_char"]);
+        assert_eq!(flags("10.1037", "/0022-3514", false), ["double_slash"]);
+        for suffix in ["x", "xn", "n1", "next", "-", "."] {
+            assert!(!is_template(suffix), "{suffix}");
+        }
+    }
+
+    proptest::proptest! {
+        /// `may_flag` lets through every suffix `template_suffix` or
+        /// `double_slash` may flag.
+        #[test]
+        fn may_flag_lets_placeholders_through(suffix in "[nNxX#?./_a1-]{1,8}") {
+            if is_template(&suffix) || suffix.starts_with('/') {
+                proptest::prop_assert!(may_flag("1234", &suffix, false, false, suffix.contains('/')));
+            }
+        }
     }
 
     #[test]

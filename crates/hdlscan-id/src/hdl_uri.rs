@@ -20,8 +20,8 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
         cx.warn(Warning::UnencodedChars);
     }
     let rest = &rest[space..];
-    let (rest, fragment) = split_off(rest, b'#');
-    let (rest, query) = split_off(rest, b'?');
+    let (rest, fragment) = chars::split_off(rest, b'#');
+    let (rest, query) = chars::split_off(rest, b'?');
     // The authority (an IP literal's brackets) is checked by its own grammar.
     let path = rest
         .strip_prefix("//")
@@ -77,12 +77,4 @@ fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
     // `host:`, an empty port, is no port (RFC 3986 §6.2.3), as in URLs.
     cx.d.resolver = cx.lowercase(if a.port.is_some() { auth } else { a.host });
     Ok(())
-}
-
-/// Splits `s` at the first `sep` into what precedes and what follows.
-pub fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
-    match chars::find_byte(sep, s.as_bytes()) {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
-    }
 }

@@ -6,7 +6,6 @@ use super::chars;
 use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt;
 use super::handle::{self, Rule};
-use super::hdl_uri::split_off;
 use super::percent::{self, INFO_IDENTIFIER, INFO_UNRESERVED};
 use super::{Cx, Span};
 
@@ -17,7 +16,7 @@ const KNOWN: [&str; 10] = [
 
 /// Parses what follows `info:`.
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
-    let (rest, fragment) = split_off(rest, b'#');
+    let (rest, fragment) = chars::split_off(rest, b'#');
     let Some(slash) = chars::find_byte(b'/', rest.as_bytes()) else {
         return Err(if is_namespace(rest) {
             ErrorCode::BadInfoIdentifier

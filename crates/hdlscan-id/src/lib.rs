@@ -16,6 +16,45 @@
 //! caller's `Scratch` otherwise; `render` writes into the caller's
 //! `Rendered`. Reusing both across values means a batch allocates per batch,
 //! not per value.
+//!
+//! # Where each section of SPEC.md is decided
+//!
+//! Three readers answer a value, in this order: the fast path
+//! (`fast::parse_seen`: the commonest forms), its rare forms
+//! (`fast::rare::read`), and the full parser (`dispatch`: every form). The
+//! first two answer only what the full parser would answer; the agreement
+//! suite (`fast/tests.rs`) checks it. Each rule below is one function the
+//! readers share.
+//!
+//! | SPEC section | decided by | tested by |
+//! | --- | --- | --- |
+//! | §1 handles and DOIs: prefix grammar, DOI rule, case | `handle::check` (and `handle::split_bare_encoded`, `handle::split_uri_part` for `%2F`) | `handle::tests`, `tests/conformance.rs` |
+//! | §1 `bad_utf8`, `control_char` | `Parser::parse_slow` (`from_utf8`), `chars::scan`, `chars::is_control` | `chars::tests` |
+//! | §2 trimming and `trimmed` | `chars::trim_bytes` (`chars::trim` on text), `chars::trimmed` | `chars::tests::trim_is_trim_matches`, `fast/tests.rs` `agrees_on_unicode_at_the_ends` |
+//! | §2 which form applies | `dispatch` (full), `fast::form_of` (fast) | `tests/conformance.rs`, `fast/tests.rs` |
+//! | §2 bare values, `doi:` labels, `urn:doi:` | `label::bare`, `label::doi_labels`, `label::urn_doi` | `tests/conformance.rs` |
+//! | §2 `hdl:` URIs, server or prefix host | `hdl_uri::parse`, `hdl_uri::names_server`, `authority::parse` | `tests/conformance.rs`, `authority::tests` |
+//! | §2 `info:` URIs | `info_uri::parse`, `info_uri::other_identifier` | `info_uri::tests`, `tests/conformance.rs` |
+//! | §2 resolver URLs | `resolver::parse`, `resolver::route`, `resolver::part_head` | `resolver::tests`, `tests/conformance.rs` |
+//! | §2, §3 query and fragment, kept raw | `chars::split_off` | `tests/conformance.rs` |
+//! | §3 columns: `canonical`, `uri`, `url` | `render::render` | `render::tests` |
+//! | §3 dirt warnings and their repairs | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests`, `tests/conformance.rs` (`v2-handle.json`, `v3-rules.json`) |
+//! | §3 laws | `laws` (feature `laws`) | `tests/laws.rs`, `tests/conformance.rs` `conformance_laws` |
+//! | §4 codes and their spelling | `codes` (`Kind`, `ErrorCode`, `Warning`) | `codes::tests` |
+//! | §5 examples | the conformance corpus, `testdata/conformance*.json` | `tests/conformance.rs` |
+//! | §6 order of the checks before the forms: `empty`, `control_char`, `formula_text`, `placeholder` | `whole::before_forms` (`whole::formula_text`, `whole::is_placeholder`) | `tests/conformance.rs` (`v2-values.json`, `v3-rules.json`) |
+//! | §6 raw whitespace (with `\n`, `\r`, `\t` written as text), separators, pieces | `pieces` (`pieces::space_len`, `pieces::has_raw_space`, `pieces::Pieces`) | `pieces::tests` |
+//! | §6 `multiple_values`, `wrapped_line`, `extra_text` | `whole::check` | `tests/conformance.rs` (`v2-values.json`) |
+//! | §6 `publisher_url` | `resolver::publisher_doi` | `tests/conformance.rs` |
+//! | §6 `unexpected_namespace` | `Parser::expected` | `tests/conformance.rs` |
+//! | §6 whole-value repairs | `read_value`, `whole::repaired_as`, `Warning::is_whole_value_repair` | `tests/conformance.rs` |
+//! | §6 splitting cells | `split::Split` | `tests/split.rs` |
+//! | §7 changes in version 2 | (history: each change is decided where its section is) | |
+//! | §8 other schemes: check characters, shapes, canonical, `url` | `other::check`, `other::ids`, `other::render` | `other::check::tests` (property tests against the standards' definitions), `tests/other.rs`, `tests/conformance.rs` (`v3-other.json`) |
+//! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::is_spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
+//! | §8 resolver URLs | `other::url::read`, asked by `resolver::parse` | `other::url::tests`, `tests/conformance.rs` |
+//! | §8 declared shapes (`--expect`) | `other::declared` | `tests/conformance.rs` (`v3-declared-*`) |
+//! | §8 on the fast path: left to the full parser | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
 
 mod authority;
 pub mod chars;
@@ -29,6 +68,7 @@ mod info_uri;
 mod label;
 #[cfg(feature = "laws")]
 pub mod laws;
+mod other;
 pub mod percent;
 mod pieces;
 #[cfg(test)]
@@ -89,15 +129,17 @@ impl Options {
         &self.resolvers
     }
 
-    /// Declares that values should be of namespace `ns` (`doi`, `hdl`, or
-    /// an `info:` namespace such as `pmid`; any case), repeatable: a valid
-    /// value of any other namespace becomes `unexpected_namespace`
-    /// (SPEC §6). Refuses what no value's namespace could be.
+    /// Declares that values should be of namespace `ns` (`doi`, `hdl`, a
+    /// scheme of SPEC §8 such as `issn`, or an `info:` namespace; any
+    /// case), repeatable: a valid value of any other namespace becomes
+    /// `unexpected_namespace` (SPEC §6), and a §8 scheme's shapes without
+    /// hyphens are read (SPEC §8 "declared"). Refuses what no value's
+    /// namespace could be.
     pub fn expect(&mut self, ns: &str) -> Result<(), String> {
         let lower = ns.trim().to_ascii_lowercase();
         if !info_uri::is_namespace(&lower) {
             return Err(format!(
-                "--expect {ns:?}: not a namespace; expected doi, hdl, or an info: namespace such as pmid"
+                "--expect {ns:?}: not a namespace; expected doi, hdl, a scheme such as issn, isbn, orcid, isni, ror, arxiv, pmid, pmcid, ark, or an info: namespace"
             ));
         }
         if !self.expect.contains(&lower) {
@@ -156,7 +198,9 @@ pub struct Parsed<'a> {
     /// Raw, from URI and URL forms.
     pub query: Option<&'a str>,
     pub fragment: Option<&'a str>,
-    /// The normalized identifier of an `info:` URI outside `hdl`/`doi`.
+    /// The normalized identifier of an `info:` URI outside `hdl`/`doi`,
+    /// or of a scheme of SPEC §8 (`9780306406157` for `isbn`), as its
+    /// canonical writes it after `scheme:`.
     pub info_identifier: Option<&'a str>,
 }
 
@@ -175,8 +219,9 @@ impl Rendered {
     pub fn canonical(&self) -> Option<&str> {
         self.valid.then_some(self.canonical.as_str())
     }
+    /// `None` for the identifiers of SPEC §8, which have no `uri`.
     pub fn uri(&self) -> Option<&str> {
-        self.valid.then_some(self.uri.as_str())
+        (self.valid && !self.uri.is_empty()).then_some(self.uri.as_str())
     }
     pub fn url(&self) -> Option<&str> {
         (self.valid && self.has_url).then_some(self.url.as_str())
@@ -203,16 +248,15 @@ impl Parser {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
         // `--expect` changes the answer: a `Parsed` passed through one
-        // more binding or returned from two places is copied, 20
-        // instructions a value, so values read with it take a path of
-        // their own.
+        // more binding or returned from two places is copied, so values
+        // read with it take a path of their own.
         if !self.opts.expect.is_empty() {
             return self.parse_expecting(raw, scratch);
         }
         // The fast path proves a value ASCII as it reads it, so only values
         // holding other bytes are validated as UTF-8.
         let seen = fast::see(raw);
-        if let Some(p) = fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
+        if let Some(p) = fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
             return p;
         }
         self.parse_rest(raw, &seen, scratch)
@@ -223,8 +267,12 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_expecting<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
+        // SPEC §8 "declared": the shapes of a declared scheme.
+        if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, raw) {
+            return other::parsed(reading, warnings, &mut scratch.buf);
+        }
         let seen = fast::see(raw);
-        let mut p = match fast::parse_seen(raw, &seen, &self.opts, &mut scratch.repair) {
+        let mut p = match fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
             Some(p) => p,
             None => self.parse_slow(raw, &seen, scratch),
         };
@@ -260,7 +308,7 @@ impl Parser {
     /// `parse_rest`'s reading, which `parse_expecting` shares.
     #[inline(always)]
     fn parse_slow<'a>(&self, raw: &'a [u8], seen: &fast::Seen<'a>, scratch: &'a mut Scratch) -> Parsed<'a> {
-        let scratch = match fast::rare::read(raw, seen, &self.opts, scratch) {
+        let scratch = match fast::rare::read(seen, &self.opts, scratch) {
             Ok(p) => return p,
             Err(scratch) => scratch,
         };
@@ -268,6 +316,21 @@ impl Parser {
             return Parsed::invalid(ErrorCode::BadUtf8, Warnings::EMPTY);
         };
         self.parse_full(input, scratch)
+    }
+
+    /// The full parser alone, with `--expect`'s steps as `parse` takes
+    /// them: what `parse`, fast path and all, must agree with (the laws).
+    #[cfg(any(test, feature = "laws"))]
+    fn parse_full_expecting<'a>(&self, input: &'a str, scratch: &'a mut Scratch) -> Parsed<'a> {
+        if self.opts.expect.is_empty() {
+            return self.parse_full(input, scratch);
+        }
+        if let Some((reading, warnings)) = other::declared::read(&self.opts.expect, input.as_bytes()) {
+            return other::parsed(reading, warnings, &mut scratch.buf);
+        }
+        let mut p = self.parse_full(input, scratch);
+        self.expected(&mut p);
+        p
     }
 
     /// The full parser, every form of SPEC §2; `parse` comes here when the
@@ -456,7 +519,15 @@ fn read_value<'a>(input: &'a str, scratch: &'a mut Scratch, opts: &Options, leve
             return p;
         }
     }
-    Parsed::invalid(e, d.warnings)
+    // SPEC §6: §8's errors keep the namespace found.
+    let namespace = match e {
+        ErrorCode::BadCheckDigit | ErrorCode::BadPid => d.namespace.get(input, buf),
+        _ => None,
+    };
+    Parsed {
+        namespace,
+        ..Parsed::invalid(e, d.warnings)
+    }
 }
 
 /// One reading of `input` by the full parser: the draft, and the error
@@ -507,21 +578,31 @@ fn decode_part(raw: &str, bytes: &mut Vec<u8>, buf: &mut String) -> Result<Optio
 fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     let input = cx.input;
     let t = chars::trim(input);
-    if t.len() != input.len() {
-        cx.warn(Warning::Trimmed);
-    }
-    if t.is_empty() {
-        return Err(ErrorCode::Empty);
-    }
+    cx.d.warnings |= chars::trimmed(input.as_bytes(), t.as_bytes());
     cx.scan = chars::scan(t);
-    if cx.scan.control {
-        return Err(ErrorCode::ControlChar);
+    // A piece (`Level::Forms`) is one value by definition; `whole::check`
+    // tells the others exactly.
+    let found = whole::Found {
+        control: cx.scan.control,
+        marked: false,
+    };
+    // A value of SPEC §8 whose groups are joined by spaces is one value.
+    match whole::before_forms(t, found, || cx.level != Level::Forms && !other::is_spaced_shape(t)) {
+        whole::Before::Error(e) => {
+            // `formula_text`'s repair reads the quoted text.
+            if let Some(quoted) = whole::formula_text(t).filter(|_| e == ErrorCode::FormulaText) {
+                cx.d.whole = cx.span_of(quoted);
+            }
+            return Err(e);
+        }
+        whole::Before::Several => whole::check(cx, t)?,
+        whole::Before::Forms => {}
     }
-    if whole::is_placeholder(t) {
-        return Err(ErrorCode::Placeholder);
+    if let Some(read) = other::parse(cx, t) {
+        return read;
     }
-    if cx.level != Level::Forms {
-        whole::check(cx, t)?;
+    if let Some(doi) = other::doi_tag(t) {
+        return label::labelled(cx, doi);
     }
     let first = t.as_bytes()[0];
     if first.is_ascii_digit() {

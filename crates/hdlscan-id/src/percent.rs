@@ -1,4 +1,5 @@
-//! Percent-encoding (RFC 3986 §2.1) with named byte sets. Decoding is strict
+//! Percent-encoding (RFC 3986 §2.1) with named byte sets, for SPEC §2
+//! "Splitting URIs and URLs" (decoding) and §3's `uri` and `url`. Decoding is strict
 //! (`%` must start a two-hex-digit escape) because SPEC.md makes a malformed
 //! escape an error (`bad_percent_escape`); encoding always writes uppercase
 //! hex (§3 `uri`, seed 004 §6 step d).

@@ -1,7 +1,9 @@
 //! SPEC §6 "Words used here": raw whitespace, separators and pieces.
 //!
-//! *Raw whitespace* is Unicode White_Space inside a trimmed value, but
-//! for the whitespace SPEC §2 skips after a head (a `doi:` or `DOI`
+//! *Raw whitespace* is Unicode White_Space inside a trimmed value, and
+//! the escaped line breaks exports write as text (`\n`, `\r`, `\t`: a
+//! backslash and a letter, [`space_len`]), but for the whitespace SPEC §2
+//! skips after a head (a `doi:` or `DOI`
 //! label, `hdl:`, a resolver URL's host or path prefix): [`head_len`]
 //! says where a head and its whitespace end. A *separator* is raw
 //! whitespace or one of `||`, `|`, `::`, `;`, `,`, and ` / ` and ` and `
@@ -15,13 +17,14 @@
 //! to a DOI that does not exist.
 
 use super::chars::{self, starts_with_ci};
-use super::{Options, label, resolver};
+use super::{Options, label, other, resolver};
 use std::ops::Range;
 
 /// The bytes a separator inside a piece may start with (no whitespace
 /// before it, so no ` / ` or ` and `): ASCII whitespace, `|`, `;`, `,`,
-/// `:` (of `::`), and the first byte of a character outside ASCII (Unicode
-/// white space). `separator_at` decides at each.
+/// `:` (of `::`), `\` (of an escaped line break), and the first byte of a
+/// character outside ASCII (Unicode white space). `separator_at` decides
+/// at each.
 static MAY_END_PIECE: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -30,7 +33,7 @@ static MAY_END_PIECE: [bool; 256] = {
         t[i] = b >= 0xC0
             || matches!(
                 b,
-                b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C | b'|' | b';' | b',' | b':'
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C | b'|' | b';' | b',' | b':' | b'\\'
             );
         i += 1;
     }
@@ -55,17 +58,70 @@ pub fn is_space(c: char) -> bool {
     c.is_whitespace()
 }
 
-/// True when the trimmed value `t` holds raw whitespace.
-pub fn has_raw_space(t: &str, opts: &Options) -> bool {
-    // ASCII text is tested a byte at a time, without decoding (a URL of
-    // ninety bytes cost a thousand instructions so).
-    let any_space = |s: &str| match s.is_ascii() {
+/// The length of the raw whitespace that starts at byte `i` of `s`: a
+/// White_Space character ([`is_space`]), or an escaped line break written
+/// as text (`\n`, `\r`, `\t`, SPEC v3 §6); 0 when none does. Decision:
+/// the letter in either case, since a DOI's canonical is lowercased whole
+/// (`\N` in a DOI would become `\n` there).
+#[inline]
+pub fn space_len(s: &str, i: usize) -> usize {
+    let b = s.as_bytes();
+    match b.get(i) {
+        None => 0,
+        Some(b'\\') => 2 * b.get(i + 1).is_some_and(|&c| is_escape_letter(c)) as usize,
+        Some(&x) if x.is_ascii() => is_space(char::from(x)) as usize,
+        Some(_) => s[i..].chars().next().filter(|&c| is_space(c)).map_or(0, char::len_utf8),
+    }
+}
+
+/// True when `s` holds raw whitespace ([`space_len`]).
+pub fn has_space(s: &str) -> bool {
+    // ASCII text is tested a byte at a time, without decoding it.
+    let any = match s.is_ascii() {
         true => s.bytes().any(|b| is_space(char::from(b))),
         false => s.contains(is_space),
     };
+    any || has_escaped_space(s.as_bytes())
+}
+
+/// True when `b` holds an escaped line break written as text (`\n`, `\r`,
+/// `\t`).
+fn has_escaped_space(b: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', b).any(|i| b.get(i + 1).is_some_and(|&c| is_escape_letter(c)))
+}
+
+/// The letter of an escaped line break after its `\\`, any case.
+fn is_escape_letter(c: u8) -> bool {
+    matches!(c | 0x20, b'n' | b'r' | b't')
+}
+
+/// `s` without the raw whitespace at its end.
+pub fn trim_end_space(mut s: &str) -> &str {
+    loop {
+        let t = s.trim_end_matches(is_space);
+        match t.as_bytes() {
+            [.., b'\\', c] if is_escape_letter(*c) => s = &t[..t.len() - 2],
+            _ => return t,
+        }
+    }
+}
+
+/// `s` without the raw whitespace at its start.
+pub fn trim_start_space(mut s: &str) -> &str {
+    loop {
+        let n = space_len(s, 0);
+        if n == 0 {
+            return s;
+        }
+        s = &s[n..];
+    }
+}
+
+/// True when the trimmed value `t` holds raw whitespace.
+pub fn has_raw_space(t: &str, opts: &Options) -> bool {
     // Most values the full parser reads hold none: then their head, a
     // second walk of the value, is not looked for.
-    any_space(t) && any_space(&t[head_len(t, opts)..])
+    has_space(t) && has_space(&t[head_len(t, opts)..])
 }
 
 /// The length of the head `s` starts with, with the whitespace SPEC §2
@@ -79,8 +135,7 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
     // The search stops at a separator byte too, so that finding the heads
     // of a value's pieces reads it once, not once a piece.
     // Bytes that can start neither are skipped by `MAY_END_PIECE`, without
-    // `char_indices`' decoding (a value holding a space late,
-    // `10.1016/j.x .2003`, walked to it at ten instructions a character).
+    // `char_indices`' decoding.
     let b = s.as_bytes();
     let mut i = 0;
     let end = loop {
@@ -92,13 +147,13 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
             i += 1;
             continue;
         }
+        if space_len(s, i) > 0 {
+            break i;
+        }
         let c = match x.is_ascii() {
             true => char::from(x),
             false => s[i..].chars().next().unwrap_or_default(),
         };
-        if is_space(c) {
-            break i;
-        }
         if matches!(c, '|' | ';' | ',') || (c == ':' && b.get(i + 1) == Some(&b':')) {
             return 0;
         }
@@ -106,14 +161,15 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
     };
     let word = &b[..end];
     if !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
-        return 0;
+        // A label of SPEC §8 (`ISSN 1932-6203`, `ORCID iD 0000-…`).
+        return other::head_len(s);
     }
     // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
     let (labels, rest) = label::doi_labels(s);
     let label = if labels > 0 { s.len() - rest.len() } else { 0 };
     // A resolver URL's, perhaps after labels (`doi: https://doi.org/ 10.1/x`).
     let url = resolver::head_space(s, opts).map_or(0, |(_, end)| end);
-    label.max(url)
+    label.max(url).max(other::head_len(s))
 }
 
 /// The separator that starts at byte `i` of `t`, if any: its length.
@@ -121,11 +177,12 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
 fn separator_at(t: &str, i: usize, space_before: bool, cut: Cut) -> usize {
     let b = t.as_bytes();
     let c = b[i];
+    let space = space_len(t, i);
+    if space > 0 {
+        return space;
+    }
     if c.is_ascii() {
-        if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) {
-            return 1;
-        }
-        let space_after = |len: usize| t[i + len..].starts_with(is_space);
+        let space_after = |len: usize| space_len(t, i + len) > 0;
         return match c {
             b'|' | b';' | b',' if cut == Cut::All => 1,
             b':' if cut == Cut::All && b.get(i + 1) == Some(&b':') => 2,
@@ -134,10 +191,7 @@ fn separator_at(t: &str, i: usize, space_before: bool, cut: Cut) -> usize {
             _ => 0,
         };
     }
-    match t[i..].chars().next() {
-        Some(ch) if is_space(ch) => ch.len_utf8(),
-        _ => 0,
-    }
+    0
 }
 
 /// The pieces (or words) of the trimmed value `t`: byte ranges, in order,
@@ -157,13 +211,13 @@ impl<'a> Pieces<'a> {
     /// The separator run from `i`: where it ends.
     fn skip_separators(&self, mut i: usize) -> usize {
         let t = self.t;
-        let mut space_before = i > 0 && t[..i].ends_with(is_space);
+        let mut space_before = i > 0 && trim_end_space(&t[..i]).len() < i;
         while i < t.len() {
             let n = separator_at(t, i, space_before, self.cut);
             if n == 0 {
                 break;
             }
-            space_before = t[i..i + n].starts_with(is_space);
+            space_before = space_len(t, i) > 0;
             i += n;
         }
         i
@@ -184,8 +238,7 @@ impl Iterator for Pieces<'_> {
         let mut i = start + head_len(&t[start..], self.opts);
         // Whitespace ends a piece, so none stands before a `/` or `and`
         // inside one. Most bytes can start no separator: the table skips
-        // them (looking at each byte cost a long value's pieces a thousand
-        // instructions).
+        // them without a closer look.
         let b = t.as_bytes();
         while i < t.len() {
             if !MAY_END_PIECE[b[i] as usize] {
@@ -199,7 +252,7 @@ impl Iterator for Pieces<'_> {
         }
         // A head with nothing after it (`doi: ` at the end) ends at its
         // last visible character.
-        let end = t[..i].trim_end_matches(is_space).len().max(start + 1).min(i);
+        let end = trim_end_space(&t[..i]).len().max(start + 1).min(i);
         self.at = i;
         Some(start..end)
     }
@@ -216,7 +269,7 @@ pub fn is_link(piece: &str) -> bool {
 /// since every form of SPEC §2 but that one holds a `/`. False proves a
 /// piece is neither, without parsing it.
 pub fn could_hold_identifier(b: &[u8]) -> bool {
-    (0..b.len()).any(|i| starts_identifier_at(b, i))
+    (0..b.len()).any(|i| starts_identifier_at(b, i)) || other::piece_may_be(b)
 }
 
 /// True when a `/`, a `%2F` or the last `:` of `urn:doi:` stands at `b[i]`.
@@ -235,7 +288,7 @@ fn starts_identifier_at(b: &[u8], i: usize) -> bool {
 /// values with a separator byte (SICI DOIs) or a space (a DOI with a
 /// stray space, `ISBN 978-…`) have one `/` and neither, and are told so
 /// by a few searches, a word at a time (`chars::find_byte`: memchr's
-/// set-up cost each of these values about 100 instructions).
+/// set-up costs more on values this short).
 #[inline]
 pub fn at_most_one_candidate(t: &[u8]) -> bool {
     let second_slash = chars::find_byte(b'/', t).is_some_and(|i| chars::find_byte(b'/', &t[i + 1..]).is_some());
@@ -249,21 +302,26 @@ pub fn at_most_one_candidate(t: &[u8]) -> bool {
         }
         from += i + 1;
     }
-    true
+    // A piece of SPEC §8 needs no `/` (`10.1/x; PMID: 123`).
+    !other::may_hold(t)
 }
 
 /// True when `t` may be cut by a separator other than whitespace (`|`,
 /// `;`, `,`, `::`) into two or more pieces that [`could_hold_identifier`]
 /// each. False proves that `multiple_values` cannot apply to a value
 /// without raw whitespace; the fast path asks it of values holding `|`,
-/// `;`, `,` or `:` after their head. One pass, since SICI DOIs (a value in
-/// forty) all come here. Out of line: the fast path's registers are
+/// `;`, `,` or `:` after their head. One pass, since SICI DOIs all come
+/// here. Out of line: the fast path's registers are
 /// worth more than the call.
 #[cold]
 #[inline(never)]
 pub fn may_be_several(t: &[u8]) -> bool {
     if at_most_one_candidate(t) {
         return false;
+    }
+    // Pieces of SPEC §8 may be there: the full parser reads them.
+    if other::may_hold(t) {
+        return true;
     }
     // The second candidate stands after a separator: a URL holding a
     // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.
@@ -359,6 +417,24 @@ mod tests {
         assert!(!may_be_several(
             b"https://doi.org/10.1/(SICI)37:9%3C598::AID-JPS5%3E3.0.CO;2-J"
         ));
+    }
+
+    /// SPEC v3 §6: `\n`, `\r`, `\t` written as text are whitespace.
+    #[test]
+    fn escaped_line_breaks_are_whitespace() {
+        assert_eq!(cut(r"10.1/a\n10.1/b", Cut::All), ["10.1/a", "10.1/b"]);
+        assert_eq!(cut(r"10.1/a\r\n10.1/b\t", Cut::Whitespace), ["10.1/a", "10.1/b"]);
+        assert_eq!(cut(r"10.1/a\n / 10.1/b", Cut::All), ["10.1/a", "10.1/b"]);
+        assert_eq!(cut(r"10.1/a\b", Cut::All), [r"10.1/a\b"]);
+        assert!(has_raw_space(r"10.1/a\tb"));
+        assert!(!has_raw_space(r"10.1/a\b\x"));
+        assert!(has_raw_space(r"10.1/a\Nb"));
+        assert_eq!(trim_end_space("a \\n\t\\r"), "a");
+        assert_eq!(trim_start_space("\\t \\nb"), "b");
+        assert_eq!(
+            (space_len(r"\n", 0), space_len(r"\x", 0), space_len("\u{A0}", 0)),
+            (2, 0, 2)
+        );
     }
 
     #[test]

@@ -5,10 +5,10 @@
 //! separators, `separator_before_another`).
 
 use super::chars::{self, is_visibly};
-use super::codes::Warning;
+use super::codes::{Warning, Warnings};
 use super::dirt;
 use super::percent::{self, AsciiSet, HDL_PREFIX, HDL_SUFFIX, URL_PATH};
-use super::{Kind, Parsed, Rendered, pieces, resolver};
+use super::{Kind, Parsed, Rendered, other, pieces, resolver};
 
 /// The `url` prefix keeps what a path keeps except `:`, so a prefix such
 /// as `doi:x` is not read back as a `doi:` label.
@@ -88,7 +88,7 @@ pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
     }
     if let (Some(prefix), Some(suffix)) = (p.prefix, p.suffix) {
         let is_doi = p.is_doi();
-        let (prefix, suffix) = if repair && dirt::any_repairable(p.warnings) {
+        let (prefix, suffix) = if repair && p.warnings.intersects(Warnings::REPAIRABLE) {
             dirt::repair(prefix, suffix, p.warnings, is_doi, &mut out.repair)
         } else {
             (prefix, suffix)
@@ -96,6 +96,15 @@ pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
         handle_columns(prefix, suffix, is_doi, &mut out.canonical, &mut out.uri, &mut out.url);
         out.has_url = true;
     } else if let (Some(ns), Some(id)) = (p.namespace, p.info_identifier) {
+        // SPEC §8, and `info:pmid/N`, whose canonical is `pmid:N` (other
+        // `info:` namespaces keep theirs, whatever their name).
+        if (p.kind != Kind::InfoUri || ns == "pmid") && other::render(ns, id, &mut out.canonical, &mut out.url) {
+            out.has_url = !out.url.is_empty();
+            if p.kind == Kind::InfoUri {
+                write_info(ns, id, &mut out.uri);
+            }
+            return;
+        }
         out.canonical.push_str("info:");
         out.canonical.push_str(ns);
         out.canonical.push('/');
@@ -111,6 +120,14 @@ pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
         }
         out.uri.push_str(&out.canonical);
     }
+}
+
+/// The `info:` URI of an identifier in namespace `ns`, as read.
+fn write_info(ns: &str, id: &str, out: &mut String) {
+    out.push_str("info:");
+    out.push_str(ns);
+    out.push('/');
+    out.push_str(id);
 }
 
 fn handle_columns(

@@ -29,8 +29,7 @@ use super::authority;
 use super::chars::{self, starts_with_ci};
 use super::codes::{ErrorCode, Kind, Warning};
 use super::handle::{self, Rule};
-use super::hdl_uri::split_off;
-use super::{Cx, Options, Span, UserResolver, decode_part, label, percent, pieces};
+use super::{Cx, Options, Span, UserResolver, decode_part, label, other, percent, pieces};
 
 /// The global resolvers: host, and the warning it carries.
 pub(super) const GLOBAL: [(&str, Option<Warning>); 6] = [
@@ -99,8 +98,11 @@ impl<'a> UrlStart<'a> {
         let slash = chars::find_byte(b'/', t.as_bytes())?;
         let (auth, path) = (&t[..slash], &t[slash..]);
         let host = authority::parse(auth).ok()?.host;
-        let local =
-            || host.contains('.') && authority::is_dns_name_with_letter(host) && route(host, path) != Route::None;
+        let local = || {
+            host.contains('.')
+                && authority::is_dns_name_with_letter(host)
+                && (route(host, path) != Route::None || other::url::is_host(host))
+        };
         (names_resolver(auth, host, opts) || local()).then_some(UrlStart {
             scheme: Scheme::Missing,
             rest: t,
@@ -109,13 +111,13 @@ impl<'a> UrlStart<'a> {
 
     /// This URL without its query and fragment.
     fn without_query(self) -> UrlStart<'a> {
-        let (rest, _) = split_off(self.rest, b'#');
-        let (rest, _) = split_off(rest, b'?');
+        let (rest, _) = chars::split_off(self.rest, b'#');
+        let (rest, _) = chars::split_off(rest, b'?');
         UrlStart { rest, ..self }
     }
 
     /// `http://…` or `https://…` (any case).
-    fn with_scheme(t: &'a str) -> Option<UrlStart<'a>> {
+    pub fn with_scheme(t: &'a str) -> Option<UrlStart<'a>> {
         if starts_with_ci(t, "https://") {
             return Some(UrlStart {
                 scheme: Scheme::Https,
@@ -401,8 +403,8 @@ fn user_route<'p>(r: &UserResolver, path: &'p str) -> Route<'p> {
 
 /// Parses a resolver URL, and the resolver URL written inside it, if any.
 pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
-    let (rest, fragment) = split_off(url.rest, b'#');
-    let (rest, query) = split_off(rest, b'?');
+    let (rest, fragment) = chars::split_off(url.rest, b'#');
+    let (rest, query) = chars::split_off(rest, b'?');
     let mut url = UrlStart { rest, ..url };
     let mut outer = true;
     // What must be percent-encoded: the whole path (a UI path's segments,
@@ -437,7 +439,9 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
                 }
                 (part, Rule::Any)
             }
-            Route::None => return Err(not_a_resolver(cx, &at)),
+            Route::None => {
+                return Err(not_a_resolver(cx, &at)).or_else(|e| other_url(cx, url, &at, [query, fragment], e));
+            }
         };
         // An inner URL's missing scheme is the doubling's, not a warning
         // of its own; `http:` is flagged wherever it is written.
@@ -476,6 +480,33 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
         cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
         return Ok(());
     }
+}
+
+/// A URL of SPEC §8's resolvers (`other::url`), read instead of the
+/// error `e` that no handle resolver's form claimed it; `e` when it is
+/// none of them. Its scheme warns as a resolver's does.
+fn other_url<'a>(
+    cx: &mut Cx<'a>,
+    url: UrlStart<'a>,
+    at: &Located<'a>,
+    [query, fragment]: [Option<&'a str>; 2],
+    e: ErrorCode,
+) -> Result<(), ErrorCode> {
+    if e != ErrorCode::NotAResolverUrl || at.user_host {
+        return Err(e);
+    }
+    let Some(read) = other::url::read(cx, at.resolver, at.path) else {
+        return Err(e);
+    };
+    if let Some(w) = url.scheme.warning() {
+        cx.warn(w);
+    }
+    read?;
+    cx.check_encoded(&[query, fragment]);
+    cx.d.resolver = cx.lowercase(at.resolver);
+    cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
+    Ok(())
 }
 
 /// A shortDOI path on the DOI proxy's hosts (SPEC §2): one segment of

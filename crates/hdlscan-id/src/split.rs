@@ -23,7 +23,7 @@
 
 use super::codes::{ErrorCode, Warning};
 use super::pieces::{Cut, Pieces};
-use super::{Parser, Scratch, fast};
+use super::{Parser, Scratch, chars};
 use std::ops::Range;
 
 /// Where cells are cut into values.
@@ -68,7 +68,7 @@ fn auto(parser: &Parser, cell: &[u8], scratch: &mut Scratch, out: &mut Vec<Range
     let several = p.error == Some(ErrorCode::MultipleValues) || p.warnings.contains(Warning::MultipleValues);
     match std::str::from_utf8(cell) {
         Ok(s) if several => {
-            let t = fast::trim(cell);
+            let t = chars::trim_bytes(cell);
             let from = t.as_ptr() as usize - cell.as_ptr() as usize;
             let t = &s[from..from + t.len()];
             out.extend(Pieces::new(t, Cut::All, parser.options()).map(|r| r.start + from..r.end + from));
@@ -92,7 +92,7 @@ fn at(cell: &[u8], sep: &[u8], out: &mut Vec<Range<usize>>) {
         if i < last_end {
             continue;
         }
-        let piece = fast::trim(&cell[start..i]);
+        let piece = chars::trim_bytes(&cell[start..i]);
         if !piece.is_empty() {
             let a = piece.as_ptr() as usize - cell.as_ptr() as usize;
             out.push(a..a + piece.len());

@@ -1,26 +1,98 @@
-//! SPEC §6 "What is not one identifier": the checks that come after
-//! `empty`, `too_long`, `bad_utf8` and `control_char` and before the forms
-//! of §2, in SPEC's order (`placeholder`, `multiple_values`,
-//! `wrapped_line`, `extra_text`), and what each one's whole-value repair
-//! reads instead. `publisher_url` is checked among the URL forms
-//! (`resolver.rs`), `unexpected_namespace` last (`Parser::parse`); a
-//! repair is applied, when the options ask for one, by `read_value`
-//! (`lib.rs`), which reads what `cx.d.whole` names again.
+//! SPEC §6 "What is not one identifier": its order up to the forms of §2
+//! ([`before_forms`], which every reader calls: `empty`, `control_char`,
+//! `placeholder`, then whether the value may be several), the rows that
+//! look at pieces ([`check`]: `multiple_values`, `wrapped_line`,
+//! `extra_text`), and what each one's whole-value repair reads instead.
+//! `publisher_url` is checked among the URL forms (`resolver.rs`),
+//! `unexpected_namespace` last (`Parser::parse`); a repair is applied,
+//! when the options ask for one, by `read_value` (`lib.rs`), which reads
+//! what `cx.d.whole` names again.
 
 use super::codes::{ErrorCode, Warning};
 use super::pieces::{self, Cut, Pieces};
 use super::{Cx, Level, Rendered, Scratch, Span, chars, label, render};
+
+/// What SPEC §6 says of a trimmed value before the forms of §2 read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Before {
+    /// One of the rows that need no look at pieces: `empty`,
+    /// `control_char`, `formula_text`, `placeholder`.
+    Error(ErrorCode),
+    /// The value may hold raw whitespace or separators: [`check`] decides
+    /// (`multiple_values`, `wrapped_line`, `extra_text`), or the forms
+    /// when it finds one identifier's worth of text.
+    Several,
+    /// One identifier's worth of text: the forms of §2 decide.
+    Forms,
+}
+
+/// What a reader found of a trimmed value before it asks [`before_forms`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Found {
+    /// The value holds a control character (§1).
+    pub control: bool,
+    /// The value starts with a scheme or a label (`doi:`, `hdl:`, a URL):
+    /// no placeholder, which is a bare value. `false` when not known.
+    pub marked: bool,
+}
+
+/// SPEC §6's order up to the forms of §2, on the trimmed value `t`: `empty`;
+/// `control_char`; `formula_text`; `placeholder` (what `found` rules out
+/// is not looked for); then `Several` when `may_be_several` says the
+/// value may hold raw whitespace or a separator. `too_long` and `bad_utf8` come before any reading
+/// (`Parser::parse`, `Parser::parse_slow`); `publisher_url` is the URL
+/// forms' and `unexpected_namespace` `Parser::expected`'s. Every reader
+/// asks here: the full parser (`dispatch`), the fast path (`fast::read`)
+/// and its rare forms (`rare::read`), each with the cheapest test of
+/// `may_be_several` it has (`false` must prove one value).
+#[inline(always)]
+pub fn before_forms(t: &str, found: Found, may_be_several: impl FnOnce() -> bool) -> Before {
+    if t.is_empty() {
+        return Before::Error(ErrorCode::Empty);
+    }
+    if found.control {
+        return Before::Error(ErrorCode::ControlChar);
+    }
+    if !found.marked && formula_text(t).is_some() {
+        return Before::Error(ErrorCode::FormulaText);
+    }
+    if !found.marked && is_placeholder(t) {
+        return Before::Error(ErrorCode::Placeholder);
+    }
+    if may_be_several() {
+        return Before::Several;
+    }
+    Before::Forms
+}
+
+/// SPEC §6 `formula_text`: the trimmed value `t` is a spreadsheet formula
+/// quoting text (`="9780525509288"`, `=""`), as spreadsheet exports write
+/// numbers they must keep as text: the quoted text, which its whole-value
+/// repair reads. A quote inside is left as written (spreadsheets double
+/// it: `""`): no identifier holds one.
+#[inline(always)]
+pub fn formula_text(t: &str) -> Option<&str> {
+    t.strip_prefix("=\"")?.strip_suffix('"')
+}
 
 /// SPEC §6 `placeholder`: the trimmed value `t` stands for "no
 /// identifier". A bare value (no scheme, no label) with no ASCII digit and
 /// no `/` (`n.a.`, `none`, `TBD`, `not yet published`, `-`, `?`), one of
 /// `n/a`, `n/d`, `w/o`, `and/or` (any case), or exactly `0`. A digit-less
 /// value with a `/` (`CNRI.TEST/abc`) is a handle attempt, not this.
+#[inline(always)]
 pub fn is_placeholder(t: &str) -> bool {
-    let b = t.as_bytes();
-    if b == b"0" {
-        return true;
+    // Most values start with a digit: then only `0` is one.
+    match t.as_bytes() {
+        [first, rest @ ..] if first.is_ascii_digit() => *first == b'0' && rest.is_empty(),
+        _ => is_placeholder_text(t),
     }
+}
+
+/// `is_placeholder` of a value that does not start with a digit.
+#[inline(never)]
+fn is_placeholder_text(t: &str) -> bool {
+    let b = t.as_bytes();
     if chars::any_digit(b) {
         return false;
     }
@@ -88,7 +160,7 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     if let Some((before, after)) = wrapped(t) {
         let after_is_one = pieces::could_hold_identifier(after.as_bytes())
             && (pieces::is_link(after) || piece.canonical(after).is_some());
-        if !after.contains(pieces::is_space) && !after_is_one {
+        if !pieces::has_space(after) && !after_is_one {
             // A second line that repeats the end of the first is the
             // same text twice, not the rest of it: joining would make a
             // DOI that does not exist.
@@ -139,21 +211,31 @@ fn extra_text_repair<'a>(piece: &mut Piece<'_>, t: &'a str, opts: &super::Option
 }
 
 /// The two lines of `t` when it holds exactly one line break (LF, CR,
-/// CRLF, U+2028 or U+2029), each without the whitespace around the break.
+/// CRLF, U+2028 or U+2029, or one written as text: `\n`, `\r`, `\r\n`,
+/// any case, as `pieces::space_len` reads them),
+/// each without the whitespace around the break.
 fn wrapped(t: &str) -> Option<(&str, &str)> {
-    let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
-    let i = t.find(is_break)?;
-    let rest = &t[i..];
-    let rest = rest
-        .strip_prefix("\r\n")
-        .unwrap_or(&rest[rest.chars().next()?.len_utf8()..]);
-    if rest.contains(is_break) {
+    let (i, len) = line_break(t, 0)?;
+    let rest = &t[i + len..];
+    if line_break(rest, 0).is_some() {
         return None;
     }
-    Some((
-        t[..i].trim_end_matches(pieces::is_space),
-        rest.trim_start_matches(pieces::is_space),
-    ))
+    Some((pieces::trim_end_space(&t[..i]), pieces::trim_start_space(rest)))
+}
+
+/// The first line break of `t` from byte `from` on: where it starts and
+/// its length (CRLF, and `\r\n` written as text, are one break).
+fn line_break(t: &str, from: usize) -> Option<(usize, usize)> {
+    let b = t.as_bytes();
+    let i = from + t[from..].find(['\n', '\r', '\u{2028}', '\u{2029}', '\\'])?;
+    let len = match &b[i..] {
+        [b'\r', b'\n', ..] => 2,
+        [b'\\', b'r' | b'R', b'\\', b'n' | b'N', ..] => 4,
+        [b'\\', b'n' | b'r' | b'N' | b'R', ..] => 2,
+        [b'\\', ..] => return line_break(t, i + 1),
+        _ => t[i..].chars().next()?.len_utf8(),
+    };
+    Some((i, len))
 }
 
 /// A piece read alone under SPEC §1–3 (no §6: a piece is never several),
@@ -193,11 +275,5 @@ impl<'o> Piece<'o> {
 /// The warning a repaired value keeps for SPEC §6's `error` (the same
 /// name: the dirt was there), when the error has a whole-value repair.
 pub fn repaired_as(error: ErrorCode) -> Option<Warning> {
-    Some(match error {
-        ErrorCode::MultipleValues => Warning::MultipleValues,
-        ErrorCode::WrappedLine => Warning::WrappedLine,
-        ErrorCode::ExtraText => Warning::ExtraText,
-        ErrorCode::PublisherUrl => Warning::PublisherUrl,
-        _ => return None,
-    })
+    Warning::from_name(error.as_str()).filter(|w| w.is_whole_value_repair())
 }

@@ -1,38 +1,36 @@
 //! The forms the fast path (`fast.rs`) leaves that are still common
-//! enough to cost: read out of line once `fast::parse` gave up, before
+//! enough to cost (SPEC §2: other `info:` namespaces, `hdl://` hosts,
+//! ports, `%2F` in bare values, escaped URLs; §6: `extra_text` without
+//! two candidates): read out of line once `fast::parse` gave up, before
 //! the full parser. Each of these values is rare, so its code is cold when
 //! one comes, and the full parser's general steps (authority, ports,
 //! labels, users' hosts) mispredict and miss the cache all the way
-//! through: 200 to 500 ns such a value amid the benchmark's mix. Read here
-//! by the fast path's pieces and SPEC's own functions (`handle::check`,
-//! `dirt::flag`, `info_uri::other_identifier`, `authority::parse`), they
-//! cost a fraction of that. Errors are answered where the full parser
-//! raises them at the same step with the same warnings; anything not
-//! plainly one of these forms is the full parser's. The `agree` tests in
-//! `fast.rs` and the fuzz target check every answer against it.
+//! through. Read here by the fast path's pieces and SPEC's own functions
+//! (`handle::check`, `dirt::flag`, `info_uri::other_identifier`,
+//! `authority::parse`, `whole::before_forms`), they cost a fraction of
+//! that. Errors are answered where the full parser raises them at the
+//! same step with the same warnings; anything not plainly one of these
+//! forms is the full parser's. The `agree` tests in `fast/tests.rs` and
+//! the fuzz target check every answer against it.
 
 use super::super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::super::handle::{self, Rule};
 use super::super::resolver::{self, Route, Scheme};
+use super::super::whole::{Before, Found};
 use super::super::{
-    Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, pieces, whole,
+    Options, Parsed, Scratch, authority, chars, decode_part, dirt, hdl_uri, info_uri, label, other, pieces, whole,
 };
 use super::classes::{AMP, Classes, GIVE_UP, NON_ASCII, PCT, QUERY, SPACE, UNENCODED};
 use super::{HTTP, HTTPS, Head, Scan, Seen, Text, handle_parsed, handle_split, known_host, scheme_warning, url_parts};
 
-/// Reads `raw`, as `fast::see` saw it, if it is one of the forms below;
+/// Reads a value, as `fast::see` saw it, if it is one of the forms below;
 /// `scratch` back otherwise, for the full parser. ASCII values without `?`
 /// or `#` only (the fast path reads the others it can), without a host
 /// the user added (any could be theirs).
 #[cold]
 #[inline(never)]
-pub fn read<'a>(
-    raw: &'a [u8],
-    seen: &Seen<'a>,
-    opts: &Options,
-    scratch: &'a mut Scratch,
-) -> Result<Parsed<'a>, &'a mut Scratch> {
-    let Seen { t, classes } = *seen;
+pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
+    let Seen { t, trimmed, classes } = *seen;
     // A query or a fragment (`?`, `#`) is split off first: the full
     // parser's, as are values holding non-ASCII.
     if !opts.resolvers().is_empty() || t.is_empty() || classes.acc & (GIVE_UP | NON_ASCII | QUERY) != 0 {
@@ -40,26 +38,34 @@ pub fn read<'a>(
     }
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
-    let mut ws = Warnings::EMPTY;
-    if t.len() != raw.len() {
-        ws.add(Warning::Trimmed);
-    }
-    // SPEC §6 in its order: placeholder; then, for a value with raw
-    // whitespace (spaces only here: no line break), `extra_text` when no
-    // two pieces could be identifiers, unless a repair must read a piece.
-    // The rest of §6 is the full parser's: separators that may cut the
-    // value into several identifiers.
-    if whole::is_placeholder(t.s) {
-        return Ok(Parsed::invalid(ErrorCode::Placeholder, ws));
-    }
-    if classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) {
-        return match !opts.repair && whole::candidates(t.s, opts) < 2 {
-            true => Ok(Parsed::invalid(ErrorCode::ExtraText, ws)),
-            false => Err(scratch),
-        };
-    }
-    if classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()) {
-        return Err(scratch);
+    let mut ws = trimmed;
+    // A value of SPEC §8 whose groups are joined by spaces is one value.
+    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::is_spaced_shape(t.s);
+    let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
+    // Classes without `GIVE_UP`: no control character.
+    match whole::before_forms(t.s, Found::default(), several) {
+        // Its whole-value repair is the full parser's.
+        Before::Error(ErrorCode::FormulaText) => return Err(scratch),
+        Before::Error(e) => return Ok(Parsed::invalid(e, ws)),
+        // SPEC §8's values, one value by §6: read here as the full
+        // parser reads them (`other::parse`). A URL's are its host's
+        // (`url_parts`), and pieces of §8 in a value §6 looks at are
+        // `whole::candidates`'.
+        Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
+            return other::read_one(t.s, ws, scratch);
+        }
+        // Raw spaces (line breaks, and the `\` of one written as text, are
+        // `GIVE_UP`) where no
+        // two pieces could be identifiers is `extra_text`, as
+        // `whole::check` finds it, unless a repair must read a piece;
+        // anything else is its.
+        Before::Several => {
+            return match raw_space && !opts.repair && whole::candidates(t.s, opts) < 2 {
+                true => Ok(Parsed::invalid(ErrorCode::ExtraText, ws)),
+                false => Err(scratch),
+            };
+        }
+        Before::Forms => {}
     }
     let mut scratch = scratch;
     if classes.acc & PCT != 0 {
@@ -272,8 +278,7 @@ fn no_slash(t: &str) -> Option<(ErrorCode, Option<Warning>)> {
 /// A bare or `doi:`-labelled value copied out of a URL, whose separator
 /// is a `%2F` (`10.1007%2FBF01451751`, SPEC §2): split by the full
 /// parser's `handle::split_bare_encoded`, the suffix decoded by its
-/// `decode_part`, checked and flagged as `handle::read` does. A fifth of
-/// the values the full parser read in the benchmark's mix were these.
+/// `decode_part`, checked and flagged as `handle::read` does.
 fn encoded_bare<'a>(
     t: Text<'a>,
     classes: &Classes,
@@ -331,9 +336,8 @@ fn check_decoded(
 /// handle holds percent escapes (SICI DOIs' `%3C…%3E`,
 /// an encoded separator): the parts decoded into `scratch` by the full
 /// parser's `decode_part` (SPEC §2 "Splitting URIs and URLs"), checked and
-/// flagged by the same code. The full parser's general steps (authority,
-/// ports, labels, users' hosts) cost such a value 520 ns amid the
-/// benchmark's mix; read here, 310 ns.
+/// flagged by the same code, without the full parser's general steps
+/// (authority, ports, labels, users' hosts).
 fn escaped_url<'a>(
     t: Text<'a>,
     classes: &Classes,

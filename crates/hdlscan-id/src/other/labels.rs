@@ -1,0 +1,407 @@
+//! SPEC §8's labelled and bare forms: a scheme's label (any case, then
+//! `:` and whitespace, or whitespace) at the start of a value or piece,
+//! `urn:issn:` and `urn:isbn:`, `ark:`, PubMed's tags written after the
+//! identifier (`33604029[pmid]`, `PMC4441768 [pmcid]`, `10.1000/182
+//! [doi]`), and the bare shapes of `ids::bare`; with SPEC §3's dirt
+//! after a label (`Clean`). Also what SPEC §6 must know of them: the
+//! whitespace a label's head takes ([`head_len`]), a value whose groups
+//! are joined by spaces ([`is_spaced_shape`]), and which pieces could be
+//! one ([`piece_may_be`], [`may_hold`]).
+
+use super::super::chars::starts_with_ci;
+use super::super::codes::{Warning, Warnings};
+use super::Reading;
+use super::ids::{self, Fail, Scheme};
+
+/// The labels of SPEC §8 and their schemes, by their first letter, a
+/// longer label before any label it starts with (`issn-l` before `issn`,
+/// `pmcid` before `pmc`).
+const LABELS_I: &[(&str, Scheme)] = &[
+    ("issn-l", Scheme::Issn),
+    ("issn", Scheme::Issn),
+    ("isbn-10", Scheme::Isbn),
+    ("isbn-13", Scheme::Isbn),
+    ("isbn", Scheme::Isbn),
+    ("isni", Scheme::Isni),
+];
+const LABELS_P: &[(&str, Scheme)] = &[
+    ("pissn", Scheme::Issn),
+    ("pmid", Scheme::Pmid),
+    ("pubmed", Scheme::Pmid),
+    ("pmcid", Scheme::Pmcid),
+    ("pmc", Scheme::Pmcid),
+];
+const LABELS_E: &[(&str, Scheme)] = &[("eissn", Scheme::Issn)];
+const LABELS_O: &[(&str, Scheme)] = &[("orcid id", Scheme::Orcid), ("orcid", Scheme::Orcid)];
+const LABELS_R: &[(&str, Scheme)] = &[("ror", Scheme::Ror)];
+const LABELS_A: &[(&str, Scheme)] = &[("arxiv", Scheme::Arxiv)];
+
+/// URNs of §8's schemes, read as their labels.
+const URNS: &[(&str, Scheme)] = &[("urn:issn:", Scheme::Issn), ("urn:isbn:", Scheme::Isbn)];
+
+/// PubMed's tags, written after the identifier; `None` for `[doi]`.
+const TAGS: &[(&str, Option<Scheme>)] = &[
+    ("[pmid]", Some(Scheme::Pmid)),
+    ("[pmcid]", Some(Scheme::Pmcid)),
+    ("[pmc]", Some(Scheme::Pmcid)),
+    ("[doi]", None),
+];
+
+/// The label `s` starts with: its scheme and where what follows it and
+/// its `:` and whitespace starts. A label must be followed by `:` or
+/// whitespace.
+pub fn label(s: &str) -> Option<(Scheme, usize)> {
+    let (scheme, len) = label_bytes(s.as_bytes())?;
+    let rest = &s[len..];
+    if len > 4 && s[..len].ends_with(':') && s.as_bytes()[..4].eq_ignore_ascii_case(b"urn:") {
+        return Some((scheme, len));
+    }
+    if !rest.starts_with(|c: char| c == ':' || c.is_whitespace()) {
+        return None;
+    }
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    Some((scheme, s.len() - rest.trim_start_matches(char::is_whitespace).len()))
+}
+
+/// The label or URN head `b` starts with, compared a byte at a time
+/// (SPEC §6 asks it of every piece): its scheme and length, without what
+/// follows. Only the labels that start with `b`'s first letter are
+/// compared.
+fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
+    let labels = match b.first()? | 0x20 {
+        b'i' => LABELS_I,
+        b'p' => LABELS_P,
+        b'e' => LABELS_E,
+        b'o' => LABELS_O,
+        b'r' => LABELS_R,
+        b'a' => LABELS_A,
+        b'u' => {
+            let &(urn, scheme) = URNS
+                .iter()
+                .find(|(u, _)| b.len() >= u.len() && b[..u.len()].eq_ignore_ascii_case(u.as_bytes()))?;
+            return Some((scheme, urn.len()));
+        }
+        _ => return None,
+    };
+    labels
+        .iter()
+        .find(|(l, _)| {
+            let l = l.as_bytes();
+            // Followed by `:`, or whitespace (ASCII, or a character that may be).
+            b.len() > l.len()
+                && b[..l.len()].eq_ignore_ascii_case(l)
+                && (b[l.len()] == b':' || b[l.len()].is_ascii_whitespace() || !b[l.len()].is_ascii())
+        })
+        .map(|&(l, scheme)| (scheme, l.len()))
+}
+
+/// SPEC §6: the length of a §8 label and the whitespace after it that
+/// `s` starts with, when whitespace follows it (`ISSN 1932-6203`,
+/// `PMID: 123`); 0 otherwise.
+pub fn head_len(s: &str) -> usize {
+    match label(s) {
+        Some((_, n)) if s[..n].ends_with(char::is_whitespace) => n,
+        _ => 0,
+    }
+}
+
+/// The tag `t` ends with, and what stands before it and the whitespace
+/// before it.
+fn tag(t: &str) -> Option<(Option<Scheme>, &str)> {
+    if !t.ends_with(']') {
+        return None;
+    }
+    let &(tag, scheme) = TAGS.iter().find(|(tag, _)| {
+        t.len() > tag.len()
+            && t.is_char_boundary(t.len() - tag.len())
+            && t[t.len() - tag.len()..].eq_ignore_ascii_case(tag)
+    })?;
+    let before = t[..t.len() - tag.len()].trim_end_matches(char::is_whitespace);
+    (!before.is_empty()).then_some((scheme, before))
+}
+
+/// `10.1000/182 [doi]`: what stands before a `[doi]` tag, read as after
+/// a `doi:` label (SPEC §8).
+pub fn doi_tag(t: &str) -> Option<&str> {
+    match tag(t)? {
+        (None, before) => Some(before),
+        _ => None,
+    }
+}
+
+/// SPEC §3's `trailing_punct` at the end of an identifier: none opens a
+/// bracket.
+const TRAILING: &[u8] = b".,;)]}";
+
+/// The identifier text after a label, as ASCII: SPEC §3's dirt mapped
+/// (`unicode_dash`: U+2010–U+2015 and U+2212 read as `-`;
+/// `invisible_char`: U+00AD, U+200B–U+200D, U+2060, U+FEFF dropped) and
+/// trailing punctuation dropped (`trailing_punct`: `.`, `,`, `;`, or a
+/// `)`, `]`, `}`, which no identifier here opens). Kept on the stack:
+/// §8's identifiers are short.
+pub struct Clean {
+    buf: [u8; 48],
+}
+
+impl Default for Clean {
+    fn default() -> Clean {
+        Clean { buf: [0; 48] }
+    }
+}
+
+impl Clean {
+    /// `s` cleaned, with the warnings its dirt raises; `None` when it holds
+    /// another character outside ASCII or is too long to be an identifier.
+    pub fn of<'b>(&'b mut self, s: &'b str, ws: &mut Warnings) -> Option<&'b [u8]> {
+        let b = if s.is_ascii() {
+            s.as_bytes()
+        } else {
+            let mut n = 0;
+            let (mut dash, mut invisible) = (false, false);
+            for c in s.chars() {
+                let byte = match c {
+                    '\u{2010}'..='\u{2015}' | '\u{2212}' => {
+                        dash = true;
+                        b'-'
+                    }
+                    '\u{AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => {
+                        invisible = true;
+                        continue;
+                    }
+                    c if c.is_ascii() => c as u8,
+                    _ => return None,
+                };
+                *self.buf.get_mut(n)? = byte;
+                n += 1;
+            }
+            ws.add_if(dash, Warning::UnicodeDash);
+            ws.add_if(invisible, Warning::InvisibleChar);
+            &self.buf[..n]
+        };
+        let kept = b.len() - b.iter().rev().take_while(|c| TRAILING.contains(c)).count();
+        ws.add_if(kept < b.len(), Warning::TrailingPunct);
+        Some(&b[..kept])
+    }
+}
+
+/// Reads the trimmed value `t` if it has a form of SPEC §8 (`None`:
+/// sections 1–6 decide): the reading, and an ARK's query.
+pub fn read<'a>(t: &'a str, ws: &mut Warnings) -> Option<(Reading<'a>, Option<&'a str>)> {
+    if starts_with_ci(t, "ark:") {
+        let (ark, query) = match t.find('?') {
+            Some(q) => (&t[4..q], Some(&t[q + 1..])),
+            None => (&t[4..], None),
+        };
+        return Some((ids::ark(ark).map_err(|f| (Scheme::Ark, f)), query));
+    }
+    let mut clean = Clean::default();
+    if let Some((scheme, at)) = label(t) {
+        let reading = match clean.of(&t[at..], ws) {
+            Some(b) => ids::labelled(scheme, b).map_err(|f| (scheme, f)),
+            None => Err((scheme, Fail::Shape)),
+        };
+        return Some((reading, None));
+    }
+    if let Some((Some(scheme), before)) = tag(t) {
+        let reading = match clean.of(before, ws) {
+            Some(b) => ids::labelled(scheme, b).map_err(|f| (scheme, f)),
+            None => Err((scheme, Fail::Shape)),
+        };
+        return Some((reading, None));
+    }
+    let b = clean.of(t, ws)?;
+    let reading = ids::bare(b)?;
+    Some((reading.map_err(|f| (bare_scheme(b), f)), None))
+}
+
+/// The scheme of a bare shape that failed its check: ORCID (hyphens),
+/// ISNI (spaces, sixteen characters), or ISBN-13.
+fn bare_scheme(b: &[u8]) -> Scheme {
+    match (b.len(), b.get(4)) {
+        (19, Some(b'-')) => Scheme::Orcid,
+        (19, Some(b' ')) => Scheme::Isni,
+        _ => Scheme::Isbn,
+    }
+}
+
+/// SPEC §8: a value of a bare or labelled shape whose groups are joined
+/// by spaces (`978 0 306 40615 7`, `ISNI 0000 0001 0943 5850`), or an
+/// identifier and a tag with whitespace between (`33604029 [pmid]`,
+/// `10.1000/182 [doi]`): one value, which SPEC §6 does not cut.
+pub fn is_spaced_shape(t: &str) -> bool {
+    if let Some((_, before)) = tag(t) {
+        return !before.contains(char::is_whitespace) && before.len() < t.len() - 5;
+    }
+    let at = label(t).map_or(0, |(_, at)| at);
+    let rest = &t[at..];
+    if !rest.contains(' ')
+        || !rest
+            .bytes()
+            .all(|c| c.is_ascii_digit() || c == b' ' || c | 0x20 == b'x')
+    {
+        return false;
+    }
+    let mut ws = Warnings::EMPTY;
+    let mut clean = Clean::default();
+    let Some(b) = clean.of(rest, &mut ws) else {
+        return false;
+    };
+    match label(t) {
+        Some((scheme, _)) => ids::labelled(scheme, b) != Err(Fail::Shape),
+        None => ids::bare(b).is_some(),
+    }
+}
+
+/// True when `b` (a piece, or the start of a value) could be a value of
+/// SPEC §8 in any form: a label, `urn:issn:`/`urn:isbn:` or `ark:` head,
+/// a tag at its end, `PMC` and a digit, an old arXiv id's archive, or
+/// digits, `-`, spaces and `X` as many as a bare shape has. Conservative:
+/// what it calls possible, a parse decides.
+pub fn piece_may_be(b: &[u8]) -> bool {
+    let Some(&first) = b.first() else {
+        return false;
+    };
+    if b.ends_with(b"]") {
+        return true;
+    }
+    if first.is_ascii_digit() {
+        // Trailing punctuation and non-ASCII dashes and invisible
+        // characters are dirt `Clean` takes away.
+        let b = &b[..b.len() - b.iter().rev().take_while(|c| TRAILING.contains(c)).count()];
+        let fits = |&c: &u8| c.is_ascii_digit() || matches!(c, b'-' | b' ' | b'X' | b'x') || !c.is_ascii();
+        return (9..=64).contains(&b.len()) && b.iter().all(fits);
+    }
+    starts_label(&b[..b.len().min(12)]) || bare_word_may_be(b)
+}
+
+/// True when the piece `b` could be `PMC` and digits, or an old arXiv
+/// id: an archive of arXiv's (with a subject at most) before a `/` and a
+/// digit.
+fn bare_word_may_be(b: &[u8]) -> bool {
+    if b.len() > 3 && b[..3].eq_ignore_ascii_case(b"pmc") && b[3].is_ascii_digit() {
+        return true;
+    }
+    match b.iter().take(24).position(|&c| c == b'/') {
+        Some(i) => b.get(i + 1).is_some_and(u8::is_ascii_digit) && ids::is_archive(&b[..i]),
+        None => false,
+    }
+}
+
+/// Byte classes for [`may_hold`]'s one walk: what ends a piece (SPEC
+/// §6's separators but ` / ` and ` and `, which need whitespace: it ends
+/// a piece here too), what a bare shape holds (digits, `-`, `X`, and
+/// non-ASCII dashes and invisible characters), and trailing punctuation.
+const END: u8 = 1;
+const SHAPE: u8 = 2;
+const TRAIL: u8 = 4;
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if matches!(b, b'|' | b';' | b',' | b' ' | b'\t' | b'\n' | b'\r' | b':') {
+            END
+        } else if b.is_ascii_digit() || matches!(b, b'-' | b'X' | b'x') || b >= 0x80 {
+            SHAPE
+        } else if matches!(b, b'.' | b')' | b']' | b'}') {
+            TRAIL
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
+/// True when some piece of the trimmed value `t` could be a value of
+/// SPEC §8 ([`piece_may_be`], and a label before its `:` or whitespace),
+/// the value cut at every byte that may start a separator. One walk of
+/// table lookups, a label compared only at a piece starting with a
+/// label's letter: the fast path asks it of every value with a
+/// separator. Conservative: `false` proves no piece is one.
+pub fn may_hold(t: &[u8]) -> bool {
+    let mut i = 0;
+    while i < t.len() {
+        let start = i;
+        let first = t[i];
+        let digit = first.is_ascii_digit();
+        let (mut shape, mut trail, mut trailing) = (digit, false, 0);
+        while i < t.len() {
+            let class = CLASS[t[i] as usize];
+            if class & END != 0 {
+                break;
+            }
+            if class & SHAPE != 0 {
+                shape &= !trail;
+            } else if class & TRAIL != 0 {
+                trail = true;
+                trailing += 1;
+            } else {
+                shape = false;
+            }
+            i += 1;
+        }
+        let piece = &t[start..i];
+        let shape_len = piece.len() - trailing;
+        if piece.last() == Some(&b']')
+            || (shape && (9..=64).contains(&shape_len))
+            || (first.is_ascii_alphabetic()
+                && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece)))
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// True when `b` starts with a label, `urn:issn:`, `urn:isbn:` or `ark:`.
+fn starts_label(b: &[u8]) -> bool {
+    label_bytes(b).is_some() || (b.len() >= 4 && b[..4].eq_ignore_ascii_case(b"ark:"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_heads() {
+        assert_eq!(label("ISSN 1932-6203"), Some((Scheme::Issn, 5)));
+        assert_eq!(label("PMID:  1"), Some((Scheme::Pmid, 7)));
+        assert_eq!(label("ORCID iD: 0000"), Some((Scheme::Orcid, 10)));
+        assert_eq!(label("PMCID: PMC1"), Some((Scheme::Pmcid, 7)));
+        assert_eq!(label("PMC1234"), None);
+        assert_eq!(label("urn:isbn:0451450523"), Some((Scheme::Isbn, 9)));
+        assert_eq!(label("issnx"), None);
+        assert_eq!(head_len("ISSN 1932-6203"), 5);
+        assert_eq!(head_len("issn:1932-6203"), 0);
+    }
+
+    #[test]
+    fn tags() {
+        assert_eq!(tag("33604029[pmid]"), Some((Some(Scheme::Pmid), "33604029")));
+        assert_eq!(tag("PMC4441768 [PMCID]"), Some((Some(Scheme::Pmcid), "PMC4441768")));
+        assert_eq!(doi_tag("10.1000/182 [doi]"), Some("10.1000/182"));
+        assert_eq!(tag("[pmid]"), None);
+    }
+
+    #[test]
+    fn spaced_shapes_are_one_value() {
+        assert!(is_spaced_shape("978 0 306 40615 7"));
+        assert!(is_spaced_shape("0000 0001 0943 5850"));
+        assert!(is_spaced_shape("ISBN 978 0 306 40615 7"));
+        assert!(is_spaced_shape("33604029 [pmid]"));
+        assert!(!is_spaced_shape("10.1000/182 see"));
+        assert!(!is_spaced_shape("2012 2013"));
+    }
+
+    #[test]
+    fn pieces_that_may_be() {
+        assert!(may_hold(b"10.1/x; PMID: 123"));
+        assert!(may_hold(b"10.1/x;1932-6203"));
+        assert!(!may_hold(
+            b"10.1002/(SICI)1098-2736(199908)36:6<637::AID-TEA4>3.0.CO;2-9"
+        ));
+        assert!(!may_hold(b"10.1000/182"));
+    }
+}
