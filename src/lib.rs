@@ -25,6 +25,8 @@
 //! only) they are public, hidden from the docs and from any promise.
 
 #![deny(missing_docs)]
+// The internals' accessors are for a few examples, not an API to round out.
+#![cfg_attr(feature = "internals", allow(clippy::len_without_is_empty))]
 
 /// The crate's modules: private, or public but hidden under the
 /// `internals` feature, which the examples and benches that time a single
