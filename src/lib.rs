@@ -20,8 +20,9 @@
 //! `at` (where a value was read), `columns` (SPEC's columns as Arrow
 //! arrays), `dups` (duplicate clusters in bounded memory), `plan`,
 //! `pipeline` (blocks, rayon, the per-value loop, the writer thread),
-//! `report`, `gates`, `heap` (glibc heap tuning) and `open_files` (the
-//! open-file limit). With the `internals` feature (benches and examples
+//! `report`, `gates`, `spill` (the engine `dups` and `diff` share past
+//! memory: partition files, the k-way merge, the table of keys), `heap`
+//! (glibc heap tuning) and `open_files` (the open-file limit). With the `internals` feature (benches and examples
 //! only) they are public, hidden from the docs and from any promise.
 
 #![deny(missing_docs)]
@@ -42,7 +43,7 @@ macro_rules! modules {
 }
 
 modules!(
-    at, classify, columns, dups, gates, heap, io, open_files, pipeline, plan, report, select
+    at, classify, columns, dups, gates, heap, io, open_files, pipeline, plan, report, select, spill
 );
 pub mod diff;
 

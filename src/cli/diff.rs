@@ -180,6 +180,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         .budget(Budget {
             bytes: args.memory_mib.saturating_mul(1 << 20),
             temp_dir: args.temp_dir.clone(),
+            ..Budget::default()
         })
         .run(&old, &new, |c| match &mut writer {
             Some(w) => w.push(c),

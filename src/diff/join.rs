@@ -1,6 +1,8 @@
 //! The join of OLD and NEW on the key: OLD's rows are held in an
-//! [`Index`] (compact: see its doc for the bytes a row takes); NEW is
-//! streamed past it, each row matched, classified and handed on as
+//! `Index`, the spill engine's table (a row's key and canonical in its
+//! arena, 56 bytes of `Entry` with its hash and place, and a 5-byte
+//! slot); NEW is streamed
+//! past it, each row matched, classified and handed on as
 //! [`ChangeRow`]s in NEW's order; OLD's rows no NEW row matched are then
 //! handed on as `removed`, in OLD's order.
 //!
@@ -13,14 +15,34 @@
 //! ([`DuplicateKey`]): a diff by that key would pair rows at random.
 
 use super::change::{Change, classify};
-use super::index::{Entry, Index, Values};
 use super::layout::{Layout, Shape};
 use super::parts::{Budget, Parts};
 use super::read::Table;
+use super::record::Prior;
 use super::row::{RowBuf, Side, Vocab, describe_key};
-use super::spill::Prior;
+use crate::spill;
 use anyhow::Result;
 use std::fmt;
+
+/// Rows held for the join, by key: OLD's, in OLD's order (which is then
+/// `removed`'s), then the keys NEW added, so that a second NEW row with
+/// one of them is found as a duplicate too. A row's canonical is its
+/// key's tail.
+pub(super) type Index = spill::Table<Entry>;
+
+/// What a diff compares of a held row (codes as [`Vocab`] ids).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Entry {
+    /// `scan`'s record; 0 when unknown.
+    pub record: u64,
+    /// The NEW row that had this key (0: none yet), and its record, to
+    /// name both rows of a key NEW holds twice.
+    pub matched: u64,
+    pub matched_record: u64,
+    pub kind: u32,
+    pub error: u32,
+    pub warnings: u32,
+}
 
 /// One change of one key, as the report and `-o` take it.
 #[derive(Debug, Clone, Copy)]
@@ -103,8 +125,7 @@ pub struct Matched {
 /// OLD held in memory, then the keys NEW added.
 pub struct Join<'k> {
     keys: &'k [String],
-    vocab: Vocab,
-    index: Index,
+    held: Held,
     matched: Matched,
 }
 
@@ -113,8 +134,7 @@ impl<'k> Join<'k> {
     pub fn new(keys: &'k [String]) -> Join<'k> {
         Join {
             keys,
-            vocab: Vocab::default(),
-            index: Index::default(),
+            held: Held::default(),
             matched: Matched::default(),
         }
     }
@@ -124,38 +144,26 @@ impl<'k> Join<'k> {
     /// are returned.
     pub fn load(&mut self, table: Table, layout: &Layout, budget: &Budget) -> Result<Option<Parts>> {
         let name = table.name().to_string();
-        let Join { keys, vocab, index, .. } = self;
-        let mut parts: Option<Parts> = None;
-        let rows = table.for_each(layout, |r| {
-            if let Some(p) = &mut parts {
-                return p.push(r.row, &r.key, &r.side());
-            }
-            if let Some(i) = index.find(&r.key) {
+        let Join { keys, held, .. } = self;
+        let (rows, parts) = until_parts(table, layout, |r| {
+            let h = spill::hash(&r.key);
+            if let Some(i) = held.index.find(h, &r.key) {
                 let first = At {
                     row: i as u64 + 1,
-                    record: known(index.entry(i).record),
+                    record: known(held.index.get(i).record),
                 };
-                return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
+                return Err(duplicate(keys, (&name, layout), &r.key, first, at(r)));
             }
-            if index.heap_bytes_with(r.key.len() + r.canonical.len()) + vocab.heap_bytes() > budget.bytes {
+            if held.bytes_with(r.key.len() + r.canonical.len()) > budget.bytes {
                 let mut p = Parts::new(budget)?;
-                for (i, e) in index.iter().enumerate() {
-                    p.push(i as u64 + 1, index.key(e), &side(index, vocab, e))?;
+                for i in 0..held.index.len() {
+                    p.push(i as u64 + 1, held.index.key(i), &held.side(i))?;
                 }
-                (*index, *vocab) = (Index::default(), Vocab::default());
-                p.push(r.row, &r.key, &r.side())?;
-                parts = Some(p);
-                return Ok(());
+                *held = Held::default();
+                return Ok(Some(p));
             }
-            let values = Values {
-                canonical: &r.canonical,
-                record: r.record.unwrap_or(0),
-                kind: vocab.id(&r.kind),
-                error: vocab.id(&r.error),
-                warnings: vocab.id(&r.warnings),
-            };
-            index.push(&r.key, values);
-            Ok(())
+            held.hold(h, &r.key, &r.side(), Prior::None);
+            Ok(None)
         })?;
         self.matched.old_rows = rows;
         Ok(parts)
@@ -179,69 +187,19 @@ impl<'k> Join<'k> {
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
     ) -> Result<Option<Parts>> {
         let name = table.name().to_string();
-        let Join {
-            keys,
-            vocab,
-            index,
-            matched: m,
-        } = self;
+        let Join { keys, held, matched: m } = self;
         let old_rows = m.old_rows as usize;
-        let mut parts: Option<Parts> = None;
-        let rows = table.for_each(layout, |r| {
-            if let Some(p) = &mut parts {
-                return p.push(r.row, &r.key, &r.side());
+        let (rows, parts) = until_parts(table, layout, |r| {
+            let h = spill::hash(&r.key);
+            if held.index.find(h, &r.key).is_none() && held.bytes_with(r.key.len()) > budget.bytes {
+                let p = leave_memory(held, old_rows, budget)?;
+                *held = Held::default();
+                return Ok(Some(p));
             }
-            let new = r.side();
-            let Some(i) = index.find(&r.key) else {
-                if index.heap_bytes_with(r.key.len()) + vocab.heap_bytes() > budget.bytes {
-                    let mut p = leave_memory(index, vocab, old_rows, budget)?;
-                    (*index, *vocab) = (Index::default(), Vocab::default());
-                    p.push(r.row, &r.key, &new)?;
-                    parts = Some(p);
-                    return Ok(());
-                }
-                // Added: kept, so that a second NEW row with it is found.
-                let values = Values {
-                    record: r.record.unwrap_or(0),
-                    ..Values::default()
-                };
-                let i = index.push(&r.key, values);
-                let e = index.entry_mut(i);
-                (e.matched, e.matched_record) = (r.row, r.record.unwrap_or(0));
-                return emit(&ChangeRow {
-                    change: Change::Added,
-                    key: &r.key,
-                    old: None,
-                    new: Some(new),
-                });
-            };
-            let e = *index.entry(i);
-            if e.matched > 0 {
-                let first = At {
-                    row: e.matched,
-                    record: known(e.matched_record),
-                };
-                return Err(duplicate(keys, &name, layout, &r.key, first, at(r)));
+            match held.meet(h, &r.key, r.row, r.side(), m, emit)? {
+                Some(first) => Err(duplicate(keys, (&name, layout), &r.key, first, at(r))),
+                None => Ok(None),
             }
-            let entry = index.entry_mut(i);
-            (entry.matched, entry.matched_record) = (r.row, r.record.unwrap_or(0));
-            let old = side(index, vocab, &e);
-            let mut any = false;
-            for change in classify(&old, &new) {
-                any = true;
-                emit(&ChangeRow {
-                    change,
-                    key: &r.key,
-                    old: Some(old),
-                    new: Some(new),
-                })?;
-            }
-            if any {
-                m.changed += 1;
-            } else {
-                m.unchanged += 1;
-            }
-            Ok(())
         })?;
         self.matched.new_rows = rows;
         Ok(parts)
@@ -255,45 +213,169 @@ impl<'k> Join<'k> {
     /// OLD's rows NEW lacks, in OLD's order, as `removed`; returns the
     /// counts of the whole join.
     pub fn finish(self, emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>) -> Result<Matched> {
-        let old_rows = self.matched.old_rows as usize;
-        for e in self.index.iter().take(old_rows).filter(|e| e.matched == 0) {
-            emit(&ChangeRow {
-                change: Change::Removed,
-                key: self.index.key(e),
-                old: Some(side(&self.index, &self.vocab, e)),
-                new: None,
-            })?;
-        }
+        self.held.removed(self.matched.old_rows as usize, |_, c| emit(c))?;
         Ok(self.matched)
     }
+}
+
+/// Hands `table`'s rows to `f` until it returns [`Parts`], which then take
+/// that row and the rest; returns the rows read, and the parts.
+fn until_parts(
+    table: Table,
+    layout: &Layout,
+    mut f: impl FnMut(&RowBuf) -> Result<Option<Parts>>,
+) -> Result<(u64, Option<Parts>)> {
+    let mut parts: Option<Parts> = None;
+    let rows = table.for_each(layout, |r| {
+        if parts.is_none() {
+            parts = f(r)?;
+        }
+        match &mut parts {
+            Some(p) => p.push(r.row, &r.key, &r.side()),
+            None => Ok(()),
+        }
+    })?;
+    Ok((rows, parts))
 }
 
 /// OLD's rows in the index (with the NEW rows that matched them) and the
 /// keys NEW added, partitioned: the join leaves memory part way through
 /// NEW. The partitions returned take the rest of NEW.
-fn leave_memory(index: &Index, vocab: &Vocab, old_rows: usize, budget: &Budget) -> Result<Parts> {
+fn leave_memory(held: &Held, old_rows: usize, budget: &Budget) -> Result<Parts> {
     let mut p = Parts::new(budget)?;
-    for (i, e) in index.iter().enumerate() {
+    for i in 0..held.index.len() {
+        let e = held.index.get(i);
         let (row, record) = (e.matched, e.matched_record);
         let (at, prior) = match (i < old_rows, row > 0) {
             (true, false) => (i as u64 + 1, Prior::None),
             (true, true) => (i as u64 + 1, Prior::Matched { row, record }),
             (false, _) => (0, Prior::Added { row, record }),
         };
-        p.push_prior(at, index.key(e), &side(index, vocab, e), prior)?;
+        p.push_prior(at, held.index.key(i), &held.side(i), prior)?;
     }
     p.start_new()?;
     Ok(p)
 }
 
-/// An OLD entry as a [`Side`].
-pub(super) fn side<'a>(index: &'a Index, vocab: &'a Vocab, e: &Entry) -> Side<'a> {
-    Side {
-        record: known(e.record),
-        kind: vocab.name(e.kind),
-        canonical: index.canonical(e),
-        error: vocab.name(e.error),
-        warnings: vocab.name(e.warnings),
+/// Rows held for a join (all of OLD, or a partition's): the index and the
+/// vocabulary of its codes. The in-memory join and each partition's hold
+/// and meet rows alike.
+#[derive(Default)]
+pub(super) struct Held {
+    pub index: Index,
+    vocab: Vocab,
+}
+
+impl Held {
+    /// Memory held once a row of `bytes` more (key and canonical) is.
+    fn bytes_with(&self, bytes: usize) -> u64 {
+        self.index.bytes_with(bytes) as u64 + self.vocab.heap_bytes()
+    }
+
+    /// Holds a row of OLD's, whose key is not held yet, with what earlier
+    /// NEW rows did to its key.
+    pub fn hold(&mut self, h: u64, key: &[u8], s: &Side<'_>, prior: Prior) {
+        let (matched, matched_record) = match prior {
+            Prior::Matched { row, record } | Prior::Added { row, record } => (row, record),
+            Prior::None => (0, 0),
+        };
+        let entry = Entry {
+            record: s.record.unwrap_or(0),
+            matched,
+            matched_record,
+            kind: self.vocab.id(s.kind),
+            error: self.vocab.id(s.error),
+            warnings: self.vocab.id(s.warnings),
+        };
+        self.index.push(h, key, s.canonical.as_bytes(), entry);
+    }
+
+    /// Meets NEW's data row `row`: its changes go to `emit` and are
+    /// counted in `m`; a key no OLD row had is held, so that a second NEW
+    /// row with it is found. Returns the first NEW row of a key NEW holds
+    /// twice.
+    pub fn meet(
+        &mut self,
+        h: u64,
+        key: &[u8],
+        row: u64,
+        new: Side<'_>,
+        m: &mut Matched,
+        emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
+    ) -> Result<Option<At>> {
+        let record = new.record.unwrap_or(0);
+        let Some(i) = self.index.find(h, key) else {
+            let entry = Entry {
+                record,
+                matched: row,
+                matched_record: record,
+                ..Entry::default()
+            };
+            self.index.push(h, key, &[], entry);
+            emit(&ChangeRow {
+                change: Change::Added,
+                key,
+                old: None,
+                new: Some(new),
+            })?;
+            return Ok(None);
+        };
+        let e = *self.index.get(i);
+        if e.matched > 0 {
+            return Ok(Some(At {
+                row: e.matched,
+                record: known(e.matched_record),
+            }));
+        }
+        let entry = self.index.get_mut(i);
+        (entry.matched, entry.matched_record) = (row, record);
+        let old = self.side(i);
+        let mut any = false;
+        for change in classify(&old, &new) {
+            any = true;
+            emit(&ChangeRow {
+                change,
+                key,
+                old: Some(old),
+                new: Some(new),
+            })?;
+        }
+        if any {
+            m.changed += 1;
+        } else {
+            m.unchanged += 1;
+        }
+        Ok(None)
+    }
+
+    /// The first `old_rows` held rows no NEW row met, as `removed`, with
+    /// their places in the index.
+    pub fn removed(&self, old_rows: usize, mut f: impl FnMut(usize, &ChangeRow<'_>) -> Result<()>) -> Result<()> {
+        for i in (0..old_rows.min(self.index.len())).filter(|&i| self.index.get(i).matched == 0) {
+            f(
+                i,
+                &ChangeRow {
+                    change: Change::Removed,
+                    key: self.index.key(i),
+                    old: Some(self.side(i)),
+                    new: None,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A held row as a [`Side`].
+    pub fn side(&self, i: usize) -> Side<'_> {
+        let e = self.index.get(i);
+        Side {
+            record: known(e.record),
+            kind: self.vocab.name(e.kind),
+            // Pushed as a `&str`: always UTF-8.
+            canonical: std::str::from_utf8(self.index.tail(i)).unwrap_or_default(),
+            error: self.vocab.name(e.error),
+            warnings: self.vocab.name(e.warnings),
+        }
     }
 }
 
@@ -301,10 +383,10 @@ pub(super) fn known(record: u64) -> Option<u64> {
     (record > 0).then_some(record)
 }
 
+/// The error of a key on two rows of `file`.
 pub(super) fn duplicate(
     keys: &[String],
-    file: &str,
-    layout: &Layout,
+    (file, layout): (&str, &Layout),
     key: &[u8],
     first: At,
     second: At,

@@ -6,10 +6,11 @@
 //!   row by row as text; OLD and NEW may differ in format.
 //! - `row`: a row's key and compared cells; OLD's compact form.
 //! - `change`: the six changes and the rule that classifies a pair.
-//! - `index`: OLD's rows held compactly, found by key.
-//! - `join`: OLD in the index, NEW streamed past it; duplicate keys.
-//! - `parts`: the same join a partition at a time, when OLD's index
-//!   would pass its budget; `spill`: its temporary files.
+//! - `join`: OLD's rows held compactly (the `spill` engine's table),
+//!   NEW streamed past them; duplicate keys.
+//! - `parts`: the same join a partition at a time, in the `spill`
+//!   engine's partition files, when OLD's rows would pass their budget;
+//!   `record`: the byte form of its rows and changes.
 //! - `report`: the typed report and its tally; `gates`: `--fail-if`.
 //! - `summary`: the report on stderr; `page`: as Markdown or HTML, one printer.
 //! - `output`: `-o`, a row per change.
@@ -35,17 +36,19 @@
 
 mod change;
 mod gates;
-mod index;
 mod join;
 mod layout;
 mod output;
 mod page;
 mod parts;
 mod read;
+mod record;
 mod report;
 mod row;
-mod spill;
 mod summary;
+
+#[cfg(test)]
+mod tests;
 
 pub use change::Change;
 pub use gates::Gate;
@@ -60,6 +63,9 @@ use anyhow::Result;
 use join::Join;
 use layout::Layout;
 use read::Table;
+
+/// What the spill engine's errors say its files are for.
+const TASK: crate::spill::Task = crate::spill::Task("diff");
 
 /// A diff to run: the key columns, and where SPEC's columns are.
 #[derive(Debug, Clone)]

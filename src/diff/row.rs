@@ -1,14 +1,13 @@
 //! One row as a diff sees it: its key (the `--key` cells, encoded into one
 //! byte string) and the four of SPEC's columns it compares (`kind`,
 //! `canonical`, `error`, `warnings`), read into a reused [`RowBuf`]; and
-//! the [`Vocab`] that makes OLD's codes small numbers (see `index`).
+//! the [`Vocab`] that makes OLD's codes small numbers (see `join`).
 //!
 //! Cells are compared as text, so CSV and Parquet compare alike: a null
 //! cell is an empty one, as CSV writes it; `warnings` is a set (split at
 //! `;` in CSV, a list in Parquet), kept sorted and joined with `;`.
 
-use foldhash::HashMap;
-use foldhash::HashMapExt;
+use crate::spill::Table;
 
 /// A row being read. Its buffers are reused from row to row.
 #[derive(Debug, Default, Clone)]
@@ -130,17 +129,11 @@ impl Side<'_> {
 /// so that each of OLD's rows holds three `u32`s instead of three strings.
 /// Id 0 is the empty string.
 #[derive(Debug)]
-pub struct Vocab {
-    names: Vec<Box<str>>,
-    ids: HashMap<Box<str>, u32>,
-}
+pub struct Vocab(Table<()>);
 
 impl Default for Vocab {
     fn default() -> Self {
-        let mut v = Vocab {
-            names: Vec::new(),
-            ids: HashMap::new(),
-        };
+        let mut v = Vocab(Table::default());
         v.id("");
         v
     }
@@ -148,22 +141,20 @@ impl Default for Vocab {
 
 impl Vocab {
     pub fn id(&mut self, s: &str) -> u32 {
-        if let Some(&i) = self.ids.get(s) {
-            return i;
-        }
-        let i = u32::try_from(self.names.len()).expect("fewer than 4 billion distinct codes");
-        self.names.push(s.into());
-        self.ids.insert(s.into(), i);
-        i
+        // Fewer than 4G strings (the table's own bound).
+        self.0
+            .find_or_push(crate::spill::hash(s.as_bytes()), s.as_bytes(), || ())
+            .0 as u32
     }
 
-    /// About the heap memory held: each name twice, and a table slot.
+    /// The heap memory held.
     pub fn heap_bytes(&self) -> u64 {
-        self.names.iter().map(|n| 2 * n.len() as u64 + 48).sum()
+        self.0.bytes() as u64
     }
 
     pub fn name(&self, id: u32) -> &str {
-        &self.names[id as usize]
+        // Pushed as a `&str`: always UTF-8.
+        std::str::from_utf8(self.0.key(id as usize)).unwrap_or_default()
     }
 }
 

@@ -6,9 +6,8 @@
 use super::group::{self, Ctx, PartOut, TopSoFar};
 use super::output::{Grouped, Rows, Summary};
 use super::record::{Block, get_key};
-use super::runs::RunStore;
-use super::spill::{PartWriter, bucket};
-use super::{Counters, EngineStats, Held};
+use super::{Counters, EngineStats, Held, TASK};
+use crate::spill::{self, RunStore, Writer, bucket};
 use anyhow::{Result, anyhow};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -45,7 +44,7 @@ impl Default for Options {
             // of `memory` or it is split again (written and read once
             // more): 512 keep 20M of them (10M works' three paths) whole.
             // Open files: these, and a split's few per thread; fewer
-            // under a low limit (`open_files::spill_files`).
+            // under a low limit (`spill::partitions`).
             partitions: 512,
             repair: false,
             top: 20,
@@ -71,7 +70,7 @@ pub struct Collector {
     held: Vec<Held>,
     held_bytes: usize,
     next_seq: u64,
-    parts: Option<Vec<PartWriter>>,
+    parts: Option<Vec<Writer>>,
     spilled: u64,
     /// Set by a failed spill: the partitions are incomplete, so no count
     /// may be made of them.
@@ -82,7 +81,7 @@ impl Collector {
     pub fn new(mut opts: Options) -> Collector {
         // Partitions are open files: under a low limit, fewer (a
         // partition too big for memory is only split again).
-        opts.partitions = crate::open_files::spill_files(opts.partitions);
+        opts.partitions = spill::partitions(opts.partitions, 1);
         Collector {
             opts,
             hash: None,
@@ -158,10 +157,10 @@ impl Collector {
                 // A file's buffer: 16 KiB, less for small budgets.
                 let buffer = (self.opts.memory / 4 / n).clamp(512, 16 * 1024);
                 let dir = self.opts.temp_dir.as_deref();
-                self.parts = Some((0..n).map(|_| PartWriter::new(dir, buffer)).collect::<Result<_>>()?);
+                self.parts = Some(TASK.writers(dir, n, buffer)?);
             }
             let parts = self.parts.as_mut().expect("created above");
-            let before: u64 = parts.iter().map(PartWriter::bytes).sum();
+            let before: u64 = parts.iter().map(Writer::bytes).sum();
             let chunk = n.div_ceil(rayon::current_num_threads().max(1));
             let held = &self.held;
             parts.par_chunks_mut(chunk).enumerate().try_for_each(|(c, ws)| {
@@ -170,13 +169,13 @@ impl Collector {
                     for (i, body) in h.block.records().enumerate() {
                         let p = bucket(get_key(body).expect("a block holds whole bodies").hash, n);
                         if (lo..lo + ws.len()).contains(&p) {
-                            ws[p - lo].push(h.base + i as u64, body)?;
+                            ws[p - lo].push_seq(h.base + i as u64, body)?;
                         }
                     }
                 }
                 Ok::<(), anyhow::Error>(())
             })?;
-            Ok(parts.iter().map(PartWriter::bytes).sum::<u64>() - before)
+            Ok(parts.iter().map(Writer::bytes).sum::<u64>() - before)
         })();
         match res {
             Ok(bytes) => {
@@ -201,7 +200,7 @@ impl Collector {
         self.check()?;
         let counters = Counters::default();
         let top = TopSoFar::default();
-        let store = RunStore::new(self.opts.temp_dir.clone());
+        let store = RunStore::new(TASK, self.opts.temp_dir.clone());
         let threads = rayon::current_num_threads().max(1);
         let memory = self.opts.memory.max(MIN_THREAD_BUDGET);
         let values = self.next_seq;
@@ -225,7 +224,7 @@ impl Collector {
             None => {
                 self.spill()?;
                 let parts = self.parts.take().unwrap_or_default();
-                let files = parts.into_iter().map(PartWriter::finish).collect::<Result<Vec<_>>>()?;
+                let files = parts.into_iter().map(Writer::finish).collect::<Result<Vec<_>>>()?;
                 let mut out = files
                     .into_par_iter()
                     .map(|p| group::group_file(&ctx, p, 0))
@@ -249,12 +248,8 @@ impl Collector {
         };
         let summary = Summary {
             values,
-            unique: out.unique,
-            clusters: out.clusters,
-            values_in_clusters: out.values_in_clusters,
-            across_inputs: out.across_inputs,
-            across_columns: out.across_columns,
             top: out.top.into_iter().map(|c| c.cluster).collect(),
+            ..out.counts
         };
         Ok(Grouped::new(summary, rows, store, opts, memory, stats))
     }

@@ -12,21 +12,18 @@
 //! 2. **Emit.** Records are read again, in order of appearance, so a
 //!    cluster's first member comes before the others; each member of a
 //!    cluster (two or more) becomes a row with its variant against that
-//!    first member, and rows go to sorted runs (`runs`).
+//!    first member, and rows go to sorted runs (`spill::RunBuf`).
 //!
 //! A partition whose file fits a quarter of the budget is read whole and
 //! both passes run in memory; a larger one is streamed through a buffer.
 
 use super::record::{Key, Row, RowKey, get_body, get_key, put_row};
-use super::runs::{Run, RunBuf, RunStore};
-use super::spill::{Frames, PartFile, PartWriter, Src, bucket, corrupt, level_hash, part_record, read_error};
 use super::variant::variant;
-use super::{At, Counters, Held, Options, TopCluster, TopMember};
+use super::{At, Counters, Held, Options, Summary, TASK, TopCluster, TopMember};
+use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Src, Table, Writer, bucket, level_hash, seq_frame};
 use anyhow::Result;
-use hashbrown::HashTable;
 use rayon::prelude::*;
 use std::ops::AddAssign;
-use std::os::unix::fs::FileExt;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
@@ -77,11 +74,8 @@ pub(super) struct TopCand {
 /// What grouping some partitions found; partitions add up with `+=`.
 #[derive(Debug, Default)]
 pub(super) struct PartOut {
-    pub unique: u64,
-    pub clusters: u64,
-    pub values_in_clusters: u64,
-    pub across_inputs: u64,
-    pub across_columns: u64,
+    /// The counts; `values` and `top` are the collector's to fill.
+    pub counts: Summary,
     /// The largest clusters, at most `top`, in file order.
     pub top: Vec<TopCand>,
     pub runs: Vec<Run>,
@@ -97,11 +91,12 @@ impl PartOut {
 
 impl AddAssign<PartOut> for PartOut {
     fn add_assign(&mut self, o: PartOut) {
-        self.unique += o.unique;
-        self.clusters += o.clusters;
-        self.values_in_clusters += o.values_in_clusters;
-        self.across_inputs += o.across_inputs;
-        self.across_columns += o.across_columns;
+        let (c, d) = (&mut self.counts, o.counts);
+        c.unique += d.unique;
+        c.clusters += d.clusters;
+        c.values_in_clusters += d.values_in_clusters;
+        c.across_inputs += d.across_inputs;
+        c.across_columns += d.across_columns;
         // The caller cuts the top to its length (`keep_top`).
         self.top.extend(o.top);
         self.runs.extend(o.runs);
@@ -115,7 +110,7 @@ pub(super) enum Source<'a> {
     /// A partition file read whole.
     Loaded(&'a [u8]),
     /// A partition file read a buffer at a time.
-    Stream(&'a PartFile, usize),
+    Stream(&'a Part, usize),
 }
 
 impl Source<'_> {
@@ -144,15 +139,8 @@ impl Source<'_> {
                     }
                 }
             }
-            Source::Loaded(bytes) => Self::frames(Frames::new(Src::Mem(bytes), 0), want, f)?,
-            Source::Stream(part, cap) => {
-                let src = Src::File {
-                    file: &part.file,
-                    pos: 0,
-                    end: part.bytes,
-                };
-                Self::frames(Frames::new(src, *cap), want, f)?
-            }
+            Source::Loaded(bytes) => Self::frames(Frames::new(TASK, Src::Mem(bytes), 0), want, f)?,
+            Source::Stream(part, cap) => Self::frames(part.frames(*cap), want, f)?,
         }
         Ok(())
     }
@@ -164,7 +152,7 @@ impl Source<'_> {
     ) -> Result<()> {
         let (mut k, mut seq) = (0, 0);
         while frames.advance()? {
-            let (s, body) = part_record(frames.frame(), &mut seq)?;
+            let (s, body) = seq_frame(TASK, frames.frame(), &mut seq)?;
             k += 1;
             if want(k - 1) && !f(k - 1, s, body)? {
                 break;
@@ -179,12 +167,8 @@ const NO_SLOT: u32 = u32::MAX;
 /// One canonical's facts from the count pass.
 #[derive(Debug, Clone, Copy)]
 struct Group {
-    hash: u64,
     count: u64,
     first_seq: u64,
-    /// Its canonical in the table's `keys`.
-    key_off: u32,
-    key_len: u32,
     first_input: u32,
     first_column: u32,
     /// Its index among the partition's clusters, once counted.
@@ -193,125 +177,58 @@ struct Group {
     multi_column: bool,
 }
 
-/// Distinct canonicals of a partition. The table's slots hash by other bits
-/// than the partition's (`bucket` takes the top ones), or every canonical
-/// of a partition would share the same control byte.
+/// Distinct canonicals of a partition.
 #[derive(Default)]
-struct Table {
-    slots: HashTable<u32>,
-    groups: Vec<Group>,
-    keys: Vec<u8>,
+struct Counted {
+    groups: Table<Group>,
     /// Each record's group, in order, when the records are in memory: the
     /// second pass then skips the records of no cluster (most of them)
     /// without decoding or looking them up.
     of_record: Vec<u32>,
 }
 
-impl Table {
-    #[inline]
-    fn slot_hash(h: u64) -> u64 {
-        h.rotate_left(32)
-    }
-
+impl Counted {
     fn bytes(&self) -> usize {
-        // A slot: the u32 and its control byte.
-        self.slots.capacity() * 5
-            + self.groups.capacity() * std::mem::size_of::<Group>()
-            + self.keys.capacity()
-            + self.of_record.capacity() * 4
-    }
-
-    /// Room for `n` canonicals, so the table does not grow (and rehash)
-    /// record by record.
-    fn reserve(&mut self, n: usize) {
-        let groups = &self.groups;
-        self.slots.reserve(n, |&j| Self::slot_hash(groups[j as usize].hash));
-        self.groups.reserve(n);
-    }
-
-    #[inline]
-    fn key(&self, g: &Group) -> &[u8] {
-        &self.keys[g.key_off as usize..(g.key_off + g.key_len) as usize]
-    }
-
-    #[inline]
-    fn find(&self, h: u64, key: &[u8]) -> Option<usize> {
-        self.slots
-            .find(Self::slot_hash(h), |&i| {
-                let g = &self.groups[i as usize];
-                g.hash == h && self.key(g) == key
-            })
-            .map(|&i| i as usize)
+        self.groups.bytes() + self.of_record.capacity() * 4
     }
 
     /// Counts one member: its group, and whether it was the first of its
     /// canonical.
     #[inline]
     fn add(&mut self, seq: u64, k: &Key<'_>) -> (u32, bool) {
-        use hashbrown::hash_table::Entry;
-        let h = k.hash;
-        let Table {
-            slots, groups, keys, ..
-        } = self;
-        let key = |g: &Group| &keys[g.key_off as usize..(g.key_off + g.key_len) as usize];
-        // One probe finds the group or the empty slot for a new one.
-        let entry = slots.entry(
-            Self::slot_hash(h),
-            |&i| {
-                let g = &groups[i as usize];
-                g.hash == h && key(g) == k.canonical
-            },
-            |&j| Self::slot_hash(groups[j as usize].hash),
-        );
-        let vacant = match entry {
-            Entry::Occupied(o) => {
-                let i = *o.get();
-                let g = &mut groups[i as usize];
-                g.count += 1;
-                g.multi_input |= g.first_input != k.input;
-                g.multi_column |= g.first_column != k.column;
-                return (i, false);
-            }
-            Entry::Vacant(v) => v,
-        };
-        let i = u32::try_from(groups.len()).expect("fewer than 4G canonicals in a partition");
-        vacant.insert(i);
-        groups.push(Group {
-            hash: h,
+        let (i, new) = self.groups.find_or_push(k.hash, k.canonical, || Group {
             count: 1,
             first_seq: seq,
-            key_off: u32::try_from(keys.len()).expect("a partition's canonicals under 4 GiB"),
-            key_len: k.canonical.len() as u32,
             first_input: k.input,
             first_column: k.column,
             slot: NO_SLOT,
             multi_input: false,
             multi_column: false,
         });
-        // Grown by half, not doubled: keys are much of a table, and a
-        // doubling would pass the limit long before the keys need it.
-        if keys.capacity() - keys.len() < k.canonical.len() {
-            keys.reserve_exact(keys.capacity() / 2 + k.canonical.len());
+        if !new {
+            let g = self.groups.get_mut(i);
+            g.count += 1;
+            g.multi_input |= g.first_input != k.input;
+            g.multi_column |= g.first_column != k.column;
         }
-        keys.extend_from_slice(k.canonical);
-        (i, true)
+        (i as u32, new)
     }
 }
 
 /// Pass 1: the table of `src`, or `None` once it passes `limit` bytes.
 /// `records`: how many `src` holds, when known.
-fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Table>> {
-    let mut t = Table::default();
+fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Counted>> {
+    let mut t = Counted::default();
     if let Some(n) = records {
         // At most every record a canonical, and no more than fit.
-        let per = std::mem::size_of::<Group>() + 5 + 4;
-        t.reserve(n.min(limit / per));
+        let per = Table::<Group>::ENTRY_BYTES + 4;
+        t.groups.reserve(n.min(limit / per));
         t.of_record.reserve_exact(n);
     }
     let track = records.is_some();
     let mut over = false;
     src.each(|seq, body| {
-        let (i, new) = t.add(seq, &get_key(body).ok_or_else(corrupt)?);
+        let (i, new) = t.add(seq, &get_key(body).ok_or_else(|| TASK.corrupt())?);
         if track {
             t.of_record.push(i);
         }
@@ -347,22 +264,21 @@ struct First {
 /// Pass 2 for a counted partition: its clusters' facts, top candidates and
 /// what `make` asks. `budget` is what this partition may hold; `used` of it
 /// is taken by its records.
-fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usize, make: Make) -> Result<PartOut> {
-    let mut out = PartOut {
-        unique: t.groups.len() as u64,
-        ..PartOut::default()
-    };
+fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: usize, make: Make) -> Result<PartOut> {
+    let mut out = PartOut::default();
+    let c = &mut out.counts;
+    c.unique = t.groups.len() as u64;
     let mut clusters: Vec<u32> = Vec::new();
-    for (i, g) in t.groups.iter_mut().enumerate() {
+    for (i, g) in t.groups.values_mut().enumerate() {
         if g.count < 2 {
             continue;
         }
         g.slot = clusters.len() as u32;
         clusters.push(i as u32);
-        out.clusters += 1;
-        out.values_in_clusters += g.count;
-        out.across_inputs += u64::from(g.multi_input);
-        out.across_columns += u64::from(g.multi_column);
+        c.clusters += 1;
+        c.values_in_clusters += g.count;
+        c.across_inputs += u64::from(g.multi_input);
+        c.across_columns += u64::from(g.multi_column);
     }
     if clusters.is_empty() {
         return Ok(out);
@@ -371,7 +287,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
     // The partition's own largest clusters: the only ones that can be
     // among the run's.
     let key_of = |i: u32| {
-        let g = &t.groups[i as usize];
+        let g = t.groups.get(i as usize);
         RowKey::new(g.count, g.first_seq, 0)
     };
     let n_top = ctx.opts.top.min(clusters.len());
@@ -390,12 +306,12 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
         }
         top_of_slot = vec![NO_SLOT; clusters.len()];
         for (k, &i) in best.iter().enumerate() {
-            let g = &t.groups[i as usize];
+            let g = t.groups.get(i as usize);
             top_of_slot[g.slot as usize] = k as u32;
             out.top.push(TopCand {
                 key: key_of(i),
                 cluster: TopCluster {
-                    canonical: String::from_utf8_lossy(t.key(g)).into_owned(),
+                    canonical: String::from_utf8_lossy(t.groups.key(i as usize)).into_owned(),
                     count: g.count,
                     first: At::default(),
                     members: Vec::new(),
@@ -409,7 +325,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
     }
 
     let mut firsts: Vec<Option<First>> = Vec::new();
-    firsts.resize_with(out.clusters as usize, || None);
+    firsts.resize_with(out.counts.clusters as usize, || None);
     let mut first_values: Vec<u8> = Vec::new();
     let mut buf = RunBuf::default();
     let floor = (budget / 8).max(1024);
@@ -419,7 +335,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
     let t = &t;
     let wanted = |k: usize| {
         t.of_record.get(k).is_none_or(|&i| {
-            let g = &t.groups[i as usize];
+            let g = t.groups.get(i as usize);
             g.count >= 2 && (make != Make::Top || top_of_slot.get(g.slot as usize).is_some_and(|&s| s != NO_SLOT))
         })
     };
@@ -428,11 +344,11 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
         let i = match known {
             Some(i) => i,
             None => {
-                let k = get_key(body).ok_or_else(corrupt)?;
-                t.find(k.hash, k.canonical).ok_or_else(corrupt)?
+                let k = get_key(body).ok_or_else(|| TASK.corrupt())?;
+                t.groups.find(k.hash, k.canonical).ok_or_else(|| TASK.corrupt())?
             }
         };
-        let g = &t.groups[i];
+        let g = t.groups.get(i);
         if g.count < 2 {
             return Ok(true);
         }
@@ -441,7 +357,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
         if make == Make::Top && top.is_none() {
             return Ok(true);
         }
-        let m = get_body(body).ok_or_else(corrupt)?;
+        let m = get_body(body).ok_or_else(|| TASK.corrupt())?;
         if seq == g.first_seq {
             let start = first_values.len();
             first_values.extend_from_slice(m.value);
@@ -451,7 +367,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Table, budget: usize, used: usi
                 value: (start, first_values.len()),
             });
         }
-        let f = firsts[slot].as_ref().ok_or_else(corrupt)?;
+        let f = firsts[slot].as_ref().ok_or_else(|| TASK.corrupt())?;
         let v = variant(
             m.value,
             m.warnings,
@@ -522,7 +438,7 @@ fn shown(v: &[u8]) -> String {
 pub(super) struct HeldGroups {
     held: Vec<Held>,
     bytes: usize,
-    table: Table,
+    table: Counted,
 }
 
 /// Groups the collector's blocks in memory, within `budget` bytes (their
@@ -554,15 +470,14 @@ impl HeldGroups {
 
 /// Groups one partition file at `level` (0: the collector's partitions),
 /// splitting it when its canonicals do not fit.
-pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<PartOut> {
+pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
     if part.records == 0 {
         return Ok(PartOut::default());
     }
     let budget = ctx.per_thread;
     let make = if ctx.opts.file { Make::Rows } else { Make::Top };
     let counted = if part.bytes <= (budget / 4) as u64 {
-        let mut bytes = vec![0u8; part.bytes as usize];
-        part.file.read_exact_at(&mut bytes, 0).map_err(|e| read_error(&e))?;
+        let bytes = part.read()?;
         let src = Source::Loaded(&bytes);
         let limit = if level >= MAX_LEVEL {
             usize::MAX
@@ -606,25 +521,23 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: PartFile, level: u32) -> Result<Pa
 /// Splits a partition by `level`'s hash into files of about a quarter of
 /// a thread's budget (twice as many as needed, at most `opts.partitions`):
 /// a split needs few files, and each is one more open descriptor.
-fn split(ctx: &Ctx<'_>, part: &PartFile, level: u32) -> Result<Vec<PartFile>> {
+fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let fit = (ctx.per_thread / 4).max(1) as u64;
     let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.partitions.max(2) as u64) as usize;
     let dir = ctx.opts.temp_dir.as_deref();
     let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
-    let mut writers = (0..n)
-        .map(|_| PartWriter::new(dir, buffer))
-        .collect::<Result<Vec<_>>>()?;
+    let mut writers = TASK.writers(dir, n, buffer)?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
     Source::Stream(part, cap).each(|seq, body| {
-        let k = get_key(body).ok_or_else(corrupt)?;
-        writers[bucket(level_hash(level, k.canonical), n)].push(seq, body)?;
+        let k = get_key(body).ok_or_else(|| TASK.corrupt())?;
+        writers[bucket(level_hash(level, k.canonical), n)].push_seq(seq, body)?;
         Ok(true)
     })?;
     ctx.counters.repartitions.fetch_add(1, Ordering::Relaxed);
     ctx.counters
         .repartitioned_bytes
-        .fetch_add(writers.iter().map(PartWriter::bytes).sum(), Ordering::Relaxed);
-    writers.into_iter().map(PartWriter::finish).collect()
+        .fetch_add(writers.iter().map(Writer::bytes).sum(), Ordering::Relaxed);
+    writers.into_iter().map(Writer::finish).collect()
 }
 
 #[cfg(test)]

@@ -6,27 +6,24 @@
 //! Workers fill a [`Block`] each, hashing each canonical once; the
 //! [`Collector`] takes blocks in input order and holds them up to
 //! [`Options::memory`], then spills them to hash-partitioned anonymous
-//! temporary files. [`Collector::finish`] groups the held blocks in memory
-//! when their table fits beside them (their rows are then made only by
-//! [`Grouped::write`], so an audit makes none); otherwise it groups one
-//! partition at a time per thread (splitting one whose canonicals do not
-//! fit), and sorts each partition's cluster members into runs;
-//! [`Grouped::write`] merges the runs into the file's global order.
+//! temporary files (the `spill` engine). [`Collector::finish`] groups the
+//! held blocks in memory when their table fits beside them (their rows are
+//! then made only by [`Grouped::write`], so an audit makes none);
+//! otherwise it groups one partition at a time per thread (splitting one
+//! whose canonicals do not fit), and sorts each partition's cluster
+//! members into runs; [`Grouped::write`] merges the runs into the file's
+//! global order (clusters never span partitions).
 //!
 //! - [`variant`]: how a member's value differs from its cluster's first.
 //! - `record`: the compact byte form of a member, a [`Block`].
-//! - `spill`: hashing, partition files, reading frames back.
 //! - `collect`: the [`Collector`] and its [`Options`].
 //! - `group`: one partition's two passes and its split.
-//! - `runs`: sorted runs and their k-way merge.
 //! - `output`: the [`Summary`] and the duplicates file.
 
 mod collect;
 mod group;
 mod output;
 mod record;
-mod runs;
-mod spill;
 pub mod variant;
 
 #[cfg(test)]
@@ -37,6 +34,9 @@ pub use output::{Grouped, Summary, TopCluster, TopMember};
 pub use record::Block;
 
 use std::sync::atomic::AtomicU64;
+
+/// What the engine's errors say this spill is for.
+const TASK: crate::spill::Task = crate::spill::Task("grouping duplicates");
 
 /// Where a value was read: the reference every value of a scan carries.
 pub use crate::at::At;

@@ -3,12 +3,11 @@
 
 use super::At;
 use super::group::{Ctx, HeldGroups, TopSoFar};
-use super::record::{Row, RowKey, get_row};
-use super::runs::{Merge, Run, RunStore, reduce};
-use super::spill::corrupt;
+use super::record::{Row, RowKey, get_row, row_key};
 use super::variant::Variant;
-use super::{Counters, EngineStats, Options};
+use super::{Counters, EngineStats, Options, TASK};
 use crate::io::sink::Sink;
+use crate::spill::{Run, RunStore, reduce};
 use anyhow::{Result, bail};
 use arrow_array::builder::{StringBuilder, UInt32Builder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
@@ -184,7 +183,7 @@ impl Grouped {
         // 512 partitions: with fixed 64 KiB buffers, every row was
         // written and read once more to merge 128 runs at a time).
         let cap = (memory / 2 / runs.len().max(1)).clamp(512, 64 * 1024);
-        reduce(&store, &mut runs, memory / 2 / cap, cap)?;
+        reduce(&store, &mut runs, memory / 2 / cap, cap, row_key)?;
         // The merge and the batches' rows are made on a thread of their
         // own while the sink encodes the batch before: on two cores, the
         // file's writing phase takes about the longer of the two, not their
@@ -226,12 +225,12 @@ fn merge_batches(
     columns: &[String],
     tx: std::sync::mpsc::SyncSender<RecordBatch>,
 ) -> Result<()> {
-    let mut merge = Merge::new(store, runs, cap)?;
+    let mut merge = store.merge(runs, cap, row_key)?;
     let mut batch = Batch::default();
     let mut cluster = 0u64;
     let mut last: Option<RowKey> = None;
     while let Some(frame) = merge.next()? {
-        let row = get_row(frame).ok_or_else(corrupt)?;
+        let row = get_row(frame).ok_or_else(|| TASK.corrupt())?;
         let key = row.key();
         if !last.is_some_and(|l| l.same_cluster(&key)) {
             cluster += 1;

@@ -1,6 +1,5 @@
-//! The compact byte forms of a member, in memory and in temporary files.
-//! Everything is a frame: a LEB128 length, then that many bytes, so a
-//! record can be copied or skipped without being decoded.
+//! The compact byte forms of a member, in memory and in temporary files,
+//! all frames of the spill engine's encoding (`spill::frame`).
 //!
 //! - A member's *body*: a fixed header of what the count pass reads, the
 //!   canonical's hash (u64), `input` and `column` (u32) and the
@@ -23,81 +22,10 @@
 use super::At;
 use super::variant::Variant;
 use crate::id::Warnings;
+use crate::spill::frame::{begin_frame, end_frame, get_bytes, get_frame, get_u32, get_varint, put_bytes, put_varint};
 
 const HAS_LINE: u8 = 1;
 const VALUE_IS_CANONICAL: u8 = 2;
-
-#[inline]
-pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-#[inline]
-pub(super) fn varint_len(v: u64) -> usize {
-    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
-}
-
-#[inline]
-pub(super) fn get_varint(buf: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    let mut shift = 0;
-    loop {
-        let b = *buf.get(*pos)?;
-        *pos += 1;
-        if shift == 63 && b > 1 {
-            return None;
-        }
-        v |= u64::from(b & 0x7f) << shift;
-        if b < 0x80 {
-            return Some(v);
-        }
-        shift += 7;
-        if shift > 63 {
-            return None;
-        }
-    }
-}
-
-#[inline]
-fn get_u32(buf: &[u8], pos: &mut usize) -> Option<u32> {
-    u32::try_from(get_varint(buf, pos)?).ok()
-}
-
-#[inline]
-fn get_bytes<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
-    let n = usize::try_from(get_varint(buf, pos)?).ok()?;
-    let s = buf.get(*pos..pos.checked_add(n)?)?;
-    *pos += n;
-    Some(s)
-}
-
-/// The frame starting at `*pos` in `buf` (its bytes, after the length), if
-/// whole; moves `pos` past it.
-#[inline]
-pub(super) fn get_frame<'a>(buf: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
-    // Most frames are shorter than 128 bytes: a one-byte length.
-    let p = *pos;
-    if let Some(&n) = buf.get(p)
-        && n < 0x80
-    {
-        let s = buf.get(p + 1..p + 1 + n as usize)?;
-        *pos = p + 1 + n as usize;
-        return Some(s);
-    }
-    get_bytes(buf, pos)
-}
-
-/// Appends `body` to `out` as a frame, with `head` before it (tests).
-#[cfg(test)]
-pub(super) fn put_frame(out: &mut Vec<u8>, head: &[u8], body: &[u8]) {
-    put_varint(out, (head.len() + body.len()) as u64);
-    out.extend_from_slice(head);
-    out.extend_from_slice(body);
-}
 
 /// A member as decoded from its body.
 #[derive(Debug, Clone, Copy)]
@@ -176,8 +104,7 @@ pub(super) fn put_body(out: &mut Vec<u8>, hash: u64, canonical: &[u8], at: &At, 
     put_varint(out, u64::from(at.value_index));
     put_varint(out, u64::from(warnings.bits()));
     if !same {
-        put_varint(out, value.len() as u64);
-        out.extend_from_slice(value);
+        put_bytes(out, value);
     }
 }
 
@@ -200,11 +127,6 @@ pub(super) fn get_key(body: &[u8]) -> Option<Key<'_>> {
         column: u32_at(head, 12),
         canonical: body.get(HEAD..HEAD.checked_add(len)?)?,
     })
-}
-
-/// Replaces a body's hash (tests inject a degenerate one).
-pub(super) fn set_hash(body: &mut [u8], hash: u64) {
-    body[..8].copy_from_slice(&hash.to_le_bytes());
 }
 
 pub(super) fn get_body(body: &[u8]) -> Option<Member<'_>> {
@@ -260,20 +182,10 @@ impl Block {
     /// Adds one valid value: its canonical form, where it was read, its raw
     /// bytes and the parser's warnings for it.
     pub fn push(&mut self, canonical: &[u8], at: At, value: &[u8], warnings: Warnings) {
-        let hash = super::spill::canonical_hash(canonical);
-        // The frame's length is known once the body is written: room for a
-        // one-byte length is kept, and widened in the rare long body.
-        let start = self.buf.len();
-        self.buf.push(0);
+        let hash = crate::spill::hash(canonical);
+        let start = begin_frame(&mut self.buf);
         put_body(&mut self.buf, hash, canonical, &at, value, warnings);
-        let len = self.buf.len() - start - 1;
-        if len < 0x80 {
-            self.buf[start] = len as u8;
-        } else {
-            let mut prefix = Vec::with_capacity(10);
-            put_varint(&mut prefix, len as u64);
-            self.buf.splice(start..start + 1, prefix);
-        }
+        end_frame(&mut self.buf, start);
         self.len += 1;
     }
 
@@ -304,7 +216,7 @@ impl Block {
             let n = get_varint(&self.buf, &mut pos).expect("a block holds whole frames") as usize;
             let body = &mut self.buf[pos..pos + n];
             let h = hash(get_key(body).expect("a whole body").canonical);
-            set_hash(body, h);
+            body[..8].copy_from_slice(&h.to_le_bytes());
             pos += n;
         }
     }
@@ -353,8 +265,7 @@ impl RowKey {
 
 /// Appends a row as a frame.
 pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
-    let start = out.len();
-    out.push(0);
+    let start = begin_frame(out);
     put_varint(out, row.count);
     put_varint(out, row.first_seq);
     put_varint(out, row.seq);
@@ -366,20 +277,11 @@ pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
             | if same { VALUE_IS_CANONICAL } else { 0 },
     );
     put_at(out, &row.at);
-    put_varint(out, row.canonical.len() as u64);
-    out.extend_from_slice(row.canonical);
+    put_bytes(out, row.canonical);
     if !same {
-        put_varint(out, row.value.len() as u64);
-        out.extend_from_slice(row.value);
+        put_bytes(out, row.value);
     }
-    let len = out.len() - start - 1;
-    if len < 0x80 {
-        out[start] = len as u8;
-    } else {
-        let mut prefix = Vec::with_capacity(10);
-        put_varint(&mut prefix, len as u64);
-        out.splice(start..start + 1, prefix);
-    }
+    end_frame(out, start);
 }
 
 /// Decodes a row frame's bytes.
@@ -428,23 +330,6 @@ mod tests {
     use crate::id::Warning;
 
     #[test]
-    fn varints_round_trip_at_their_edges() {
-        for v in [0, 1, 127, 128, 16_383, 16_384, u32::MAX as u64, u64::MAX - 1, u64::MAX] {
-            let mut out = Vec::new();
-            put_varint(&mut out, v);
-            assert_eq!(out.len(), varint_len(v), "{v}");
-            let mut pos = 0;
-            assert_eq!(get_varint(&out, &mut pos), Some(v));
-            assert_eq!(pos, out.len());
-            // Cut short: no value, no panic.
-            let mut pos = 0;
-            assert_eq!(get_varint(&out[..out.len() - 1], &mut pos), None);
-        }
-        // Eleven continuation bytes cannot be a u64.
-        assert_eq!(get_varint(&[0xff; 11], &mut 0), None);
-    }
-
-    #[test]
     fn bodies_round_trip() {
         let at = At {
             input: 3,
@@ -475,7 +360,7 @@ mod tests {
             );
             assert_eq!(get_body(recs[1]).unwrap().canonical, b"10.1/z");
             let k = get_key(recs[0]).unwrap();
-            assert_eq!(k.hash, super::super::spill::canonical_hash(canonical.as_bytes()));
+            assert_eq!(k.hash, crate::spill::hash(canonical.as_bytes()));
             assert_eq!(
                 (k.input, k.column, k.canonical),
                 (at.input, at.column, canonical.as_bytes())
@@ -485,37 +370,6 @@ mod tests {
                 assert!(get_body(&recs[0][..cut]).is_none(), "{cut}");
             }
         }
-    }
-
-    #[test]
-    fn rows_round_trip() {
-        let at = At {
-            input: 0,
-            record: 9,
-            line: None,
-            column: 1,
-            value_index: 0,
-        };
-        let row = Row {
-            count: 3,
-            first_seq: 5,
-            seq: 200,
-            first_record: 4,
-            variant: Variant::Form,
-            at,
-            canonical: b"10.1000/abc",
-            value: b"doi:10.1000/abc",
-        };
-        let mut out = Vec::new();
-        put_row(&mut out, &row);
-        let mut pos = 0;
-        let frame = get_frame(&out, &mut pos).unwrap();
-        assert_eq!(pos, out.len());
-        let back = get_row(frame).unwrap();
-        assert_eq!(back.key(), row.key());
-        assert_eq!(row_key(frame), Some(row.key()));
-        assert_eq!((back.first_record, back.variant, back.at), (4, Variant::Form, at));
-        assert_eq!((back.canonical, back.value), (row.canonical, row.value));
     }
 
     #[test]

@@ -295,22 +295,80 @@ fn summary_only(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn
     g.summary().clone()
 }
 
+/// Values as blocks end (after each index in `cuts`), and the options
+/// that vary what is shown.
+#[derive(Debug)]
+struct Input {
+    values: Vec<Value>,
+    cuts: Vec<usize>,
+    repair: bool,
+    top: usize,
+}
+
+impl Input {
+    fn options(&self) -> Options {
+        Options {
+            repair: self.repair,
+            top: self.top,
+            top_members: 3,
+            ..Options::default()
+        }
+    }
+}
+
+fn input() -> impl Strategy<Value = Input> {
+    (
+        proptest::collection::vec(seed_strategy(40), 0..400),
+        proptest::collection::vec(0..400usize, 0..10),
+        any::<bool>(),
+        0..4usize,
+    )
+        .prop_map(|(seeds, cuts, repair, top)| Input {
+            values: values_of(&seeds),
+            cuts,
+            repair,
+            top,
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
-    fn engine_matches_naive_grouping(
-        seeds in proptest::collection::vec(seed_strategy(40), 0..400),
-        cuts in proptest::collection::vec(0..400usize, 0..10),
-        repair in any::<bool>(),
-        top in 0..4usize,
-    ) {
-        let values = values_of(&seeds);
-        let default = Options { repair, top, top_members: 3, ..Options::default() };
-        let stats = check(&values, &cuts, default, None);
-        prop_assert_eq!(stats.temp_bytes(), 0);
-        check(&values, &cuts, Options { repair, top, top_members: 3, ..tiny() }, None);
+    fn engine_matches_naive_grouping(input in input()) {
+        // Grouped in memory, its rows made only when written: no run by then.
+        let stats = check(&input.values, &input.cuts, input.options(), None);
+        prop_assert_eq!((stats.temp_bytes(), stats.runs), (0, 0));
     }
 }
+
+struct Dups;
+
+impl crate::spill::suite::User for Dups {
+    type Input = Input;
+    type Output = (Summary, Vec<OutRow>);
+
+    fn input() -> BoxedStrategy<Input> {
+        input().boxed()
+    }
+
+    fn run(input: &Input, memory: usize, partitions: usize) -> Self::Output {
+        let opts = Options {
+            memory,
+            partitions,
+            ..input.options()
+        };
+        let (summary, _, rows) = engine(&input.values, &input.cuts, opts.clone(), None);
+        assert_eq!(summary_only(&input.values, &input.cuts, opts, None), summary);
+        (summary, rows)
+    }
+
+    fn held(input: &Input) -> Self::Output {
+        let (summary, _, rows) = engine(&input.values, &input.cuts, input.options(), None);
+        (summary, rows)
+    }
+}
+
+crate::spill::suite::spill_suite!(Dups);
 
 /// One input with every path of the tiny budget taken, each asserted.
 #[test]
@@ -345,30 +403,9 @@ fn tiny_budget_takes_every_path() {
     assert!(stats.repartitions > 0, "{stats:?}");
     assert!(stats.streamed_partitions > 0, "{stats:?}");
     // More runs than partitions with clusters: runs were cut for memory,
-    // and the final merge needed passes (runs.rs tests the passes alone).
+    // and the final merge needed passes (the spill suite tests the passes alone).
     assert!(stats.runs > 100, "{stats:?}");
     assert!(stats.run_bytes > 0, "{stats:?}");
-}
-
-#[test]
-fn default_budget_stays_in_memory() {
-    let seeds: Vec<Seed> = (0..3000)
-        .map(|i| Seed {
-            id: if i % 3 == 0 { i % 50 } else { 1000 },
-            form: (i % 7) as u8,
-            input: i % 2,
-            column: (i / 2) % 2,
-            value_index: 0,
-            has_line: true,
-        })
-        .collect();
-    // Grouped in memory, its rows made only when written: no run by then.
-    let stats = check(&values_of(&seeds), &[999, 1999], Options::default(), None);
-    assert_eq!(
-        (stats.spilled_bytes, stats.temp_bytes(), stats.runs),
-        (0, 0, 0),
-        "{stats:?}"
-    );
 }
 
 fn same_hash(_: &[u8]) -> u64 {

@@ -1,0 +1,312 @@
+//! Sorted runs of frames and their k-way merge: the external sort that puts
+//! whatever the users spilled back in one order, by a key each frame holds.
+//!
+//! A user sorts frames in memory into a run at a time ([`RunBuf`]); runs
+//! share one anonymous file, each written at an offset reserved
+//! atomically, so runs made in parallel need no lock. [`Merge`] hands on
+//! the frames of several streams in key order (ties in stream order, so a
+//! stream's equal keys leave it in its own order); more runs than one
+//! merge can read at once are merged in passes ([`reduce`]).
+
+use super::file::{Frames, Src, Task};
+use super::frame::put_varint;
+use anyhow::Result;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One sorted run of frames.
+#[derive(Debug)]
+pub(crate) enum Run {
+    /// Kept in memory.
+    Mem(Vec<u8>),
+    /// A range of the runs file.
+    File { off: u64, len: u64 },
+}
+
+impl Run {
+    pub fn len(&self) -> u64 {
+        match self {
+            Run::Mem(v) => v.len() as u64,
+            Run::File { len, .. } => *len,
+        }
+    }
+}
+
+/// The runs file, created on first use.
+pub(crate) struct RunStore {
+    task: Task,
+    dir: Option<PathBuf>,
+    file: OnceLock<File>,
+    next: AtomicU64,
+}
+
+/// Bytes gathered before a `pwrite` of a run.
+const WRITE_CHUNK: usize = 256 * 1024;
+
+impl RunStore {
+    pub fn new(task: Task, dir: Option<PathBuf>) -> RunStore {
+        RunStore {
+            task,
+            dir,
+            file: OnceLock::new(),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    fn file(&self) -> Result<&File> {
+        if let Some(f) = self.file.get() {
+            return Ok(f);
+        }
+        let f = self.task.temp_file(self.dir.as_deref())?;
+        // Two threads may both create one; the loser's vanishes on drop.
+        Ok(self.file.get_or_init(|| f))
+    }
+
+    /// Bytes written to the runs file so far.
+    pub fn bytes(&self) -> u64 {
+        self.next.load(Ordering::Relaxed)
+    }
+
+    /// A writer of exactly `len` bytes at a range reserved for it.
+    pub fn writer(&self, len: u64) -> Result<RunWriter<'_>> {
+        let file = self.file()?;
+        let off = self.next.fetch_add(len, Ordering::Relaxed);
+        Ok(RunWriter {
+            task: self.task,
+            file,
+            off,
+            len,
+            written: 0,
+            buf: Vec::with_capacity(WRITE_CHUNK.min(len as usize)),
+        })
+    }
+
+    /// The merge of `runs` by `key`, each read through `cap` bytes.
+    pub fn merge<'a, K: Ord, F: Fn(&[u8]) -> Option<K>>(
+        &'a self,
+        runs: &'a [Run],
+        cap: usize,
+        key: F,
+    ) -> Result<Merge<'a, K, F>> {
+        let mut frames = Vec::with_capacity(runs.len());
+        for run in runs {
+            let src = match run {
+                Run::Mem(v) => Src::Mem(v),
+                Run::File { off, len } => Src::File {
+                    file: self.file.get().ok_or_else(|| self.task.corrupt())?,
+                    pos: *off,
+                    end: off + len,
+                },
+            };
+            frames.push(Frames::new(self.task, src, cap));
+        }
+        Merge::new(frames, key)
+    }
+}
+
+/// Writes one run's frames at its reserved range.
+pub(crate) struct RunWriter<'a> {
+    task: Task,
+    file: &'a File,
+    off: u64,
+    len: u64,
+    written: u64,
+    buf: Vec<u8>,
+}
+
+impl RunWriter<'_> {
+    /// Appends a whole frame (length included).
+    #[inline]
+    pub fn push(&mut self, frame_with_len: &[u8]) -> Result<()> {
+        self.buf.extend_from_slice(frame_with_len);
+        if self.buf.len() >= WRITE_CHUNK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Appends a frame's bytes, its length put before them.
+    #[inline]
+    pub fn push_frame(&mut self, frame: &[u8]) -> Result<()> {
+        put_varint(&mut self.buf, frame.len() as u64);
+        self.push(frame)
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        self.file
+            .write_all_at(&self.buf, self.off + self.written)
+            .map_err(|e| self.task.write_error(&e))?;
+        self.written += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<Run> {
+        self.flush()?;
+        // The range was reserved for exactly these bytes.
+        anyhow::ensure!(
+            self.written == self.len,
+            "{}: a run of {} bytes was written as {}",
+            self.task.0,
+            self.len,
+            self.written
+        );
+        Ok(Run::File {
+            off: self.off,
+            len: self.len,
+        })
+    }
+}
+
+/// Frames waiting to be sorted into a run.
+pub(crate) struct RunBuf<K> {
+    frames: Vec<u8>,
+    /// Each frame's key and its range in `frames`.
+    keys: Vec<(K, usize, usize)>,
+}
+
+impl<K> Default for RunBuf<K> {
+    fn default() -> Self {
+        RunBuf {
+            frames: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+}
+
+impl<K: Ord + Copy> RunBuf<K> {
+    /// Memory held.
+    pub fn bytes(&self) -> usize {
+        self.frames.capacity() + self.keys.capacity() * std::mem::size_of::<(K, usize, usize)>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Adds a frame (length included) written by `put`, with its key.
+    pub fn push(&mut self, key: K, put: impl FnOnce(&mut Vec<u8>)) {
+        let start = self.frames.len();
+        put(&mut self.frames);
+        self.keys.push((key, start, self.frames.len()));
+    }
+
+    fn sort(&mut self) {
+        // Unstable: frames of equal keys would leave in any order, but
+        // the users' keys are unique.
+        self.keys.sort_unstable_by_key(|k| k.0);
+    }
+
+    /// Sorts the frames and writes them as a run of the store; empties self.
+    pub fn write(&mut self, store: &RunStore) -> Result<Run> {
+        self.sort();
+        let mut w = store.writer(self.frames.len() as u64)?;
+        for &(_, a, b) in &self.keys {
+            w.push(&self.frames[a..b])?;
+        }
+        let run = w.finish()?;
+        self.frames = Vec::new();
+        self.keys = Vec::new();
+        Ok(run)
+    }
+
+    /// Sorts the frames into a run kept in memory.
+    pub fn into_mem(mut self) -> Run {
+        self.sort();
+        let mut out = Vec::with_capacity(self.frames.len());
+        for &(_, a, b) in &self.keys {
+            out.extend_from_slice(&self.frames[a..b]);
+        }
+        Run::Mem(out)
+    }
+}
+
+/// Merges streams of frames, each sorted by `key` (which reads a frame's
+/// key; `None` for bytes that hold none), into one order.
+pub(crate) struct Merge<'a, K, F> {
+    frames: Vec<Frames<'a>>,
+    key: F,
+    heap: BinaryHeap<Reverse<(K, usize)>>,
+    /// The stream whose frame was handed out last, to advance first.
+    pending: Option<usize>,
+}
+
+impl<'a, K: Ord, F: Fn(&[u8]) -> Option<K>> Merge<'a, K, F> {
+    pub fn new(frames: Vec<Frames<'a>>, key: F) -> Result<Merge<'a, K, F>> {
+        let mut m = Merge {
+            heap: BinaryHeap::with_capacity(frames.len()),
+            frames,
+            key,
+            pending: None,
+        };
+        for i in 0..m.frames.len() {
+            m.advance(i)?;
+        }
+        Ok(m)
+    }
+
+    fn advance(&mut self, i: usize) -> Result<()> {
+        let f = &mut self.frames[i];
+        if f.advance()? {
+            let key = (self.key)(f.frame()).ok_or_else(|| f.task().corrupt())?;
+            self.heap.push(Reverse((key, i)));
+        }
+        Ok(())
+    }
+
+    /// The next frame in key order (without its length).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Option<&[u8]>> {
+        if let Some(i) = self.pending.take() {
+            self.advance(i)?;
+        }
+        let Some(Reverse((_, i))) = self.heap.pop() else {
+            return Ok(None);
+        };
+        self.pending = Some(i);
+        Ok(Some(self.frames[i].frame()))
+    }
+}
+
+/// Merges `runs` into at most `fan_in` runs, `fan_in` at a time, so the
+/// final merge reads no more runs than its memory allows. Returns the
+/// number of merges done.
+pub(crate) fn reduce<K: Ord>(
+    store: &RunStore,
+    runs: &mut Vec<Run>,
+    fan_in: usize,
+    cap: usize,
+    key: impl Fn(&[u8]) -> Option<K> + Copy,
+) -> Result<u64> {
+    let fan_in = fan_in.max(2);
+    let mut merges = 0;
+    while runs.len() > fan_in {
+        let mut next = Vec::with_capacity(runs.len().div_ceil(fan_in));
+        for group in runs.chunks(fan_in) {
+            if group.len() == 1 {
+                // Nothing to merge; its bytes can stay where they are. A
+                // run held in memory stays there too.
+                next.push(match &group[0] {
+                    Run::Mem(v) => Run::Mem(v.clone()),
+                    Run::File { off, len } => Run::File { off: *off, len: *len },
+                });
+                continue;
+            }
+            let total = group.iter().map(Run::len).sum();
+            let mut w = store.writer(total)?;
+            let mut m = store.merge(group, cap, key)?;
+            while let Some(frame) = m.next()? {
+                w.push_frame(frame)?;
+            }
+            next.push(w.finish()?);
+            merges += 1;
+        }
+        *runs = next;
+    }
+    Ok(merges)
+}
