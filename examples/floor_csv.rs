@@ -56,7 +56,10 @@ fn main() -> Result<()> {
         .map(|raw| -> Result<(u64, u64)> {
             let raw = raw?;
             let block = parse_block(&raw, ncols, popts)?;
-            let bytes: u64 = block.column(col).map(|f| f.len() as u64).sum();
+            let bytes: u64 = (0..block.nrows())
+                .map(|r| block.field(r, col))
+                .map(|f| f.len() as u64)
+                .sum();
             Ok((block.nrows() as u64, bytes))
         })
         .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;

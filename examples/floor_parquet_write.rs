@@ -89,7 +89,7 @@ fn main() -> Result<()> {
                 }
                 let p = parser.parse(block.field(row, col), &mut scratch);
                 parser.render(&p, &mut rendered);
-                enriched.push(block.record_number(row), &p, &rendered);
+                enriched.push(raw.first_record + row as u64, &p, &rendered);
             }
             let mut arrays: Vec<ArrayRef> = inputs
                 .into_iter()

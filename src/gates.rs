@@ -97,11 +97,14 @@ impl Metric {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// `--fail-if`: a gate that holds fails the run.
     Fail,
+    /// `--warn-if`: a gate that holds is reported as a warning.
     Warn,
 }
 
 impl Severity {
+    /// The flag that gives a gate of this severity.
     pub fn flag(self) -> &'static str {
         match self {
             Severity::Fail => "--fail-if",
@@ -160,17 +163,24 @@ impl Expr {
     }
 }
 
+/// A `--fail-if`/`--warn-if` of `scan`: a metric of the report compared with a limit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gate {
+    /// The expression as given.
     pub expr: String,
+    /// Fail or warn when it holds.
     pub severity: Severity,
+    /// The column it is judged on (`column.metric`); all columns when `None`.
     pub column: Option<String>,
+    /// What it measures.
     pub metric: Metric,
     /// `change:METRIC`: judged on the change since the baseline.
     pub change: bool,
+    /// How it compares.
     pub op: Op,
     /// The limit as written: a count, or a percentage.
     pub limit: f64,
+    /// Whether the limit is a percentage.
     pub percent: bool,
 }
 
@@ -322,9 +332,13 @@ impl Gate {
 /// A gate's outcome, as the report lists it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Verdict {
+    /// The expression as given.
     pub expr: String,
+    /// Fail or warn.
     pub severity: Severity,
+    /// The column judged, if one.
     pub column: Option<String>,
+    /// The metric's name.
     pub metric: String,
     /// What the metric counts (now).
     pub count: u64,
@@ -335,7 +349,9 @@ pub struct Verdict {
     pub denominator: Option<u64>,
     /// The value compared: `count`, or its percentage of `denominator`.
     pub value: f64,
+    /// The comparison (`>`, `>=`, `<`, `<=`).
     pub op: String,
+    /// The limit compared with.
     pub limit: f64,
     /// `count` or `percent`.
     pub unit: String,

@@ -1,40 +1,74 @@
 //! hdlscan: audit persistent identifiers (Handle System handles, DOIs,
 //! `hdl:` and `info:` URIs, resolver URLs) in bulk.
 //!
+//! The API a binding needs, and nothing more:
+//!
 //! - [`id`]: the pure parser of one value (SPEC.md), the `hdlscan-id` crate
 //!   re-exported: no I/O, threads or arrow.
-//! - [`io`]: CSV, Parquet and JSON Lines readers, paths into nested
-//!   Parquet, output sinks, atomic output files.
-//! - [`select`]: which columns a run reads (names, numbers, patterns).
-//! - [`at`]: where a value was read, the reference every value carries.
-//! - [`columns`]: SPEC's output columns (wide and long) as Arrow arrays.
-//! - [`dups`]: exact duplicate clusters in bounded memory, and their file.
-//! - [`plan`]: a scan decided from its request before it runs: inputs,
-//!   columns, parsers, the output's shape and schema.
-//! - [`pipeline`]: runs a plan: blocks, rayon, the one per-value loop, the writer thread.
-//! - [`report`]: statistics that merge with `+=`, the typed report and its
-//!   printers (JSON, Markdown, HTML, the summary).
-//! - [`gates`]: `--fail-if` / `--warn-if`, judged on a report.
-//! - [`diff`]: `hdlscan diff`, what changed between two outputs of `scan`.
-//! - [`heap`]: glibc heap tuning that keeps long scans fast and bounded.
-//! - [`open_files`]: the open-file limit, raised at start; how many
-//!   temporary files a spill may hold under it.
-//! - `spill`: the engine `dups` and `diff` share past memory: partition
-//!   files, the k-way merge, the table of keys.
+//! - [`classify`]: one Arrow string array in, SPEC's columns out: the
+//!   values `scan` writes for it.
+//! - A scan: a [`Request`] decided into a [`ScanPlan`] before any work
+//!   ([`PlanError`] when it cannot be), then [`run`] into a [`ScanResult`].
+//! - Its typed [`Report`] (serde both ways) and its printers ([`Pages`]),
+//!   judged by [`Gate`]s; a [`Snapshot`] of it is a later run's baseline.
+//! - Files: [`InputSpec`] (a path or stdin), [`Format`], [`Sink`] (an
+//!   enriched output), [`AtomicFile`] (written beside its target and
+//!   renamed into place when complete).
+//! - [`diff`]: what changed between two outputs of a scan.
+//!
+//! Inside (private): `io` (readers and sinks), `select` (which columns),
+//! `at` (where a value was read), `columns` (SPEC's columns as Arrow
+//! arrays), `dups` (duplicate clusters in bounded memory), `plan`,
+//! `pipeline` (blocks, rayon, the per-value loop, the writer thread),
+//! `report`, `gates`, `spill` (the engine `dups` and `diff` share past
+//! memory: partition files, the k-way merge, the table of keys), `heap`
+//! (glibc heap tuning) and `open_files` (the open-file limit). With the `internals` feature (benches and examples
+//! only) they are public, hidden from the docs and from any promise.
 
-pub mod at;
-pub mod columns;
+#![deny(missing_docs)]
+// The internals' accessors are for a few examples, not an API to round out.
+#![cfg_attr(feature = "internals", allow(clippy::len_without_is_empty))]
+
+/// The crate's modules: private, or public but hidden under the
+/// `internals` feature, which the examples and benches that time a single
+/// stage build with.
+macro_rules! modules {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        mod $name;
+    )*};
+}
+
+modules!(
+    at, classify, columns, dups, gates, heap, io, open_files, pipeline, plan, report, select, spill
+);
 pub mod diff;
-pub mod dups;
-pub mod gates;
-pub mod heap;
-pub mod io;
-pub mod open_files;
-pub mod pipeline;
-pub mod plan;
-pub mod report;
-pub mod select;
-
-mod spill;
 
 pub use hdlscan_id as id;
+
+pub use classify::classify;
+pub use columns::SPEC;
+pub use dups::{Grouped, Options as DuplicateOptions, Summary as DuplicateSummary};
+pub use gates::{Gate, Severity, Verdict};
+pub use io::atomic::{
+    AtomicFile, check_not_an_input, commit_all, committed_any, os_reason, remove_all_temp_files, same_target,
+};
+pub use io::csv_in::TextEncoding;
+pub use io::format::Format;
+pub use io::sink::{Sink, SinkOptions};
+pub use io::source::{Compression, InputSpec};
+pub use pipeline::{ScanResult, run};
+pub use plan::{DASH_OUTPUT, Options as ScanOptions, PlanError, Request, ScanPlan, output_format};
+pub use report::page::{Markup, Pages};
+pub use report::{InputInfo, Made, Report, Snapshot, Stats};
+
+/// Tunes the process for long scans: the glibc heap (so freed blocks go
+/// back and memory stays bounded) and the open-file limit (raised to its
+/// hard limit, for spills). Call once, first.
+pub fn tune_process() {
+    heap::configure();
+    open_files::raise();
+}

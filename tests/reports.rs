@@ -59,7 +59,7 @@ fn json_markdown_and_html_tell_the_same_figures() {
     assert!(html.contains("<svg") && html.contains("<title>By kind</title>"));
     // The JSON reads back into the typed model, whole: `--baseline` and
     // `diff --old-report` read it so.
-    let back: hdlscan::report::Report = serde_json::from_value(j.clone()).unwrap();
+    let back: hdlscan::Report = serde_json::from_value(j.clone()).unwrap();
     assert_eq!(back.to_json(), j, "the report reads back as it was written");
 }
 

@@ -674,3 +674,34 @@ fn scan_help_shows_the_dspace_run() {
     );
     assert!(help.contains("Output shapes:") && help.contains("Exit status: 0 success"));
 }
+
+/// `hdlscan::classify`, the entry point of a binding, gives the columns
+/// `scan` writes for the same values: same names, types and cells.
+#[test]
+fn classify_gives_the_columns_scan_writes() {
+    use crate::scan::Table;
+    use arrow_array::StringArray;
+    let dir = tempfile::tempdir().unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/sample_export.csv");
+    let out = dir.path().join("out.parquet");
+    scan(dir.path(), &[p(&input), "-c", "dc.identifier.uri", "-o", p(&out)]).ok();
+    let (schema, batches) = read_parquet(&out);
+    let scanned = Table::from_batches(&schema, &batches);
+    let column = scanned.names.iter().position(|n| n == "dc.identifier.uri").unwrap();
+    let values: StringArray = scanned.rows.iter().map(|r| r[column].clone()).collect();
+    let parser = hdlscan::id::Parser::new(hdlscan::id::Options::default());
+    let batch = hdlscan::classify(&values, &parser).unwrap();
+    let classified = Table::from_batches(&batch.schema(), std::slice::from_ref(&batch));
+    assert_eq!(classified.names, hdlscan::SPEC);
+    for (i, name) in classified.names.iter().enumerate() {
+        let j = scanned.names.iter().position(|n| n == name).unwrap();
+        assert_eq!(
+            batch.schema().field(i).data_type(),
+            schema.field(j).data_type(),
+            "{name}"
+        );
+        let want: Vec<_> = scanned.rows.iter().map(|r| &r[j]).collect();
+        let got: Vec<_> = classified.rows.iter().map(|r| &r[i]).collect();
+        assert_eq!(got, want, "{name}");
+    }
+}

@@ -8,8 +8,8 @@
 //! No I/O is timed: this is the ceiling of `scan`, not its speed.
 
 use super::ParserArgs;
-use crate::id::{Parser, Rendered, Scratch};
 use anyhow::{Result, bail};
+use hdlscan::id::{Parser, Rendered, Scratch};
 use hdlscan_synth::Synth;
 use hdlscan_synth::sample::BENCH_SEED;
 use rayon::prelude::*;

@@ -4,15 +4,9 @@
 
 use super::report_files::{self, Claimed, ReportFormat};
 use super::{Exit, Usage};
-use crate::diff::gates::Gate;
-use crate::diff::output::{self, ChangeWriter};
-use crate::diff::report::{DiffMade, DiffRun, Runs, ScanRun};
-use crate::diff::{Budget, Diff, DiffReport, LayoutError};
-use crate::gates::Severity;
-use crate::io::atomic::{self, AtomicFile};
-use crate::io::sink::{Sink, SinkOptions};
-use crate::io::source::InputSpec;
 use anyhow::{Context, Result, bail};
+use hdlscan::diff::{Budget, ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
+use hdlscan::{AtomicFile, InputSpec, Severity, Sink, SinkOptions, commit_all};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -85,7 +79,7 @@ pub struct DiffArgs {
     pub output: Option<PathBuf>,
     /// Output format, overriding the output file's extension.
     #[arg(long, value_name = "FORMAT", value_parser = super::formats(super::WRITTEN))]
-    pub output_format: Option<crate::io::format::Format>,
+    pub output_format: Option<hdlscan::Format>,
     /// Write the report here, repeatable: JSON, Markdown or HTML by the
     /// extension (.json, .md, .html); `-` for stdout. Another extension
     /// gets --report-format, or JSON.
@@ -143,7 +137,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let output = match &args.output {
         Some(path) => {
             let format = super::output_format(path, args.output_format)?;
-            let schema = output::schema(&args.key).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
+            let schema =
+                hdlscan::diff::changes_schema(&args.key).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
             Some((path.clone(), format, schema))
         }
         None => None,
@@ -221,7 +216,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     {
         return Err(reported.unwrap_err());
     }
-    atomic::commit_all(output_file.into_iter().chain(report_files::files(reports)).collect())?;
+    commit_all(output_file.into_iter().chain(report_files::files(reports)).collect())?;
     reported?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary_text().as_bytes());

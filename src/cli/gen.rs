@@ -12,12 +12,10 @@
 //! SIGTERM remove the temporary file, as in `scan`); `-o -` is refused.
 
 use super::Usage;
-use crate::io::atomic::AtomicFile;
-use crate::io::format::Format;
-use crate::io::sink::Sink;
 use anyhow::{Result, bail};
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use hdlscan::{AtomicFile, Format, Sink};
 use hdlscan_synth::row::Column;
 use hdlscan_synth::{Layout, Row, Synth};
 use std::path::{Path, PathBuf};
@@ -83,7 +81,7 @@ const GENERATED: &[(Format, &str)] = &[(Format::Csv, ""), (Format::Parquet, ""),
 pub fn run(args: GenArgs) -> Result<ExitCode> {
     // Refused as `scan` refuses it, rather than writing a file named `-`.
     if args.output.as_os_str() == "-" {
-        bail!(Usage(super::DASH_OUTPUT.into()));
+        bail!(Usage(hdlscan::DASH_OUTPUT.into()));
     }
     // An interrupt removes the temporary file, which can be gigabytes.
     super::install_signal_handler();
@@ -126,7 +124,7 @@ pub fn write_csv(path: &Path, rows: u64, seed: u64, distinct: bool) -> Result<()
 
 /// An error writing `path`, as `scan` words it.
 fn writing(path: &Path, e: &std::io::Error) -> anyhow::Error {
-    anyhow::anyhow!("writing {}: {}", path.display(), crate::io::atomic::os_reason(e))
+    anyhow::anyhow!("writing {}: {}", path.display(), hdlscan::os_reason(e))
 }
 
 /// Streams `rows` OpenAlex-like works to `path` as JSON Lines

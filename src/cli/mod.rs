@@ -95,8 +95,7 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-use crate::io::format::Format;
-use crate::plan::{DASH_OUTPUT, PlanError};
+use hdlscan::{Format, PlanError};
 
 /// A plan refused: exit 2 when the command line is at fault, 1 when an
 /// input is (its error as it came, with its chain).
@@ -110,7 +109,7 @@ fn plan_error(e: PlanError) -> anyhow::Error {
 
 /// The format of `-o PATH` (`diff`'s output), as `scan` reads it.
 fn output_format(path: &std::path::Path, flag: Option<Format>) -> anyhow::Result<Format> {
-    crate::plan::output_format(path, flag).map_err(plan_error)
+    hdlscan::output_format(path, flag).map_err(plan_error)
 }
 
 /// The formats `--output-format` takes.
@@ -141,8 +140,8 @@ fn formats(list: &'static [(Format, &'static str)]) -> impl clap::builder::Typed
 /// `scan` and `gen` install it: their outputs are `AtomicFile`s.
 fn install_signal_handler() {
     let _ = ctrlc::set_handler(|| {
-        crate::io::atomic::remove_all_temp_files();
-        if crate::io::atomic::committed_any() {
+        hdlscan::remove_all_temp_files();
+        if hdlscan::committed_any() {
             // The interrupt came while output and report were renamed into
             // place: they are complete.
             say(format_args!("hdlscan: interrupted after the output was written"));
@@ -199,8 +198,8 @@ pub struct ParserArgs {
 impl ParserArgs {
     /// The parser's options without `--expect`, which `scan` applies per
     /// column.
-    pub fn options(&self) -> anyhow::Result<crate::id::Options> {
-        let mut opts = crate::id::Options::default();
+    pub fn options(&self) -> anyhow::Result<hdlscan::id::Options> {
+        let mut opts = hdlscan::id::Options::default();
         opts.repair = self.repair;
         opts.max_len = self.max_len;
         for r in &self.resolvers {
@@ -211,7 +210,7 @@ impl ParserArgs {
 
     /// The parser of values that have no column (`parse`): `--expect NS`
     /// only.
-    pub fn build(&self) -> anyhow::Result<crate::id::Parser> {
+    pub fn build(&self) -> anyhow::Result<hdlscan::id::Parser> {
         let mut opts = self.options()?;
         for ns in &self.expect {
             if ns.contains('=') {
@@ -221,6 +220,6 @@ impl ParserArgs {
             }
             opts.expect(ns).map_err(|e| anyhow::Error::new(Usage(e)))?;
         }
-        Ok(crate::id::Parser::new(opts))
+        Ok(hdlscan::id::Parser::new(opts))
     }
 }

@@ -4,8 +4,8 @@
 
 use super::ParserArgs;
 use super::Usage;
-use crate::id::{Parsed, Parser, Rendered, Scratch, Split};
 use anyhow::Result;
+use hdlscan::id::{Parsed, Parser, Rendered, Scratch, Split};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -49,7 +49,7 @@ pub enum Format {
 
 /// The output columns: the value read, then SPEC §3's columns.
 fn columns() -> impl Iterator<Item = &'static str> {
-    std::iter::once("input").chain(crate::columns::SPEC)
+    std::iter::once("input").chain(hdlscan::SPEC)
 }
 
 /// The columns `--split` puts first: where the piece stands.

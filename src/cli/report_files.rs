@@ -6,11 +6,8 @@
 //! touched, and none may name an input, the output or another of them.
 
 use super::Usage;
-use crate::io::atomic::{self, AtomicFile};
-use crate::io::format::Format;
-use crate::io::sink::Sink;
-use crate::report::page::{Markup, Pages};
 use anyhow::{Context, Result, bail};
+use hdlscan::{AtomicFile, Format, Markup, Pages, Sink};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -60,7 +57,7 @@ impl Claimed {
     /// Claims `path` for `flag`, described as `what` ("the output file");
     /// a path already claimed (under any spelling) is a usage error.
     pub fn claim(&mut self, flag: &str, what: &str, path: &Path) -> Result<()> {
-        if let Some((other, p)) = self.0.iter().find(|(_, p)| atomic::same_target(p, path)) {
+        if let Some((other, p)) = self.0.iter().find(|(_, p)| hdlscan::same_target(p, path)) {
             bail!(Usage(format!(
                 "{flag} {} names {other} {} too; give each its own name",
                 path.display(),
@@ -116,13 +113,13 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
             path.display()
         ))
     })?;
-    atomic::check_not_an_input(path, inputs).map_err(|e| Usage(format!("--duplicates: {e:#}")))?;
+    hdlscan::check_not_an_input(path, inputs).map_err(|e| Usage(format!("--duplicates: {e:#}")))?;
     Sink::create_with(
         path,
         format,
-        crate::dups::Grouped::schema(),
+        hdlscan::Grouped::schema(),
         inputs,
-        crate::dups::Grouped::sink_options(),
+        hdlscan::Grouped::sink_options(),
     )
     .with_context(|| format!("--duplicates {}", path.display()))
 }

@@ -4,16 +4,10 @@
 
 use super::report_files::{self, ReportFormat};
 use super::{Exit, ParserArgs, Usage};
-use crate::dups;
-use crate::gates::{Gate, Severity};
-use crate::io::atomic;
-use crate::io::csv_in::TextEncoding;
-use crate::io::format::Format;
-use crate::io::source::{Compression, InputSpec};
-use crate::pipeline;
-use crate::plan::{Request, ScanPlan};
-use crate::report::{Made, Report, Snapshot};
 use anyhow::Result;
+use hdlscan::{
+    Compression, Format, Gate, InputSpec, Made, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -241,13 +235,13 @@ impl ScanArgs {
             max_len: self.parser.max_len,
             resolvers: self.parser.resolvers.clone(),
             expect: self.parser.expect.clone(),
-            dups: dups::Options {
+            dups: hdlscan::DuplicateOptions {
                 temp_dir: self.temp_dir.clone(),
                 file: self.duplicates.is_some(),
                 memory: self
                     .dups_memory_kib
-                    .map_or(dups::Options::default().memory, |k| k.max(1) << 10),
-                ..dups::Options::default()
+                    .map_or(hdlscan::DuplicateOptions::default().memory, |k| k.max(1) << 10),
+                ..hdlscan::DuplicateOptions::default()
             },
         }
     }
@@ -290,7 +284,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             b.inc(n);
         }
     };
-    let result = pipeline::run(plan, &progress);
+    let result = hdlscan::run(plan, &progress);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -311,8 +305,6 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let dups_file = match dups_sink.take() {
         Some(mut sink) => {
             test_pause("writing duplicates");
-            // What grouping freed goes back before the file's batches come.
-            crate::heap::trim();
             let names: Vec<String> = made.inputs.iter().map(|i| i.path.clone()).collect();
             result.grouped.write(&mut sink, &names, &made.columns)?;
             Some(sink.finish_writer()?.0)
@@ -337,7 +329,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         return Err(reported.unwrap_err());
     }
     let files = result.output.take().into_iter().chain(dups_file);
-    atomic::commit_all(files.chain(report_files::files(reports)).collect())?;
+    hdlscan::commit_all(files.chain(report_files::files(reports)).collect())?;
     reported?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
@@ -363,8 +355,7 @@ fn test_pause(phase: &str) {
 /// `--baseline`: read before any work, since the run may replace it.
 fn read_baseline(path: &Path) -> Result<Snapshot> {
     let shown = path.display();
-    let text =
-        std::fs::read(path).map_err(|e| anyhow::anyhow!("--baseline {shown}: {}", crate::io::atomic::os_reason(&e)))?;
+    let text = std::fs::read(path).map_err(|e| anyhow::anyhow!("--baseline {shown}: {}", hdlscan::os_reason(&e)))?;
     let json: serde_json::Value = serde_json::from_slice(&text)
         .map_err(|e| anyhow::anyhow!("--baseline {shown}: not a JSON report of hdlscan scan: {e}"))?;
     Snapshot::from_json(&json).map_err(|e| anyhow::anyhow!("--baseline {shown}: {e}"))
@@ -390,7 +381,11 @@ fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: Format) -> Option
     for i in inputs {
         let InputSpec::Path(p) = i else { return None };
         if format == Format::Parquet {
-            total += crate::io::parquet_in::ParquetInput::open(p).ok()?.num_rows();
+            let file = std::fs::File::open(p).ok()?;
+            let reader = parquet::file::reader::SerializedFileReader::new(file).ok()?;
+            total += parquet::file::reader::FileReader::metadata(&reader)
+                .file_metadata()
+                .num_rows() as u64;
         } else if i.compression() == Compression::None {
             total += std::fs::metadata(p).ok()?.len();
         } else {

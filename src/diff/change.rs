@@ -18,13 +18,20 @@
 
 use super::row::Side;
 
+/// How one key's row changed between OLD and NEW (or that it did not exist on one side).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Change {
+    /// In NEW only.
     Added,
+    /// In OLD only.
     Removed,
+    /// Valid in OLD, invalid in NEW.
     BecameInvalid,
+    /// Invalid in OLD, valid in NEW.
     BecameValid,
+    /// Valid in both, with another canonical form.
     CanonicalChanged,
+    /// The same canonical (or none), with other error or warning codes.
     CodesChanged,
 }
 
@@ -39,6 +46,7 @@ impl Change {
         Change::CodesChanged,
     ];
 
+    /// The change's name, as in reports and the output's `change` column.
     pub const fn as_str(self) -> &'static str {
         match self {
             Change::Added => "added",
@@ -50,6 +58,7 @@ impl Change {
         }
     }
 
+    /// The change named `s` (as [`Change::as_str`] gives it), if any.
     pub fn from_name(s: &str) -> Option<Change> {
         Change::ALL.into_iter().find(|c| c.as_str() == s)
     }

@@ -40,13 +40,20 @@ pub fn metric_names() -> Vec<&'static str> {
     Change::ALL.iter().map(|c| c.as_str()).chain(["changed"]).collect()
 }
 
+/// A `--fail-if`/`--warn-if` of `diff`: a change count or share compared with a limit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gate {
+    /// The expression as given.
     pub expr: String,
+    /// Fail or warn when it holds.
     pub severity: Severity,
+    /// What it counts.
     pub metric: Metric,
+    /// How it compares.
     pub op: Op,
+    /// The limit, a count or a percentage.
     pub limit: f64,
+    /// Whether `limit` is a percentage (of the keys compared).
     pub percent: bool,
 }
 
@@ -91,6 +98,7 @@ impl Gate {
         })
     }
 
+    /// The gate's outcome on a diff's counts.
     pub fn judge(&self, c: &Counts) -> Verdict {
         let count = match self.metric {
             Metric::Change(ch) => c.changes[ch as usize],

@@ -47,6 +47,7 @@ pub(super) struct Entry {
 /// One change of one key, as the report and `-o` take it.
 #[derive(Debug, Clone, Copy)]
 pub struct ChangeRow<'a> {
+    /// Which change.
     pub change: Change,
     /// The encoded key (see `row::key_cells`).
     pub key: &'a [u8],
@@ -66,10 +67,13 @@ pub struct At {
 /// A key that two rows of one file hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateKey {
+    /// The file holding the key twice.
     pub file: String,
     /// As `row::describe_key` shows it.
     pub key: String,
+    /// The first row with the key.
     pub first: At,
+    /// The second row with it.
     pub second: At,
     /// Long output read without `column` and `value_index` in the key.
     pub long_hint: bool,
@@ -105,7 +109,9 @@ impl std::error::Error for DuplicateKey {}
 /// What the join counted besides the changes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Matched {
+    /// Rows read from OLD.
     pub old_rows: u64,
+    /// Rows read from NEW.
     pub new_rows: u64,
     /// Keys in both files with no change.
     pub unchanged: u64,

@@ -55,15 +55,26 @@ pub struct Layout {
 pub enum LayoutError {
     /// SPEC's columns (some or all) are missing: not an output of `scan`.
     NotScan {
+        /// The file, as named.
         file: String,
+        /// The `--column-prefix` looked under.
         prefix: String,
+        /// SPEC's columns it lacks.
         missing: Vec<String>,
         /// A prefix under which all of them are there.
         found_under: Option<String>,
+        /// The file's columns, described.
         columns: String,
     },
     /// A `--key` column the file does not have.
-    MissingKey { file: String, key: String, columns: String },
+    MissingKey {
+        /// The file, as named.
+        file: String,
+        /// The key.
+        key: String,
+        /// The file's columns, described.
+        columns: String,
+    },
 }
 
 impl fmt::Display for LayoutError {

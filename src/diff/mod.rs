@@ -1,19 +1,19 @@
 //! `hdlscan diff`: what changed between two enriched outputs of `scan`
 //! (last night's and tonight's), by key.
 //!
-//! - [`layout`]: the key columns and SPEC's columns in a header; the shape.
-//! - [`read`]: any output format of `scan` (CSV, TSV, Parquet, Arrow IPC),
+//! - `layout`: the key columns and SPEC's columns in a header; the shape.
+//! - `read`: any output format of `scan` (CSV, TSV, Parquet, Arrow IPC),
 //!   row by row as text; OLD and NEW may differ in format.
-//! - [`row`]: a row's key and compared cells; OLD's compact form.
-//! - [`change`]: the six changes and the rule that classifies a pair.
-//! - [`join`]: OLD's rows held compactly (the `spill` engine's table),
+//! - `row`: a row's key and compared cells; OLD's compact form.
+//! - `change`: the six changes and the rule that classifies a pair.
+//! - `join`: OLD's rows held compactly (the `spill` engine's table),
 //!   NEW streamed past them; duplicate keys.
-//! - [`parts`]: the same join a partition at a time, in the `spill`
+//! - `parts`: the same join a partition at a time, in the `spill`
 //!   engine's partition files, when OLD's rows would pass their budget;
 //!   `record`: the byte form of its rows and changes.
-//! - [`report`]: the typed report and its tally; [`gates`]: `--fail-if`.
+//! - `report`: the typed report and its tally; `gates`: `--fail-if`.
 //! - `summary`: the report on stderr; `page`: as Markdown or HTML, one printer.
-//! - [`output`]: `-o`, a row per change.
+//! - `output`: `-o`, a row per change.
 //!
 //! Memory: OLD's rows are held (its keys, canonicals and interned codes)
 //! up to a budget ([`Diff::budget`], 64 MiB), NEW is streamed; past the
@@ -22,7 +22,7 @@
 //!
 //! ```no_run
 //! use hdlscan::diff::Diff;
-//! use hdlscan::io::source::InputSpec;
+//! use hdlscan::InputSpec;
 //!
 //! let keys = vec!["id".to_string()];
 //! let outcome = Diff::new(&keys).run(
@@ -34,31 +34,34 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
-pub mod change;
-pub mod gates;
-pub mod join;
-pub mod layout;
-pub mod output;
+mod change;
+mod gates;
+mod join;
+mod layout;
+mod output;
 mod page;
-pub mod parts;
-pub mod read;
+mod parts;
+mod read;
 mod record;
-pub mod report;
-pub mod row;
+mod report;
+mod row;
 mod summary;
 
 #[cfg(test)]
 mod tests;
 
 pub use change::Change;
+pub use gates::Gate;
 pub use join::{ChangeRow, DuplicateKey, Matched};
-pub use layout::{Layout, LayoutError, Shape};
+pub use layout::LayoutError;
+pub use output::{ChangeWriter, schema as changes_schema};
 pub use parts::Budget;
-pub use report::{DiffReport, FileReport, Tally};
+pub use report::{DiffMade, DiffReport, DiffRun, FileReport, Runs, ScanRun, Tally};
 
 use crate::io::source::InputSpec;
 use anyhow::Result;
 use join::Join;
+use layout::Layout;
 use read::Table;
 
 /// What the spill engine's errors say its files are for.
@@ -75,9 +78,13 @@ pub struct Diff<'k> {
 /// A finished diff: both files, the counts and examples.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// OLD: its path, format, shape and rows.
     pub old: FileReport,
+    /// NEW: its path, format, shape and rows.
     pub new: FileReport,
+    /// The changes counted, with examples.
     pub tally: Tally,
+    /// Keys matched and unchanged, duplicates, partitions.
     pub matched: Matched,
 }
 

@@ -34,7 +34,7 @@ pub const COLUMNS: [&str; 9] = [
 const BATCH: usize = 8192;
 
 /// The schema of `-o` for these key columns; a key column named like one
-/// of [`COLUMNS`] is refused (the file would have two columns of one name).
+/// of `COLUMNS` (`change`, `old_kind`, …) is refused (the file would have two columns of one name).
 pub fn schema(keys: &[String]) -> Result<SchemaRef> {
     if let Some(k) = keys.iter().find(|k| COLUMNS.contains(&k.as_str())) {
         bail!("--key {k}: -o names one of its own columns {k:?}; rename the column to use it as a key with -o");
@@ -77,6 +77,7 @@ impl<W: Write + Send> ChangeWriter<W> {
         }
     }
 
+    /// Writes one change as a row.
     pub fn push(&mut self, c: &ChangeRow<'_>) -> Result<()> {
         for (b, cell) in self.keys.iter_mut().zip(key_cells(c.key)) {
             b.append_value(String::from_utf8_lossy(cell));

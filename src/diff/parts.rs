@@ -34,8 +34,11 @@ const BUFFER: usize = 64 * 1024;
 /// many partitions (fewer under a low open-file limit), and where.
 #[derive(Debug, Clone)]
 pub struct Budget {
+    /// Bytes OLD's index may take before both files are partitioned.
     pub bytes: u64,
+    /// Partitions OLD and NEW are split into once past `bytes`.
     pub partitions: usize,
+    /// Where the partitions' temporary files go (the system's default when `None`).
     pub temp_dir: Option<PathBuf>,
 }
 

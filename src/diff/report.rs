@@ -99,15 +99,17 @@ impl Serialize for Changes {
     }
 }
 
-/// Counts the changes streaming by and keeps the first [`EXAMPLES`] of
+/// Counts the changes streaming by and keeps the first `EXAMPLES` (5) of
 /// each.
 #[derive(Debug, Clone)]
 pub struct Tally {
     keys: Vec<String>,
+    /// The count and first examples of each change.
     pub changes: Changes,
 }
 
 impl Tally {
+    /// An empty tally, for rows keyed by `keys`.
     pub fn new(keys: &[String]) -> Tally {
         Tally {
             keys: keys.to_vec(),
@@ -115,6 +117,7 @@ impl Tally {
         }
     }
 
+    /// Counts one change, and keeps it as an example while there is room.
     pub fn add(&mut self, c: &ChangeRow<'_>) {
         let r = &mut self.changes.0[c.change as usize];
         r.count += 1;
@@ -137,11 +140,13 @@ impl Tally {
 /// One of the two files.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct FileReport {
+    /// The file, as named.
     pub path: String,
     /// `csv`, `tsv`, `parquet` or `arrow`.
     pub format: &'static str,
     /// `wide` or `long`.
     pub shape: &'static str,
+    /// Its data rows.
     pub rows: u64,
 }
 
@@ -152,9 +157,11 @@ pub struct ScanRun {
     pub report: String,
     /// `hdlscan VERSION`.
     pub tool: String,
+    /// The options that scan ran with, as its report gives them.
     pub options: Value,
     /// The chosen columns.
     pub columns: Vec<String>,
+    /// Its output's shape (`wide` or `long`).
     pub output_shape: String,
     /// Rows the run wrote: its values (long) or records (wide).
     pub rows: Option<u64>,
@@ -187,7 +194,9 @@ impl ScanRun {
 /// The two runs compared.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Runs {
+    /// OLD's scan, from `--old-report`.
     pub old: Option<ScanRun>,
+    /// NEW's scan, from `--new-report`.
     pub new: Option<ScanRun>,
     /// Both reports given and their `tool` is the same.
     pub same_tool: Option<bool>,
@@ -199,6 +208,7 @@ pub struct Runs {
 }
 
 impl Runs {
+    /// The scans of OLD and NEW, compared.
     pub fn new(old: Option<ScanRun>, new: Option<ScanRun>) -> Runs {
         let (same_tool, differences) = match (&old, &new) {
             (Some(o), Some(n)) => {
@@ -237,33 +247,41 @@ impl Runs {
 /// How the diff was made, besides the two files.
 #[derive(Debug, Clone, Serialize)]
 pub struct DiffRun {
+    /// `hdlscan` and its version.
     pub tool: String,
     /// `-o`, if given.
     pub output: Option<String>,
+    /// The prefix of SPEC's columns in both files.
     pub column_prefix: String,
     /// Partitions OLD and NEW were split into in temporary files, OLD's
     /// index being over its memory budget; 0 when it fitted.
     pub partitions: u64,
+    /// Wall time of the diff.
     pub elapsed_seconds: f64,
 }
 
 /// A finished diff.
 #[derive(Debug, Clone, Serialize)]
 pub struct DiffReport {
+    /// The report's format version.
     pub version: u32,
     /// `pass`, `warn` (a `--warn-if` held) or `fail` (a `--fail-if` held).
     pub verdict: &'static str,
+    /// Every gate with its outcome.
     pub gates: Vec<Verdict>,
     /// `+12 −3 ~40, 7 became invalid`: added, removed, changed.
     pub summary: String,
     /// The key columns.
     pub key: Vec<String>,
+    /// OLD, as read.
     pub old: FileReport,
+    /// NEW, as read.
     pub new: FileReport,
     /// Keys in both files with no change.
     pub unchanged: u64,
     /// Keys in both files with a change.
     pub changed: u64,
+    /// The changes, counted, with examples.
     pub changes: Changes,
     /// How the two scans were made (`--old-report`, `--new-report`); null
     /// without them.
@@ -271,19 +289,26 @@ pub struct DiffReport {
     /// What a reader must know to trust the counts: different tool
     /// versions, options, shapes.
     pub notes: Vec<String>,
+    /// How the diff ran.
     pub run: DiffRun,
 }
 
 /// What the report needs besides the counts.
 pub struct DiffMade {
+    /// The key columns.
     pub key: Vec<String>,
+    /// OLD, as read.
     pub old: FileReport,
+    /// NEW, as read.
     pub new: FileReport,
+    /// The scans that wrote OLD and NEW, when their reports are given.
     pub runs: Option<Runs>,
+    /// How the diff ran.
     pub run: DiffRun,
 }
 
 impl DiffReport {
+    /// The report of a finished diff.
     pub fn new(made: DiffMade, tally: Tally, matched: Matched) -> DiffReport {
         let c = tally.changes.counts();
         let summary = format!(
@@ -311,6 +336,7 @@ impl DiffReport {
         }
     }
 
+    /// The counts its gates judge.
     pub fn counts(&self) -> Counts {
         Counts {
             changes: self.changes.counts(),
@@ -333,10 +359,12 @@ impl DiffReport {
         };
     }
 
+    /// Whether a `--fail-if` gate held.
     pub fn failed(&self) -> bool {
         self.verdict == "fail"
     }
 
+    /// The report as JSON, as `--report` writes it.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("the report serializes")
     }

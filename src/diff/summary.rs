@@ -45,6 +45,7 @@ pub(super) fn example_line(e: &ExampleReport) -> String {
 }
 
 impl DiffReport {
+    /// The few lines `diff` prints on stderr.
     pub fn summary_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{}", self.summary);

@@ -101,15 +101,13 @@ impl Collector {
         self
     }
 
+    #[cfg(test)]
     /// Values appended so far.
     pub fn len(&self) -> u64 {
         self.next_seq
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.next_seq == 0
-    }
-
+    #[cfg(any(test, feature = "internals"))]
     /// Bytes written to partition files so far (0 while all fits in memory).
     pub fn spilled(&self) -> u64 {
         self.spilled

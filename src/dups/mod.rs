@@ -30,9 +30,8 @@ pub mod variant;
 mod tests;
 
 pub use collect::{Collector, Options};
-pub use output::{BATCH_ROWS, Grouped, Summary, TopCluster, TopMember};
+pub use output::{Grouped, Summary, TopCluster, TopMember};
 pub use record::Block;
-pub use variant::Variant;
 
 use std::sync::atomic::AtomicU64;
 

@@ -97,6 +97,7 @@ impl Grouped {
         }
     }
 
+    /// The clusters' counts and largest clusters, for the report.
     pub fn summary(&self) -> &Summary {
         &self.summary
     }
@@ -149,9 +150,11 @@ impl Grouped {
     }
 
     /// Writes every cluster's members in cluster order through `sink`, in
-    /// batches of at most [`BATCH_ROWS`] rows; `inputs`/`columns` map
-    /// [`At`]'s indices to names. Returns rows written.
+    /// batches of at most `BATCH_ROWS` rows; `inputs`/`columns` map
+    /// `At`'s indices to names. Returns rows written.
     pub fn write<W: Write + Send>(self, sink: &mut Sink<W>, inputs: &[String], columns: &[String]) -> Result<u64> {
+        // What grouping freed goes back before the file's batches come.
+        crate::heap::trim();
         let Grouped {
             rows,
             store,

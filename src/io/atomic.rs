@@ -63,6 +63,7 @@ pub fn remove_all_temp_files() -> usize {
     paths.iter().filter(|p| fs::remove_file(p).is_ok()).count()
 }
 
+#[cfg(test)]
 /// Snapshot of the registry (for tests and diagnostics).
 pub fn live_temp_files() -> Vec<PathBuf> {
     registry().clone()

@@ -10,8 +10,11 @@ use std::path::Path;
 /// A table's file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// Comma-separated values.
     Csv,
+    /// Tab-separated values.
     Tsv,
+    /// Apache Parquet.
     Parquet,
     /// Arrow IPC, file or stream.
     Arrow,

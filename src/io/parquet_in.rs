@@ -1,16 +1,6 @@
 //! Parquet input: open a file, pick the identifier column, read one row group
 //! at a time.
 //!
-//! # Choosing the column
-//! [`resolve_column_spec`] (used by [`ParquetInput::resolve_column`]) takes
-//! the user's `--column` value and applies one rule, name first:
-//! 1. a column whose name is exactly `spec` (the first, if several are);
-//! 2. otherwise, if `spec` is a decimal integer `1..=n`, the column at that
-//!    1-based position;
-//! 3. otherwise an error listing the columns there are.
-//!
-//! So a column literally named `2` wins over "the second column".
-//!
 //! # Accepted types
 //! The chosen column must hold strings: `Utf8`, `LargeUtf8`, `Utf8View`, or a
 //! `Dictionary` of one of those (any key type); or bytes (`Binary`,
@@ -162,14 +152,11 @@ impl ParquetInput {
         })
     }
 
+    #[cfg(test)]
     /// Sets the number of rows per batch (default [`DEFAULT_BATCH_SIZE`]).
     pub fn with_batch_size(mut self, rows: usize) -> Self {
         self.batch_size = rows.max(1);
         self
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// The Arrow schema of the batches this input yields.
@@ -190,19 +177,10 @@ impl ParquetInput {
         self.meta.metadata().file_metadata().num_rows().max(0) as u64
     }
 
+    #[cfg(test)]
     /// Rows in row group `i`, from the footer.
     pub fn row_group_num_rows(&self, i: usize) -> u64 {
         self.meta.metadata().row_group(i).num_rows().max(0) as u64
-    }
-
-    /// Resolves `spec` (name first, then 1-based index; see the module doc)
-    /// and checks that the column holds identifiers. Returns the 0-based
-    /// index.
-    pub fn resolve_column(&self, spec: &str) -> Result<usize> {
-        let label = self.path.display().to_string();
-        let i = resolve_column_spec(self.schema(), spec, &label)?;
-        check_identifier_column(self.schema(), i, &label)?;
-        Ok(i)
     }
 
     /// From now on decodes only the leaf columns `leaves`, numbered depth
@@ -314,27 +292,6 @@ impl Iterator for RowGroupBatches {
         self.reader = None;
         Some(Err(err))
     }
-}
-
-/// Resolves a column spec against `schema`: exact name first, then a 1-based
-/// index. `source` names the input in errors.
-pub fn resolve_column_spec(schema: &arrow_schema::Schema, spec: &str, source: &str) -> Result<usize> {
-    let fields = schema.fields();
-    if let Some(i) = fields.iter().position(|f| f.name() == spec) {
-        return Ok(i);
-    }
-    let list = super::describe_columns(fields.iter().map(|f| f.name().as_str()));
-    if let Ok(n) = spec.trim().parse::<usize>() {
-        if (1..=fields.len()).contains(&n) {
-            return Ok(n - 1);
-        }
-        let columns = if fields.len() == 1 { "column" } else { "columns" };
-        bail!(
-            "no column named '{spec}' and column number {n} is out of range: {source} has {} {columns}: {list}",
-            fields.len()
-        );
-    }
-    bail!("no column named '{spec}' in {source}; columns are: {list}")
 }
 
 /// Whether `dt` is a string type the pipeline accepts as the identifier
@@ -481,14 +438,6 @@ impl<'a> StrColumn<'a> {
         bail!("expected a string column, found {}", array.data_type())
     }
 
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Value of row `i`; `None` for null.
     #[inline]
     pub fn get(&self, i: usize) -> Option<&'a str> {
@@ -590,19 +539,11 @@ mod tests {
         // The embedded Arrow schema brings the original types back.
         assert_eq!(input.schema().fields(), schema.fields());
 
-        assert_eq!(input.resolve_column("id").unwrap(), 0);
-        assert_eq!(input.resolve_column("3").unwrap(), 2);
-        assert_eq!(input.resolve_column("dict").unwrap(), 3);
-        assert_eq!(input.resolve_column("5").unwrap(), 4);
-        let err = input.resolve_column("nope").unwrap_err().to_string();
-        assert!(err.contains("no column named 'nope'"), "{err}");
-        assert!(err.contains("columns are: id, n, big, dict, view"), "{err}");
-        assert!(err.contains("in.parquet"), "{err}");
-        let err = input.resolve_column("9").unwrap_err().to_string();
-        assert!(err.contains("out of range") && err.contains("5 columns"), "{err}");
-        let err = input.resolve_column("n").unwrap_err().to_string();
+        for c in [0, 2, 3, 4] {
+            check_identifier_column(input.schema(), c, "in.parquet").unwrap();
+        }
+        let err = check_identifier_column(input.schema(), 1, "in.parquet").unwrap_err().to_string();
         assert!(err.contains("column 'n'") && err.contains("Int64"), "{err}");
-        assert!(input.resolve_column("2").is_err()); // "n" again, by index
 
         let mut total = 0;
         let mut seen = Vec::new();
@@ -613,7 +554,7 @@ mod tests {
                 assert_eq!(b.num_columns(), 5);
                 for c in [0, 2, 3, 4] {
                     let col = StrColumn::new(b.column(c).as_ref()).unwrap();
-                    assert_eq!(col.len(), b.num_rows());
+                    assert_eq!(col.iter().count(), b.num_rows());
                     let conv = to_utf8(b.column(c)).unwrap();
                     assert_eq!(conv.data_type(), &DataType::Utf8);
                     let conv = conv.as_string::<i32>();
@@ -637,19 +578,6 @@ mod tests {
         assert_eq!(seen[8].as_deref(), Some("10.1003/x8"));
         assert!(input.read_row_group(4).is_err());
         assert!(StrColumn::new(&Int8Array::from(vec![1])).is_err());
-    }
-
-    #[test]
-    fn name_wins_over_index() {
-        let schema = Schema::new(vec![
-            Field::new("2", DataType::Utf8, true),
-            Field::new("b", DataType::Utf8, true),
-        ]);
-        assert_eq!(resolve_column_spec(&schema, "2", "x").unwrap(), 0);
-        assert_eq!(resolve_column_spec(&schema, "1", "x").unwrap(), 0);
-        assert_eq!(resolve_column_spec(&schema, "b", "x").unwrap(), 1);
-        assert!(resolve_column_spec(&schema, "0", "x").is_err());
-        assert!(resolve_column_spec(&schema, "-1", "x").is_err());
     }
 
     #[test]

@@ -79,8 +79,11 @@ impl InputSpec {
 /// Supported stream compressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compression {
+    /// Plain bytes.
     None,
+    /// gzip.
     Gzip,
+    /// Zstandard.
     Zstd,
 }
 

@@ -128,11 +128,13 @@ impl Splitter {
         }
     }
 
+    #[cfg(test)]
     /// Total bytes consumed so far.
     pub fn position(&self) -> u64 {
         self.pos
     }
 
+    #[cfg(test)]
     /// Total `\n` bytes consumed so far.
     pub fn lines(&self) -> u64 {
         self.lines
@@ -142,11 +144,6 @@ impl Splitter {
     /// end of the data fed so far is counted).
     pub fn records(&self) -> u64 {
         self.records
-    }
-
-    /// Whether the splitter is inside a quoted field.
-    pub fn in_quotes(&self) -> bool {
-        self.mode == Mode::Quoted
     }
 
     /// Consume all of `chunk` (the bytes following everything fed so far)
@@ -346,6 +343,7 @@ pub fn csv_records(data: &[u8], delim: u8) -> Vec<Vec<Vec<u8>>> {
         .collect()
 }
 
+#[cfg(any(test, fuzzing))]
 /// Byte-by-byte reference implementation, transcribed from csv-core's NFA
 /// (`transition_nfa`, default options: no comment, no escape, double quote
 /// on, CRLF terminator). Returns every record boundary (a `\r` terminator

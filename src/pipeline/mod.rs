@@ -39,6 +39,7 @@ use std::thread;
 
 /// What a run produced, for the report.
 pub struct ScanResult {
+    /// Each input: its path, format, bytes and records.
     pub inputs: Vec<InputInfo>,
     /// The chosen columns' names, in the run's order.
     pub columns: Vec<String>,
@@ -48,10 +49,12 @@ pub struct ScanResult {
     pub column_prefix: String,
     /// What the run noticed that the user should hear (see `Report::notes`).
     pub notes: Vec<String>,
+    /// The counts of every column, for the report.
     pub stats: Stats,
     /// The duplicate clusters, grouped; their file is written by the
     /// caller (`Grouped::write`), if asked for.
     pub grouped: dups::Grouped,
+    /// Rows written to the output, if any.
     pub rows_written: Option<u64>,
     /// The output, written in full to its temporary file but not yet in
     /// place: the caller commits it together with the report

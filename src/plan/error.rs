@@ -15,15 +15,23 @@ pub const DASH_OUTPUT: &str = "-o -: the output is written to a file and renamed
 pub enum PlanError {
     /// A flag whose value cannot be read or selects nothing; `flag` as
     /// shown, with its value when that tells which one (`--expect x=doi`).
-    Flag { flag: String, reason: String },
+    Flag {
+        /// The flag.
+        flag: String,
+        /// Why its value is refused.
+        reason: String,
+    },
     /// `--resolver`: the parser's own message names it.
     Resolver(String),
     /// `-` given twice: stdin can be read once.
     StdinTwice,
     /// A flag given with an input it does not apply to.
     NotForInput {
+        /// The flag.
         flag: &'static str,
+        /// The inputs it applies to.
         applies: &'static str,
+        /// The input's format.
         format: Format,
     },
     /// `--keep` with wide output.

@@ -54,6 +54,7 @@ pub struct Request {
     pub split: Option<String>,
     /// Long output even for one column not split.
     pub long: bool,
+    /// `-o`: the enriched output, if any.
     pub output: Option<PathBuf>,
     /// Overrides the output's extension.
     pub output_format: Option<Format>,
@@ -62,8 +63,11 @@ pub struct Request {
     pub column_prefix: Option<String>,
     /// CSV input: delimiter as given (`tab`, `\t` or one character).
     pub delimiter: Option<String>,
+    /// `--no-headers`: a CSV's first record is data.
     pub no_headers: bool,
+    /// `--allow-short-rows`: short CSV rows padded with empty fields.
     pub allow_short_rows: bool,
+    /// `--encoding`: a CSV's text encoding (UTF-8 when `None`).
     pub encoding: Option<TextEncoding>,
     /// Longest record (CSV) or line (JSON), in MiB.
     pub max_record_mib: Option<u16>,
@@ -75,7 +79,9 @@ pub struct Request {
     pub records: Option<String>,
     /// Worker threads (default: all cores).
     pub threads: Option<u16>,
+    /// `--repair`: the parser's repairs of common damage.
     pub repair: bool,
+    /// `--max-len`: the longest value parsed.
     pub max_len: usize,
     /// `--resolver HOST[/PATH]`.
     pub resolvers: Vec<String>,
@@ -90,12 +96,19 @@ pub struct Request {
 /// was made the same way. Serialized as the report's `options`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Options {
+    /// `--repair`.
     pub repair: bool,
+    /// `--max-len`.
     pub max_len: usize,
+    /// `--resolver`: extra resolver hosts.
     pub resolvers: Vec<String>,
+    /// `--expect`: the kind expected per column.
     pub expect: Vec<String>,
+    /// `--split`: the separator between values in a cell.
     pub split: Option<String>,
+    /// `--keep`: input columns kept in long output.
     pub keep: Vec<String>,
+    /// Worker threads.
     pub threads: usize,
     /// Only when given, so a baseline from before the flag has the same
     /// options.
@@ -255,6 +268,7 @@ impl ScanPlan {
         &self.inputs
     }
 
+    /// The inputs' format.
     pub fn format(&self) -> Format {
         self.format
     }

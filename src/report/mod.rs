@@ -14,7 +14,7 @@ mod stats;
 mod summary;
 
 pub use snapshot::{Changes, Snapshot};
-pub use stats::{CodeStats, ColumnStats, EXAMPLES, Example, InputInfo, Stats, example_text};
+pub use stats::{CodeStats, ColumnStats, Example, InputInfo, Stats, example_text};
 
 use crate::at::At;
 use crate::id::{ErrorCode, Kind, Warning};
@@ -246,6 +246,7 @@ pub struct RunInfo {
 /// A finished run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
+    /// The report's format version.
     pub version: u32,
     /// `pass`, `warn` (a `--warn-if` held) or `fail` (a `--fail-if` held).
     pub verdict: String,
@@ -254,15 +255,24 @@ pub struct Report {
     /// What changed since `--baseline`, if given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<Changes>,
+    /// Data records read.
     pub records: u64,
+    /// Cells, values and their outcomes, over all columns.
     #[serde(flatten)]
     pub totals: Totals,
+    /// Values per namespace.
     pub by_namespace: Counts,
+    /// Each error code: its count and examples.
     pub errors: Codes,
+    /// Each warning code: its count and examples.
     pub warnings: Codes,
+    /// The same figures per chosen column.
     pub columns: Vec<ColumnReport>,
+    /// The most frequent prefixes.
     pub top_prefixes: Vec<PrefixCount>,
+    /// Values per resolver host.
     pub resolvers: Counts,
+    /// Duplicate clusters.
     pub duplicates: Duplicates,
     /// Input cells whose invalid UTF-8 was replaced (U+FFFD) in Parquet or
     /// Arrow output.
@@ -276,19 +286,27 @@ pub struct Report {
     /// prefix chosen for the added columns, a header that looks like data,
     /// bad lines skipped).
     pub notes: Vec<String>,
+    /// How the run went: tool, options, inputs, time.
     pub run: RunInfo,
 }
 
 /// What the report needs besides the stats.
 pub struct Made {
+    /// Each input read.
     pub inputs: Vec<InputInfo>,
     /// The chosen columns' names, in the run's order.
     pub columns: Vec<String>,
+    /// `-o`, as shown.
     pub output: Option<String>,
+    /// Whether the output is long.
     pub long: bool,
+    /// The prefix of the added columns.
     pub column_prefix: String,
+    /// What the run decided or noticed (see [`Report::notes`]).
     pub notes: Vec<String>,
+    /// The options, as the report shows them.
     pub options: Value,
+    /// Wall time of the run.
     pub elapsed_seconds: f64,
 }
 
@@ -459,16 +477,19 @@ impl Report {
         Ok(())
     }
 
+    /// Whether a `--fail-if` gate held.
     pub fn failed(&self) -> bool {
         self.verdict == "fail"
     }
 
+    /// The report as JSON, as `--report` writes it.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("the report serializes")
     }
 }
 
 impl Report {
+    /// Invalid values over all columns.
     pub fn invalid(&self) -> u64 {
         self.totals.values - self.totals.valid
     }

@@ -26,13 +26,20 @@ impl Figures {
     }
 }
 
+/// The figures of a report that gates compare a later run with (`--baseline`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Snapshot {
+    /// Data records read.
     pub records: u64,
+    /// The figures over all columns.
     pub total: Figures,
+    /// The figures per column.
     pub columns: Vec<(String, Figures)>,
+    /// Values in duplicate clusters.
     pub values_in_clusters: u64,
+    /// The tool and version that wrote the report.
     pub tool: String,
+    /// The options it ran with.
     pub options: Value,
 }
 
@@ -47,6 +54,7 @@ fn of_totals(t: &Totals) -> Figures {
 }
 
 impl Snapshot {
+    /// The snapshot of `r`.
     pub fn of(r: &Report) -> Snapshot {
         let mut total = of_totals(&r.totals);
         total.errors = r.errors.0.iter().map(|(k, c)| (k.clone(), c.count)).collect();

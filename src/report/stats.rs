@@ -125,9 +125,13 @@ pub struct Stats {
     pub columns: Vec<ColumnStats>,
     /// Examples of every code, over all columns.
     pub errors: Vec<CodeStats>,
+    /// Examples of every warning, over all columns.
     pub warnings: Vec<CodeStats>,
+    /// Values per namespace.
     pub namespaces: HashMap<String, u64>,
+    /// Values per prefix.
     pub prefixes: HashMap<String, u64>,
+    /// Values per resolver host.
     pub resolvers: HashMap<String, u64>,
     /// Input cells, the identifier columns' included, whose invalid UTF-8
     /// was replaced (U+FFFD) in Parquet/Arrow output.
@@ -137,6 +141,7 @@ pub struct Stats {
     /// JSON lines that were not one record, skipped (`--skip-bad-lines`),
     /// and the first few of them, described.
     pub skipped_lines: u64,
+    /// The first skipped lines, described.
     pub bad_lines: Vec<String>,
 }
 
@@ -251,9 +256,13 @@ impl AddAssign<Stats> for Stats {
 /// One input file as the report lists it.
 #[derive(Debug, Clone)]
 pub struct InputInfo {
+    /// The input, as named.
     pub path: String,
+    /// Its format's name.
     pub format: String,
+    /// Its size in bytes (0 for stdin).
     pub bytes: u64,
+    /// Its data records.
     pub records: u64,
     /// CSV/TSV read in another encoding than UTF-8: which, and how many
     /// byte sequences were not valid in it.

@@ -7,6 +7,7 @@ use std::fmt::Write;
 const ERRORS_SHOWN: usize = 5;
 
 impl Report {
+    /// The few lines `scan` prints on stderr.
     pub fn summary(&self) -> String {
         let t = &self.totals;
         let mut out = String::new();

@@ -118,7 +118,7 @@ impl Default for Options {
 
 impl Options {
     /// Adds a resolver `HOST[:PORT][/PATH]` (an `http(s)://` in front is
-    /// accepted and ignored); see [`resolver::user_resolver`] for what is
+    /// accepted and ignored); see `resolver::user_resolver` for what is
     /// refused.
     pub fn add_resolver(&mut self, spec: &str) -> Result<(), String> {
         self.resolvers.push(resolver::user_resolver(spec)?);

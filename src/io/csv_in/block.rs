@@ -1,7 +1,6 @@
 //! [`parse_block`]: a [`RawBlock`] of whole records into a columnar
 //! [`RowBlock`] of field spans, with the position of every row.
 
-use std::sync::Arc;
 
 use super::{ParseOptions, RawBlock};
 use crate::io::error::{ErrorKind, Position, PositionedError};
@@ -20,17 +19,21 @@ pub(super) fn leading_newlines(data: &[u8]) -> u64 {
 /// into a buffer of the few fields unescaping changed.
 #[derive(Clone, Debug)]
 pub struct RowBlock<'a> {
-    file: Arc<str>,
     ncols: usize,
     raw: &'a [u8],
     copies: Vec<u8>,
     spans: Vec<record::Span>,
+    // Where rows are: the tests check it; records and lines are counted
+    // for errors and output before a block is parsed.
+    #[cfg(test)]
     first_record: u64,
     first_line: u64,
+    #[cfg(test)]
     byte_offset: u64,
     /// Per row: line minus `first_line`.
     line_delta: Vec<u32>,
     /// Per row: start offset in the raw block.
+    #[cfg(test)]
     row_byte: Vec<u32>,
     padded_rows: u64,
 }
@@ -39,11 +42,6 @@ impl<'a> RowBlock<'a> {
     /// Number of records.
     pub fn nrows(&self) -> usize {
         self.line_delta.len()
-    }
-
-    /// Number of fields per row.
-    pub fn ncols(&self) -> usize {
-        self.ncols
     }
 
     /// The unescaped bytes of one field.
@@ -58,12 +56,8 @@ impl<'a> RowBlock<'a> {
         }
     }
 
-    /// Iterate one column's values in row order.
-    pub fn column(&self, col: usize) -> impl Iterator<Item = &[u8]> + '_ {
-        (0..self.nrows()).map(move |r| self.field(r, col))
-    }
-
     /// 1-based data record number of `row`.
+    #[cfg(test)]
     pub fn record_number(&self, row: usize) -> u64 {
         assert!(row < self.nrows());
         self.first_record + row as u64
@@ -75,28 +69,14 @@ impl<'a> RowBlock<'a> {
     }
 
     /// Byte offset of `row` in the decompressed stream.
+    #[cfg(test)]
     pub fn byte(&self, row: usize) -> u64 {
         self.byte_offset + self.row_byte[row] as u64
-    }
-
-    /// Full position of `row`.
-    pub fn position(&self, row: usize) -> Position {
-        Position {
-            record: Some(self.record_number(row)),
-            line: Some(self.line(row)),
-            byte: Some(self.byte(row)),
-            column: None,
-        }
     }
 
     /// Number of short rows that were padded with empty fields.
     pub fn padded_rows(&self) -> u64 {
         self.padded_rows
-    }
-
-    /// The input's name.
-    pub fn file(&self) -> &Arc<str> {
-        &self.file
     }
 }
 
@@ -106,15 +86,17 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
     let data = &raw.data;
     assert!(data.len() < record::COPIED as usize, "block of 2 GiB or more");
     let mut out = RowBlock {
-        file: raw.file.clone(),
         ncols,
         raw: data,
         copies: Vec::new(),
         spans: Vec::with_capacity(raw.nrecords as usize * ncols),
+        #[cfg(test)]
         first_record: raw.first_record,
         first_line: raw.first_line,
+        #[cfg(test)]
         byte_offset: raw.byte_offset,
         line_delta: Vec::with_capacity(raw.nrecords as usize),
+        #[cfg(test)]
         row_byte: Vec::with_capacity(raw.nrecords as usize),
         padded_rows: 0,
     };
@@ -153,6 +135,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
             out.padded_rows += 1;
         }
         out.line_delta.push(line_delta);
+        #[cfg(test)]
         out.row_byte.push(start as u32);
         line += rec.newlines as i64;
         pos = rec.end;

@@ -25,7 +25,9 @@ use encoding_rs::{Decoder, DecoderResult, Encoding};
 pub struct TextEncoding(&'static Encoding);
 
 impl TextEncoding {
+    /// UTF-8, the default.
     pub const UTF_8: TextEncoding = TextEncoding(encoding_rs::UTF_8);
+    /// Windows-1252 (what `latin1` means on the web).
     pub const WINDOWS_1252: TextEncoding = TextEncoding(encoding_rs::WINDOWS_1252);
 
     /// The encoding `label` names (case and surrounding white space

@@ -9,7 +9,10 @@
 //! - `reader`: [`CsvBlockReader`], the sequential cutter into [`RawBlock`]s;
 //! - `block`: [`parse_block`], one raw block into a [`RowBlock`].
 //!
-//! ```no_run
+//! Private to the crate, so not a doctest (`examples/floor_csv.rs` runs
+//! this loop under the `internals` feature):
+//!
+//! ```ignore
 //! use hdlscan::io::csv_in::{parse_block, CsvBlockReader, CsvOptions};
 //! use hdlscan::io::source::InputSpec;
 //! use rayon::prelude::*;
@@ -32,7 +35,7 @@
 //!
 //! Decisions:
 //! - Header names are decoded lossily (invalid UTF-8 becomes U+FFFD); the
-//!   exact bytes stay available through [`CsvBlockReader::header_bytes`].
+//!   exact bytes stay available through [`CsvBlockReader::take_header_bytes`].
 //! - A UTF-8 BOM at the very start of the stream is dropped (byte offsets
 //!   still count it).
 //! - Input in another encoding than UTF-8 ([`CsvOptions::encoding`], or a

@@ -133,6 +133,7 @@ impl CsvBlockReader {
         &self.headers
     }
 
+    #[cfg(test)]
     /// Exact header bytes (empty without headers, or once taken).
     pub fn header_bytes(&self) -> &[Vec<u8>] {
         &self.header_bytes
@@ -173,11 +174,6 @@ impl CsvBlockReader {
     /// header how much work a byte holds.
     pub fn set_block_size(&mut self, bytes: usize) {
         self.opts.block_size = bytes.clamp(1, self.opts.max_block_size);
-    }
-
-    /// The input's name as used in errors.
-    pub fn name(&self) -> &Arc<str> {
-        &self.name
     }
 
     /// What [`parse_block`](super::parse_block) needs from the reader's options.

@@ -35,7 +35,7 @@ pub(super) fn read_all(rdr: &mut CsvBlockReader) -> Result<(Vec<(u64, u64, u64, 
         assert_eq!(b.nrows() as u64, raw.nrecords);
         padded += b.padded_rows();
         for r in 0..b.nrows() {
-            let fields = (0..b.ncols()).map(|c| b.field(r, c).to_vec()).collect();
+            let fields = (0..rdr.ncols()).map(|c| b.field(r, c).to_vec()).collect();
             rows.push((b.record_number(r), b.line(r), b.byte(r), fields));
         }
     }

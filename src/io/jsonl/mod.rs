@@ -24,7 +24,10 @@
 //! missing key and `null` give no value (the caller counts one empty
 //! value); `[]` gives one value per list element.
 //!
-//! ```no_run
+//! Private to the crate, so not a doctest (`examples/jsonl_throughput.rs`
+//! runs this loop under the `internals` feature):
+//!
+//! ```ignore
 //! use hdlscan::io::source::InputSpec;
 //! use hdlscan::io::jsonl::{parse_block, JsonPath, JsonlBlockReader, JsonlOptions, PathSet};
 //! use rayon::prelude::*;
@@ -57,8 +60,8 @@ pub mod scan;
 
 pub use options::JsonlOptions;
 pub use path::{JsonPath, PathSet, Step};
-pub use reader::{Element, JsonlBlockReader, RawLines};
-pub use records::{BAD_LINES_KEPT, BadLine, JsonRecords, parse_block};
+pub use reader::{JsonlBlockReader, RawLines};
+pub use records::{JsonRecords, parse_block};
 
 #[cfg(test)]
 mod tests;

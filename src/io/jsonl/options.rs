@@ -36,6 +36,7 @@ impl Default for JsonlOptions {
 }
 
 impl JsonlOptions {
+    #[cfg(test)]
     /// Sets [`JsonlOptions::block_size`].
     pub fn with_block_size(mut self, bytes: usize) -> Self {
         self.block_size = bytes;

@@ -250,17 +250,8 @@ impl PathSet {
         }
     }
 
-    /// The paths, in value-list order.
-    pub fn paths(&self) -> &[JsonPath] {
-        &self.paths
-    }
-
     pub fn len(&self) -> usize {
         self.paths.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.paths.is_empty()
     }
 }
 

@@ -131,16 +131,13 @@ impl JsonlBlockReader {
         self
     }
 
-    /// The input's name as used in errors.
-    pub fn name(&self) -> &Arc<str> {
-        &self.name
-    }
-
+    #[cfg(test)]
     /// The options the reader was opened with.
     pub fn options(&self) -> &JsonlOptions {
         &self.opts
     }
 
+    #[cfg(test)]
     /// Records handed out so far (skipped lines included).
     pub fn records(&self) -> u64 {
         self.records

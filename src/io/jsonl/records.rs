@@ -7,7 +7,6 @@ use super::path::PathSet;
 use super::reader::RawLines;
 use super::scan::{self, Bad, DEAD, Out};
 use crate::io::error::{ErrorKind, Position, PositionedError};
-use std::sync::Arc;
 
 /// How many skipped lines a block keeps the details of (all are counted).
 pub const BAD_LINES_KEPT: usize = 10;
@@ -24,7 +23,6 @@ pub struct BadLine {
 /// The records of one block.
 #[derive(Clone, Debug)]
 pub struct JsonRecords {
-    file: Arc<str>,
     npaths: usize,
     bytes: Vec<u8>,
     /// Every value's range in `bytes`, record by record, path by path.
@@ -42,15 +40,6 @@ impl JsonRecords {
     /// Number of records (skipped lines not counted).
     pub fn len(&self) -> usize {
         self.lines.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
-    }
-
-    /// Number of paths (value lists per record).
-    pub fn npaths(&self) -> usize {
-        self.npaths
     }
 
     /// 1-based line where record `r` starts.
@@ -92,16 +81,6 @@ impl JsonRecords {
     pub fn bad_lines(&self) -> &[BadLine] {
         &self.bad_lines
     }
-
-    /// The input's name.
-    pub fn file(&self) -> &Arc<str> {
-        &self.file
-    }
-
-    /// All value bytes of the block (for sizing output buffers).
-    pub fn value_bytes(&self) -> usize {
-        self.bytes.len()
-    }
 }
 
 /// Parses a block: each record checked as JSON, the values of `paths`
@@ -111,7 +90,6 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
     let npaths = paths.len();
     let n = raw.nrecords as usize;
     let mut rs = JsonRecords {
-        file: raw.file.clone(),
         npaths,
         bytes: Vec::new(),
         spans: Vec::with_capacity(n * npaths),

@@ -4,6 +4,7 @@
 //! of `serde_json::Value`, and what it accepts against `IgnoredAny`.
 
 use super::scan::{self, Out};
+use super::records::BadLine;
 use super::*;
 use crate::io::error::{ErrorKind, PositionedError};
 use proptest::prelude::*;

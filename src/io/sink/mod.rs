@@ -37,17 +37,19 @@ mod parquet;
 pub(crate) mod test_util;
 mod text;
 
-pub use self::delimited::LIST_SEPARATOR;
+// The row-group size an example times its writes against.
+#[cfg(feature = "internals")]
+pub use self::parquet::PARQUET_MAX_ROW_GROUP_ROWS;
 pub use self::parquet::{
-    PARQUET_MAX_ROW_GROUP_BYTES, PARQUET_MAX_ROW_GROUP_ROWS, PARQUET_ZSTD_LEVEL, parquet_properties,
+    PARQUET_ZSTD_LEVEL, parquet_properties,
     parquet_properties_builder, parquet_zstd,
 };
 
 /// Tuning knobs; the defaults are what hdlscan uses.
 #[derive(Debug, Clone)]
 pub struct SinkOptions {
-    /// Parquet writer properties (default: [`parquet_properties`] at
-    /// [`PARQUET_ZSTD_LEVEL`]).
+    /// Parquet writer properties (default: `parquet_properties` at
+    /// `PARQUET_ZSTD_LEVEL`).
     pub parquet: WriterProperties,
     /// CSV/TSV only: the header row's first cells as bytes, in place of
     /// the field names (which are UTF-8), so a CSV input's header goes
