@@ -315,44 +315,99 @@ static CLASS: [u8; 256] = {
 
 /// True when some piece of the trimmed value `t` could be a value of
 /// SPEC §8 ([`piece_may_be`], and a label before its `:` or whitespace),
-/// the value cut at every byte that may start a separator. One walk of
-/// table lookups, a label compared only at a piece starting with a
-/// label's letter: the fast path asks it of every value with a
-/// separator. Conservative: `false` proves no piece is one.
+/// the value cut at every byte that may start a separator. The fast path
+/// asks it of every value with a separator: where the pieces end is one
+/// pass of vector compares for a value of up to 64 bytes
+/// ([`piece_ends`]), and a piece is looked at past its first byte only
+/// when that is a digit or a letter, or it ends in `]`. Conservative:
+/// `false` proves no piece is one.
 pub fn may_hold(t: &[u8]) -> bool {
-    let mut i = 0;
-    while i < t.len() {
-        let start = i;
-        let first = t[i];
-        let digit = first.is_ascii_digit();
-        let (mut shape, mut trail, mut trailing) = (digit, false, 0);
-        while i < t.len() {
-            let class = CLASS[t[i] as usize];
-            if class & END != 0 {
-                break;
+    if t.len() <= 64 {
+        return may_hold_cut(t, piece_ends(t));
+    }
+    let mut start = 0;
+    for (i, &c) in t.iter().enumerate() {
+        if CLASS[c as usize] & END != 0 {
+            if piece_may_hold(t, start, i) {
+                return true;
             }
-            if class & SHAPE != 0 {
-                shape &= !trail;
-            } else if class & TRAIL != 0 {
-                trail = true;
-                trailing += 1;
-            } else {
-                shape = false;
-            }
-            i += 1;
+            start = i + 1;
         }
-        let piece = &t[start..i];
-        let shape_len = piece.len() - trailing;
-        if piece.last() == Some(&b']')
-            || (shape && (9..=64).contains(&shape_len))
-            || (first.is_ascii_alphabetic()
-                && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece)))
-        {
+    }
+    piece_may_hold(t, start, t.len())
+}
+
+/// [`may_hold`] for a value `t` of up to 64 bytes whose bytes that end a
+/// piece are the set bits of `ends` (`classes::Classes` knows them for a
+/// value without whitespace: its separator bytes).
+pub fn may_hold_cut(t: &[u8], ends: u64) -> bool {
+    debug_assert!(t.len() <= 64);
+    if t.is_empty() {
+        return false;
+    }
+    // Bit i is set when a piece starts at byte i: the first byte, and each
+    // after an end that is no end itself (an empty piece is none of §8).
+    let mut starts = ((ends << 1) | 1) & !ends & (u64::MAX >> (64 - t.len()));
+    while starts != 0 {
+        let start = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        let end = (start + (ends >> start).trailing_zeros() as usize).min(t.len());
+        if piece_may_hold(t, start, end) {
             return true;
         }
-        i += 1;
     }
     false
+}
+
+/// The bytes of `t` (up to 64 of them) that end a piece for [`may_hold`],
+/// as bits.
+fn piece_ends(t: &[u8]) -> u64 {
+    debug_assert!(t.len() <= 64);
+    if let Some(ends) = super::super::classes::piece_ends(t) {
+        return ends;
+    }
+    t.iter()
+        .enumerate()
+        .fold(0, |ends, (i, &c)| ends | (u64::from(CLASS[c as usize] & END) << i))
+}
+
+/// True when the piece `t[start..end]` (no byte of it ends a piece) could
+/// be a value of SPEC §8: it ends in a tag's `]`, is a bare shape
+/// ([`piece_may_be`]'s digits, `-` and `X`, then trailing punctuation),
+/// or starts with a label (looked for past the piece, before its `:` or
+/// whitespace) or a word `bare_word_may_be` lets through.
+#[inline]
+fn piece_may_hold(t: &[u8], start: usize, end: usize) -> bool {
+    let piece = &t[start..end];
+    let Some(&first) = piece.first() else {
+        return false;
+    };
+    if piece.last() == Some(&b']') {
+        return true;
+    }
+    if first.is_ascii_digit() {
+        return is_bare_shape(piece);
+    }
+    first.is_ascii_alphabetic() && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece))
+}
+
+/// True when `piece` is 9 to 64 bytes of a bare shape then trailing
+/// punctuation; told at the first byte that breaks the shape, which in a
+/// DOI's prefix is its fourth.
+fn is_bare_shape(piece: &[u8]) -> bool {
+    let mut shape_len = 0;
+    let mut trail = false;
+    for &c in piece {
+        let class = CLASS[c as usize];
+        if class & SHAPE != 0 && !trail {
+            shape_len += 1;
+        } else if class & TRAIL != 0 {
+            trail = true;
+        } else {
+            return false;
+        }
+    }
+    (9..=64).contains(&shape_len)
 }
 
 /// True when `b` starts with a label, `urn:issn:`, `urn:isbn:` or `ark:`.
@@ -403,5 +458,54 @@ mod tests {
             b"10.1002/(SICI)1098-2736(199908)36:6<637::AID-TEA4>3.0.CO;2-9"
         ));
         assert!(!may_hold(b"10.1000/182"));
+    }
+
+    /// The walk `may_hold` was: the oracle for its cut into pieces.
+    fn walk(t: &[u8]) -> bool {
+        let mut i = 0;
+        while i < t.len() {
+            let start = i;
+            let first = t[i];
+            let digit = first.is_ascii_digit();
+            let (mut shape, mut trail, mut trailing) = (digit, false, 0);
+            while i < t.len() {
+                let class = CLASS[t[i] as usize];
+                if class & END != 0 {
+                    break;
+                }
+                if class & SHAPE != 0 {
+                    shape &= !trail;
+                } else if class & TRAIL != 0 {
+                    trail = true;
+                    trailing += 1;
+                } else {
+                    shape = false;
+                }
+                i += 1;
+            }
+            let piece = &t[start..i];
+            let shape_len = piece.len() - trailing;
+            if piece.last() == Some(&b']')
+                || (shape && (9..=64).contains(&shape_len))
+                || (first.is_ascii_alphabetic()
+                    && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece)))
+            {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn may_hold_is_the_walk(v in "([0-9xX.)\\]}:;,| \t\r\n/a-z-]|pmc|issn|ark:|hep-th|\\[pmid\\]|‐){0,40}") {
+            proptest::prop_assert_eq!(may_hold(v.as_bytes()), walk(v.as_bytes()), "{:?}", v);
+        }
+
+        #[test]
+        fn may_hold_is_the_walk_on_bytes(v in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80)) {
+            proptest::prop_assert_eq!(may_hold(&v), walk(&v));
+        }
     }
 }
