@@ -173,7 +173,9 @@ impl Classes {
         match first_sep {
             // `i < MASKED`: the shift keeps the `/` from the separator on.
             Some(i) if self.slashes.count_ones() > 1 && self.slashes >> i != 0 => pieces::may_be_several(b),
-            // A piece of SPEC §8 needs no `/`.
+            // A piece of SPEC §8 needs no `/`. Without whitespace, the
+            // separator bytes are where its pieces end.
+            _ if self.acc & (SPACE | GIVE_UP) == 0 => other::may_hold_cut(b, self.seps),
             _ => other::may_hold(b),
         }
     }
@@ -655,6 +657,8 @@ mod tests {
             parts in prop::collection::vec(
                 prop::sample::select(vec![
                     "/", "%2F", "%2f", "%", ":", "::", ";", ",", "|", "||", "urn:doi:", "URN:DOI:", "a", "10.1", "x", " ",
+                    // Pieces of SPEC §8.
+                    "1932-6203", "X", ".", "]", "[pmid]", "PMID", "pmc1", "hep-th", "ark:",
                 ]),
                 0..30,
             ),
