@@ -16,25 +16,66 @@ use super::ids::{self, Fail, Scheme};
 /// The labels of SPEC §8 and their schemes, by their first letter, a
 /// longer label before any label it starts with (`issn-l` before `issn`,
 /// `pmcid` before `pmc`).
-const LABELS_I: &[(&str, Scheme)] = &[
-    ("issn-l", Scheme::Issn),
-    ("issn", Scheme::Issn),
-    ("isbn-10", Scheme::Isbn),
-    ("isbn-13", Scheme::Isbn),
-    ("isbn", Scheme::Isbn),
-    ("isni", Scheme::Isni),
+const LABELS_I: &[Label] = &[
+    Label::new("issn-l", Scheme::Issn),
+    Label::new("issn", Scheme::Issn),
+    Label::new("isbn-10", Scheme::Isbn),
+    Label::new("isbn-13", Scheme::Isbn),
+    Label::new("isbn", Scheme::Isbn),
+    Label::new("isni", Scheme::Isni),
 ];
-const LABELS_P: &[(&str, Scheme)] = &[
-    ("pissn", Scheme::Issn),
-    ("pmid", Scheme::Pmid),
-    ("pubmed", Scheme::Pmid),
-    ("pmcid", Scheme::Pmcid),
-    ("pmc", Scheme::Pmcid),
+const LABELS_P: &[Label] = &[
+    Label::new("pissn", Scheme::Issn),
+    Label::new("pmid", Scheme::Pmid),
+    Label::new("pubmed", Scheme::Pmid),
+    Label::new("pmcid", Scheme::Pmcid),
+    Label::new("pmc", Scheme::Pmcid),
 ];
-const LABELS_E: &[(&str, Scheme)] = &[("eissn", Scheme::Issn)];
-const LABELS_O: &[(&str, Scheme)] = &[("orcid id", Scheme::Orcid), ("orcid", Scheme::Orcid)];
-const LABELS_R: &[(&str, Scheme)] = &[("ror", Scheme::Ror)];
-const LABELS_A: &[(&str, Scheme)] = &[("arxiv", Scheme::Arxiv)];
+const LABELS_E: &[Label] = &[Label::new("eissn", Scheme::Issn)];
+const LABELS_O: &[Label] = &[
+    Label::new("orcid id", Scheme::Orcid),
+    Label::new("orcid", Scheme::Orcid),
+];
+const LABELS_R: &[Label] = &[Label::new("ror", Scheme::Ror)];
+const LABELS_A: &[Label] = &[Label::new("arxiv", Scheme::Arxiv)];
+
+/// A label of SPEC §8 (at most 8 bytes), as `label_bytes` compares it
+/// with the first 8 bytes of a value read as one little-endian word:
+/// `(word | case) & keep == lower`, a letter's case bit set by `case`.
+struct Label {
+    name: &'static str,
+    scheme: Scheme,
+    lower: u64,
+    case: u64,
+    keep: u64,
+}
+
+impl Label {
+    const fn new(name: &'static str, scheme: Scheme) -> Label {
+        let b = name.as_bytes();
+        assert!(b.len() <= 8);
+        let (mut lower, mut case, mut i) = (0u64, 0u64, 0);
+        while i < b.len() {
+            lower |= (b[i] as u64) << (8 * i);
+            if b[i].is_ascii_lowercase() {
+                case |= 0x20 << (8 * i);
+            }
+            i += 1;
+        }
+        let keep = if b.len() == 8 {
+            u64::MAX
+        } else {
+            (1 << (8 * b.len())) - 1
+        };
+        Label {
+            name,
+            scheme,
+            lower,
+            case,
+            keep,
+        }
+    }
+}
 
 /// URNs of §8's schemes, read as their labels.
 const URNS: &[(&str, Scheme)] = &[("urn:issn:", Scheme::Issn), ("urn:isbn:", Scheme::Isbn)];
@@ -84,16 +125,20 @@ fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
         }
         _ => return None,
     };
+    let mut head = [0u8; 8];
+    let n = b.len().min(8);
+    head[..n].copy_from_slice(&b[..n]);
+    let word = u64::from_le_bytes(head);
     labels
         .iter()
-        .find(|(l, _)| {
-            let l = l.as_bytes();
+        .find(|l| {
             // Followed by `:`, or whitespace (ASCII, or a character that may be).
-            b.len() > l.len()
-                && b[..l.len()].eq_ignore_ascii_case(l)
-                && (b[l.len()] == b':' || b[l.len()].is_ascii_whitespace() || !b[l.len()].is_ascii())
+            let len = l.name.len();
+            b.len() > len
+                && (word | l.case) & l.keep == l.lower
+                && (b[len] == b':' || b[len].is_ascii_whitespace() || !b[len].is_ascii())
         })
-        .map(|&(l, scheme)| (scheme, l.len()))
+        .map(|l| (l.scheme, l.name.len()))
 }
 
 /// SPEC §6: the length of a §8 label and the whitespace after it that
@@ -512,7 +557,35 @@ mod tests {
             .is_some_and(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit) && ids::is_archive(&b[..i]))
     }
 
+    /// `label_bytes` as SPEC §8 says it: every label compared, byte by
+    /// byte, whatever its first letters.
+    fn label_compared(b: &[u8]) -> Option<(Scheme, usize)> {
+        let urn = URNS
+            .iter()
+            .find(|(u, _)| b.len() >= u.len() && b[..u.len()].eq_ignore_ascii_case(u.as_bytes()));
+        if let Some(&(u, scheme)) = urn {
+            return Some((scheme, u.len()));
+        }
+        [LABELS_I, LABELS_P, LABELS_E, LABELS_O, LABELS_R, LABELS_A]
+            .iter()
+            .flat_map(|labels| labels.iter())
+            .find(|l| {
+                let n = l.name.len();
+                b.len() > n
+                    && b[..n].eq_ignore_ascii_case(l.name.as_bytes())
+                    && (b[n] == b':' || b[n].is_ascii_whitespace() || !b[n].is_ascii())
+            })
+            .map(|l| (l.scheme, l.name.len()))
+    }
+
     proptest::proptest! {
+        #[test]
+        fn labels_are_compared_as_words(
+            v in "(ISSN|issn|IsBn|isbn-1|pmc|PMCID|pubmed|eissn|ORCID|orcid iD|ror|arxiv|urn:issn:|[a-z]|[-0-9: \r\x0d\x00\x11]|é)*"
+        ) {
+            proptest::prop_assert_eq!(label_bytes(v.as_bytes()), label_compared(v.as_bytes()), "{:?}", v);
+        }
+
         #[test]
         fn bare_word_pre_test_is_the_search(v in "(hep-th|HEP-TH|math|cs|q-bio|acc-phys|[a-z]|[.]|/|[0-9]|pmc|PMC)*") {
             proptest::prop_assert_eq!(bare_word_may_be(v.as_bytes()), bare_word_searched(v.as_bytes()), "{:?}", v);
