@@ -125,10 +125,11 @@ fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
         }
         _ => return None,
     };
-    let mut head = [0u8; 8];
-    let n = b.len().min(8);
-    head[..n].copy_from_slice(&b[..n]);
-    let word = u64::from_le_bytes(head);
+    // Byte i of the value is byte i of the word, as in `Label`.
+    let word = match b.get(..8).map(<[u8; 8]>::try_from) {
+        Some(Ok(head)) => u64::from_le_bytes(head),
+        _ => b.iter().rev().fold(0, |w, &c| w << 8 | u64::from(c)),
+    };
     labels
         .iter()
         .find(|l| {
