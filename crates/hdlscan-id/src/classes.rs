@@ -173,7 +173,9 @@ impl Classes {
         match first_sep {
             // `i < MASKED`: the shift keeps the `/` from the separator on.
             Some(i) if self.slashes.count_ones() > 1 && self.slashes >> i != 0 => pieces::may_be_several(b),
-            // A piece of SPEC §8 needs no `/`.
+            // A piece of SPEC §8 needs no `/`. Without whitespace, the
+            // separator bytes are where its pieces end.
+            _ if self.acc & (SPACE | GIVE_UP) == 0 => other::may_hold_cut(b, self.seps),
             _ => other::may_hold(b),
         }
     }
@@ -219,6 +221,21 @@ pub fn of(b: &[u8]) -> Classes {
         return unsafe { sse2::of(b) };
     }
     naive(b)
+}
+
+/// Bit `i` set when byte `i` of `b` ends a piece for `other::may_hold`:
+/// a byte of class `SEP`, a space, `\t`, `\n` or `\r`; found 16 bytes at a
+/// time for values of 16 to `MASKED` bytes (`None` for the others, which
+/// the caller walks).
+#[inline]
+pub fn piece_ends(b: &[u8]) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if (16..=MASKED).contains(&b.len()) {
+        // SAFETY: SSE2 is part of the x86-64 baseline; `b` has 16 bytes.
+        return Some(unsafe { sse2::piece_ends(b) });
+    }
+    let _ = b;
+    None
 }
 
 /// How many bytes of ASCII white space (`\t`, `\n`, `\x0B`, `\x0C`,
@@ -435,6 +452,31 @@ mod sse2 {
         }
     }
 
+    /// `piece_ends` for `16 <= b.len() <= MASKED`: the chunks at 0, 16,
+    /// 32 and the last, as `of` reads them.
+    ///
+    /// Safety: `b` must hold 16 to `MASKED` bytes (the loads are unchecked).
+    #[inline(always)]
+    pub unsafe fn piece_ends(b: &[u8]) -> u64 {
+        debug_assert!((16..=MASKED).contains(&b.len()));
+        let (p, last) = (b.as_ptr(), b.len() - 16);
+        // SAFETY: each load reads 16 bytes from at most `last`; the rest
+        // are SSE2 intrinsics.
+        unsafe {
+            let ends = |at: usize| {
+                let x = _mm_loadu_si128(p.add(at).cast());
+                let space = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(b' ' as i8)), in_range(x, b'\t', b'\n'));
+                let space = _mm_or_si128(space, _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\r' as i8)));
+                (_mm_movemask_epi8(_mm_or_si128(sep_bytes(x), space)) as u64) << at
+            };
+            let mut m = ends(0) | ends(16.min(last)) | ends(32.min(last));
+            if b.len() > 48 {
+                m |= ends(last);
+            }
+            m
+        }
+    }
+
     /// `ascii_space_runs` for `b.len() >= 16`.
     ///
     /// Safety: `b` must hold at least 16 bytes (the loads are unchecked).
@@ -615,6 +657,8 @@ mod tests {
             parts in prop::collection::vec(
                 prop::sample::select(vec![
                     "/", "%2F", "%2f", "%", ":", "::", ";", ",", "|", "||", "urn:doi:", "URN:DOI:", "a", "10.1", "x", " ",
+                    // Pieces of SPEC §8.
+                    "1932-6203", "X", ".", "]", "[pmid]", "PMID", "pmc1", "hep-th", "ark:",
                 ]),
                 0..30,
             ),

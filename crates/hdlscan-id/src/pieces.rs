@@ -284,13 +284,20 @@ fn starts_identifier_at(b: &[u8], i: usize) -> bool {
 }
 
 /// True when no two pieces of `t`, however it is cut, could hold an
-/// identifier: two need two `/`, or an escape, or a `urn:doi:`. Most
-/// values with a separator byte (SICI DOIs) or a space (a DOI with a
-/// stray space, `ISBN 978-…`) have one `/` and neither, and are told so
-/// by a few searches, a word at a time (`chars::find_byte`: memchr's
-/// set-up costs more on values this short).
+/// identifier: two need two `/`, or an escape, or a `urn:doi:`, or a
+/// piece of SPEC §8, which needs no `/` (`10.1/x; PMID: 123`).
 #[inline]
 pub fn at_most_one_candidate(t: &[u8]) -> bool {
+    at_most_one_handle(t) && !other::may_hold(t)
+}
+
+/// [`at_most_one_candidate`] for the handles and DOIs alone. Most values
+/// with a separator byte (SICI DOIs) or a space (a DOI with a stray
+/// space, `ISBN 978-…`) have one `/` and no escape, and are told so by a
+/// few searches, a word at a time (`chars::find_byte`: memchr's set-up
+/// costs more on values this short).
+#[inline]
+fn at_most_one_handle(t: &[u8]) -> bool {
     let second_slash = chars::find_byte(b'/', t).is_some_and(|i| chars::find_byte(b'/', &t[i + 1..]).is_some());
     if second_slash || chars::find_byte(b'%', t).is_some() {
         return false;
@@ -302,8 +309,7 @@ pub fn at_most_one_candidate(t: &[u8]) -> bool {
         }
         from += i + 1;
     }
-    // A piece of SPEC §8 needs no `/` (`10.1/x; PMID: 123`).
-    !other::may_hold(t)
+    true
 }
 
 /// True when `t` may be cut by a separator other than whitespace (`|`,
@@ -316,12 +322,12 @@ pub fn at_most_one_candidate(t: &[u8]) -> bool {
 #[cold]
 #[inline(never)]
 pub fn may_be_several(t: &[u8]) -> bool {
-    if at_most_one_candidate(t) {
-        return false;
-    }
     // Pieces of SPEC §8 may be there: the full parser reads them.
     if other::may_hold(t) {
         return true;
+    }
+    if at_most_one_handle(t) {
+        return false;
     }
     // The second candidate stands after a separator: a URL holding a
     // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.

@@ -302,11 +302,25 @@ const ARCHIVES: &[&str] = &[
     "quant-ph", "solv-int", "supr-con",
 ];
 
+/// Bit `n` set when an archive of `ARCHIVES` is `n` bytes long.
+const ARCHIVE_LENGTHS: u64 = {
+    let (mut m, mut i) = (0u64, 0);
+    while i < ARCHIVES.len() {
+        m |= 1 << ARCHIVES[i].len();
+        i += 1;
+    }
+    m
+};
+
 /// True when `b` is an archive of arXiv's old scheme, perhaps with its
 /// `.SUBJ` (`math.GT`).
 pub fn is_archive(b: &[u8]) -> bool {
     let archive = b.split(|&c| c == b'.').next().unwrap_or(b);
-    // Most words are none: told by their length and first letter.
+    // Most words are none: told by their length (`doi/…`, `hdl/…` are
+    // none of the archives'), then their first letter.
+    if archive.len() >= 64 || ARCHIVE_LENGTHS >> archive.len() & 1 == 0 {
+        return false;
+    }
     let first = archive.first().map_or(0, |c| c | 0x20);
     ARCHIVES
         .iter()

@@ -16,25 +16,66 @@ use super::ids::{self, Fail, Scheme};
 /// The labels of SPEC §8 and their schemes, by their first letter, a
 /// longer label before any label it starts with (`issn-l` before `issn`,
 /// `pmcid` before `pmc`).
-const LABELS_I: &[(&str, Scheme)] = &[
-    ("issn-l", Scheme::Issn),
-    ("issn", Scheme::Issn),
-    ("isbn-10", Scheme::Isbn),
-    ("isbn-13", Scheme::Isbn),
-    ("isbn", Scheme::Isbn),
-    ("isni", Scheme::Isni),
+const LABELS_I: &[Label] = &[
+    Label::new("issn-l", Scheme::Issn),
+    Label::new("issn", Scheme::Issn),
+    Label::new("isbn-10", Scheme::Isbn),
+    Label::new("isbn-13", Scheme::Isbn),
+    Label::new("isbn", Scheme::Isbn),
+    Label::new("isni", Scheme::Isni),
 ];
-const LABELS_P: &[(&str, Scheme)] = &[
-    ("pissn", Scheme::Issn),
-    ("pmid", Scheme::Pmid),
-    ("pubmed", Scheme::Pmid),
-    ("pmcid", Scheme::Pmcid),
-    ("pmc", Scheme::Pmcid),
+const LABELS_P: &[Label] = &[
+    Label::new("pissn", Scheme::Issn),
+    Label::new("pmid", Scheme::Pmid),
+    Label::new("pubmed", Scheme::Pmid),
+    Label::new("pmcid", Scheme::Pmcid),
+    Label::new("pmc", Scheme::Pmcid),
 ];
-const LABELS_E: &[(&str, Scheme)] = &[("eissn", Scheme::Issn)];
-const LABELS_O: &[(&str, Scheme)] = &[("orcid id", Scheme::Orcid), ("orcid", Scheme::Orcid)];
-const LABELS_R: &[(&str, Scheme)] = &[("ror", Scheme::Ror)];
-const LABELS_A: &[(&str, Scheme)] = &[("arxiv", Scheme::Arxiv)];
+const LABELS_E: &[Label] = &[Label::new("eissn", Scheme::Issn)];
+const LABELS_O: &[Label] = &[
+    Label::new("orcid id", Scheme::Orcid),
+    Label::new("orcid", Scheme::Orcid),
+];
+const LABELS_R: &[Label] = &[Label::new("ror", Scheme::Ror)];
+const LABELS_A: &[Label] = &[Label::new("arxiv", Scheme::Arxiv)];
+
+/// A label of SPEC §8 (at most 8 bytes), as `label_bytes` compares it
+/// with the first 8 bytes of a value read as one little-endian word:
+/// `(word | case) & keep == lower`, a letter's case bit set by `case`.
+struct Label {
+    name: &'static str,
+    scheme: Scheme,
+    lower: u64,
+    case: u64,
+    keep: u64,
+}
+
+impl Label {
+    const fn new(name: &'static str, scheme: Scheme) -> Label {
+        let b = name.as_bytes();
+        assert!(b.len() <= 8);
+        let (mut lower, mut case, mut i) = (0u64, 0u64, 0);
+        while i < b.len() {
+            lower |= (b[i] as u64) << (8 * i);
+            if b[i].is_ascii_lowercase() {
+                case |= 0x20 << (8 * i);
+            }
+            i += 1;
+        }
+        let keep = if b.len() == 8 {
+            u64::MAX
+        } else {
+            (1 << (8 * b.len())) - 1
+        };
+        Label {
+            name,
+            scheme,
+            lower,
+            case,
+            keep,
+        }
+    }
+}
 
 /// URNs of §8's schemes, read as their labels.
 const URNS: &[(&str, Scheme)] = &[("urn:issn:", Scheme::Issn), ("urn:isbn:", Scheme::Isbn)];
@@ -65,17 +106,18 @@ pub fn label(s: &str) -> Option<(Scheme, usize)> {
 
 /// The label or URN head `b` starts with, compared a byte at a time
 /// (SPEC §6 asks it of every piece): its scheme and length, without what
-/// follows. Only the labels that start with `b`'s first letter are
-/// compared.
+/// follows. Only the labels that start with `b`'s first two letters are
+/// compared: most words that start a piece (`info`, `AID-…` in a SICI
+/// DOI) share a first letter with a label, few its second.
 fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
-    let labels = match b.first()? | 0x20 {
-        b'i' => LABELS_I,
-        b'p' => LABELS_P,
-        b'e' => LABELS_E,
-        b'o' => LABELS_O,
-        b'r' => LABELS_R,
-        b'a' => LABELS_A,
-        b'u' => {
+    let labels = match (b.first()? | 0x20, b.get(1)? | 0x20) {
+        (b'i', b's') => LABELS_I,
+        (b'p', b'i' | b'm' | b'u') => LABELS_P,
+        (b'e', b'i') => LABELS_E,
+        (b'o', b'r') => LABELS_O,
+        (b'r', b'o') => LABELS_R,
+        (b'a', b'r') => LABELS_A,
+        (b'u', b'r') => {
             let &(urn, scheme) = URNS
                 .iter()
                 .find(|(u, _)| b.len() >= u.len() && b[..u.len()].eq_ignore_ascii_case(u.as_bytes()))?;
@@ -83,16 +125,21 @@ fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
         }
         _ => return None,
     };
+    // Byte i of the value is byte i of the word, as in `Label`.
+    let word = match b.get(..8).map(<[u8; 8]>::try_from) {
+        Some(Ok(head)) => u64::from_le_bytes(head),
+        _ => b.iter().rev().fold(0, |w, &c| w << 8 | u64::from(c)),
+    };
     labels
         .iter()
-        .find(|(l, _)| {
-            let l = l.as_bytes();
+        .find(|l| {
             // Followed by `:`, or whitespace (ASCII, or a character that may be).
-            b.len() > l.len()
-                && b[..l.len()].eq_ignore_ascii_case(l)
-                && (b[l.len()] == b':' || b[l.len()].is_ascii_whitespace() || !b[l.len()].is_ascii())
+            let len = l.name.len();
+            b.len() > len
+                && (word | l.case) & l.keep == l.lower
+                && (b[len] == b':' || b[len].is_ascii_whitespace() || !b[len].is_ascii())
         })
-        .map(|&(l, scheme)| (scheme, l.len()))
+        .map(|l| (l.scheme, l.name.len()))
 }
 
 /// SPEC §6: the length of a §8 label and the whitespace after it that
@@ -281,10 +328,13 @@ fn bare_word_may_be(b: &[u8]) -> bool {
     if b.len() > 3 && b[..3].eq_ignore_ascii_case(b"pmc") && b[3].is_ascii_digit() {
         return true;
     }
-    match b.iter().take(24).position(|&c| c == b'/') {
-        Some(i) => b.get(i + 1).is_some_and(u8::is_ascii_digit) && ids::is_archive(&b[..i]),
-        None => false,
-    }
+    // The archive ends at the first `.` or `/`, within 9 bytes: most
+    // words are told by that alone, before the search for the `/`.
+    let Some(archive) = b.iter().take(9).position(|&c| c == b'.' || c == b'/') else {
+        return false;
+    };
+    ids::is_archive(&b[..archive])
+        && (b.iter().take(24).position(|&c| c == b'/')).is_some_and(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit))
 }
 
 /// Byte classes for [`may_hold`]'s one walk: what ends a piece (SPEC
@@ -315,44 +365,99 @@ static CLASS: [u8; 256] = {
 
 /// True when some piece of the trimmed value `t` could be a value of
 /// SPEC §8 ([`piece_may_be`], and a label before its `:` or whitespace),
-/// the value cut at every byte that may start a separator. One walk of
-/// table lookups, a label compared only at a piece starting with a
-/// label's letter: the fast path asks it of every value with a
-/// separator. Conservative: `false` proves no piece is one.
+/// the value cut at every byte that may start a separator. The fast path
+/// asks it of every value with a separator: where the pieces end is one
+/// pass of vector compares for a value of up to 64 bytes
+/// ([`piece_ends`]), and a piece is looked at past its first byte only
+/// when that is a digit or a letter, or it ends in `]`. Conservative:
+/// `false` proves no piece is one.
 pub fn may_hold(t: &[u8]) -> bool {
-    let mut i = 0;
-    while i < t.len() {
-        let start = i;
-        let first = t[i];
-        let digit = first.is_ascii_digit();
-        let (mut shape, mut trail, mut trailing) = (digit, false, 0);
-        while i < t.len() {
-            let class = CLASS[t[i] as usize];
-            if class & END != 0 {
-                break;
+    if t.len() <= 64 {
+        return may_hold_cut(t, piece_ends(t));
+    }
+    let mut start = 0;
+    for (i, &c) in t.iter().enumerate() {
+        if CLASS[c as usize] & END != 0 {
+            if piece_may_hold(t, start, i) {
+                return true;
             }
-            if class & SHAPE != 0 {
-                shape &= !trail;
-            } else if class & TRAIL != 0 {
-                trail = true;
-                trailing += 1;
-            } else {
-                shape = false;
-            }
-            i += 1;
+            start = i + 1;
         }
-        let piece = &t[start..i];
-        let shape_len = piece.len() - trailing;
-        if piece.last() == Some(&b']')
-            || (shape && (9..=64).contains(&shape_len))
-            || (first.is_ascii_alphabetic()
-                && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece)))
-        {
+    }
+    piece_may_hold(t, start, t.len())
+}
+
+/// [`may_hold`] for a value `t` of up to 64 bytes whose bytes that end a
+/// piece are the set bits of `ends` (`classes::Classes` knows them for a
+/// value without whitespace: its separator bytes).
+pub fn may_hold_cut(t: &[u8], ends: u64) -> bool {
+    debug_assert!(t.len() <= 64);
+    if t.is_empty() {
+        return false;
+    }
+    // Bit i is set when a piece starts at byte i: the first byte, and each
+    // after an end that is no end itself (an empty piece is none of §8).
+    let mut starts = ((ends << 1) | 1) & !ends & (u64::MAX >> (64 - t.len()));
+    while starts != 0 {
+        let start = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        let end = (start + (ends >> start).trailing_zeros() as usize).min(t.len());
+        if piece_may_hold(t, start, end) {
             return true;
         }
-        i += 1;
     }
     false
+}
+
+/// The bytes of `t` (up to 64 of them) that end a piece for [`may_hold`],
+/// as bits.
+fn piece_ends(t: &[u8]) -> u64 {
+    debug_assert!(t.len() <= 64);
+    if let Some(ends) = super::super::classes::piece_ends(t) {
+        return ends;
+    }
+    t.iter()
+        .enumerate()
+        .fold(0, |ends, (i, &c)| ends | (u64::from(CLASS[c as usize] & END) << i))
+}
+
+/// True when the piece `t[start..end]` (no byte of it ends a piece) could
+/// be a value of SPEC §8: it ends in a tag's `]`, is a bare shape
+/// ([`piece_may_be`]'s digits, `-` and `X`, then trailing punctuation),
+/// or starts with a label (looked for past the piece, before its `:` or
+/// whitespace) or a word `bare_word_may_be` lets through.
+#[inline]
+fn piece_may_hold(t: &[u8], start: usize, end: usize) -> bool {
+    let piece = &t[start..end];
+    let Some(&first) = piece.first() else {
+        return false;
+    };
+    if piece.last() == Some(&b']') {
+        return true;
+    }
+    if first.is_ascii_digit() {
+        return is_bare_shape(piece);
+    }
+    first.is_ascii_alphabetic() && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece))
+}
+
+/// True when `piece` is 9 to 64 bytes of a bare shape then trailing
+/// punctuation; told at the first byte that breaks the shape, which in a
+/// DOI's prefix is its fourth.
+fn is_bare_shape(piece: &[u8]) -> bool {
+    let mut shape_len = 0;
+    let mut trail = false;
+    for &c in piece {
+        let class = CLASS[c as usize];
+        if class & SHAPE != 0 && !trail {
+            shape_len += 1;
+        } else if class & TRAIL != 0 {
+            trail = true;
+        } else {
+            return false;
+        }
+    }
+    (9..=64).contains(&shape_len)
 }
 
 /// True when `b` starts with a label, `urn:issn:`, `urn:isbn:` or `ark:`.
@@ -403,5 +508,98 @@ mod tests {
             b"10.1002/(SICI)1098-2736(199908)36:6<637::AID-TEA4>3.0.CO;2-9"
         ));
         assert!(!may_hold(b"10.1000/182"));
+    }
+
+    /// The walk `may_hold` was: the oracle for its cut into pieces.
+    fn walk(t: &[u8]) -> bool {
+        let mut i = 0;
+        while i < t.len() {
+            let start = i;
+            let first = t[i];
+            let digit = first.is_ascii_digit();
+            let (mut shape, mut trail, mut trailing) = (digit, false, 0);
+            while i < t.len() {
+                let class = CLASS[t[i] as usize];
+                if class & END != 0 {
+                    break;
+                }
+                if class & SHAPE != 0 {
+                    shape &= !trail;
+                } else if class & TRAIL != 0 {
+                    trail = true;
+                    trailing += 1;
+                } else {
+                    shape = false;
+                }
+                i += 1;
+            }
+            let piece = &t[start..i];
+            let shape_len = piece.len() - trailing;
+            if piece.last() == Some(&b']')
+                || (shape && (9..=64).contains(&shape_len))
+                || (first.is_ascii_alphabetic()
+                    && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece)))
+            {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// `bare_word_may_be` as SPEC §8 says it: the oracle for its
+    /// pre-test.
+    fn bare_word_searched(b: &[u8]) -> bool {
+        let pmc = b.len() > 3 && b[..3].eq_ignore_ascii_case(b"pmc") && b[3].is_ascii_digit();
+        pmc || b
+            .iter()
+            .take(24)
+            .position(|&c| c == b'/')
+            .is_some_and(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit) && ids::is_archive(&b[..i]))
+    }
+
+    /// `label_bytes` as SPEC §8 says it: every label compared, byte by
+    /// byte, whatever its first letters.
+    fn label_compared(b: &[u8]) -> Option<(Scheme, usize)> {
+        let urn = URNS
+            .iter()
+            .find(|(u, _)| b.len() >= u.len() && b[..u.len()].eq_ignore_ascii_case(u.as_bytes()));
+        if let Some(&(u, scheme)) = urn {
+            return Some((scheme, u.len()));
+        }
+        [LABELS_I, LABELS_P, LABELS_E, LABELS_O, LABELS_R, LABELS_A]
+            .iter()
+            .flat_map(|labels| labels.iter())
+            .find(|l| {
+                let n = l.name.len();
+                b.len() > n
+                    && b[..n].eq_ignore_ascii_case(l.name.as_bytes())
+                    && (b[n] == b':' || b[n].is_ascii_whitespace() || !b[n].is_ascii())
+            })
+            .map(|l| (l.scheme, l.name.len()))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn labels_are_compared_as_words(
+            v in "(ISSN|issn|IsBn|isbn-1|pmc|PMCID|pubmed|eissn|ORCID|orcid iD|ror|arxiv|urn:issn:|[a-z]|[-0-9: \r\x0d\x00\x11]|é)*"
+        ) {
+            proptest::prop_assert_eq!(label_bytes(v.as_bytes()), label_compared(v.as_bytes()), "{:?}", v);
+        }
+
+        #[test]
+        fn bare_word_pre_test_is_the_search(v in "(hep-th|HEP-TH|math|cs|q-bio|acc-phys|[a-z]|[.]|/|[0-9]|pmc|PMC)*") {
+            proptest::prop_assert_eq!(bare_word_may_be(v.as_bytes()), bare_word_searched(v.as_bytes()), "{:?}", v);
+        }
+
+        #[test]
+        fn may_hold_is_the_walk(v in "([0-9xX.)\\]}:;,| \t\r\n/a-z-]|pmc|issn|ark:|hep-th|\\[pmid\\]|‐){0,40}") {
+            proptest::prop_assert_eq!(may_hold(v.as_bytes()), walk(v.as_bytes()), "{:?}", v);
+        }
+
+        #[test]
+        fn may_hold_is_the_walk_on_bytes(v in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80)) {
+            proptest::prop_assert_eq!(may_hold(&v), walk(&v));
+        }
     }
 }

@@ -27,7 +27,7 @@ mod labels;
 pub mod url;
 
 pub use ids::{Fail, Id, Scheme};
-pub use labels::{Clean, doi_tag, head_len, is_spaced_shape, may_hold, piece_may_be};
+pub use labels::{Clean, doi_tag, head_len, is_spaced_shape, may_hold, may_hold_cut, piece_may_be};
 
 use super::codes::{ErrorCode, Kind, Warnings};
 use super::{Cx, Parsed, Scratch, Span};
