@@ -1184,7 +1184,11 @@ fn arrow_ipc_input_is_refused_whatever_its_name() {
         ("one.csv.gz", &gz),
         ("in.csv", OK_CSV),
     ]);
-    let want = ["an Arrow IPC file", "hdlscan reads CSV, TSV and Parquet", "pyarrow"];
+    let want = [
+        "an Arrow IPC file",
+        "hdlscan reads CSV, TSV, JSON Lines and Parquet",
+        "pyarrow",
+    ];
     for args in [
         &["one.arrow", "-c", "1"][..],
         &["one.arrows", "-c", "1"],

@@ -669,10 +669,28 @@ fn scan_help_shows_the_dspace_run() {
         .unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     assert!(
-        help.contains("hdlscan scan export.csv -c 'dc.identifier.uri*' -c dc.identifier.doi --split '||' --keep id -o values.parquet --duplicates dups.csv --report audit.json"),
+        help.contains("hdlscan scan export.csv -c 'dc.identifier.uri*' -c 'dc.identifier.doi*' --split '||' --keep id -o values.parquet --duplicates dups.csv --report audit.json"),
         "{help}"
     );
     assert!(help.contains("Output shapes:") && help.contains("Exit status: 0 success"));
+    assert!(
+        !help.contains("dc.identifier.*"),
+        "the citation and ISSN columns too: {help}"
+    );
+}
+
+/// `hdlscan scan --version` answers as `hdlscan --version` does.
+#[test]
+fn every_command_prints_the_version() {
+    for command in ["scan", "diff", "parse", "gen", "bench"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+            .args([command, "--version"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}: {out:?}");
+        let printed = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(printed, format!("hdlscan-{command} {}\n", env!("CARGO_PKG_VERSION")));
+    }
 }
 
 /// `hdlscan::classify`, the entry point of a binding, gives the columns

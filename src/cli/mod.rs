@@ -17,6 +17,7 @@ use std::process::ExitCode;
 #[command(
     name = "hdlscan",
     version,
+    propagate_version = true,
     about = "Audit Handle System handles, DOIs, hdl:/info: URIs and resolver URLs in bulk",
     long_about = None,
 )]

@@ -21,7 +21,7 @@ Examples:
 
   # Every identifier column of a DSpace export, cells split at '||', a row
   # per value keeping the item id, the duplicate clusters, and the report
-  hdlscan scan export.csv -c 'dc.identifier.uri*' -c dc.identifier.doi --split '||' --keep id -o values.parquet --duplicates dups.csv --report audit.json
+  hdlscan scan export.csv -c 'dc.identifier.uri*' -c 'dc.identifier.doi*' --split '||' --keep id -o values.parquet --duplicates dups.csv --report audit.json
 
   # Write the export back enriched with SPEC's columns, as Parquet
   hdlscan scan export.csv -c dc.identifier.uri -o enriched.parquet --report audit.json
@@ -33,7 +33,7 @@ Examples:
   hdlscan scan part-*.tsv.gz -c 3 --repair -o clean.csv
 
   # Nightly: compare with last night's report, fail when it got worse
-  hdlscan scan export.csv -c 'dc.identifier.*' --split '||' --baseline audit.json \\
+  hdlscan scan export.csv -c 'dc.identifier.uri*' -c 'dc.identifier.doi*' --split '||' --baseline audit.json \\
       --report audit.json --report audit.md --fail-if 'change:invalid>0'
 
   # From a pipe (no header line)
@@ -69,7 +69,10 @@ that could not finish), 2 usage error, 3 a --fail-if gate held,
 130 interrupted.";
 
 #[derive(clap::Args, Debug)]
-#[command(about = "Scan columns of CSV, TSV or Parquet files: classify, normalize, report", after_help = EXAMPLES)]
+#[command(
+    about = "Scan columns of CSV, TSV, JSON Lines or Parquet files: classify, normalize, report",
+    after_help = EXAMPLES
+)]
 pub struct ScanArgs {
     /// Input files (.csv, .tsv, .parquet, .jsonl/.ndjson/.json; .gz and .zst
     /// CSV, TSV and JSON decompress).
