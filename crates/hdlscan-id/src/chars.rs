@@ -188,8 +188,11 @@ fn trim_char_len(b: &[u8]) -> Option<usize> {
 pub struct Scan {
     /// U+0000–U+001F, U+007F–U+009F but tab, CR and LF (§1 `control_char`).
     pub control: bool,
+    /// A byte outside ASCII.
     pub non_ascii: bool,
+    /// A `%` (something may be percent-decoded).
     pub percent: bool,
+    /// A `&` (an HTML entity may be there).
     pub amp: bool,
     /// ASCII whitespace that is no control character: space, tab, CR, LF.
     pub space: bool,
@@ -477,10 +480,12 @@ pub fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
     }
 }
 
+/// Whether `s` starts with `lit`, ASCII case ignored.
 pub fn starts_with_ci(s: &str, lit: &str) -> bool {
     s.len() >= lit.len() && s.as_bytes()[..lit.len()].eq_ignore_ascii_case(lit.as_bytes())
 }
 
+/// Whether `s` ends with `lit`, ASCII case ignored.
 pub fn ends_with_ci(s: &str, lit: &str) -> bool {
     s.len() >= lit.len() && s.as_bytes()[s.len() - lit.len()..].eq_ignore_ascii_case(lit.as_bytes())
 }

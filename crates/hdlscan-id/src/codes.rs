@@ -8,6 +8,9 @@ macro_rules! code_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $s:literal,)* }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        // Each variant is the SPEC.md code it spells (`as_str`), whose
+        // meaning SPEC §3, §4 and §8 give.
+        #[allow(missing_docs)]
         pub enum $name { $($(#[$vm])* $var,)* }
 
         impl $name {
@@ -152,6 +155,7 @@ impl Warning {
 pub struct Warnings(u32);
 
 impl Warnings {
+    /// No warning.
     pub const EMPTY: Warnings = Warnings(0);
 
     /// SPEC §3's dirt whose repair changes the text. `trimmed` is none:
@@ -192,6 +196,7 @@ impl Warnings {
         self.0 & other.0 != 0
     }
 
+    /// Adds `w`.
     #[inline]
     pub fn add(&mut self, w: Warning) {
         self.0 |= 1 << w as u32;
@@ -211,16 +216,19 @@ impl Warnings {
         self.0 |= (raised as u32) << w as u32;
     }
 
+    /// Whether `w` is in the set.
     #[inline]
     pub const fn contains(self, w: Warning) -> bool {
         self.0 & (1 << w as u32) != 0
     }
 
+    /// Whether the set holds no warning.
     #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many warnings the set holds.
     pub fn len(self) -> usize {
         self.0.count_ones() as usize
     }
@@ -230,10 +238,12 @@ impl Warnings {
         self.0
     }
 
+    /// The set of [`Warnings::bits`]; bits of no warning are dropped.
     pub fn from_bits(bits: u32) -> Warnings {
         Warnings(bits & ((1u64 << Warning::ALL.len()) - 1) as u32)
     }
 
+    /// The warnings in declaration order (the order reports list them in).
     pub fn iter(self) -> impl Iterator<Item = Warning> {
         Warning::ALL.iter().copied().filter(move |w| self.contains(*w))
     }

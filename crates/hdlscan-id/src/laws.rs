@@ -28,11 +28,17 @@ use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnin
 /// What a law compares, owned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Seen {
+    /// The value's kind.
     pub kind: Kind,
+    /// Its error code, if invalid.
     pub error: Option<ErrorCode>,
+    /// Its warnings.
     pub warnings: Warnings,
+    /// Its rendered `canonical`.
     pub canonical: Option<String>,
+    /// Its rendered `uri`.
     pub uri: Option<String>,
+    /// Its rendered `url`.
     pub url: Option<String>,
     /// An identifier of SPEC §8 (no handle parts, not an `info:` URI),
     /// which has no `uri`.

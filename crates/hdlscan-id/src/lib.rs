@@ -56,6 +56,8 @@
 //! | §8 declared shapes (`--expect`) | `other::declared` | `tests/conformance.rs` (`v3-declared-*`) |
 //! | §8 on the fast path: left to the full parser | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
 
+#![deny(missing_docs)]
+
 mod authority;
 pub mod chars;
 mod classes;
@@ -125,6 +127,7 @@ impl Options {
         Ok(())
     }
 
+    /// The local resolvers added with [`Options::add_resolver`].
     pub fn resolvers(&self) -> &[UserResolver] {
         &self.resolvers
     }
@@ -185,18 +188,23 @@ enum Level {
 /// for an invalid value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Parsed<'a> {
+    /// SPEC §3's `kind`.
     pub kind: Kind,
+    /// The error code of an invalid value (SPEC §4).
     pub error: Option<ErrorCode>,
+    /// The warnings, valid or not (SPEC §4).
     pub warnings: Warnings,
     /// `doi`, `hdl`, or the lowercase `info:` namespace.
     pub namespace: Option<&'a str>,
-    /// The handle's parts, percent-decoded, as read.
+    /// The handle's prefix, percent-decoded, as read.
     pub prefix: Option<&'a str>,
+    /// The handle's suffix, percent-decoded, as read.
     pub suffix: Option<&'a str>,
     /// `host[:port]` of a resolver URL or `hdl://` server, lowercase.
     pub resolver: Option<&'a str>,
-    /// Raw, from URI and URL forms.
+    /// The query of a URI or URL form, raw.
     pub query: Option<&'a str>,
+    /// The fragment of a URI or URL form, raw.
     pub fragment: Option<&'a str>,
     /// The normalized identifier of an `info:` URI outside `hdl`/`doi`,
     /// or of a scheme of SPEC §8 (`9780306406157` for `isbn`), as its
@@ -216,6 +224,7 @@ pub struct Rendered {
 }
 
 impl Rendered {
+    /// SPEC §3's `canonical`; `None` for an invalid value.
     pub fn canonical(&self) -> Option<&str> {
         self.valid.then_some(self.canonical.as_str())
     }
@@ -223,16 +232,20 @@ impl Rendered {
     pub fn uri(&self) -> Option<&str> {
         (self.valid && !self.uri.is_empty()).then_some(self.uri.as_str())
     }
+    /// SPEC §3's `url`; `None` for an invalid value or one without a
+    /// resolver URL.
     pub fn url(&self) -> Option<&str> {
         (self.valid && self.has_url).then_some(self.url.as_str())
     }
 }
 
 impl Parser {
+    /// A parser with these options; cheap to clone and share across threads.
     pub fn new(opts: Options) -> Parser {
         Parser { opts: Arc::new(opts) }
     }
 
+    /// The options it was made with.
     pub fn options(&self) -> &Options {
         &self.opts
     }

@@ -50,6 +50,7 @@ impl AsciiSet {
             .add_range(b'a', b'z')
     }
 
+    /// The set without byte `b`.
     pub const fn without(mut self, b: u8) -> AsciiSet {
         self.keep[b as usize] = false;
         self
@@ -65,6 +66,7 @@ impl AsciiSet {
         self
     }
 
+    /// Whether the set keeps byte `b` as it is.
     #[inline]
     pub const fn contains(&self, b: u8) -> bool {
         self.keep[b as usize]
@@ -210,6 +212,7 @@ pub fn encode_into(s: &str, keep: &AsciiSet, out: &mut String) {
     }
 }
 
+/// Appends `%XX`, upper-case hex, for byte `x`.
 #[inline]
 pub fn push_escape(x: u8, out: &mut String) {
     out.push('%');
