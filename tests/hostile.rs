@@ -641,6 +641,24 @@ fn usage_errors_exit_2() {
     c.nothing_written(true);
 }
 
+/// One file given twice, by its path or through another path to it, would
+/// count every record twice: a usage error naming both, nothing written.
+#[test]
+fn the_same_input_twice_is_refused() {
+    let c = Case::new(&[("in.csv", OK_CSV)]);
+    c.run(&["in.csv", "in.csv", "-c", "id", "-o", "out/o.csv"])
+        .usage_error(&["in.csv is given twice", "drop one"]);
+    c.run(&["in.csv", "./in.csv", "-c", "id", "--report", "out/r.json"])
+        .usage_error(&["in.csv and ./in.csv are the same file"]);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(c.path().join("in.csv"), c.path().join("link.csv")).unwrap();
+        c.run(&["in.csv", "link.csv", "-c", "id"])
+            .usage_error(&["in.csv and link.csv are the same file"]);
+    }
+    c.nothing_written(true);
+}
+
 /// A compressed export saved under a plain name is read (sniffed), and a
 /// Parquet file named .csv is refused with the way out.
 #[test]

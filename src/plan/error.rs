@@ -25,6 +25,14 @@ pub enum PlanError {
     Resolver(String),
     /// `-` given twice: stdin can be read once.
     StdinTwice,
+    /// One file named twice among the inputs (the same path, another
+    /// path to it, or a link to it).
+    InputTwice {
+        /// The input as given first.
+        first: String,
+        /// The same file, given again.
+        again: String,
+    },
     /// A flag given with an input it does not apply to.
     NotForInput {
         /// The flag.
@@ -74,6 +82,13 @@ impl fmt::Display for PlanError {
             PlanError::Flag { flag, reason } => write!(f, "{flag}: {reason}"),
             PlanError::Resolver(e) => f.write_str(e),
             PlanError::StdinTwice => f.write_str("- (stdin) is given more than once; it can be read only once"),
+            PlanError::InputTwice { first, again } if first == again => {
+                write!(f, "input {first} is given twice; each input is read once: drop one")
+            }
+            PlanError::InputTwice { first, again } => write!(
+                f,
+                "inputs {first} and {again} are the same file; each input is read once: drop one"
+            ),
             PlanError::NotForInput { flag, applies, format } => write!(
                 f,
                 "{flag} applies to {applies} input only, and this input is {}; drop it",

@@ -179,6 +179,20 @@ impl ScanPlan {
         if inputs.iter().filter(|i| matches!(i, InputSpec::Stdin)).count() > 1 {
             return Err(PlanError::StdinTwice);
         }
+        // One file given twice (by two paths, or through a link) would
+        // count every record of it twice, and find each a duplicate.
+        let mut seen = std::collections::HashMap::new();
+        for (i, input) in inputs.iter().enumerate() {
+            if let InputSpec::Path(p) = input
+                && let Ok(real) = std::fs::canonicalize(p)
+                && let Some(first) = seen.insert(real, i)
+            {
+                return Err(PlanError::InputTwice {
+                    first: req.inputs[first].clone(),
+                    again: req.inputs[i].clone(),
+                });
+            }
+        }
         let format = match req.input_format {
             Some(f) => f,
             None => {
