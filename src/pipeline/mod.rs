@@ -30,7 +30,6 @@ use arrow_array::{RecordBatch, StringArray};
 use arrow_schema::SchemaRef;
 use parquet::file::properties::EnabledStatistics;
 use parquet::schema::types::ColumnPath;
-pub(crate) use produce::utf8_schema;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

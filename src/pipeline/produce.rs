@@ -23,7 +23,7 @@ use crate::io::parquet_in::{self, ParquetInput};
 use crate::io::source::InputSpec;
 use crate::report::InputInfo;
 use anyhow::{Result, anyhow, bail};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_schema::{Field, Schema, SchemaRef};
 use std::sync::Arc;
 use std::sync::mpsc::SyncSender;
 
@@ -328,14 +328,4 @@ fn produce_jsonl(
         records,
         decoding: None,
     }))
-}
-
-/// The CSV header as a schema of string columns.
-pub(crate) fn utf8_schema(headers: &[String]) -> SchemaRef {
-    Arc::new(Schema::new(
-        headers
-            .iter()
-            .map(|h| Field::new(h, DataType::Utf8, true))
-            .collect::<Vec<_>>(),
-    ))
 }

@@ -309,7 +309,7 @@ impl ScanPlan {
             // No header: the columns are the paths, chosen then kept.
             Format::Jsonl => {
                 let names: Vec<String> = self.json_paths.iter().map(|p| p.to_string()).collect();
-                crate::pipeline::utf8_schema(&names)
+                utf8_schema(&names)
             }
             Format::Parquet => {
                 let InputSpec::Path(p) = &self.inputs[0] else {
@@ -321,7 +321,7 @@ impl ScanPlan {
             // names it, `--input-format` does not take it).
             Format::Csv | Format::Tsv | Format::Arrow => {
                 let mut r = CsvBlockReader::open(&self.inputs[0], self.csv).map_err(anyhow::Error::new)?;
-                let schema = crate::pipeline::utf8_schema(r.headers());
+                let schema = utf8_schema(r.headers());
                 self.header = r.take_header_bytes();
                 self.first_csv = Some(r);
                 schema
@@ -555,4 +555,14 @@ fn parse_delimiter(d: &str) -> Result<u8, PlanError> {
             "expected one ASCII character other than a quote or newline (or \\t)",
         )),
     }
+}
+
+/// The CSV header as a schema of string columns.
+fn utf8_schema(headers: &[String]) -> SchemaRef {
+    Arc::new(Schema::new(
+        headers
+            .iter()
+            .map(|h| Field::new(h, DataType::Utf8, true))
+            .collect::<Vec<_>>(),
+    ))
 }
