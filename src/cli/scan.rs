@@ -64,7 +64,7 @@ Gates (--fail-if, --warn-if; EXPR is [change:][COLUMN:]METRIC OP LIMIT):
                              % of valid values
   clusters>0, records<1000, values<1000   counts only
   dc.identifier.doi:invalid>0   the columns a selector of -c chooses
-  'dc.identifier.*:empty>0'     (a pattern sums its columns)
+  'dc.identifier.d*:empty>0'    (a pattern sums its columns)
   change:valid<0             the change since --baseline: now minus then,
   change:valid_of_present<-1%   in counts, or in percentage points
 A gate is judged after the run; output and report are written either way.
