@@ -490,20 +490,25 @@ fn equal_hashes_never_merge_clusters() {
     assert!(stats.repartitions > 0, "{stats:?}");
 }
 
-#[test]
-fn across_inputs_and_columns() {
-    let v = |c: &str, input, record, column| Value {
-        canonical: c.to_string(),
+/// A value written as its canonical, read at that place.
+fn plain(canonical: &str, input: u32, record: u64, column: u32, value_index: u32) -> Value {
+    Value {
+        canonical: canonical.to_string(),
         at: At {
             input,
             record,
             line: Some(record + 1),
             column,
-            value_index: 1,
+            value_index,
         },
-        value: c.to_string(),
+        value: canonical.to_string(),
         warnings: Warnings::EMPTY,
-    };
+    }
+}
+
+#[test]
+fn across_inputs_and_columns() {
+    let v = |c, input, record, column| plain(c, input, record, column, 1);
     let values = [
         v("10.1/both-inputs", 0, 1, 0),
         v("10.1/both-inputs", 1, 1, 0),
@@ -527,18 +532,7 @@ fn across_inputs_and_columns() {
 /// another record holding the DOI makes a cluster, of two records.
 #[test]
 fn a_record_repeating_its_identifier_is_no_cluster() {
-    let v = |c: &str, record, column, value_index| Value {
-        canonical: c.to_string(),
-        at: At {
-            input: 0,
-            record,
-            line: Some(record + 1),
-            column,
-            value_index,
-        },
-        value: c.to_string(),
-        warnings: Warnings::EMPTY,
-    };
+    let v = |c, record, column, value_index| plain(c, 0, record, column, value_index);
     let values = [
         // Record 1: a handle, and its DOI in both columns.
         v("1721.1/5", 1, 0, 1),
