@@ -175,6 +175,19 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+/// Resolves each gate's `COLUMN:` against the run's chosen columns
+/// (`names`) with the selectors `-c` takes (a pattern sums the columns it
+/// matches): one matcher for both.
+pub fn gate_columns(gates: &mut [crate::Gate], names: &[String]) -> Result<()> {
+    for g in gates {
+        if let Some(selector) = &g.column {
+            let chosen = one(names, selector, "the chosen columns").map_err(|e| anyhow::anyhow!("gate {:?}: {e}", g.expr))?;
+            g.columns = chosen.into_iter().map(|i| names[i].clone()).collect();
+        }
+    }
+    Ok(())
+}
+
 /// `--expect` arguments: `NS` for every chosen column, `COLUMN=NS` for the
 /// columns that selector chooses. Namespaces never hold `=`, so the last
 /// `=` splits, and a column name may hold one.
