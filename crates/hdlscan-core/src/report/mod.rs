@@ -4,7 +4,7 @@
 //! `--baseline`, `diff`'s `--old-report`); the stderr summary
 //! ([`Report::summary`]) and the Markdown and HTML pages ([`page::Markup`])
 //! are its printers.
-//! Every field is documented in README.md ("The report"); the schema's
+//! Every field is documented in docs/report.md; the schema's
 //! version is [`REPORT_VERSION`].
 
 pub mod page;
