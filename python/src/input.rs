@@ -69,6 +69,14 @@ fn one_column(array: ArrayRef, values: &Bound<'_, PyAny>) -> PyResult<ArrayRef> 
                 .expect("a struct type is a StructArray");
             s.column(0).clone()
         }
+        DataType::Struct(fields) => {
+            let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
+            return Err(PyTypeError::new_err(format!(
+                "expected one column of strings, got {} with {} columns {names:?}: pass the one to parse",
+                type_name(values),
+                names.len()
+            )));
+        }
         _ => array,
     };
     match IdColumn::new(array.as_ref()) {

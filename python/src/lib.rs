@@ -54,7 +54,7 @@ fn classify_arrays(
     arrow_select::concat::concat_batches(&schema, &batches).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// parse(values, *, repair=False, expect=(), resolvers=(), split=None)
+/// parse(values, *, repair=False, expect=(), resolvers=(), split=None, max_len=2048)
 /// --
 ///
 /// Parses every value of `values` and returns a `pyarrow.RecordBatch` of
@@ -68,9 +68,10 @@ fn classify_arrays(
 /// string_view, a dictionary of strings) or binary. A null is an `empty`
 /// value. Anything else raises `TypeError`.
 ///
-/// `repair`, `expect` (namespaces: `("doi",)`) and `resolvers` (hosts:
-/// `("repository.example.edu/handle",)`) are the CLI's `--repair`,
-/// `--expect` and `--resolver`; a value no flag takes raises `ValueError`.
+/// `repair`, `expect` (namespaces: `("doi",)`), `resolvers` (hosts:
+/// `("repository.example.edu/handle",)`) and `max_len` are the CLI's
+/// `--repair`, `--expect`, `--resolver` and `--max-len`; a value no flag
+/// takes raises `ValueError`.
 ///
 /// `split`: the CLI's `--split SEP` (`"||"`, or `"auto"` for SPEC's
 /// separators in cells that hold several identifiers). Each value of a
@@ -79,7 +80,7 @@ fn classify_arrays(
 /// `value_index` (its 1-based place in the cell) and `value` (its text);
 /// a cell that is not split is one value, an empty one too.
 #[pyfunction]
-#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None))]
+#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=options::MAX_LEN))]
 fn parse<'py>(
     py: Python<'py>,
     values: &Bound<'py, PyAny>,
@@ -87,9 +88,11 @@ fn parse<'py>(
     expect: Vec<String>,
     resolvers: Vec<String>,
     split: Option<String>,
+    max_len: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let given = Given {
         repair,
+        max_len,
         expect,
         resolvers,
         split,

@@ -1,5 +1,6 @@
-//! `repair`, `expect`, `resolvers` and `split` as Python passes them, read
-//! as the CLI reads `--repair`, `--expect`, `--resolver` and `--split`
+//! `repair`, `max_len`, `expect`, `resolvers` and `split` as Python passes
+//! them, read as the CLI reads `--repair`, `--max-len`, `--expect`,
+//! `--resolver` and `--split`
 //! (`hdlscan_core::options`, `Split::at`): a parser per column and the
 //! split. A value no flag would take is a `ValueError` saying why.
 
@@ -11,13 +12,14 @@ use serde::{Deserialize, Serialize};
 
 /// Values longer than this many bytes are `too_long`: the CLI's default
 /// `--max-len`.
-const MAX_LEN: usize = 2048;
+pub const MAX_LEN: usize = 2048;
 
 /// The options as given: what a report records, and what a worker's
 /// partial state carries to rebuild its parsers.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Given {
     pub repair: bool,
+    pub max_len: usize,
     pub expect: Vec<String>,
     pub resolvers: Vec<String>,
     pub split: Option<String>,
@@ -29,7 +31,7 @@ fn value_error(e: String) -> PyErr {
 
 impl Given {
     fn base(&self) -> PyResult<Options> {
-        parser_options(self.repair, MAX_LEN, &self.resolvers).map_err(value_error)
+        parser_options(self.repair, self.max_len, &self.resolvers).map_err(value_error)
     }
 
     /// The parser of values that have no column (`parse`): `expect` holds
@@ -79,7 +81,7 @@ impl Given {
     pub fn shown(&self) -> serde_json::Value {
         serde_json::json!({
             "repair": self.repair,
-            "max_len": MAX_LEN,
+            "max_len": self.max_len,
             "resolvers": self.resolvers,
             "expect": self.expect,
             "split": self.split,

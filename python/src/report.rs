@@ -52,7 +52,7 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// Report(columns, inputs=(), *, repair=False, expect=(), resolvers=(), split=None, keep_canonicals=True)
+/// Report(columns, inputs=(), *, repair=False, expect=(), resolvers=(), split=None, max_len=2048, keep_canonicals=True)
 /// --
 ///
 /// The report `hdlscan scan --report` writes, for values given from
@@ -64,8 +64,8 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// `columns`: the chosen columns' names, in order (`add` names one);
 /// `inputs`: the inputs' names (files), which the examples cite; records
 /// are counted on the first column's values. `repair`, `expect`
-/// (`"NS"` for every column, `"COLUMN=NS"` for one), `resolvers` and
-/// `split` are the CLI's flags. Examples are the earliest values by
+/// (`"NS"` for every column, `"COLUMN=NS"` for one), `resolvers`, `split`
+/// and `max_len` are the CLI's flags. Examples are the earliest values by
 /// (input, record, column, place in the cell), as the CLI chooses them,
 /// whatever order values are added or reports merged in.
 ///
@@ -149,7 +149,7 @@ impl Report {
 #[pymethods]
 impl Report {
     #[new]
-    #[pyo3(signature = (columns, inputs=Vec::new(), *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, keep_canonicals=true))]
+    #[pyo3(signature = (columns, inputs=Vec::new(), *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=crate::options::MAX_LEN, keep_canonicals=true))]
     fn new(
         columns: Vec<String>,
         inputs: Vec<String>,
@@ -157,6 +157,7 @@ impl Report {
         expect: Vec<String>,
         resolvers: Vec<String>,
         split: Option<String>,
+        max_len: usize,
         keep_canonicals: bool,
     ) -> PyResult<Report> {
         let n = columns.len();
@@ -167,6 +168,7 @@ impl Report {
             inputs,
             given: Given {
                 repair,
+                max_len,
                 expect,
                 resolvers,
                 split,
