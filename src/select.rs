@@ -177,6 +177,19 @@ pub fn matches(pattern: &str, name: &str) -> bool {
 
 pub use hdlscan_core::options::split_expect;
 
+/// Resolves each gate's `COLUMN:` against the run's chosen columns
+/// (`names`) with the selectors `-c` takes (a pattern sums the columns it
+/// matches): one matcher for both.
+pub fn gate_columns(gates: &mut [crate::Gate], names: &[String]) -> Result<()> {
+    for g in gates {
+        if let Some(selector) = &g.column {
+            let chosen = one(names, selector, "the chosen columns").map_err(|e| anyhow::anyhow!("gate {:?}: {e}", g.expr))?;
+            g.columns = chosen.into_iter().map(|i| names[i].clone()).collect();
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

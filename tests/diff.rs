@@ -584,7 +584,7 @@ fn a_held_gate_exits_3_with_everything_written() {
         run.stderr
     );
     assert!(
-        run.stderr.contains("gate warning: changed>=50% (is 62.5% (5 of 8))"),
+        run.stderr.contains("gate warning: changed>=50% (is 62.50% (5 of 8))"),
         "{}",
         run.stderr
     );

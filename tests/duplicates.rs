@@ -19,13 +19,18 @@ fn dspace() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/dspace/export.csv")
 }
 
+/// The DSpace export holds three records that repeat their own identifier
+/// (a DOI in `dc.identifier.uri` and `dc.identifier.doi`, a handle in two
+/// `dc.identifier.uri` columns): no cluster, three `repeated_in_record`.
+/// Beside last month's export of the same repository, every identifier
+/// is a cluster of two records, and every member is listed.
 #[test]
-fn dspace_clusters_row_for_row() {
+fn dspace_clusters_are_records_sharing_an_identifier() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let s = dspace();
+    fs::copy(&s, d.join("last-month.csv")).unwrap();
     let args = [
-        p(&s),
         "-c",
         "dc.identifier.uri*",
         "-c",
@@ -38,8 +43,47 @@ fn dspace_clusters_row_for_row() {
     scan(
         d,
         &[
+            &[p(&s)][..],
             &args[..],
-            &["-o", "v.parquet", "--duplicates", "dups.csv", "--report", "r.json"],
+            &["--duplicates", "dups.csv", "--report", "r.json", "--report", "r.md"],
+        ]
+        .concat(),
+    )
+    .ok();
+    let r = read_json(&d.join("r.json"));
+    let dups = &r["duplicates"];
+    assert_eq!(
+        (dups["clusters"].as_u64(), dups["values_in_clusters"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        dups["repeated_in_record"],
+        serde_json::json!({"values": 3, "records": 3})
+    );
+    assert_eq!(dups["unique_canonical"], 8);
+    let md = fs::read_to_string(d.join("r.md")).unwrap();
+    assert!(md.contains("| repeated in their record | 3 |"), "{md}");
+    assert!(!md.contains("Largest duplicate clusters"), "{md}");
+    let t = Table::from_csv(&d.join("dups.csv"), b',');
+    assert!(t.rows.is_empty(), "{:?}", t.rows);
+
+    scan(
+        d,
+        &[
+            &[p(&s), "last-month.csv"][..],
+            &args[..],
+            &[
+                "-o",
+                "v.parquet",
+                "--duplicates",
+                "dups.csv",
+                "--report",
+                "r.json",
+                "--report",
+                "r.md",
+                "--report",
+                "r.html",
+            ],
         ]
         .concat(),
     )
@@ -50,6 +94,7 @@ fn dspace_clusters_row_for_row() {
         [
             "cluster",
             "canonical",
+            "records",
             "count",
             "input",
             "record",
@@ -61,17 +106,17 @@ fn dspace_clusters_row_for_row() {
             "variant"
         ]
     );
-    let rows: Vec<Vec<&str>> = (0..t.rows.len())
+    let rows: Vec<Vec<&str>> = (0..6)
         .map(|i| {
             [
                 "cluster",
                 "canonical",
+                "records",
                 "count",
+                "input",
                 "record",
-                "line",
                 "column",
                 "value_index",
-                "value",
                 "first_record",
                 "variant",
             ]
@@ -79,96 +124,104 @@ fn dspace_clusters_row_for_row() {
             .to_vec()
         })
         .collect();
+    let export = p(&s);
+    let doi = "10.1016/j.fcr.2019.107659";
     let want: [[&str; 10]; 6] = [
         [
             "1",
-            "10.1016/j.fcr.2019.107659",
+            "10568/1001",
             "2",
+            "2",
+            export,
             "1",
-            "2",
-            "dc.identifier.uri",
-            "2",
-            "https://doi.org/10.1016/j.fcr.2019.107659",
-            "1",
-            "same",
-        ],
-        [
-            "1",
-            "10.1016/j.fcr.2019.107659",
-            "2",
-            "1",
-            "2",
-            "dc.identifier.doi",
-            "1",
-            "10.1016/j.fcr.2019.107659",
-            "1",
-            "form",
-        ],
-        [
-            "2",
-            "10568/1002",
-            "2",
-            "2",
-            "3",
             "dc.identifier.uri",
             "1",
-            "http://hdl.handle.net/10568/1002",
-            "2",
-            "same",
-        ],
-        [
-            "2",
-            "10568/1002",
-            "2",
-            "2",
-            "3",
-            "dc.identifier.uri[]",
             "1",
-            "https://hdl.handle.net/10568/1002",
-            "2",
-            "form",
-        ],
-        [
-            "3",
-            "10.1111/gcb.13809",
-            "2",
-            "3",
-            "4",
-            "dc.identifier.uri[en_US]",
-            "2",
-            "http://dx.doi.org/10.1111/gcb.13809",
-            "3",
             "same",
         ],
         [
-            "3",
-            "10.1111/gcb.13809",
+            "1",
+            "10568/1001",
             "2",
-            "3",
+            "2",
+            "last-month.csv",
+            "6",
+            "dc.identifier.uri",
+            "1",
+            "1",
+            "same",
+        ],
+        ["2", doi, "2", "4", export, "1", "dc.identifier.uri", "2", "1", "same"],
+        ["2", doi, "2", "4", export, "1", "dc.identifier.doi", "1", "1", "form"],
+        [
+            "2",
+            doi,
+            "2",
             "4",
+            "last-month.csv",
+            "6",
+            "dc.identifier.uri",
+            "2",
+            "1",
+            "same",
+        ],
+        [
+            "2",
+            doi,
+            "2",
+            "4",
+            "last-month.csv",
+            "6",
             "dc.identifier.doi",
             "1",
-            "doi:10.1111/GCB.13809",
-            "3",
+            "1",
             "form",
         ],
     ];
     assert_eq!(rows, want.map(|r| r.to_vec()).to_vec());
+    assert_eq!(t.rows.len(), 22);
     let r = read_json(&d.join("r.json"));
     let dups = &r["duplicates"];
     assert_eq!(
-        (dups["clusters"].as_u64(), dups["values_in_clusters"].as_u64()),
-        (Some(3), Some(6))
+        [
+            "clusters",
+            "records_in_clusters",
+            "values_in_clusters",
+            "across_inputs",
+            "across_columns"
+        ]
+        .map(|k| dups[k].as_u64().unwrap()),
+        [8, 16, 22, 8, 3]
     );
     assert_eq!(
-        (dups["across_columns"].as_u64(), dups["across_inputs"].as_u64()),
-        (Some(3), Some(0))
+        dups["repeated_in_record"],
+        serde_json::json!({"values": 6, "records": 6})
     );
-    assert_eq!(dups["unique_canonical"], 8);
     assert_eq!(dups["file"], "dups.csv");
-    assert_eq!(dups["top"][2]["members"][1]["value"], "doi:10.1111/GCB.13809");
+    assert_eq!(
+        (dups["top"][1]["records"].as_u64(), dups["top"][1]["count"].as_u64()),
+        (Some(2), Some(4))
+    );
+    // The pages show each member's record.
+    let md = fs::read_to_string(d.join("r.md")).unwrap();
+    assert!(
+        md.contains("record 1: `https://doi.org/10.1016/j.fcr.2019.107659` (same)"),
+        "{md}"
+    );
+    assert!(md.contains("record 6: `10.1016/j.fcr.2019.107659` (form)"), "{md}");
+    let html = fs::read_to_string(d.join("r.html")).unwrap();
+    assert!(html.contains("record 6: <code"), "{html}");
     // Parquet, same rows.
-    scan(d, &[&args[..], &["--duplicates", "dups.parquet", "-q"]].concat()).ok();
+    scan(
+        d,
+        &[
+            &[p(&s), "last-month.csv"][..],
+            &args[..],
+            &["--duplicates", "dups.parquet", "-q"],
+        ]
+        .concat(),
+    )
+    .ok();
     let (schema, batches) = read_parquet(&d.join("dups.parquet"));
     assert_eq!(Table::from_batches(&schema, &batches).rows, t.rows);
 }
@@ -261,9 +314,15 @@ fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget
             }
         }
     }
-    // Clusters by size, then first appearance (groups are in that order).
-    let mut clusters: Vec<&(String, Vec<Member>)> = groups.iter().filter(|g| g.1.len() > 1).collect();
-    clusters.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
+    // A cluster is a canonical of two records or more; clusters by their
+    // records, then first appearance (groups are in that order).
+    let records = |m: &[Member]| {
+        let mut r: Vec<(&str, u64)> = m.iter().map(|m| (m.0.as_str(), m.1)).collect();
+        r.dedup();
+        r.len()
+    };
+    let mut clusters: Vec<&(String, Vec<Member>)> = groups.iter().filter(|g| records(&g.1) > 1).collect();
+    clusters.sort_by_key(|g| std::cmp::Reverse(records(&g.1)));
     let mut want = Vec::new();
     for (n, (canonical, members)) in clusters.iter().enumerate() {
         for (input, rec, col, value) in members {
@@ -271,6 +330,7 @@ fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget
             want.push(vec![
                 (n + 1).to_string(),
                 canonical.clone(),
+                records(members).to_string(),
                 members.len().to_string(),
                 input.clone(),
                 rec.to_string(),
@@ -286,6 +346,7 @@ fn clusters_equal_a_naive_grouping_across_inputs_and_columns_under_a_tiny_budget
             [
                 "cluster",
                 "canonical",
+                "records",
                 "count",
                 "input",
                 "record",

@@ -31,7 +31,7 @@ fn a_failed_gate_exits_3_after_writing_everything() {
     );
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert!(
-        run.stderr.contains("gate FAILED: invalid>1% (is 2.5413% (77 of 3030))"),
+        run.stderr.contains("gate FAILED: invalid>1% (is 2.54% (77 of 3030))"),
         "{}",
         run.stderr
     );
@@ -95,7 +95,7 @@ fn gates_that_cannot_be_judged_are_usage_errors_with_nothing_written() {
         ("invalidd>1", "unknown metric \"invalidd\""),
         ("invalid=1", "OP"),
         ("records>1%", "a count"),
-        ("nope:invalid>0", "\"nope\" is not one of the chosen columns"),
+        ("nope:invalid>0", "no column named 'nope' in the chosen columns"),
     ] {
         scan(
             d,
@@ -186,4 +186,184 @@ fn baseline_changes_and_change_gates() {
     std::fs::write(d.join("v1.json"), r#"{"version": 1, "rows": 3}"#).unwrap();
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "v1.json"]).fails_with(&["v1.json", "schema version 1"]);
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "old.csv"]).fails_with(&["old.csv", "not a JSON report"]);
+}
+
+fn nightly() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/nightly")
+}
+
+/// The nightly job of a DSpace repository: tonight one DOI of last night's
+/// export became `N/A`. Nothing became invalid (a placeholder is not an
+/// invalid identifier), so `change:invalid>0` passes; the gates on what was
+/// lost fail, a pattern selects the DOI columns as `-c` does, and `-q`
+/// still says why in one line.
+#[test]
+fn a_doi_that_became_n_a_fails_the_nightly_gates() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let n = nightly();
+    let columns = ["-c", "dc.identifier.uri*", "-c", "dc.identifier.doi*", "--split", "||"];
+    let last = n.join("last-night.csv");
+    scan(
+        d,
+        &[&[p(&last)][..], &columns[..], &["--report", "audit.json", "-q"]].concat(),
+    )
+    .ok();
+    let tonight = n.join("tonight.csv");
+    let gates = [
+        "--fail-if",
+        "change:invalid>0",
+        "--fail-if",
+        "change:valid<0",
+        "--fail-if",
+        "change:dc.identifier.d*:placeholder>0",
+        "--warn-if",
+        "change:clusters<0",
+    ];
+    let args = [
+        &[p(&tonight)][..],
+        &columns[..],
+        &["--baseline", "audit.json", "--report", "now.json", "--report", "now.md"],
+        &gates[..],
+    ]
+    .concat();
+    let run = scan(d, &[&args[..], &["-q"]].concat());
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim_end(),
+        "hdlscan: gate FAILED: change:valid<0 (is -1 since the baseline's 8); \
+         gate FAILED: change:dc.identifier.d*:placeholder>0 (is +1 since the baseline's 0)"
+    );
+    let r = read_json(&d.join("now.json"));
+    let holds: Vec<bool> = r["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["holds"].as_bool().unwrap())
+        .collect();
+    assert_eq!(holds, [false, true, true, true]);
+    assert_eq!(r["gates"][2]["column"], "dc.identifier.d*");
+    let metric = |name: &str| {
+        let m = r["changes"]["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == name)
+            .unwrap();
+        (m["then"].as_f64().unwrap(), m["now"].as_f64().unwrap())
+    };
+    for (name, then, now) in [
+        ("records", 4.0, 4.0),
+        ("values", 9.0, 9.0),
+        ("present", 8.0, 7.0),
+        ("empty", 1.0, 1.0),
+        ("placeholder", 0.0, 1.0),
+        ("valid", 8.0, 7.0),
+        ("invalid", 0.0, 0.0),
+        ("clusters", 1.0, 0.0),
+        ("repeated_in_record", 1.0, 1.0),
+    ] {
+        assert_eq!(metric(name), (then, now), "{name}");
+    }
+    let md = std::fs::read_to_string(d.join("now.md")).unwrap();
+    assert!(md.contains("| placeholder | 0 | 1 | +1 |"), "{md}");
+    // Without -q, the summary gives the three apart.
+    let run = scan(d, &args);
+    assert!(
+        run.stderr.contains(
+            "1 empty (11.11%), 1 placeholder (11.11%), 7 present (77.78%): 7 valid (100.00%), 0 invalid (0.00%)"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A baseline written by the previous report version (2, committed as
+/// `main` wrote it) is still read: its totals are the same counts.
+#[test]
+fn a_version_2_baseline_is_still_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let n = nightly();
+    std::fs::copy(n.join("audit-v2.json"), d.join("audit.json")).unwrap();
+    let tonight = n.join("tonight.csv");
+    let run = scan(
+        d,
+        &[
+            p(&tonight),
+            "-c",
+            "dc.identifier.uri*",
+            "-c",
+            "dc.identifier.doi*",
+            "--split",
+            "||",
+            "--baseline",
+            "audit.json",
+            "--report",
+            "now.json",
+            "--fail-if",
+            "change:placeholder>0",
+            "-q",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let r = read_json(&d.join("now.json"));
+    let c = &r["changes"];
+    assert_eq!(c["same_tool"], false, "another report version");
+    let m: Vec<(String, f64, f64)> = c["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["metric"].as_str().unwrap().to_string(),
+                m["then"].as_f64().unwrap(),
+                m["now"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    for want in [
+        ("valid", 8.0, 7.0),
+        ("empty", 1.0, 1.0),
+        ("placeholder", 0.0, 1.0),
+        ("invalid", 0.0, 0.0),
+    ] {
+        assert!(m.contains(&(want.0.to_string(), want.1, want.2)), "{want:?} in {m:?}");
+    }
+}
+
+/// A gate's COLUMN takes `-c`'s selectors: a header with a no-break space
+/// is found trimmed, a pattern sums its columns.
+#[test]
+fn gate_columns_are_selected_as_columns_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.csv"), "id,doi\u{a0},DOI2\n1,10.1/x,N/A\n2,,10.1/y\n").unwrap();
+    let r = |gate: &str| {
+        let run = scan(
+            d,
+            &[
+                "in.csv",
+                "-c",
+                "2",
+                "-c",
+                "3",
+                "--report",
+                "r.json",
+                "-q",
+                "--fail-if",
+                gate,
+            ],
+        );
+        assert_ne!(run.code, 2, "{gate}: {}", run.stderr);
+        let r = read_json(&d.join("r.json"));
+        (
+            r["gates"][0]["count"].as_u64().unwrap(),
+            r["gates"][0]["holds"].as_bool().unwrap(),
+        )
+    };
+    assert_eq!(r("doi:empty>0"), (1, true));
+    assert_eq!(r("doi2:placeholder>0"), (1, true));
+    assert_eq!(r("d*:valid<3"), (1, true));
+    assert_eq!(r("*:present>=2"), (2, true));
 }

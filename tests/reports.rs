@@ -133,3 +133,43 @@ fn pages_stay_small_on_wide_and_varied_inputs() {
         );
     }
 }
+
+/// Where the fix is known the report says it: bytes that are not UTF-8
+/// (an Excel export's no-break space after a DOI, in Windows-1252) name
+/// `--encoding windows-1252`, and DSpace's `||` cells name `--split '||'`;
+/// given those, no note.
+#[test]
+fn hints_name_the_flag_that_fixes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("in.csv"),
+        b"id,dc.identifier.doi\n1,10.1/a||10.1/b\n2,10.1/x\xa0\n3,10.1/y\n",
+    )
+    .unwrap();
+    let run = scan(d, &["in.csv", "-c", "dc.identifier.doi", "--report", "r.json"]);
+    let encoding = "column \"dc.identifier.doi\": 1 values are not UTF-8 (bad_utf8): if the file is Windows-1252 or \
+                    Latin-1, try `--encoding windows-1252`";
+    let split = "column \"dc.identifier.doi\": 1 values hold several identifiers joined by `||` (multiple_values): \
+                 add `--split '||'`";
+    let notes = read_json(&d.join("r.json"))["notes"].clone();
+    assert_eq!(notes, serde_json::json!([encoding, split]));
+    assert!(run.stderr.contains(&format!("note: {encoding}")), "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("note: {split}")), "{}", run.stderr);
+    scan(
+        d,
+        &[
+            "in.csv",
+            "-c",
+            "dc.identifier.doi",
+            "--encoding",
+            "windows-1252",
+            "--split",
+            "||",
+            "--report",
+            "r.json",
+        ],
+    )
+    .ok();
+    assert_eq!(read_json(&d.join("r.json"))["notes"], serde_json::json!([]));
+}

@@ -171,7 +171,7 @@ pub fn assert_no_temp_files(dir: &Path) {
 pub fn check_report_totals(r: &Value, rows: u64) {
     let n = |v: &Value| v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"));
     let sum = |v: &Value| v.as_object().unwrap().values().map(n).sum::<u64>();
-    assert_eq!(r["version"], 2);
+    assert_eq!(r["version"], 3);
     assert_eq!(n(&r["records"]), rows, "report records");
     assert_eq!(n(&r["cells"]), rows, "one column: a cell per record");
     assert_eq!(n(&r["values"]), rows, "cells not split: a value per cell");
@@ -186,9 +186,13 @@ pub fn check_report_totals(r: &Value, rows: u64) {
         n(&r["run"]["input_bytes"])
     );
     assert_eq!(sum(&r["by_kind"]), rows, "by_kind sums to values");
-    let invalid = n(&r["by_kind"]["invalid"]);
     let valid = n(&r["valid"]);
-    assert_eq!(valid + invalid, rows, "valid + invalid");
+    let (empty, placeholder, invalid) = (n(&r["empty"]), n(&r["placeholder"]), n(&r["invalid"]));
+    assert_eq!(valid + invalid + empty + placeholder, rows, "each value one outcome");
+    for k in ["invalid", "placeholder", "empty"] {
+        assert_eq!(r["by_kind"][k], r[k], "by_kind's {k}");
+    }
+    let invalid = invalid + empty + placeholder;
     // One error code per invalid value; a namespace per valid one.
     let errors = r["errors"].as_object().unwrap();
     assert_eq!(
@@ -201,12 +205,14 @@ pub fn check_report_totals(r: &Value, rows: u64) {
         .map(|e| e["count"].as_u64().unwrap_or(0))
         .sum::<u64>();
     assert_eq!(n(&r["present"]), rows - absent, "present");
+    assert_eq!(empty + placeholder, absent, "empty and placeholder are their codes");
     assert_eq!(sum(&r["by_namespace"]), valid, "by_namespace sums to valid");
     let d = &r["duplicates"];
-    assert_eq!(n(&d["unique_canonical"]) + n(&d["duplicate_values"]), valid);
+    assert!(n(&d["unique_canonical"]) <= valid);
+    assert!(n(&d["records_in_clusters"]) <= n(&d["values_in_clusters"]));
     let columns = r["columns"].as_array().unwrap();
     assert_eq!(columns.len(), 1);
-    for k in ["cells", "values", "present", "valid"] {
+    for k in ["cells", "values", "present", "empty", "placeholder", "valid", "invalid"] {
         assert_eq!(columns[0][k], r[k], "the one column's {k}");
     }
     for (code, c) in errors.iter().chain(r["warnings"].as_object().unwrap()) {

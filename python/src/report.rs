@@ -9,7 +9,7 @@ use crate::input;
 use crate::options::Given;
 use arrow_pyarrow::ToPyArrow;
 use hdlscan_core::at::At;
-use hdlscan_core::clusters::{self, Member, Summary, TopCluster, TopMember};
+use hdlscan_core::clusters::{self, Member, Repeated, Summary, TopCluster, TopMember};
 use hdlscan_core::id::{Parser, Split, Warnings};
 use hdlscan_core::report::{InputInfo, Made, Stats};
 use hdlscan_core::variant::Variant;
@@ -319,14 +319,16 @@ impl Report {
     ///
     /// The duplicate clusters, found elsewhere (a Spark `groupBy` on the
     /// canonical), as a dict of `hdlscan_core::clusters::Summary`'s fields:
-    /// `values` (valid values), `unique` (distinct canonicals),
-    /// `clusters`, `values_in_clusters`, `across_inputs`, `across_columns`,
-    /// and `top`: the largest clusters (larger first, then first seen
-    /// first), each `{"canonical", "count", "first", "members"}`, `first`
-    /// a place `{"input", "record", "column", "value_index"}` (indices,
-    /// `value_index` from 1; `line` optional) and each member
-    /// `{"at": place, "value", "variant"}` (`same`, `case`, `repair`,
-    /// `encoding` or `form`).
+    /// `values` (valid values), `unique` (distinct canonicals), `clusters`
+    /// (canonicals held by two records or more), `values_in_clusters`,
+    /// `records_in_clusters`, `across_inputs`, `across_columns`,
+    /// `repeated_in_record` (`{"values", "records"}`: a canonical its own
+    /// record holds again), and `top`: the largest clusters (most records,
+    /// then first seen), each `{"canonical", "count", "records", "first",
+    /// "members"}`, `first` a place `{"input", "record", "column",
+    /// "value_index"}` (indices, `value_index` from 1; `line` optional)
+    /// and each member `{"at": place, "value", "variant"}` (`same`,
+    /// `case`, `repair`, `encoding` or `form`).
     fn set_clusters(&mut self, py: Python<'_>, summary: &Bound<'_, PyAny>) -> PyResult<()> {
         let json: String = py.import("json")?.call_method1("dumps", (summary,))?.extract()?;
         let given: SummaryIn = serde_json::from_str(&json).map_err(|e| value_error(format!("set_clusters: {e}")))?;
@@ -427,10 +429,19 @@ struct SummaryIn {
     unique: u64,
     clusters: u64,
     values_in_clusters: u64,
+    records_in_clusters: u64,
     across_inputs: u64,
     across_columns: u64,
+    repeated_in_record: RepeatedIn,
     #[serde(default)]
     top: Vec<TopIn>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RepeatedIn {
+    values: u64,
+    records: u64,
 }
 
 #[derive(Deserialize)]
@@ -438,6 +449,7 @@ struct SummaryIn {
 struct TopIn {
     canonical: String,
     count: u64,
+    records: u64,
     first: At,
     #[serde(default)]
     members: Vec<MemberIn>,
@@ -475,6 +487,7 @@ impl SummaryIn {
                 Ok(TopCluster {
                     canonical: c.canonical,
                     count: c.count,
+                    records: c.records,
                     first: c.first,
                     members,
                 })
@@ -485,8 +498,13 @@ impl SummaryIn {
             unique: self.unique,
             clusters: self.clusters,
             values_in_clusters: self.values_in_clusters,
+            records_in_clusters: self.records_in_clusters,
             across_inputs: self.across_inputs,
             across_columns: self.across_columns,
+            repeated_in_record: Repeated {
+                values: self.repeated_in_record.values,
+                records: self.repeated_in_record.records,
+            },
             top,
         })
     }

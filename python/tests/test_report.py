@@ -98,17 +98,18 @@ def test_clusters_given_are_printed(values):
         r.compute_clusters()
     place = {"input": 0, "record": 16, "column": 0, "value_index": 1}
     r.set_clusters({
-        "values": 10, "unique": 8, "clusters": 1, "values_in_clusters": 3, "across_inputs": 0,
-        "across_columns": 0,
-        "top": [{"canonical": "10.1000/182", "count": 3, "first": place,
+        "values": 10, "unique": 8, "clusters": 1, "values_in_clusters": 3, "records_in_clusters": 3,
+        "across_inputs": 0, "across_columns": 0, "repeated_in_record": {"values": 0, "records": 0},
+        "top": [{"canonical": "10.1000/182", "count": 3, "records": 3, "first": place,
                  "members": [{"at": place, "value": "10.1000/182", "variant": "same"}]}],
     })
     d = json.loads(r.to_json())["duplicates"]
-    assert (d["clusters"], d["duplicate_values"], d["top"][0]["first"]["input"]) == (1, 2, SAMPLE)
+    assert (d["clusters"], d["records_in_clusters"], d["top"][0]["first"]["input"]) == (1, 3, SAMPLE)
     assert "10.1000/182" in r.to_markdown() and "10.1000/182" in r.to_html()
     with pytest.raises(ValueError, match="unknown field"):
         r.set_clusters({"values": 1, "unique": 1, "clusters": 0, "values_in_clusters": 0,
-                        "across_inputs": 0, "across_columns": 0, "cluster_count": 3})
+                        "records_in_clusters": 0, "across_inputs": 0, "across_columns": 0,
+                        "repeated_in_record": {"values": 0, "records": 0}, "cluster_count": 3})
 
 
 def test_gates_and_printers(values, cli_report):

@@ -34,7 +34,7 @@ Examples:
 
   # Nightly: compare with last night's report, fail when it got worse
   hdlscan scan export.csv -c 'dc.identifier.uri*' -c 'dc.identifier.doi*' --split '||' --baseline audit.json \\
-      --report audit.json --report audit.md --fail-if 'change:invalid>0'
+      --report audit.json --report audit.md --fail-if 'change:invalid>0' --fail-if 'change:valid<0'
 
   # From a pipe (no header line)
   zcat dump.csv.gz | hdlscan scan - -n -c 1 --report -
@@ -52,17 +52,23 @@ Output shapes:
 Output is written to a temporary file beside the target and renamed at
 the end: a failed or interrupted run leaves nothing behind.
 
-Gates (--fail-if, --warn-if; EXPR is [COLUMN:]METRIC OP LIMIT):
-  invalid>1%                 invalid present values, % of present values
+Gates (--fail-if, --warn-if; EXPR is [change:][COLUMN:]METRIC OP LIMIT):
+  empty>50%, placeholder>0   empty values, placeholders: % of values
+  present<1000               values neither empty nor placeholder: % of values
+  invalid>1%, valid<99%      present values invalid or valid: % of present
+  valid_of_present<95%       valid values, % of present values (or 0.95)
   extra_text>0               values with an error or warning code, % of values
   legacy_resolver>5%
   duplicates>10%             values in duplicate clusters, % of valid values
-  valid_of_present<95%       valid values, % of present values (or 0.95)
-  records<1000, values<1000  counts only
-  dc.identifier.doi:invalid>0   one chosen column
-  change:invalid>0           the change since --baseline: now minus then,
+  repeated_in_record>0       values repeating their record's identifier,
+                             % of valid values
+  clusters>0, records<1000, values<1000   counts only
+  dc.identifier.doi:invalid>0   the columns a selector of -c chooses
+  'dc.identifier.d*:empty>0'    (a pattern sums its columns)
+  change:valid<0             the change since --baseline: now minus then,
   change:valid_of_present<-1%   in counts, or in percentage points
 A gate is judged after the run; output and report are written either way.
+With -q, a --fail-if that holds is still said in one line.
 
 Exit status: 0 success, 1 error (bad input, I/O; never 0 or 3 for a run
 that could not finish), 2 usage error, 3 a --fail-if gate held,
@@ -112,7 +118,8 @@ pub struct ScanArgs {
     #[arg(long)]
     pub long: bool,
     /// Write the duplicate clusters here (.csv, .tsv, .parquet): a row per
-    /// member of every canonical shared by two valid values or more.
+    /// member (valid value) of every canonical held by two records or
+    /// more; a record repeating its own identifier is not a duplicate.
     #[arg(long, value_name = "FILE")]
     pub duplicates: Option<PathBuf>,
     /// Where grouping duplicates spills (about 60 bytes a valid value past
@@ -194,7 +201,8 @@ pub struct ScanArgs {
     /// Repeatable.
     #[arg(long = "warn-if", value_name = "EXPR")]
     pub warn_if: Vec<String>,
-    /// No progress bar and no summary on stderr.
+    /// No progress bar and no summary on stderr; a failed gate is still
+    /// said in one line.
     #[arg(short = 'q', long)]
     pub quiet: bool,
     #[command(flatten)]
@@ -316,6 +324,9 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     };
     let shown_dups = args.duplicates.as_ref().map(|p| p.display().to_string());
     let mut report = Report::new(made, result.stats, &summary, shown_dups);
+    let mut gates = gates;
+    let names: Vec<String> = report.columns.iter().map(|c| c.name.clone()).collect();
+    hdlscan::gate_columns(&mut gates, &names).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
     let shown = args.baseline.as_ref().map(|p| p.display().to_string());
     report
         .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
@@ -336,6 +347,15 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     reported?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
+    } else if report.failed() {
+        // Quiet is for a nightly job's log: the one thing it must still say.
+        let failed: Vec<String> = report
+            .gates
+            .iter()
+            .filter(|g| g.holds && g.severity == Severity::Fail)
+            .map(|g| g.describe())
+            .collect();
+        super::say(format_args!("hdlscan: {}", failed.join("; ")));
     }
     Ok(if report.failed() {
         Exit::GateFailed

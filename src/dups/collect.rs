@@ -5,6 +5,7 @@
 
 use super::group::{self, Ctx, PartOut, TopSoFar};
 use super::Summary;
+use crate::clusters::Repeated;
 use super::output::{Grouped, Rows};
 use super::record::{Block, get_key};
 use super::{Counters, EngineStats, Held, TASK};
@@ -71,6 +72,8 @@ pub struct Collector {
     held: Vec<Held>,
     held_bytes: usize,
     next_seq: u64,
+    /// The blocks' own counts of canonicals their records repeat.
+    repeated: Repeated,
     parts: Option<Vec<Writer>>,
     spilled: u64,
     /// Set by a failed spill: the partitions are incomplete, so no count
@@ -89,6 +92,7 @@ impl Collector {
             held: Vec::new(),
             held_bytes: 0,
             next_seq: 0,
+            repeated: Repeated::default(),
             parts: None,
             spilled: 0,
             failed: None,
@@ -116,6 +120,7 @@ impl Collector {
 
     pub fn append(&mut self, mut b: Block) -> Result<()> {
         self.check()?;
+        self.repeated += b.finish_records();
         if b.is_empty() {
             return Ok(());
         }
@@ -249,6 +254,7 @@ impl Collector {
         };
         let summary = Summary {
             values,
+            repeated_in_record: self.repeated,
             top: out.top.into_iter().map(|c| c.cluster).collect(),
             ..out.counts
         };

@@ -95,6 +95,7 @@ impl AddAssign<PartOut> for PartOut {
         c.unique += d.unique;
         c.clusters += d.clusters;
         c.values_in_clusters += d.values_in_clusters;
+        c.records_in_clusters += d.records_in_clusters;
         c.across_inputs += d.across_inputs;
         c.across_columns += d.across_columns;
         // The caller cuts the top to its length (`keep_top`).
@@ -168,6 +169,11 @@ const NO_SLOT: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy)]
 struct Group {
     count: u64,
+    /// Distinct records among its members: a member of another record
+    /// than the one before adds one (a record's members are consecutive,
+    /// as [`Block`](super::Block) says).
+    records: u64,
+    last_record: (u32, u64),
     first_seq: u64,
     first_input: u32,
     first_column: u32,
@@ -198,6 +204,8 @@ impl Counted {
     fn add(&mut self, seq: u64, k: &Key<'_>) -> (u32, bool) {
         let (i, new) = self.groups.find_or_push(k.hash, k.canonical, || Group {
             count: 1,
+            records: 1,
+            last_record: (k.input, k.record),
             first_seq: seq,
             first_input: k.input,
             first_column: k.column,
@@ -208,6 +216,10 @@ impl Counted {
         if !new {
             let g = self.groups.get_mut(i);
             g.count += 1;
+            if g.last_record != (k.input, k.record) {
+                g.last_record = (k.input, k.record);
+                g.records += 1;
+            }
             g.multi_input |= g.first_input != k.input;
             g.multi_column |= g.first_column != k.column;
         }
@@ -270,13 +282,14 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
     c.unique = t.groups.len() as u64;
     let mut clusters: Vec<u32> = Vec::new();
     for (i, g) in t.groups.values_mut().enumerate() {
-        if g.count < 2 {
+        if g.records < 2 {
             continue;
         }
         g.slot = clusters.len() as u32;
         clusters.push(i as u32);
         c.clusters += 1;
         c.values_in_clusters += g.count;
+        c.records_in_clusters += g.records;
         c.across_inputs += u64::from(g.multi_input);
         c.across_columns += u64::from(g.multi_column);
     }
@@ -288,7 +301,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
     // among the run's.
     let key_of = |i: u32| {
         let g = t.groups.get(i as usize);
-        RowKey::new(g.count, g.first_seq, 0)
+        RowKey::new(g.records, g.first_seq, 0)
     };
     let n_top = ctx.opts.top.min(clusters.len());
     let mut top_of_slot: Vec<u32> = Vec::new();
@@ -313,6 +326,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
                 cluster: TopCluster {
                     canonical: String::from_utf8_lossy(t.groups.key(i as usize)).into_owned(),
                     count: g.count,
+                    records: g.records,
                     first: At::default(),
                     members: Vec::new(),
                 },
@@ -336,7 +350,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
     let wanted = |k: usize| {
         t.of_record.get(k).is_none_or(|&i| {
             let g = t.groups.get(i as usize);
-            g.count >= 2 && (make != Make::Top || top_of_slot.get(g.slot as usize).is_some_and(|&s| s != NO_SLOT))
+            g.records >= 2 && (make != Make::Top || top_of_slot.get(g.slot as usize).is_some_and(|&s| s != NO_SLOT))
         })
     };
     src.each_where(wanted, |k, seq, body| {
@@ -349,7 +363,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
             }
         };
         let g = t.groups.get(i);
-        if g.count < 2 {
+        if g.records < 2 {
             return Ok(true);
         }
         let slot = g.slot as usize;
@@ -377,6 +391,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
         );
         if make != Make::Top {
             let row = Row {
+                records: g.records,
                 count: g.count,
                 first_seq: g.first_seq,
                 seq,

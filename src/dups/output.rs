@@ -66,8 +66,8 @@ impl Grouped {
         &self.stats
     }
 
-    /// The duplicates file's Arrow schema: `cluster`, `canonical`, `count`,
-    /// `input`, `record`, `line`, `column`, `value_index`, `value`,
+    /// The duplicates file's Arrow schema: `cluster`, `canonical`, `records`
+    /// (the cluster's distinct records), `count` (its members), `input`, `record`, `line`, `column`, `value_index`, `value`,
     /// `first_record`, `variant`. `input` and `column` are names; `line` is
     /// null for Parquet input.
     pub fn schema() -> SchemaRef {
@@ -76,6 +76,7 @@ impl Grouped {
         Arc::new(Schema::new(vec![
             u64("cluster"),
             utf8("canonical"),
+            u64("records"),
             u64("count"),
             utf8("input"),
             u64("record"),
@@ -221,6 +222,7 @@ fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
 struct Batch {
     cluster: UInt64Builder,
     canonical: StringBuilder,
+    records: UInt64Builder,
     count: UInt64Builder,
     input: StringBuilder,
     record: UInt64Builder,
@@ -246,6 +248,7 @@ impl Batch {
         // that is not gets `bad_utf8` and no canonical): lossy changes
         // nothing but keeps a bad caller from a panic.
         self.canonical.append_value(text(row.canonical));
+        self.records.append_value(row.records);
         self.count.append_value(row.count);
         self.input.append_value(input);
         self.record.append_value(row.at.record);
@@ -264,6 +267,7 @@ impl Batch {
         let cols: Vec<ArrayRef> = vec![
             Arc::new(self.cluster.finish()),
             Arc::new(self.canonical.finish()),
+            Arc::new(self.records.finish()),
             Arc::new(self.count.finish()),
             Arc::new(self.input.finish()),
             Arc::new(self.record.finish()),

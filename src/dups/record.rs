@@ -20,6 +20,7 @@
 //! files are ours, but a short read must be an error, never a panic.
 
 use super::At;
+use crate::clusters::Repeated;
 use crate::variant::Variant;
 use crate::id::Warnings;
 use crate::spill::frame::{begin_frame, end_frame, get_bytes, get_frame, get_u32, get_varint, put_bytes, put_varint};
@@ -115,17 +116,22 @@ pub(super) struct Key<'a> {
     pub input: u32,
     pub column: u32,
     pub canonical: &'a [u8],
+    /// The record, which with `input` names the record a cluster counts.
+    pub record: u64,
 }
 
 #[inline]
 pub(super) fn get_key(body: &[u8]) -> Option<Key<'_>> {
     let head = body.get(..HEAD)?;
     let len = u32_at(head, 16) as usize;
+    let end = HEAD.checked_add(len)?;
+    let mut pos = end;
     Some(Key {
         hash: u64::from_le_bytes(head[..8].try_into().expect("eight bytes")),
         input: u32_at(head, 8),
         column: u32_at(head, 12),
-        canonical: body.get(HEAD..HEAD.checked_add(len)?)?,
+        canonical: body.get(HEAD..end)?,
+        record: get_varint(body, &mut pos)?,
     })
 }
 
@@ -163,10 +169,23 @@ pub(super) fn get_body(body: &[u8]) -> Option<Member<'_>> {
 /// The valid values of one block of work, built on a rayon worker: each a
 /// frame in one byte buffer, its canonical's hash inside (hashing here
 /// spreads that work over the workers). No I/O.
+///
+/// A record's values are pushed together, in one block (as the pipeline
+/// reads them): the block counts the canonicals a record repeats
+/// ([`Repeated`]) as they come, and the grouping counts a cluster's
+/// records by comparing each member's record with the one before.
 #[derive(Debug, Default)]
 pub struct Block {
     pub(super) buf: Vec<u8>,
     pub(super) len: u64,
+    /// The record being pushed: `(input, record)`.
+    record: Option<(u32, u64)>,
+    /// Its canonicals so far, back to back, and each one's hash and end.
+    canonicals: Vec<u8>,
+    ends: Vec<(u64, usize)>,
+    /// Whether it repeated one already (it is then counted).
+    repeats: bool,
+    pub(super) repeated: Repeated,
 }
 
 impl Block {
@@ -175,18 +194,51 @@ impl Block {
     pub fn with_capacity(values: usize) -> Block {
         Block {
             buf: Vec::with_capacity(values * 56),
-            len: 0,
+            ..Block::default()
         }
     }
 
     /// Adds one valid value: its canonical form, where it was read, its raw
-    /// bytes and the parser's warnings for it.
+    /// bytes and the parser's warnings for it. A record's values come
+    /// together, in one block.
     pub fn push(&mut self, canonical: &[u8], at: At, value: &[u8], warnings: Warnings) {
         let hash = crate::spill::hash(canonical);
+        self.count_repeat(hash, canonical, (at.input, at.record));
         let start = begin_frame(&mut self.buf);
         put_body(&mut self.buf, hash, canonical, &at, value, warnings);
         end_frame(&mut self.buf, start);
         self.len += 1;
+    }
+
+    /// Counts `canonical` as a repeat when `record` holds it already.
+    #[inline]
+    fn count_repeat(&mut self, hash: u64, canonical: &[u8], record: (u32, u64)) {
+        if self.record != Some(record) {
+            self.record = Some(record);
+            self.canonicals.clear();
+            self.ends.clear();
+            self.repeats = false;
+        }
+        let mut start = 0;
+        for &(h, end) in &self.ends {
+            if h == hash && &self.canonicals[start..end] == canonical {
+                self.repeated.values += 1;
+                self.repeated.records += u64::from(!std::mem::replace(&mut self.repeats, true));
+                return;
+            }
+            start = end;
+        }
+        self.canonicals.extend_from_slice(canonical);
+        self.ends.push((hash, self.canonicals.len()));
+    }
+
+    /// The repeats counted, the record scratch given back: the block is
+    /// complete.
+    pub(super) fn finish_records(&mut self) -> Repeated {
+        self.canonicals = Vec::new();
+        self.ends = Vec::new();
+        self.record = None;
+        std::mem::take(&mut self.repeated)
     }
 
     /// Values pushed.
@@ -223,10 +275,11 @@ impl Block {
 }
 
 /// One row of the duplicates file as a run stores it: the cluster's sort
-/// key (`count` descending, then `first_seq`), the member's own `seq`
+/// key (`records` descending, then `first_seq`), the member's own `seq`
 /// (members in order of appearance), and what the row shows.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Row<'a> {
+    pub records: u64,
     pub count: u64,
     pub first_seq: u64,
     pub seq: u64,
@@ -241,19 +294,19 @@ impl Row<'_> {
     /// The order of the duplicates file.
     #[inline]
     pub fn key(&self) -> RowKey {
-        RowKey::new(self.count, self.first_seq, self.seq)
+        RowKey::new(self.records, self.first_seq, self.seq)
     }
 }
 
-/// Sorts as the duplicates file does: larger clusters first, then the
-/// cluster first seen first, then members in order of appearance.
+/// Sorts as the duplicates file does: clusters of more records first, then
+/// the cluster first seen first, then members in order of appearance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct RowKey(std::cmp::Reverse<u64>, u64, u64);
 
 impl RowKey {
     #[inline]
-    pub fn new(count: u64, first_seq: u64, seq: u64) -> RowKey {
-        RowKey(std::cmp::Reverse(count), first_seq, seq)
+    pub fn new(records: u64, first_seq: u64, seq: u64) -> RowKey {
+        RowKey(std::cmp::Reverse(records), first_seq, seq)
     }
 
     /// Whether `self` and `o` are members of the same cluster.
@@ -266,9 +319,10 @@ impl RowKey {
 /// Appends a row as a frame.
 pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
     let start = begin_frame(out);
-    put_varint(out, row.count);
+    put_varint(out, row.records);
     put_varint(out, row.first_seq);
     put_varint(out, row.seq);
+    put_varint(out, row.count);
     put_varint(out, row.first_record);
     let same = row.value == row.canonical;
     out.push(
@@ -287,9 +341,10 @@ pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
 /// Decodes a row frame's bytes.
 pub(super) fn get_row(frame: &[u8]) -> Option<Row<'_>> {
     let mut pos = 0;
-    let count = get_varint(frame, &mut pos)?;
+    let records = get_varint(frame, &mut pos)?;
     let first_seq = get_varint(frame, &mut pos)?;
     let seq = get_varint(frame, &mut pos)?;
+    let count = get_varint(frame, &mut pos)?;
     let first_record = get_varint(frame, &mut pos)?;
     let flags = *frame.get(pos)?;
     pos += 1;
@@ -302,6 +357,7 @@ pub(super) fn get_row(frame: &[u8]) -> Option<Row<'_>> {
         get_bytes(frame, &mut pos)?
     };
     (pos == frame.len()).then_some(Row {
+        records,
         count,
         first_seq,
         seq,
@@ -318,10 +374,10 @@ pub(super) fn get_row(frame: &[u8]) -> Option<Row<'_>> {
 #[inline]
 pub(super) fn row_key(frame: &[u8]) -> Option<RowKey> {
     let mut pos = 0;
-    let count = get_varint(frame, &mut pos)?;
+    let records = get_varint(frame, &mut pos)?;
     let first_seq = get_varint(frame, &mut pos)?;
     let seq = get_varint(frame, &mut pos)?;
-    Some(RowKey::new(count, first_seq, seq))
+    Some(RowKey::new(records, first_seq, seq))
 }
 
 #[cfg(test)]

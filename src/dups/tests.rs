@@ -25,6 +25,7 @@ struct Value {
 struct OutRow {
     cluster: u64,
     canonical: String,
+    records: u64,
     count: u64,
     input: String,
     record: u64,
@@ -77,6 +78,7 @@ fn read_csv(bytes: &[u8]) -> Vec<OutRow> {
         [
             "cluster",
             "canonical",
+            "records",
             "count",
             "input",
             "record",
@@ -95,22 +97,48 @@ fn read_csv(bytes: &[u8]) -> Vec<OutRow> {
             OutRow {
                 cluster: n(0),
                 canonical: rec[1].to_string(),
-                count: n(2),
-                input: rec[3].to_string(),
-                record: n(4),
-                line: (!rec[5].is_empty()).then(|| n(5)),
-                column: rec[6].to_string(),
-                value_index: n(7) as u32,
-                value: rec[8].to_string(),
-                first_record: n(9),
-                variant: rec[10].to_string(),
+                records: n(2),
+                count: n(3),
+                input: rec[4].to_string(),
+                record: n(5),
+                line: (!rec[6].is_empty()).then(|| n(6)),
+                column: rec[7].to_string(),
+                value_index: n(8) as u32,
+                value: rec[9].to_string(),
+                first_record: n(10),
+                variant: rec[11].to_string(),
             }
         })
         .collect()
 }
 
-/// The naive grouping: everything in memory, in the plainest way.
+/// The distinct records among `g`'s values.
+fn records_of(values: &[Value], g: &[usize]) -> u64 {
+    let mut r: Vec<(u32, u64)> = g.iter().map(|&i| (values[i].at.input, values[i].at.record)).collect();
+    r.sort();
+    r.dedup();
+    r.len() as u64
+}
+
+/// The naive grouping: everything in memory, in the plainest way. A
+/// cluster is a canonical of two records or more; a record holding a
+/// canonical twice repeats it.
 fn naive(values: &[Value], opts: &Options) -> (Summary, Vec<OutRow>) {
+    let mut in_record: HashMap<(u32, u64, &str), u64> = HashMap::new();
+    for v in values {
+        *in_record.entry((v.at.input, v.at.record, &v.canonical)).or_default() += 1;
+    }
+    let mut repeating: Vec<(u32, u64)> = in_record
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|((input, record, _), _)| (*input, *record))
+        .collect();
+    repeating.sort();
+    repeating.dedup();
+    let repeated_in_record = crate::clusters::Repeated {
+        values: in_record.values().map(|n| n - 1).sum(),
+        records: repeating.len() as u64,
+    };
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, v) in values.iter().enumerate() {
@@ -121,8 +149,8 @@ fn naive(values: &[Value], opts: &Options) -> (Summary, Vec<OutRow>) {
         groups[g].push(i);
     }
     let unique = groups.len() as u64;
-    let mut clusters: Vec<Vec<usize>> = groups.into_iter().filter(|g| g.len() >= 2).collect();
-    clusters.sort_by_key(|g| (std::cmp::Reverse(g.len()), g[0]));
+    let mut clusters: Vec<Vec<usize>> = groups.into_iter().filter(|g| records_of(values, g) >= 2).collect();
+    clusters.sort_by_key(|g| (std::cmp::Reverse(records_of(values, g)), g[0]));
     let distinct = |g: &[usize], f: &dyn Fn(&Value) -> u32| {
         let mut s: Vec<u32> = g.iter().map(|&i| f(&values[i])).collect();
         s.sort();
@@ -147,6 +175,7 @@ fn naive(values: &[Value], opts: &Options) -> (Summary, Vec<OutRow>) {
             rows.push(OutRow {
                 cluster: n as u64 + 1,
                 canonical: m.canonical.clone(),
+                records: records_of(values, g),
                 count: g.len() as u64,
                 input: INPUTS[m.at.input as usize].to_string(),
                 record: m.at.record,
@@ -162,6 +191,7 @@ fn naive(values: &[Value], opts: &Options) -> (Summary, Vec<OutRow>) {
             top.push(TopCluster {
                 canonical: f.canonical.clone(),
                 count: g.len() as u64,
+                records: records_of(values, g),
                 first: f.at,
                 members: g
                     .iter()
@@ -180,6 +210,8 @@ fn naive(values: &[Value], opts: &Options) -> (Summary, Vec<OutRow>) {
         unique,
         clusters: clusters.len() as u64,
         values_in_clusters: clusters.iter().map(|g| g.len() as u64).sum(),
+        records_in_clusters: clusters.iter().map(|g| records_of(values, g)).sum(),
+        repeated_in_record,
         across_inputs: clusters.iter().filter(|g| distinct(g, &|v| v.at.input)).count() as u64,
         across_columns: clusters.iter().filter(|g| distinct(g, &|v| v.at.column)).count() as u64,
         top,
@@ -201,15 +233,22 @@ struct Seed {
 
 fn values_of(seeds: &[Seed]) -> Vec<Value> {
     let mut record = [0u64; 2];
+    let mut last: Option<(u32, u64)> = None;
     seeds
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            // Records only grow within an input; several values may share one.
-            if s.value_index == 0 {
-                record[s.input as usize] += 1;
-            }
-            let rec = record[s.input as usize];
+            // Records only grow within an input; several values may share
+            // one, and come together (as a scan reads them): a value of
+            // index 1 or more is of the record before, whatever its input.
+            let (input, rec) = match last {
+                Some(l) if s.value_index > 0 => l,
+                _ => {
+                    record[s.input as usize] += 1;
+                    (s.input, record[s.input as usize])
+                }
+            };
+            last = Some((input, rec));
             let id = if s.id >= 1000 { 1_000_000 + i as u32 } else { s.id };
             let prefix = 1000 + id % 7;
             let canonical = format!("10.{prefix}/abc.{id}");
@@ -225,7 +264,7 @@ fn values_of(seeds: &[Seed]) -> Vec<Value> {
             Value {
                 canonical,
                 at: At {
-                    input: s.input,
+                    input,
                     record: rec,
                     line: s.has_line.then_some(rec + 1),
                     column: s.column,
@@ -270,16 +309,18 @@ fn check(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8])
     stats
 }
 
-/// `values` collected (blocks end after each index in `cuts`) and grouped.
+/// `values` collected (blocks end after each index in `cuts` that ends a
+/// record: a record is in one block, as a scan pushes it) and grouped.
 fn grouped(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Grouped {
     let mut c = Collector::new(opts);
     if let Some(h) = hash {
         c = c.with_hash(h);
     }
     let mut block = Block::default();
+    let record = |v: &Value| (v.at.input, v.at.record);
     for (i, v) in values.iter().enumerate() {
         block.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
-        if cuts.contains(&i) {
+        if cuts.contains(&i) && values.get(i + 1).is_none_or(|n| record(n) != record(v)) {
             c.append(std::mem::take(&mut block)).unwrap();
         }
     }
@@ -449,36 +490,71 @@ fn equal_hashes_never_merge_clusters() {
     assert!(stats.repartitions > 0, "{stats:?}");
 }
 
-#[test]
-fn across_inputs_and_columns() {
-    let v = |c: &str, input, column| Value {
-        canonical: c.to_string(),
+/// A value written as its canonical, read at that place.
+fn plain(canonical: &str, input: u32, record: u64, column: u32, value_index: u32) -> Value {
+    Value {
+        canonical: canonical.to_string(),
         at: At {
             input,
-            record: 1,
-            line: Some(2),
+            record,
+            line: Some(record + 1),
             column,
-            value_index: 0,
+            value_index,
         },
-        value: c.to_string(),
+        value: canonical.to_string(),
         warnings: Warnings::EMPTY,
-    };
+    }
+}
+
+#[test]
+fn across_inputs_and_columns() {
+    let v = |c, input, record, column| plain(c, input, record, column, 1);
     let values = [
-        v("10.1/both-inputs", 0, 0),
-        v("10.1/both-inputs", 1, 0),
-        v("10.1/both-columns", 0, 0),
-        v("10.1/both-columns", 0, 1),
-        v("10.1/both", 0, 0),
-        v("10.1/both", 1, 1),
-        v("10.1/neither", 1, 1),
-        v("10.1/neither", 1, 1),
-        v("10.1/alone", 0, 1),
+        v("10.1/both-inputs", 0, 1, 0),
+        v("10.1/both-inputs", 1, 1, 0),
+        v("10.1/both-columns", 0, 2, 0),
+        v("10.1/both-columns", 0, 3, 1),
+        v("10.1/both", 0, 4, 0),
+        v("10.1/both", 1, 4, 1),
+        v("10.1/neither", 1, 5, 1),
+        v("10.1/neither", 1, 6, 1),
+        v("10.1/alone", 0, 7, 1),
     ];
     let (s, _, rows) = engine(&values, &[], Options::default(), None);
     assert_eq!((s.clusters, s.across_inputs, s.across_columns), (4, 2, 2));
-    assert_eq!((s.values, s.unique, s.values_in_clusters), (9, 5, 8));
+    assert_eq!((s.values, s.unique, s.values_in_clusters, s.records_in_clusters), (9, 5, 8, 8));
     assert!(rows.iter().all(|r| r.canonical != "10.1/alone"));
     check(&values, &[], tiny(), None);
+}
+
+/// A DSpace export's record holds its DOI in `dc.identifier.uri` and in
+/// `dc.identifier.doi`: the record is consistent, not a duplicate. Only
+/// another record holding the DOI makes a cluster, of two records.
+#[test]
+fn a_record_repeating_its_identifier_is_no_cluster() {
+    let v = |c, record, column, value_index| plain(c, 0, record, column, value_index);
+    let values = [
+        // Record 1: a handle, and its DOI in both columns.
+        v("1721.1/5", 1, 0, 1),
+        v("10.1016/j.fcr.2019.107659", 1, 0, 2),
+        v("10.1016/j.fcr.2019.107659", 1, 1, 1),
+        // Record 2: its DOI twice, and no other record has it.
+        v("10.1111/gcb.13809", 2, 0, 2),
+        v("10.1111/gcb.13809", 2, 1, 1),
+        // Record 3: record 1's DOI: the one duplicate.
+        v("10.1016/j.fcr.2019.107659", 3, 1, 1),
+    ];
+    let (s, _, rows) = engine(&values, &[], Options::default(), None);
+    assert_eq!((s.clusters, s.records_in_clusters, s.values_in_clusters), (1, 2, 3));
+    assert_eq!(s.repeated_in_record, crate::clusters::Repeated { values: 2, records: 2 });
+    assert_eq!(s.top[0].records, 2);
+    // Every member is listed, record 1's two values too.
+    let got: Vec<(u64, &str, u64, u64)> = rows
+        .iter()
+        .map(|r| (r.record, r.column.as_str(), r.records, r.count))
+        .collect();
+    assert_eq!(got, [(1, "doi", 2, 3), (1, "related", 2, 3), (3, "related", 2, 3)]);
+    check(&values, &[2], tiny(), None);
 }
 
 #[test]
@@ -543,7 +619,7 @@ fn rows_show_first_record_and_variants() {
             (10, 5, "same")
         ]
     );
-    assert!(rows.iter().all(|r| r.cluster == 1 && r.count == 6 && r.line.is_none()));
+    assert!(rows.iter().all(|r| r.cluster == 1 && r.count == 6 && r.records == 6 && r.line.is_none()));
     assert_eq!(s.top[0].members.len(), 6);
     assert_eq!(s.top[0].first.record, 5);
 }

@@ -1,7 +1,15 @@
 //! The duplicate clusters in numbers, as the report shows them: made by the
 //! CLI's duplicates engine, by an engine elsewhere (a Spark `groupBy`)
 //! that finds the same clusters, or by [`group`], which finds them among
-//! values held in memory (the Python package's `Report`).
+//! values held in memory (the Python package's `Report`). Plain data: every field is defined here,
+//! so another engine can fill it.
+//!
+//! A *record* is an input file's record: `(At::input, At::record)`. A
+//! *cluster* is a canonical (SPEC §3) held by valid values of two records
+//! or more, across columns and inputs. The same canonical repeated inside
+//! one record (a DOI in `dc.identifier.doi` and in `dc.identifier.uri` of
+//! the same row) is that record being consistent, not a duplicate: it is
+//! counted in [`Repeated`] and makes no cluster by itself.
 
 use crate::at::At;
 use crate::id::Warnings;
@@ -12,21 +20,46 @@ use foldhash::HashMap;
 /// The duplicate clusters in numbers, for the report.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Summary {
-    /// Valid values pushed.
+    /// Valid values pushed (every value with a canonical).
     pub values: u64,
     /// Distinct canonicals among them.
     pub unique: u64,
-    /// Canonicals shared by two values or more.
+    /// Canonicals held by two records or more: `groupBy(canonical)` with
+    /// `count(distinct (input, record)) >= 2`.
     pub clusters: u64,
-    /// Values in those clusters.
+    /// Valid values in those clusters, a record's repeats included.
     pub values_in_clusters: u64,
+    /// Records in those clusters: each cluster's distinct records, summed
+    /// (a record in two clusters counts in each).
+    pub records_in_clusters: u64,
     /// Clusters holding values from more than one input.
     pub across_inputs: u64,
     /// Clusters holding values from more than one column (by column index:
-    /// the `columns` names given to [`Grouped::write`]).
+    /// the `columns` names given to the duplicates file's writer).
     pub across_columns: u64,
-    /// The largest clusters, in the file's order ([`TOP`] of them).
+    /// A canonical repeated inside one record, clusters or not.
+    pub repeated_in_record: Repeated,
+    /// The largest clusters (by records, then first appearance), in the
+    /// duplicates file's order: its first [`TOP`].
     pub top: Vec<TopCluster>,
+}
+
+/// Valid values whose canonical their own record holds already:
+/// `groupBy(input, record, canonical)` with `count >= 2`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Repeated {
+    /// Values beyond the first of their canonical in their record
+    /// (`count - 1` of each such group, summed).
+    pub values: u64,
+    /// Records holding at least one canonical twice or more.
+    pub records: u64,
+}
+
+impl std::ops::AddAssign for Repeated {
+    fn add_assign(&mut self, o: Repeated) {
+        self.values += o.values;
+        self.records += o.records;
+    }
 }
 
 /// One of the largest clusters.
@@ -34,8 +67,10 @@ pub struct Summary {
 pub struct TopCluster {
     /// Its canonical (SPEC §3).
     pub canonical: String,
-    /// Its members.
+    /// Its members: the values holding the canonical.
     pub count: u64,
+    /// The distinct records holding them: the cluster's size.
+    pub records: u64,
     /// Where its first member was read.
     pub first: At,
     /// Its first members in order of appearance ([`TOP_MEMBERS`]).
@@ -45,7 +80,7 @@ pub struct TopCluster {
 /// A member of a top cluster.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopMember {
-    /// Where it was read.
+    /// Where it was read (its record among them).
     pub at: At,
     /// Lossy UTF-8, cut at 200 bytes and marked `…`.
     pub value: String,
@@ -72,47 +107,69 @@ pub struct Member {
 }
 
 /// Groups `members` (in any order) into the clusters of the duplicates
-/// engine: a cluster is a canonical two members or more share; its first
-/// member is the earliest by place; the top clusters are the largest, then
-/// the first seen, each with its [`TOP_MEMBERS`] first members and their
-/// variant against the first (`repair`: whether the values were parsed
-/// with `--repair`). Everything is in memory: for values that fit there.
+/// engine: a cluster is a canonical held by two records or more; its first
+/// member is the earliest by place; the top clusters are those of most
+/// records, then the first seen, each with its [`TOP_MEMBERS`] first
+/// members and their variant against the first (`repair`: whether the
+/// values were parsed with `--repair`). A canonical a record holds twice
+/// is counted in [`Summary::repeated_in_record`]. Everything is in
+/// memory: for values that fit there.
 pub fn group(members: &mut [Member], repair: bool) -> Summary {
     members.sort_by_key(|m| m.at);
-    /// A canonical's count, its first member's index, and whether its
-    /// members span inputs or columns.
+    /// A canonical's values and records, its first member's index, and
+    /// whether its members span inputs or columns.
     struct Group {
         count: u64,
+        records: u64,
+        last_record: (u32, u64),
         first: usize,
         across_inputs: bool,
         across_columns: bool,
     }
     let mut groups: HashMap<&str, Group> = HashMap::default();
+    let mut repeated = Repeated::default();
+    let mut repeats_in_this_record = false;
     for (i, m) in members.iter().enumerate() {
+        let record = (m.at.input, m.at.record);
+        if i == 0 || (members[i - 1].at.input, members[i - 1].at.record) != record {
+            repeats_in_this_record = false;
+        }
         let g = groups.entry(m.canonical.as_str()).or_insert(Group {
             count: 0,
+            records: 0,
+            last_record: (u32::MAX, u64::MAX),
             first: i,
             across_inputs: false,
             across_columns: false,
         });
         let first = &members[g.first].at;
         g.count += 1;
+        // A record's members are consecutive (sorted by place).
+        if g.last_record == record {
+            repeated.values += 1;
+            repeated.records += u64::from(!std::mem::replace(&mut repeats_in_this_record, true));
+        } else {
+            g.last_record = record;
+            g.records += 1;
+        }
         g.across_inputs |= first.input != m.at.input;
         g.across_columns |= first.column != m.at.column;
     }
     let mut summary = Summary {
         values: members.len() as u64,
         unique: groups.len() as u64,
+        repeated_in_record: repeated,
         ..Summary::default()
     };
-    let mut clusters: Vec<&Group> = groups.values().filter(|g| g.count >= 2).collect();
+    let mut clusters: Vec<&Group> = groups.values().filter(|g| g.records >= 2).collect();
     for g in &clusters {
         summary.clusters += 1;
         summary.values_in_clusters += g.count;
+        summary.records_in_clusters += g.records;
         summary.across_inputs += u64::from(g.across_inputs);
         summary.across_columns += u64::from(g.across_columns);
     }
-    clusters.sort_by_key(|g| (std::cmp::Reverse(g.count), g.first));
+    clusters.sort_by_key(|g| (std::cmp::Reverse(g.records), g.first));
     clusters.truncate(TOP);
     let slot: HashMap<&str, usize> = clusters
         .iter()
@@ -124,6 +181,7 @@ pub fn group(members: &mut [Member], repair: bool) -> Summary {
         .map(|g| TopCluster {
             canonical: members[g.first].canonical.clone(),
             count: g.count,
+            records: g.records,
             first: members[g.first].at,
             members: Vec::new(),
         })

@@ -1,26 +1,41 @@
 //! Gates: `--fail-if EXPR` and `--warn-if EXPR`, judged on a finished
-//! report. `EXPR` is `[COLUMN:]METRIC OP LIMIT`: OP one of `>`, `>=`, `<`,
-//! `<=`; LIMIT a count (`12`) or a percentage (`5%`).
+//! report. `EXPR` is `[change:][COLUMN:]METRIC OP LIMIT`: OP one of `>`,
+//! `>=`, `<`, `<=`; LIMIT a count (`12`) or a percentage (`5%`). Every
+//! total of the report is a metric ([`Metric::TOTALS`]), and so is each
+//! code:
+//!
+//! The shares are the report's: `empty`, `placeholder` and `present` of
+//! the values, `valid` and `invalid` of the present ones.
 //!
 //! | metric | count | a percentage is a share of |
 //! | --- | --- | --- |
-//! | `invalid` | present values that are invalid (neither `empty` nor `placeholder`) | present values |
-//! | an error or warning code (`extra_text`, `legacy_resolver`) | values with that code | values |
-//! | `duplicates` | valid values in duplicate clusters (`values_in_clusters`) | valid values |
 //! | `records`, `values` | as counted | (a count only) |
+//! | `present` | values neither `empty` nor `placeholder` | values |
+//! | `empty`, `placeholder` | values of that error code | values |
+//! | `valid` | valid values | present values |
+//! | `invalid` | present values that are not valid | present values |
 //! | `valid_of_present` | valid values | present values: `95%` or `0.95` |
+//! | `duplicates` | valid values in duplicate clusters (`values_in_clusters`) | valid values |
+//! | `clusters` | duplicate clusters (canonicals held by two records or more) | (a count only) |
+//! | `repeated_in_record` | values repeating their record's canonical | valid values |
+//! | an error or warning code (`extra_text`, `legacy_resolver`) | values with that code | values |
 //!
-//! `COLUMN:METRIC` judges one chosen column (`dc.identifier.doi:invalid>0`);
-//! the column name is everything before the last `:`. `duplicates` and
-//! `records` are the run's only.
+//! `COLUMN:METRIC` judges the columns COLUMN selects, summed, with the
+//! selectors of `-c` (a name, trimmed or in any case when only one column
+//! fits, a number, a pattern: `dc.identifier.*:invalid>0`); the selector
+//! is everything before the last `:`, and the caller resolves it
+//! ([`Gate::columns`]). `records`, `duplicates`, `clusters` and
+//! `repeated_in_record` are the run's only.
 //!
 //! `change:[COLUMN:]METRIC` judges the change since `--baseline OLD.json`:
 //! now minus then, in counts, or in percentage points when LIMIT is a
-//! percentage (`change:invalid>0` fails when more values are invalid than
-//! last night; `change:valid_of_present<-1%` when the valid share fell by
-//! more than a point).
+//! percentage (`change:valid<0` fails when fewer values are valid than
+//! last night, an identifier replaced by `N/A` among them;
+//! `change:valid_of_present<-1%` when the valid share fell by more than a
+//! point).
 
 use crate::id::{ErrorCode, Warning};
+use crate::report::Figures;
 use crate::report::Snapshot;
 use serde::{Deserialize, Serialize};
 
@@ -62,49 +77,112 @@ impl Op {
 #[derive(Debug, Clone, Copy, PartialEq)]
 /// What a gate measures (see the module doc's table).
 pub enum Metric {
-    /// Present values that are invalid.
-    Invalid,
-    /// Values with this error code.
-    Error(ErrorCode),
-    /// Values with this warning.
-    Warning(Warning),
-    /// Valid values in duplicate clusters.
-    Duplicates,
     /// Records read.
     Records,
     /// Values read.
     Values,
+    /// Values neither empty nor placeholder.
+    Present,
+    /// Empty values.
+    Empty,
+    /// Placeholders.
+    Placeholder,
+    /// Valid values.
+    Valid,
+    /// Present values that are invalid.
+    Invalid,
     /// Valid values among present ones.
     ValidOfPresent,
+    /// Valid values in duplicate clusters.
+    Duplicates,
+    /// Duplicate clusters.
+    Clusters,
+    /// Values repeating their record's canonical.
+    RepeatedInRecord,
+    /// Values with this error code.
+    Error(ErrorCode),
+    /// Values with this warning.
+    Warning(Warning),
 }
 
 impl Metric {
-    fn name(self) -> &'static str {
+    /// The report's totals, in the order the baseline table lists them.
+    pub const TOTALS: [Metric; 11] = [
+        Metric::Records,
+        Metric::Values,
+        Metric::Present,
+        Metric::Empty,
+        Metric::Placeholder,
+        Metric::Valid,
+        Metric::Invalid,
+        Metric::ValidOfPresent,
+        Metric::Duplicates,
+        Metric::Clusters,
+        Metric::RepeatedInRecord,
+    ];
+
+    /// The metric's name, as a gate and the baseline table write it.
+    pub fn name(self) -> &'static str {
         match self {
-            Metric::Invalid => "invalid",
-            Metric::Error(e) => e.as_str(),
-            Metric::Warning(w) => w.as_str(),
-            Metric::Duplicates => "duplicates",
             Metric::Records => "records",
             Metric::Values => "values",
+            Metric::Present => "present",
+            Metric::Empty => "empty",
+            Metric::Placeholder => "placeholder",
+            Metric::Valid => "valid",
+            Metric::Invalid => "invalid",
             Metric::ValidOfPresent => "valid_of_present",
+            Metric::Duplicates => "duplicates",
+            Metric::Clusters => "clusters",
+            Metric::RepeatedInRecord => "repeated_in_record",
+            Metric::Error(e) => e.as_str(),
+            Metric::Warning(w) => w.as_str(),
         }
     }
 
     fn from_name(s: &str) -> Option<Metric> {
-        Some(match s {
-            "invalid" => Metric::Invalid,
-            "duplicates" => Metric::Duplicates,
-            "records" => Metric::Records,
-            "values" => Metric::Values,
-            "valid_of_present" => Metric::ValidOfPresent,
-            // `multiple_values` and its kin are both errors and (repaired)
-            // warnings: the name means the error, as the report lists it.
-            _ => match ErrorCode::from_name(s) {
-                Some(e) => Metric::Error(e),
-                None => Metric::Warning(Warning::from_name(s)?),
-            },
+        if let Some(m) = Metric::TOTALS.iter().find(|m| m.name() == s) {
+            return Some(*m);
+        }
+        // `multiple_values` and its kin are both errors and (repaired)
+        // warnings: the name means the error, as the report lists it.
+        Some(match ErrorCode::from_name(s) {
+            Some(e) => Metric::Error(e),
+            None => Metric::Warning(Warning::from_name(s)?),
         })
+    }
+
+    /// Counted for the run only, not per column.
+    fn run_only(self) -> bool {
+        matches!(
+            self,
+            Metric::Records | Metric::Duplicates | Metric::Clusters | Metric::RepeatedInRecord
+        )
+    }
+
+    /// A count that has no share.
+    fn count_only(self) -> bool {
+        matches!(self, Metric::Records | Metric::Values | Metric::Clusters)
+    }
+
+    /// What the metric counts in `snap` (`f`: the figures of the judged
+    /// columns, or the run's), and what a percentage of it is a share of.
+    pub fn measure(self, snap: &Snapshot, f: &Figures) -> (u64, Option<u64>) {
+        match self {
+            Metric::Records => (snap.records, None),
+            Metric::Values => (f.values, None),
+            Metric::Present => (f.present, Some(f.values)),
+            Metric::Empty => (f.empty(), Some(f.values)),
+            Metric::Placeholder => (f.placeholder(), Some(f.values)),
+            Metric::Valid => (f.valid, Some(f.present)),
+            Metric::Invalid => (f.invalid(), Some(f.present)),
+            Metric::ValidOfPresent => (f.valid, Some(f.present)),
+            Metric::Duplicates => (snap.values_in_clusters, Some(snap.total.valid)),
+            Metric::Clusters => (snap.clusters, None),
+            Metric::RepeatedInRecord => (snap.repeated_in_record, Some(snap.total.valid)),
+            Metric::Error(e) => (f.error(e.as_str()), Some(f.values)),
+            Metric::Warning(w) => (f.warnings.get(w.as_str()).copied().unwrap_or(0), Some(f.values)),
+        }
     }
 }
 
@@ -188,8 +266,13 @@ pub struct Gate {
     pub expr: String,
     /// Fail or warn when it holds.
     pub severity: Severity,
-    /// The column it is judged on (`column.metric`); all columns when `None`.
+    /// The column selector it is judged on (`COLUMN:METRIC`, as written);
+    /// the run's totals when `None`.
     pub column: Option<String>,
+    /// The columns `column` selects, resolved by the caller with `-c`'s
+    /// selectors against the run's chosen columns; empty until then, when
+    /// `column` is taken as one exact name.
+    pub columns: Vec<String>,
     /// What it measures.
     pub metric: Metric,
     /// `change:METRIC`: judged on the change since the baseline.
@@ -204,7 +287,7 @@ pub struct Gate {
 
 /// Every metric name a gate takes, for the error that lists them.
 pub fn metric_names() -> Vec<&'static str> {
-    let mut v = vec!["invalid", "duplicates", "records", "values", "valid_of_present"];
+    let mut v: Vec<&'static str> = Metric::TOTALS.iter().map(|m| m.name()).collect();
     v.extend(ErrorCode::ALL.iter().map(|e| e.as_str()));
     v.extend(
         Warning::ALL
@@ -242,7 +325,7 @@ impl Gate {
         let mut limit = limit;
         let mut percent = percent;
         match metric {
-            Metric::Records | Metric::Values if percent => {
+            _ if metric.count_only() && percent => {
                 return Err(format!(
                     "{flag} {expr:?}: {} is a count; give a number, not a percentage",
                     metric.name()
@@ -259,7 +342,7 @@ impl Gate {
             }
             _ => {}
         }
-        if column.is_some() && matches!(metric, Metric::Duplicates | Metric::Records) {
+        if column.is_some() && metric.run_only() {
             return Err(format!(
                 "{flag} {expr:?}: {} is counted for the run, not per column",
                 metric.name()
@@ -269,6 +352,7 @@ impl Gate {
             expr: expr.to_string(),
             severity,
             column,
+            columns: Vec::new(),
             metric,
             change,
             op,
@@ -278,19 +362,13 @@ impl Gate {
     }
 
     /// What the metric counts in `snap`, and what a percentage of it is a
-    /// share of. None when the column is not in `snap`.
-    fn measure(&self, snap: &Snapshot) -> Option<(u64, Option<u64>)> {
-        let f = snap.figures(self.column.as_deref())?;
-        let code = |m: &std::collections::BTreeMap<String, u64>, name: &str| m.get(name).copied().unwrap_or(0);
-        Some(match self.metric {
-            Metric::Invalid => (f.invalid_present(), Some(f.present)),
-            Metric::Error(e) => (code(&f.errors, e.as_str()), Some(f.values)),
-            Metric::Warning(w) => (code(&f.warnings, w.as_str()), Some(f.values)),
-            Metric::Duplicates => (snap.values_in_clusters, Some(snap.total.valid)),
-            Metric::Records => (snap.records, None),
-            Metric::Values => (f.values, None),
-            Metric::ValidOfPresent => (f.valid, Some(f.present)),
-        })
+    /// share of; `Err` names a judged column `snap` lacks.
+    fn measure(&self, snap: &Snapshot) -> Result<(u64, Option<u64>), String> {
+        let names = match (&self.column, self.columns.is_empty()) {
+            (Some(c), true) => std::slice::from_ref(c),
+            _ => &self.columns[..],
+        };
+        Ok(self.metric.measure(snap, &snap.figures(names)?))
     }
 
     /// The compared value of a measure: the count, or its percentage.
@@ -306,16 +384,15 @@ impl Gate {
     /// `then`, the baseline); an unknown column or a `change:` gate without
     /// a baseline is an error.
     pub fn judge(&self, now: &Snapshot, then: Option<&Snapshot>) -> Result<Verdict, String> {
-        let unknown = |snap: &Snapshot, which: &str| {
+        let unknown = |snap: &Snapshot, which: &str, name: String| {
             let names: Vec<&str> = snap.columns.iter().map(|(c, _)| c.as_str()).collect();
             format!(
-                "gate {:?}: {:?} is not one of the {which} ({})",
+                "gate {:?}: {name:?} is not one of the {which} ({})",
                 self.expr,
-                self.column.as_deref().unwrap_or_default(),
                 names.join(", ")
             )
         };
-        let m = self.measure(now).ok_or_else(|| unknown(now, "chosen columns"))?;
+        let m = self.measure(now).map_err(|c| unknown(now, "chosen columns", c))?;
         let mut value = self.value(m);
         let mut before = None;
         if self.change {
@@ -325,7 +402,7 @@ impl Gate {
                     self.expr
                 )
             })?;
-            let t = self.value(self.measure(then).ok_or_else(|| unknown(then, "baseline's columns"))?);
+            let t = self.value(self.measure(then).map_err(|c| unknown(then, "baseline's columns", c))?);
             before = Some((t * 1e4).round() / 1e4);
             value -= t;
         }
@@ -382,7 +459,7 @@ impl Verdict {
     pub fn describe(&self) -> String {
         let shown = match (self.then, self.denominator) {
             (Some(then), _) => format!("{:+} since the baseline's {then}", self.value),
-            (None, Some(of)) if self.unit == "percent" => format!("{}% ({} of {of})", self.value, self.count),
+            (None, Some(of)) if self.unit == "percent" => format!("{:.2}% ({} of {of})", self.value, self.count),
             _ => self.count.to_string(),
         };
         let word = match (self.holds, self.severity) {
@@ -417,6 +494,64 @@ mod tests {
         assert_eq!((g.limit, g.percent), (95.0, true));
         let g = Gate::parse("a:b:invalid<=0", Severity::Fail).unwrap();
         assert_eq!(g.column.as_deref(), Some("a:b"));
+    }
+
+    #[test]
+    fn every_total_is_a_metric() {
+        for m in Metric::TOTALS {
+            let g = Gate::parse(&format!("change:{}<0", m.name()), Severity::Fail).unwrap();
+            assert_eq!((g.metric, g.change), (m, true));
+        }
+        let g = Gate::parse("change:dc.identifier.*:placeholder>0", Severity::Fail).unwrap();
+        assert_eq!(g.column.as_deref(), Some("dc.identifier.*"));
+        assert!(
+            Gate::parse("clusters>5%", Severity::Fail)
+                .unwrap_err()
+                .contains("count")
+        );
+        for run_only in ["doi:clusters>0", "doi:repeated_in_record>0", "doi:records<1"] {
+            assert!(
+                Gate::parse(run_only, Severity::Fail)
+                    .unwrap_err()
+                    .contains("not per column")
+            );
+        }
+    }
+
+    /// One DOI of last night's export became `N/A`: fewer valid values and
+    /// one more placeholder, and no more invalid ones.
+    #[test]
+    fn a_placeholder_is_a_lost_identifier_not_an_invalid_one() {
+        let figures = |valid: u64, placeholder: u64| Figures {
+            cells: 4,
+            values: 4,
+            present: 4 - placeholder,
+            valid,
+            errors: [("placeholder".to_string(), placeholder)]
+                .into_iter()
+                .filter(|e| e.1 > 0)
+                .collect(),
+            ..Figures::default()
+        };
+        let snap = |f: Figures| Snapshot {
+            records: 4,
+            columns: vec![("dc.identifier.doi".to_string(), f.clone())],
+            total: f,
+            ..Snapshot::default()
+        };
+        let (then, now) = (snap(figures(4, 0)), snap(figures(3, 1)));
+        let judge = |expr: &str| {
+            let mut g = Gate::parse(expr, Severity::Fail).unwrap();
+            g.columns = g.column.iter().cloned().collect();
+            g.judge(&now, Some(&then)).unwrap()
+        };
+        assert!(!judge("change:invalid>0").holds);
+        assert!(judge("change:valid<0").holds);
+        assert!(judge("change:dc.identifier.doi:placeholder>0").holds);
+        // The share of present values stays whole: it cannot see a loss.
+        assert!(!judge("change:valid_of_present<0").holds);
+        assert_eq!(judge("placeholder>=25%").value, 25.0);
+        assert_eq!(judge("valid>=100%").value, 100.0);
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod snapshot;
 mod stats;
 mod summary;
 
-pub use snapshot::{Changes, Snapshot};
+pub use snapshot::{Changes, CodeChange, Figures, MetricChange, Snapshot};
 pub use stats::{CodeStats, ColumnStats, Decoding, Example, InputInfo, Stats, example_text};
 
 use crate::at::At;
@@ -24,8 +24,12 @@ use serde_json::Value;
 /// Bumped whenever a field of the JSON report changes meaning or goes away.
 /// 2: several columns and values per cell (`records`, `cells`, `values`,
 /// `present`, `columns`), examples with their column and line, and
-/// `duplicates` as clusters.
-pub const REPORT_VERSION: u32 = 2;
+/// `duplicates` as clusters. 3: `empty`, `placeholder` and `invalid`
+/// (present, not valid) apart in every total; a cluster is a canonical
+/// held by two records or more (`records_in_clusters`, each top cluster's
+/// `records`), a record's own repeats are `repeated_in_record`, and
+/// `duplicate_values` is gone. [`Snapshot::from_json`] reads 2 and 3.
+pub const REPORT_VERSION: u32 = 3;
 /// Prefixes listed in `top_prefixes`.
 const TOP_PREFIXES: usize = 20;
 
@@ -150,7 +154,9 @@ pub struct InputReport {
     pub records: u64,
 }
 
-/// The statistics of a set of values: the run's, or one column's.
+/// The statistics of a set of values: the run's, or one column's. Every
+/// value is one of `empty`, `placeholder`, `valid` and `invalid`; `present`
+/// is the last two.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Totals {
     /// Cells read (a cell holds several values under `--split`).
@@ -159,28 +165,49 @@ pub struct Totals {
     pub values: u64,
     /// Values neither `empty` nor `placeholder`.
     pub present: u64,
+    /// Empty values (an empty cell, a null, a path that found nothing).
+    #[serde(default)]
+    pub empty: u64,
+    /// Placeholders (`N/A`, `none`, `-`: SPEC's `placeholder`).
+    #[serde(default)]
+    pub placeholder: u64,
     /// Valid values.
     pub valid: u64,
+    /// Present values that are not valid.
+    #[serde(default)]
+    pub invalid: u64,
     /// `valid / present`, a fraction (0 to 1) rounded to 6 digits; 0
     /// when nothing is present.
     pub valid_of_present: f64,
-    /// Values of each kind.
+    /// Values of each kind of SPEC §2, its `invalid` told apart as
+    /// `invalid` (present), `placeholder` and `empty`: they sum to `values`.
     pub by_kind: Counts,
 }
 
 impl Totals {
     fn of(c: &ColumnStats) -> Totals {
         let (present, valid) = (c.present(), c.valid());
+        let empty = c.errors[ErrorCode::Empty as usize];
+        let placeholder = c.errors[ErrorCode::Placeholder as usize];
         Totals {
             cells: c.cells,
             values: c.values,
             present,
+            empty,
+            placeholder,
             valid,
+            invalid: present.saturating_sub(valid),
             valid_of_present: fraction(valid, present),
             by_kind: Counts(
                 Kind::ALL
                     .iter()
+                    .filter(|k| **k != Kind::Invalid)
                     .map(|k| (k.as_str().to_string(), c.by_kind[*k as usize]))
+                    .chain([
+                        ("invalid".to_string(), present.saturating_sub(valid)),
+                        ("placeholder".to_string(), placeholder),
+                        ("empty".to_string(), empty),
+                    ])
                     .collect(),
             ),
         }
@@ -210,25 +237,39 @@ pub struct PrefixCount {
     pub count: u64,
 }
 
-/// The duplicate clusters: valid values sharing a canonical.
+/// The duplicate clusters: records sharing a canonical (see
+/// [`crate::clusters`] for each definition).
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct Duplicates {
     /// Distinct canonicals among the valid values.
     pub unique_canonical: u64,
-    /// Valid values beyond the first of their canonical.
-    pub duplicate_values: u64,
-    /// Canonicals shared by two valid values or more.
+    /// Canonicals held by two records or more.
     pub clusters: u64,
-    /// Valid values whose canonical another valid value shares.
+    /// The records of those clusters, each cluster's counted.
+    #[serde(default)]
+    pub records_in_clusters: u64,
+    /// Valid values in those clusters, a record's repeats included.
     pub values_in_clusters: u64,
     /// Clusters holding values from more than one input.
     pub across_inputs: u64,
     /// Clusters holding values from more than one chosen column.
     pub across_columns: u64,
+    /// A canonical repeated inside one record: never a cluster by itself.
+    #[serde(default)]
+    pub repeated_in_record: RepeatedReport,
     /// The largest clusters, numbered as in the duplicates file.
     pub top: Vec<ClusterReport>,
     /// The duplicates file (`--duplicates`), if written.
     pub file: Option<String>,
+}
+
+/// Values repeating their record's canonical, and the records holding them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RepeatedReport {
+    /// Values beyond the first of their canonical in their record.
+    pub values: u64,
+    /// Records holding a canonical twice or more.
+    pub records: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -238,8 +279,11 @@ pub struct ClusterReport {
     pub cluster: u64,
     /// The canonical its members share.
     pub canonical: String,
-    /// Its members.
+    /// Its members (values).
     pub count: u64,
+    /// The distinct records holding them.
+    #[serde(default)]
+    pub records: u64,
     /// Where the cluster was first seen.
     pub first: Place,
     /// Its first members, in order of appearance.
@@ -414,15 +458,20 @@ impl Report {
                 warnings: nonzero(&warning_names, &c.warnings),
             })
             .collect();
+        let hints = hints(&made.columns, &made.inputs, &stats);
         let input_bytes: u64 = made.inputs.iter().map(|i| i.bytes).sum();
         let secs = made.elapsed_seconds.max(1e-9);
         let duplicates = Duplicates {
             unique_canonical: dups.unique,
-            duplicate_values: dups.values - dups.unique,
             clusters: dups.clusters,
+            records_in_clusters: dups.records_in_clusters,
             values_in_clusters: dups.values_in_clusters,
             across_inputs: dups.across_inputs,
             across_columns: dups.across_columns,
+            repeated_in_record: RepeatedReport {
+                values: dups.repeated_in_record.values,
+                records: dups.repeated_in_record.records,
+            },
             top: dups
                 .top
                 .iter()
@@ -431,6 +480,7 @@ impl Report {
                     cluster: i as u64 + 1,
                     canonical: c.canonical.clone(),
                     count: c.count,
+                    records: c.records,
                     first: place_at(&c.first),
                     members: c
                         .members
@@ -470,6 +520,7 @@ impl Report {
                 .notes
                 .into_iter()
                 .chain(stats.bad_lines.iter().map(|b| format!("skipped {b}")))
+                .chain(hints)
                 .collect(),
             run: RunInfo {
                 tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
@@ -531,11 +582,36 @@ impl Report {
     }
 }
 
-impl Report {
-    /// Invalid values over all columns.
-    pub fn invalid(&self) -> u64 {
-        self.totals.values - self.totals.valid
+/// Notes where the fix is known: bytes that are not UTF-8 in a column of
+/// input read as UTF-8 (an Excel export in Windows-1252), and identifiers
+/// joined by `||` (DSpace) read as one value.
+fn hints(columns: &[String], inputs: &[InputInfo], stats: &Stats) -> Vec<String> {
+    let decoded = inputs.iter().any(|i| i.decoding.is_some());
+    let joined = |column: usize| {
+        stats.errors.get(ErrorCode::MultipleValues as usize).is_some_and(|c| {
+            c.examples
+                .iter()
+                .any(|e| e.at.column as usize == column && e.value.contains("||"))
+        })
+    };
+    let mut out = Vec::new();
+    for (i, (name, c)) in columns.iter().zip(&stats.columns).enumerate() {
+        let bad = c.errors[ErrorCode::BadUtf8 as usize];
+        if bad > 0 && !decoded {
+            out.push(format!(
+                "column {name:?}: {bad} values are not UTF-8 (bad_utf8): if the file is Windows-1252 or Latin-1, \
+                 try `--encoding windows-1252`"
+            ));
+        }
+        let several = c.errors[ErrorCode::MultipleValues as usize];
+        if several > 0 && joined(i) {
+            out.push(format!(
+                "column {name:?}: {several} values hold several identifiers joined by `||` (multiple_values): \
+                 add `--split '||'`"
+            ));
+        }
     }
+    out
 }
 
 /// `n / of`, rounded to 6 digits; 0 when `of` is 0.

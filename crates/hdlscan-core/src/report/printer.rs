@@ -24,8 +24,9 @@ impl Pages for Report {
             m.heading(&mut o, &format!("Since {}", m.code(&c.baseline)));
             if !c.same_tool || !c.same_options {
                 let note = format!(
-                    "Note: the baseline was made by {} with {} options; a change may be theirs.",
+                    "Note: the baseline was made by {} (report version {}) with {} options; a change may be theirs.",
                     m.cell(&c.baseline_tool),
+                    c.baseline_version,
                     if c.same_options { "the same" } else { "other" }
                 );
                 m.paragraph(&mut o, &note);
@@ -57,18 +58,32 @@ impl Pages for Report {
             ("records", self.records, String::new()),
             ("cells", t.cells, String::new()),
             ("values", t.values, String::new()),
+            ("empty", t.empty, format!("{} of values", pct(t.empty, t.values))),
+            (
+                "placeholder",
+                t.placeholder,
+                format!("{} of values", pct(t.placeholder, t.values)),
+            ),
             ("present", t.present, format!("{} of values", pct(t.present, t.values))),
             ("valid", t.valid, format!("{} of present", pct(t.valid, t.present))),
             (
                 "invalid",
-                self.invalid(),
-                format!("{} of values", pct(self.invalid(), t.values)),
+                t.invalid,
+                format!("{} of present", pct(t.invalid, t.present)),
             ),
+            ("duplicate clusters", d.clusters, String::new()),
+            ("records in clusters", d.records_in_clusters, String::new()),
             (
-                "in duplicate clusters",
+                "values in clusters",
                 d.values_in_clusters,
                 format!("{} of valid", pct(d.values_in_clusters, t.valid)),
             ),
+            (
+                "repeated in their record",
+                d.repeated_in_record.values,
+                format!("{} of valid", pct(d.repeated_in_record.values, t.valid)),
+            ),
+            ("records with a repeat", d.repeated_in_record.records, String::new()),
         ] {
             if share.is_empty() && !html {
                 // Markdown's rows without a share have always ended `| |`.
@@ -94,8 +109,11 @@ impl Pages for Report {
                 ("column", false),
                 ("cells", true),
                 ("values", true),
+                ("empty", true),
+                ("placeholder", true),
                 ("present", true),
                 ("valid", true),
+                ("invalid", true),
                 ("valid of present", true),
             ];
             m.table(&mut o, &columns, true);
@@ -105,8 +123,11 @@ impl Pages for Report {
                     code(m, &c.name),
                     x.cells.to_string(),
                     x.values.to_string(),
+                    x.empty.to_string(),
+                    x.placeholder.to_string(),
                     x.present.to_string(),
                     x.valid.to_string(),
+                    x.invalid.to_string(),
                     pct(x.valid, x.present),
                 ];
                 m.row(&mut o, &cells, &columns.map(|c| c.1));
@@ -131,14 +152,16 @@ impl Pages for Report {
         if d.clusters > 0 {
             m.heading(&mut o, "Largest duplicate clusters");
             let text = format!(
-                "{} clusters hold {} values ({} across inputs, {} across columns).",
-                d.clusters, d.values_in_clusters, d.across_inputs, d.across_columns
+                "{} identifiers are each held by two records or more: {} records, {} values ({} clusters across \
+                 inputs, {} across columns). An identifier repeated inside one record is no cluster.",
+                d.clusters, d.records_in_clusters, d.values_in_clusters, d.across_inputs, d.across_columns
             );
             m.paragraph(&mut o, &text);
             let columns = [
                 ("cluster", true),
                 ("canonical", false),
-                ("count", true),
+                ("records", true),
+                ("values", true),
                 ("first seen", false),
                 ("members", false),
             ];
@@ -147,10 +170,11 @@ impl Pages for Report {
                 let members = c
                     .members
                     .iter()
-                    .map(|x| format!("{} ({})", code(m, &x.value), x.variant));
+                    .map(|x| format!("record {}: {} ({})", x.at.record, code(m, &x.value), x.variant));
                 let cells = [
                     c.cluster.to_string(),
                     code(m, &c.canonical),
+                    c.records.to_string(),
                     c.count.to_string(),
                     format!("record {}, {}", c.first.record, m.cell(&c.first.column)),
                     lines(m, members, ", "),

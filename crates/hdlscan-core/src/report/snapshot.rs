@@ -8,21 +8,57 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The counts of a run, or of one column.
+/// The counts of a run, or of some columns.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Figures {
+    /// Cells read.
     pub cells: u64,
+    /// Values read.
     pub values: u64,
+    /// Values neither `empty` nor `placeholder`.
     pub present: u64,
+    /// Valid values.
     pub valid: u64,
-    /// Codes with a count above zero.
+    /// Error codes with a count above zero (`empty` and `placeholder` among
+    /// them: the counts of both, in a report of any version).
     pub errors: BTreeMap<String, u64>,
+    /// Warnings with a count above zero.
     pub warnings: BTreeMap<String, u64>,
 }
 
 impl Figures {
-    pub fn invalid_present(&self) -> u64 {
+    /// Present values that are not valid.
+    pub fn invalid(&self) -> u64 {
         self.present.saturating_sub(self.valid)
+    }
+
+    /// The values of error code `code`.
+    pub fn error(&self, code: &str) -> u64 {
+        self.errors.get(code).copied().unwrap_or(0)
+    }
+
+    /// Empty values.
+    pub fn empty(&self) -> u64 {
+        self.error("empty")
+    }
+
+    /// Placeholders.
+    pub fn placeholder(&self) -> u64 {
+        self.error("placeholder")
+    }
+}
+
+impl std::ops::AddAssign<&Figures> for Figures {
+    fn add_assign(&mut self, o: &Figures) {
+        self.cells += o.cells;
+        self.values += o.values;
+        self.present += o.present;
+        self.valid += o.valid;
+        for (mine, theirs) in [(&mut self.errors, &o.errors), (&mut self.warnings, &o.warnings)] {
+            for (k, v) in theirs {
+                *mine.entry(k.clone()).or_insert(0) += v;
+            }
+        }
     }
 }
 
@@ -37,8 +73,14 @@ pub struct Snapshot {
     pub columns: Vec<(String, Figures)>,
     /// Values in duplicate clusters.
     pub values_in_clusters: u64,
+    /// Duplicate clusters.
+    pub clusters: u64,
+    /// Values repeating their record's canonical.
+    pub repeated_in_record: u64,
     /// The tool and version that wrote the report.
     pub tool: String,
+    /// The report's schema version ([`super::REPORT_VERSION`] for this run's).
+    pub version: u32,
     /// The options it ran with.
     pub options: Value,
 }
@@ -74,18 +116,24 @@ impl Snapshot {
             total,
             columns,
             values_in_clusters: r.duplicates.values_in_clusters,
+            clusters: r.duplicates.clusters,
+            repeated_in_record: r.duplicates.repeated_in_record.values,
             tool: r.run.tool.clone(),
+            version: r.version,
             options: r.run.options.clone(),
         }
     }
 
-    /// An earlier run's JSON report, read as a [`Report`]. A report of
-    /// another schema version is refused: its fields do not mean the same.
+    /// An earlier run's JSON report, read as a [`Report`]. Version 2 is
+    /// read too: its totals are the same counts (`empty` and `placeholder`
+    /// are its error codes), and its duplicates were counted by values
+    /// (`changes.same_tool` is then false, and the page says so). Other
+    /// versions are refused: their fields do not mean the same.
     pub fn from_json(j: &Value) -> Result<Snapshot, String> {
         let version = j["version"].as_u64().unwrap_or(0);
-        if version != u64::from(super::REPORT_VERSION) {
+        if !(2..=u64::from(super::REPORT_VERSION)).contains(&version) {
             return Err(format!(
-                "it is a report of schema version {version}, and this hdlscan writes and compares version {}: run the baseline again with this version",
+                "it is a report of schema version {version}, and this hdlscan compares versions 2 to {}: run the baseline again with this version",
                 super::REPORT_VERSION
             ));
         }
@@ -93,12 +141,20 @@ impl Snapshot {
         Ok(Snapshot::of(&report))
     }
 
-    /// The figures of column `name`, or the run's.
-    pub fn figures(&self, column: Option<&str>) -> Option<&Figures> {
-        match column {
-            None => Some(&self.total),
-            Some(name) => self.columns.iter().find(|(c, _)| c == name).map(|(_, f)| f),
+    /// The figures of the columns named `names` summed, or the run's when
+    /// there are none; `Err` names a column the snapshot lacks.
+    pub fn figures(&self, names: &[String]) -> Result<Figures, String> {
+        if names.is_empty() {
+            return Ok(self.total.clone());
         }
+        let mut sum = Figures::default();
+        for name in names {
+            match self.columns.iter().find(|(c, _)| c == name) {
+                Some((_, f)) => sum += f,
+                None => return Err(name.clone()),
+            }
+        }
+        Ok(sum)
     }
 }
 
@@ -109,8 +165,12 @@ pub struct Changes {
     pub baseline: String,
     /// The tool and version of the baseline.
     pub baseline_tool: String,
-    /// Whether the baseline was made by the same hdlscan version, and with
-    /// the same options (threads aside): if not, a change may be theirs.
+    /// The baseline's report version.
+    #[serde(default)]
+    pub baseline_version: u32,
+    /// Whether the baseline was made by the same hdlscan version, writing
+    /// the same report version: if not, a change may be theirs (a version
+    /// 2 report counted clusters by values, not records).
     pub same_tool: bool,
     /// Whether the baseline used the same options (threads aside).
     pub same_options: bool,
@@ -124,18 +184,27 @@ pub struct Changes {
     pub codes: Vec<CodeChange>,
 }
 
+/// One total then and now: a count, or for `valid_of_present` a fraction.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MetricChange {
+    /// The total's name, as a gate names it.
     pub metric: String,
+    /// The baseline's.
     pub then: f64,
+    /// This run's.
     pub now: f64,
+    /// `now - then`.
     pub change: f64,
 }
 
+/// One code's count then and now.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CodeChange {
+    /// The error or warning code.
     pub code: String,
+    /// The baseline's count.
     pub then: u64,
+    /// This run's.
     pub now: u64,
 }
 
@@ -157,29 +226,26 @@ impl Changes {
             }
             o
         };
-        let (t, n) = (&then.total, &now.total);
-        let pairs: [(&'static str, f64, f64); 7] = [
-            ("records", then.records as f64, now.records as f64),
-            ("values", t.values as f64, n.values as f64),
-            ("present", t.present as f64, n.present as f64),
-            ("valid", t.valid as f64, n.valid as f64),
-            ("invalid", t.invalid_present() as f64, n.invalid_present() as f64),
-            ("valid_of_present", share(t.valid, t.present), share(n.valid, n.present)),
-            (
-                "duplicates",
-                then.values_in_clusters as f64,
-                now.values_in_clusters as f64,
-            ),
-        ];
-        let metrics = pairs
-            .into_iter()
-            .map(|(metric, then, now)| MetricChange {
-                metric: metric.to_string(),
-                then,
-                now,
-                change: ((now - then) * 1e6).round() / 1e6,
+        let metrics = crate::gates::Metric::TOTALS
+            .iter()
+            .map(|m| {
+                let at = |snap: &Snapshot| {
+                    let (count, of) = m.measure(snap, &snap.total);
+                    match m {
+                        crate::gates::Metric::ValidOfPresent => share(count, of.unwrap_or(0)),
+                        _ => count as f64,
+                    }
+                };
+                let (then, now) = (at(then), at(now));
+                MetricChange {
+                    metric: m.name().to_string(),
+                    then,
+                    now,
+                    change: ((now - then) * 1e6).round() / 1e6,
+                }
             })
             .collect();
+        let (t, n) = (&then.total, &now.total);
         let all = |f: &Figures| -> BTreeMap<String, u64> {
             f.errors
                 .iter()
@@ -203,7 +269,8 @@ impl Changes {
         Changes {
             baseline,
             baseline_tool: then.tool.clone(),
-            same_tool: then.tool == now.tool,
+            baseline_version: then.version,
+            same_tool: then.tool == now.tool && then.version == now.version,
             same_options: without_threads(&then.options) == without_threads(&now.options),
             metrics,
             new_codes: codes.iter().filter(|c| c.then == 0).map(|c| c.code.clone()).collect(),

@@ -1,6 +1,7 @@
 //! The short human summary of a [`Report`] for stderr.
 
-use super::Report;
+use super::page::pct;
+use super::{Report, Totals};
 use std::fmt::Write;
 
 /// Error codes shown with examples; the rest are counted on one line.
@@ -11,21 +12,21 @@ impl Report {
     pub fn summary(&self) -> String {
         let t = &self.totals;
         let mut out = String::new();
-        let pct = |n: u64, of: u64| if of == 0 { 0.0 } else { n as f64 * 100.0 / of as f64 };
+        let d = &self.duplicates;
         let secs = self.run.elapsed_seconds.max(1e-9);
         let _ = writeln!(
             out,
-            "hdlscan: {} records, {} values, {} present, {} valid ({:.1}% of present), {} invalid; \
-             {} unique, {} in {} duplicate clusters; {:.2}s, {:.0} values/s, {:.1} MB/s",
+            "hdlscan: {} records, {} values: {}; {} unique, {} duplicate clusters ({} records, {} values), \
+             {} values repeated in their record ({} records); {:.2}s, {:.0} values/s, {:.1} MB/s",
             self.records,
             t.values,
-            t.present,
-            t.valid,
-            pct(t.valid, t.present),
-            self.invalid(),
-            self.duplicates.unique_canonical,
-            self.duplicates.values_in_clusters,
-            self.duplicates.clusters,
+            outcomes(t),
+            d.unique_canonical,
+            d.clusters,
+            d.records_in_clusters,
+            d.values_in_clusters,
+            d.repeated_in_record.values,
+            d.repeated_in_record.records,
             self.run.elapsed_seconds,
             t.values as f64 / secs,
             self.run.input_bytes as f64 / 1e6 / secs,
@@ -42,12 +43,10 @@ impl Report {
             for c in &self.columns {
                 let _ = writeln!(
                     out,
-                    "  column {:?}: {} values, {} present, {} valid ({:.1}%)",
+                    "  column {:?}: {} values: {}",
                     c.name,
                     c.totals.values,
-                    c.totals.present,
-                    c.totals.valid,
-                    pct(c.totals.valid, c.totals.present)
+                    outcomes(&c.totals)
                 );
             }
         }
@@ -90,4 +89,23 @@ impl Report {
         }
         out
     }
+}
+
+/// The four outcomes of `t`'s values, each once, with the shares the
+/// pages give: `empty`, `placeholder` and `present` of the values, `valid`
+/// and `invalid` of the present ones.
+fn outcomes(t: &Totals) -> String {
+    format!(
+        "{} empty ({}), {} placeholder ({}), {} present ({}): {} valid ({}), {} invalid ({})",
+        t.empty,
+        pct(t.empty, t.values),
+        t.placeholder,
+        pct(t.placeholder, t.values),
+        t.present,
+        pct(t.present, t.values),
+        t.valid,
+        pct(t.valid, t.present),
+        t.invalid,
+        pct(t.invalid, t.present)
+    )
 }
