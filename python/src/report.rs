@@ -186,7 +186,9 @@ impl Report {
     /// --
     ///
     /// Parses `values` (one cell per record of column `column`, records
-    /// numbered from `first_record` in input number `input`), counts them,
+    /// numbered from `first_record` in input number `input`; the CLI
+    /// numbers records from 1 across all inputs, the second input's first
+    /// record following the first input's last), counts them,
     /// and returns the batch `hdlscan.parse` returns for them (with
     /// `record` numbered from `first_record` under `split`), so that a
     /// value is parsed once. Clusters computed or set before are dropped.

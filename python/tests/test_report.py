@@ -136,3 +136,27 @@ def test_pickles_and_refuses_what_does_not_fit(values):
         r.add(values, column=COLUMN, input=1)
     with pytest.raises(ValueError, match="not a partial"):
         hdlscan.Report.from_partial(b"{}")
+
+
+def test_several_columns_and_inputs_are_the_clis(cli, tmp_path):
+    """Records numbered across inputs, as the CLI numbers them; a canonical
+    held twice by one record, across columns and across inputs."""
+    files = {
+        "a.csv": "id,doi,uri\n1,10.1000/1,https://doi.org/10.1000/1\n2,10.1000/2,10.1000/3\n3,doi:10.1000/2,N/A\n",
+        "b.csv": "id,doi,uri\n1,10.1000/3,\n2,10.1000/1,hdl:1721.1/5\n3,,https://hdl.handle.net/1721.1/5\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    subprocess.run([cli, "scan", *files, "-c", "doi", "-c", "uri", "--report", "r.json"], cwd=tmp_path,
+                   check=True, capture_output=True)
+    cli_report = json.loads((tmp_path / "r.json").read_text())
+    r = hdlscan.Report(["doi", "uri"], list(files))
+    first = 1
+    for i, name in enumerate(files):
+        opts = pc.ConvertOptions(column_types={"doi": pa.string(), "uri": pa.string()}, strings_can_be_null=False)
+        table = pc.read_csv(tmp_path / name, convert_options=opts)
+        for column in ["uri", "doi"]:
+            r.add(table.column(column), column=column, input=i, first_record=first)
+        first += table.num_rows
+    r.compute_clusters()
+    assert comparable(json.loads(r.to_json())) == comparable(cli_report)
