@@ -175,6 +175,8 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+pub use hdlscan_core::options::split_expect;
+
 /// Resolves each gate's `COLUMN:` against the run's chosen columns
 /// (`names`) with the selectors `-c` takes (a pattern sums the columns it
 /// matches): one matcher for both.
@@ -186,16 +188,6 @@ pub fn gate_columns(gates: &mut [crate::Gate], names: &[String]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// `--expect` arguments: `NS` for every chosen column, `COLUMN=NS` for the
-/// columns that selector chooses. Namespaces never hold `=`, so the last
-/// `=` splits, and a column name may hold one.
-pub fn split_expect(arg: &str) -> (Option<&str>, &str) {
-    match arg.rsplit_once('=') {
-        Some((col, ns)) => (Some(col), ns),
-        None => (None, arg),
-    }
 }
 
 #[cfg(test)]
