@@ -7,7 +7,9 @@
 //!   re-exported: no I/O, threads or arrow.
 //! - [`classify`]: one Arrow string array in, SPEC's columns out: the
 //!   values `scan` writes for it. It, the report and the gates come from
-//!   the `hdlscan-core` crate, which the Python package shares.
+//!   the `hdlscan-core` crate, which the Python package shares; so does
+//!   [`cell_values`], the values a cell holds under `--split`, and
+//!   [`parser_options`], the parser's options as the flags give them.
 //! - A scan: a [`Request`] decided into a [`ScanPlan`] before any work
 //!   ([`PlanError`] when it cannot be), then [`run`] into a [`ScanResult`].
 //! - Its typed [`Report`] (serde both ways) and its printers ([`Pages`]),
@@ -52,6 +54,8 @@ pub use hdlscan_core::id;
 
 pub use clusters::Summary as DuplicateSummary;
 pub use dups::{Grouped, Options as DuplicateOptions};
+pub use hdlscan_core::classify::cell_values;
+pub use hdlscan_core::options::parser_options;
 pub use hdlscan_core::{Gate, SPEC, Severity, Verdict, classify};
 pub use hdlscan_core::{InputInfo, Made, Markup, Pages, Report, Snapshot, Stats};
 pub use io::atomic::{

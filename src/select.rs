@@ -175,15 +175,7 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
-/// `--expect` arguments: `NS` for every chosen column, `COLUMN=NS` for the
-/// columns that selector chooses. Namespaces never hold `=`, so the last
-/// `=` splits, and a column name may hold one.
-pub fn split_expect(arg: &str) -> (Option<&str>, &str) {
-    match arg.rsplit_once('=') {
-        Some((col, ns)) => (Some(col), ns),
-        None => (None, arg),
-    }
-}
+pub use hdlscan_core::options::split_expect;
 
 #[cfg(test)]
 mod tests {

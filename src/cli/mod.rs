@@ -200,13 +200,7 @@ impl ParserArgs {
     /// The parser's options without `--expect`, which `scan` applies per
     /// column.
     pub fn options(&self) -> anyhow::Result<hdlscan::id::Options> {
-        let mut opts = hdlscan::id::Options::default();
-        opts.repair = self.repair;
-        opts.max_len = self.max_len;
-        for r in &self.resolvers {
-            opts.add_resolver(r).map_err(|e| anyhow::Error::new(Usage(e)))?;
-        }
-        Ok(opts)
+        hdlscan::parser_options(self.repair, self.max_len, &self.resolvers).map_err(|e| anyhow::Error::new(Usage(e)))
     }
 
     /// The parser of values that have no column (`parse`): `--expect NS`

@@ -166,11 +166,8 @@ impl Printer {
         let Some(split) = &self.split else {
             return self.row(raw, None, out);
         };
-        split.pieces(&self.parser, raw, &mut self.scratch, &mut self.pieces);
         // An empty value is one empty piece: nothing read goes unaccounted.
-        if self.pieces.is_empty() {
-            self.pieces.push(0..raw.len());
-        }
+        hdlscan::cell_values(Some(split), &self.parser, raw, &mut self.scratch, &mut self.pieces);
         for index in 0..self.pieces.len() {
             let r = self.pieces[index].clone();
             let place = Place {

@@ -48,8 +48,8 @@ impl Default for Options {
             // under a low limit (`spill::partitions`).
             partitions: 512,
             repair: false,
-            top: 20,
-            top_members: 10,
+            top: crate::clusters::TOP,
+            top_members: crate::clusters::TOP_MEMBERS,
             temp_dir: None,
             file: true,
         }

@@ -11,6 +11,7 @@ use crate::at::At;
 use crate::columns;
 use crate::dups;
 use crate::id::{Rendered, Scratch};
+use hdlscan_core::classify::cell_values;
 use crate::io::csv_in::{self, RowBlock};
 use crate::io::jsonl::{self, JsonRecords};
 use crate::io::nested::{self, Flat};
@@ -170,13 +171,7 @@ fn each_value(cells: &impl Cells, input: u32, shape: &Shape, out: &mut Out, stat
                 } else {
                     cells.value(row, chosen, item)
                 };
-                pieces.clear();
-                if let Some(split) = &shape.split {
-                    split.pieces(parser, cell, &mut scratch, &mut pieces);
-                }
-                if pieces.is_empty() {
-                    pieces.push(0..cell.len());
-                }
+                cell_values(shape.split.as_ref(), parser, cell, &mut scratch, &mut pieces);
                 for range in pieces.iter() {
                     index += 1;
                     let value = &cell[range.clone()];

@@ -161,12 +161,8 @@ pub struct ScanPlan {
 impl ScanPlan {
     /// Resolves `req`, opening the first input to read its columns.
     pub fn build(req: &Request) -> Result<ScanPlan, PlanError> {
-        let mut parser = crate::id::Options::default();
-        parser.repair = req.repair;
-        parser.max_len = req.max_len;
-        for r in &req.resolvers {
-            parser.add_resolver(r).map_err(PlanError::Resolver)?;
-        }
+        let parser = hdlscan_core::options::parser_options(req.repair, req.max_len, &req.resolvers)
+            .map_err(PlanError::Resolver)?;
         let split = match &req.split {
             Some(sep) => Some(Split::at(sep).map_err(|e| PlanError::flag("--split", e))?),
             None => None,

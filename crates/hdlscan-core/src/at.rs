@@ -2,8 +2,9 @@
 //! reader through the report's examples to the duplicates file. A cell of
 //! a record is one value, or several under `--split`.
 
-/// One value's place.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One value's place; places order as a scan reads them (input, record,
+/// column, piece).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct At {
     /// Index of the input among the run's inputs.
     pub input: u32,

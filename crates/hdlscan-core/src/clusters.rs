@@ -1,9 +1,13 @@
 //! The duplicate clusters in numbers, as the report shows them: made by the
-//! CLI's duplicates engine, or by an engine elsewhere (a Spark `groupBy`)
-//! that finds the same clusters.
+//! CLI's duplicates engine, by an engine elsewhere (a Spark `groupBy`)
+//! that finds the same clusters, or by [`group`], which finds them among
+//! values held in memory (the Python package's `Report`).
 
 use crate::at::At;
-use crate::variant::Variant;
+use crate::id::Warnings;
+use crate::report::example_text;
+use crate::variant::{Variant, variant};
+use foldhash::HashMap;
 
 /// The duplicate clusters in numbers, for the report.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -21,7 +25,7 @@ pub struct Summary {
     /// Clusters holding values from more than one column (by column index:
     /// the `columns` names given to [`Grouped::write`]).
     pub across_columns: u64,
-    /// The largest clusters, in the file's order (`Options::top` of them).
+    /// The largest clusters, in the file's order ([`TOP`] of them).
     pub top: Vec<TopCluster>,
 }
 
@@ -34,7 +38,7 @@ pub struct TopCluster {
     pub count: u64,
     /// Where its first member was read.
     pub first: At,
-    /// Its first members in order of appearance (`Options::top_members`).
+    /// Its first members in order of appearance ([`TOP_MEMBERS`]).
     pub members: Vec<TopMember>,
 }
 
@@ -47,4 +51,155 @@ pub struct TopMember {
     pub value: String,
     /// How it differs from the cluster's first member.
     pub variant: Variant,
+}
+
+/// Clusters the report lists.
+pub const TOP: usize = 20;
+/// Members shown for each of them.
+pub const TOP_MEMBERS: usize = 10;
+
+/// A valid value as the clusters see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// Its canonical (SPEC §3): what clusters share.
+    pub canonical: String,
+    /// Where it was read: the order of appearance.
+    pub at: At,
+    /// The value as read.
+    pub value: Vec<u8>,
+    /// The parser's warnings on it, for its variant.
+    pub warnings: Warnings,
+}
+
+/// Groups `members` (in any order) into the clusters of the duplicates
+/// engine: a cluster is a canonical two members or more share; its first
+/// member is the earliest by place; the top clusters are the largest, then
+/// the first seen, each with its [`TOP_MEMBERS`] first members and their
+/// variant against the first (`repair`: whether the values were parsed
+/// with `--repair`). Everything is in memory: for values that fit there.
+pub fn group(members: &mut [Member], repair: bool) -> Summary {
+    members.sort_by_key(|m| m.at);
+    /// A canonical's count, its first member's index, and whether its
+    /// members span inputs or columns.
+    struct Group {
+        count: u64,
+        first: usize,
+        across_inputs: bool,
+        across_columns: bool,
+    }
+    let mut groups: HashMap<&str, Group> = HashMap::default();
+    for (i, m) in members.iter().enumerate() {
+        let g = groups.entry(m.canonical.as_str()).or_insert(Group {
+            count: 0,
+            first: i,
+            across_inputs: false,
+            across_columns: false,
+        });
+        let first = &members[g.first].at;
+        g.count += 1;
+        g.across_inputs |= first.input != m.at.input;
+        g.across_columns |= first.column != m.at.column;
+    }
+    let mut summary = Summary {
+        values: members.len() as u64,
+        unique: groups.len() as u64,
+        ..Summary::default()
+    };
+    let mut clusters: Vec<&Group> = groups.values().filter(|g| g.count >= 2).collect();
+    for g in &clusters {
+        summary.clusters += 1;
+        summary.values_in_clusters += g.count;
+        summary.across_inputs += u64::from(g.across_inputs);
+        summary.across_columns += u64::from(g.across_columns);
+    }
+    clusters.sort_by_key(|g| (std::cmp::Reverse(g.count), g.first));
+    clusters.truncate(TOP);
+    let slot: HashMap<&str, usize> = clusters
+        .iter()
+        .enumerate()
+        .map(|(k, g)| (members[g.first].canonical.as_str(), k))
+        .collect();
+    summary.top = clusters
+        .iter()
+        .map(|g| TopCluster {
+            canonical: members[g.first].canonical.clone(),
+            count: g.count,
+            first: members[g.first].at,
+            members: Vec::new(),
+        })
+        .collect();
+    for m in members.iter() {
+        let Some(&k) = slot.get(m.canonical.as_str()) else {
+            continue;
+        };
+        let first = &members[clusters[k].first];
+        let top = &mut summary.top[k];
+        if top.members.len() < TOP_MEMBERS {
+            top.members.push(TopMember {
+                at: m.at,
+                value: example_text(&m.value),
+                variant: variant(&m.value, m.warnings, &first.value, first.warnings, repair),
+            });
+        }
+    }
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::{Options, Parser, Rendered, Scratch};
+
+    fn members(values: &[(u32, &str)]) -> Vec<Member> {
+        let parser = Parser::new(Options::default());
+        let (mut sc, mut r) = (Scratch::default(), Rendered::default());
+        let mut out = Vec::new();
+        for (i, (column, v)) in values.iter().enumerate() {
+            let p = parser.parse(v.as_bytes(), &mut sc);
+            parser.render(&p, &mut r);
+            if let Some(c) = r.canonical() {
+                out.push(Member {
+                    canonical: c.to_string(),
+                    at: At {
+                        input: 0,
+                        record: i as u64 + 1,
+                        line: None,
+                        column: *column,
+                        value_index: 1,
+                    },
+                    value: v.as_bytes().to_vec(),
+                    warnings: p.warnings,
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn clusters_are_shared_canonicals_largest_first() {
+        let values = [
+            (0, "10.1000/a"),
+            (0, "10.1000/b"),
+            (1, "https://doi.org/10.1000/B"),
+            (0, "N/A"),
+            (0, "doi:10.1000/A"),
+            (0, "10.1000/b"),
+            (0, "10.1000/c"),
+        ];
+        let mut m = members(&values);
+        let s = group(&mut m, false);
+        assert_eq!((s.values, s.unique, s.clusters, s.values_in_clusters), (6, 3, 2, 5));
+        assert_eq!((s.across_inputs, s.across_columns), (0, 1));
+        let top: Vec<(&str, u64, u64)> = s
+            .top
+            .iter()
+            .map(|c| (c.canonical.as_str(), c.count, c.first.record))
+            .collect();
+        assert_eq!(top, [("10.1000/b", 3, 2), ("10.1000/a", 2, 1)]);
+        let variants: Vec<Variant> = s.top[0].members.iter().map(|m| m.variant).collect();
+        assert_eq!(variants, [Variant::Same, Variant::Form, Variant::Same]);
+        // Any order of the members gives the same clusters.
+        m.reverse();
+        assert_eq!(group(&mut m, false), s);
+    }
 }

@@ -9,6 +9,7 @@
 //!   duplicate clusters' [`clusters::Summary`] and how the run was made; its
 //!   printers (JSON by serde, the summary, Markdown and HTML pages).
 //! - [`gates`]: `--fail-if` and `--warn-if`, judged on a report.
+//! - [`options`]: the parser's options as the flags give them.
 //! - [`strings`]: Arrow's string and binary arrays read as bytes.
 //! - [`at`], [`variant`]: where a value was read, and how a cluster's
 //!   member differs from its first.
@@ -22,6 +23,7 @@ pub mod classify;
 pub mod clusters;
 pub mod columns;
 pub mod gates;
+pub mod options;
 pub mod report;
 pub mod strings;
 pub mod variant;

@@ -1,9 +1,13 @@
-//! What a run counts: `Stats` of separate blocks merge with `+=` (in input
-//! order, so examples stay the earliest), per column and in total.
+//! What a run counts: `Stats` of separate blocks merge with `+=`, per
+//! column and in total. Examples are the earliest values by place ([`At`]),
+//! whatever order blocks are counted or merged in: a Spark job's
+//! partitions, merged as they finish, choose the examples a scan does.
+//! `Stats` serialize (serde) so that a worker's can travel to the merge.
 
 use crate::at::At;
 use crate::id::{ErrorCode, Kind, Parsed, Warning};
 use foldhash::HashMap;
+use serde::{Deserialize, Serialize};
 use std::ops::AddAssign;
 
 /// Examples kept per error or warning code.
@@ -12,15 +16,15 @@ pub const EXAMPLES: usize = 5;
 const EXAMPLE_MAX: usize = 200;
 
 /// One code's count and its first examples.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CodeStats {
     /// Values with the code.
     pub count: u64,
-    /// The first of them, in input order.
+    /// The first of them by place, each value once, in that order.
     pub examples: Vec<Example>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 /// An example value and where it was read.
 pub struct Example {
     /// Where it was read.
@@ -44,17 +48,33 @@ pub fn example_text(raw: &[u8]) -> String {
 }
 
 impl CodeStats {
-    /// Counts one value; keeps it as an example while there is room and no
-    /// kept example has the same text: ten rows of one repeated `N/A` say
-    /// less than five different values.
+    /// Counts one value.
     fn add(&mut self, at: At, raw: &[u8]) {
         self.count += 1;
-        if self.examples.len() < EXAMPLES {
-            let value = example_text(raw);
-            if !self.examples.iter().any(|e| e.value == value) {
-                self.examples.push(Example { at, value });
+        self.offer(at, || example_text(raw));
+    }
+
+    /// Keeps `value` read at `at` if it is among the [`EXAMPLES`] earliest
+    /// distinct values: a value counts once, at its earliest place (ten
+    /// rows of one repeated `N/A` say less than five different values).
+    /// The kept ones stay in order of place, so offering values in any
+    /// order keeps the same ones; in place order (a scan's), a full list
+    /// turns every later value away with one comparison.
+    fn offer(&mut self, at: At, value: impl FnOnce() -> String) {
+        if self.examples.len() >= EXAMPLES && self.examples.last().is_some_and(|l| l.at <= at) {
+            return;
+        }
+        let value = value();
+        if let Some(i) = self.examples.iter().position(|e| e.value == value) {
+            if at < self.examples[i].at {
+                self.examples.remove(i);
+            } else {
+                return;
             }
         }
+        let i = self.examples.partition_point(|e| e.at < at);
+        self.examples.insert(i, Example { at, value });
+        self.examples.truncate(EXAMPLES);
     }
 }
 
@@ -62,18 +82,13 @@ impl AddAssign<&CodeStats> for CodeStats {
     fn add_assign(&mut self, o: &CodeStats) {
         self.count += o.count;
         for e in &o.examples {
-            if self.examples.len() >= EXAMPLES {
-                break;
-            }
-            if !self.examples.iter().any(|k| k.value == e.value) {
-                self.examples.push(e.clone());
-            }
+            self.offer(e.at, || e.value.clone());
         }
     }
 }
 
 /// The counts of one chosen column.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ColumnStats {
     /// Cells read.
     pub cells: u64,
@@ -125,7 +140,7 @@ impl AddAssign<&ColumnStats> for ColumnStats {
 }
 
 /// Everything counted about a set of values.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Stats {
     /// Data records read.
     pub records: u64,
@@ -354,6 +369,38 @@ mod tests {
             .map(|e| (e.at.record, e.value.as_str()))
             .collect();
         assert_eq!(ex, [(1, "N/A"), (3, "NA"), (5, "none"), (6, "n/a"), (8, "-")]);
+    }
+
+    #[test]
+    fn examples_do_not_depend_on_merge_order() {
+        let vals = [
+            "N/A", "x", "N/A", "NA", "10.1000", "none", "n/a", "-", "no doi", "NA", "y", "1721.1",
+        ];
+        let whole = stats_of(&vals, 1);
+        // Blocks of 1 to 3 values, merged in several shuffled orders.
+        let blocks: Vec<Stats> = [0, 2, 3, 6, 7, 9, 12]
+            .windows(2)
+            .map(|w| stats_of(&vals[w[0]..w[1]], w[0] as u64 + 1))
+            .collect();
+        for order in [[5, 4, 3, 2, 1, 0], [2, 0, 5, 1, 4, 3], [3, 5, 0, 4, 2, 1]] {
+            let mut merged = Stats::default();
+            for i in order {
+                merged += blocks[i].clone();
+            }
+            assert_eq!(merged.errors, whole.errors, "order {order:?}");
+            assert_eq!(merged.warnings, whole.warnings, "order {order:?}");
+            assert_eq!(merged.columns, whole.columns, "order {order:?}");
+        }
+    }
+
+    #[test]
+    fn stats_travel_as_json() {
+        let st = stats_of(&["N/A", "10.1000/a", "doi:10.1000/A"], 1);
+        let back: Stats = serde_json::from_str(&serde_json::to_string(&st).unwrap()).unwrap();
+        assert_eq!(
+            (back.columns, back.errors, back.prefixes),
+            (st.columns, st.errors, st.prefixes)
+        );
     }
 
     #[test]

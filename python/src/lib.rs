@@ -1,0 +1,113 @@
+//! The Python package `hdlscan`'s extension module (`hdlscan._hdlscan`):
+//! [`parse`] and the [`report::Report`] over Arrow's C data interface,
+//! standing on `hdlscan-core` so that Python gets the CLI's columns,
+//! values and report, not a copy of them.
+//!
+//! - `input`: Python objects read as Arrow string arrays.
+//! - `options`: `repair`, `expect`, `resolvers`, `split` into parsers.
+//! - `report`: the typed report, fed, merged, shipped and printed.
+//!
+//! The Python side (`python/hdlscan/`) adds the Polars namespace and the
+//! DuckDB function; `hdlscan.spark` stands on this module too.
+
+mod input;
+mod options;
+mod report;
+
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_pyarrow::ToPyArrow;
+use hdlscan_core::classify::{Value, classify_cells};
+use hdlscan_core::id::{Parser, Split};
+use options::Given;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// Classifies every value of `arrays` in order (records numbered from
+/// `first_record`), calling `each` with each value's record, into one batch.
+fn classify_arrays(
+    arrays: &[ArrayRef],
+    parser: &Parser,
+    split: Option<&Split>,
+    first_record: u64,
+    mut each: impl FnMut(u64, &Value<'_>),
+) -> PyResult<RecordBatch> {
+    let mut batches = Vec::with_capacity(arrays.len().max(1));
+    let mut record = first_record;
+    for a in arrays {
+        let base = record;
+        batches.push(
+            classify_cells(a.as_ref(), parser, split, base, |v| each(base + v.row as u64, v))
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+        );
+        record += a.len() as u64;
+    }
+    if batches.len() == 1 {
+        return Ok(batches.pop().expect("one batch"));
+    }
+    // None (an empty stream): the schema of an empty column's.
+    let schema = match batches.first() {
+        Some(b) => b.schema(),
+        None => classify_cells(&StringArray::new_null(0), parser, split, 1, |_| {})
+            .map_err(|e| PyValueError::new_err(e.to_string()))?
+            .schema(),
+    };
+    arrow_select::concat::concat_batches(&schema, &batches).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// parse(values, *, repair=False, expect=(), resolvers=(), split=None, max_len=2048)
+/// --
+///
+/// Parses every value of `values` and returns a `pyarrow.RecordBatch` of
+/// SPEC's columns (`hdlscan.SPEC`: kind, namespace, prefix, suffix,
+/// canonical, uri, url, resolver, query, fragment, error, warnings), a row
+/// per value, with the values `hdlscan parse` and `hdlscan scan` give.
+///
+/// `values`: anything with `__arrow_c_array__` or `__arrow_c_stream__`
+/// (a pyarrow Array or ChunkedArray, a Polars Series, a one-column pyarrow
+/// Table or DuckDB relation) of strings (string, large_string,
+/// string_view, a dictionary of strings) or binary. A null is an `empty`
+/// value. Anything else raises `TypeError`.
+///
+/// `repair`, `expect` (namespaces: `("doi",)`), `resolvers` (hosts:
+/// `("repository.example.edu/handle",)`) and `max_len` are the CLI's
+/// `--repair`, `--expect`, `--resolver` and `--max-len`; a value no flag
+/// takes raises `ValueError`.
+///
+/// `split`: the CLI's `--split SEP` (`"||"`, or `"auto"` for SPEC's
+/// separators in cells that hold several identifiers). Each value of a
+/// cell is then a row, led by where it came from, as `scan`'s long output
+/// says it: `record` (the 1-based position of its cell in `values`),
+/// `value_index` (its 1-based place in the cell) and `value` (its text);
+/// a cell that is not split is one value, an empty one too.
+#[pyfunction]
+#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=options::MAX_LEN))]
+fn parse<'py>(
+    py: Python<'py>,
+    values: &Bound<'py, PyAny>,
+    repair: bool,
+    expect: Vec<String>,
+    resolvers: Vec<String>,
+    split: Option<String>,
+    max_len: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let given = Given {
+        repair,
+        max_len,
+        expect,
+        resolvers,
+        split,
+    };
+    let (parser, split) = (given.parser()?, given.split()?);
+    let arrays = input::arrays(values)?;
+    let batch = py.detach(|| classify_arrays(&arrays, &parser, split.as_ref(), 1, |_, _| {}))?;
+    batch.to_pyarrow(py)
+}
+
+#[pymodule]
+fn _hdlscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_class::<report::Report>()?;
+    m.add("SPEC", hdlscan_core::SPEC.to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! `repair`, `max_len`, `expect`, `resolvers` and `split` as Python passes
+//! them, read as the CLI reads `--repair`, `--max-len`, `--expect`,
+//! `--resolver` and `--split`
+//! (`hdlscan_core::options`, `Split::at`): a parser per column and the
+//! split. A value no flag would take is a `ValueError` saying why.
+
+use hdlscan_core::id::{Options, Parser, Split};
+use hdlscan_core::options::{parser_options, split_expect};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Values longer than this many bytes are `too_long`: the CLI's default
+/// `--max-len`.
+pub const MAX_LEN: usize = 2048;
+
+/// The options as given: what a report records, and what a worker's
+/// partial state carries to rebuild its parsers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Given {
+    pub repair: bool,
+    pub max_len: usize,
+    pub expect: Vec<String>,
+    pub resolvers: Vec<String>,
+    pub split: Option<String>,
+}
+
+fn value_error(e: String) -> PyErr {
+    PyValueError::new_err(e)
+}
+
+impl Given {
+    fn base(&self) -> PyResult<Options> {
+        parser_options(self.repair, self.max_len, &self.resolvers).map_err(value_error)
+    }
+
+    /// The parser of values that have no column (`parse`): `expect` holds
+    /// namespaces only.
+    pub fn parser(&self) -> PyResult<Parser> {
+        let mut opts = self.base()?;
+        for ns in &self.expect {
+            if let (Some(_), _) = split_expect(ns) {
+                return Err(value_error(format!(
+                    "expect={ns:?}: COLUMN=NS names a column of a Report; parse reads one column: give NS"
+                )));
+            }
+            opts.expect(ns).map_err(value_error)?;
+        }
+        Ok(Parser::new(opts))
+    }
+
+    /// A parser per column of `columns`: `expect` holds `NS` for all and
+    /// `COLUMN=NS` for the column so named.
+    pub fn column_parsers(&self, columns: &[String]) -> PyResult<Vec<Parser>> {
+        let mut options = vec![self.base()?; columns.len()];
+        for arg in &self.expect {
+            let targets: Vec<usize> = match split_expect(arg) {
+                (None, _) => (0..columns.len()).collect(),
+                (Some(c), _) => match columns.iter().position(|n| n == c) {
+                    Some(i) => vec![i],
+                    None => {
+                        return Err(value_error(format!(
+                            "expect={arg:?}: {c:?} is not one of the report's columns {columns:?}"
+                        )));
+                    }
+                },
+            };
+            for t in targets {
+                options[t].expect(split_expect(arg).1).map_err(value_error)?;
+            }
+        }
+        Ok(options.into_iter().map(Parser::new).collect())
+    }
+
+    /// The split, if one was given.
+    pub fn split(&self) -> PyResult<Option<Split>> {
+        self.split.as_deref().map(Split::at).transpose().map_err(value_error)
+    }
+
+    /// The report's `options`, as the CLI's report names them.
+    pub fn shown(&self) -> serde_json::Value {
+        serde_json::json!({
+            "repair": self.repair,
+            "max_len": self.max_len,
+            "resolvers": self.resolvers,
+            "expect": self.expect,
+            "split": self.split,
+        })
+    }
+}

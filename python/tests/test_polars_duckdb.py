@@ -1,0 +1,37 @@
+"""The Polars namespace and the DuckDB function, as their docs show them."""
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+import hdlscan
+import hdlscan.duckdb
+import hdlscan.polars  # noqa: F401
+
+VALUES = ["doi:10.1000/182", None, "N/A", "https://hdl.handle.net/1721.1/5"]
+
+
+def test_polars_expression():
+    df = pl.DataFrame({"doi": VALUES})
+    out = df.with_columns(pl.col("doi").hdlscan.parse().alias("id")).unnest("id")
+    assert out.columns == ["doi", *hdlscan.SPEC]
+    assert out["canonical"].to_list() == ["10.1000/182", None, None, "1721.1/5"]
+    assert out["error"].cast(pl.String).to_list() == [None, "empty", "placeholder", None]
+    assert out["warnings"].to_list()[0] == []
+    # A Series is Arrow too.
+    assert hdlscan.parse(df["doi"]).column("kind").to_pylist() == ["doi", "invalid", "invalid", "resolver_url"]
+    lazy = pl.LazyFrame({"doi": VALUES}).select(pl.col("doi").hdlscan.parse(expect=["doi"]).struct.field("error"))
+    assert lazy.collect()["error"].cast(pl.String).to_list()[3] == "unexpected_namespace"
+
+
+def test_duckdb_function():
+    con = duckdb.connect()
+    hdlscan.duckdb.register(con)
+    assert con.sql("SELECT hdlscan_parse('doi:10.1000/182').canonical").fetchall() == [("10.1000/182",)]
+    con.sql("CREATE TABLE t AS SELECT * FROM (VALUES ('doi:10.1000/182'), (NULL), ('N/A')) v(doi)")
+    got = con.sql("SELECT p.kind, p.error, p.warnings FROM (SELECT hdlscan_parse(doi) AS p FROM t)").fetchall()
+    assert sorted(got, key=str) == sorted([("doi", None, []), ("invalid", "empty", []),
+                                           ("invalid", "placeholder", [])], key=str)
+    # A DuckDB result is an Arrow stream: parse reads it directly.
+    batch = hdlscan.parse(con.sql("SELECT doi FROM t"))
+    assert batch.num_rows == 3

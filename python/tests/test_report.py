@@ -1,0 +1,137 @@
+"""hdlscan.Report gives the CLI's report for the same values: counts,
+examples and clusters, whatever order batches are added or partial
+reports merged in; its printers and gates are the CLI's."""
+
+import json
+import pickle
+import random
+import subprocess
+
+import pyarrow as pa
+import pyarrow.csv as pc
+import pytest
+
+import hdlscan
+from conftest import ROOT
+
+SAMPLE = "testdata/sample_export.csv"
+COLUMN = "dc.identifier.uri"
+
+
+@pytest.fixture(scope="module")
+def values() -> pa.ChunkedArray:
+    opts = pc.ConvertOptions(column_types={COLUMN: pa.string()}, strings_can_be_null=False)
+    return pc.read_csv(ROOT / SAMPLE, convert_options=opts).column(COLUMN)
+
+
+@pytest.fixture(scope="module")
+def cli_report(cli, tmp_path_factory) -> dict:
+    out = tmp_path_factory.mktemp("cli") / "report.json"
+    subprocess.run([cli, "scan", SAMPLE, "-c", COLUMN, "--report", out], cwd=ROOT, check=True,
+                   capture_output=True)
+    return json.loads(out.read_text())
+
+
+def comparable(report: dict) -> dict:
+    """What a report says of the values: everything but the run's own
+    facts (time, formats), with places without `line` (a CSV's, which
+    Arrow values do not have)."""
+    def place(p):
+        return {k: v for k, v in p.items() if k != "line"}
+
+    def codes(c):
+        return {k: {"count": v["count"], "examples": [place(e) for e in v["examples"]]} for k, v in c.items()}
+
+    dups = dict(report["duplicates"])
+    dups["top"] = [dict(c, first=place(c["first"]), members=[place(m) for m in c["members"]]) for c in dups["top"]]
+    keys = ["records", "cells", "values", "present", "valid", "valid_of_present", "by_kind", "by_namespace",
+            "columns", "top_prefixes", "resolvers", "verdict", "gates"]
+    return {**{k: report[k] for k in keys}, "errors": codes(report["errors"]),
+            "warnings": codes(report["warnings"]), "duplicates": dups}
+
+
+def report_of(values, blocks=1, order=None, **kw) -> hdlscan.Report:
+    """The report of `values`, added as `blocks` partial reports (each
+    shipped through bytes) merged in `order`."""
+    n = len(values)
+    cuts = [n * i // blocks for i in range(blocks + 1)]
+    parts = []
+    for lo, hi in zip(cuts, cuts[1:]):
+        r = hdlscan.Report([COLUMN], [SAMPLE], **kw)
+        batch = r.add(values.slice(lo, hi - lo), column=COLUMN, first_record=lo + 1)
+        assert batch.num_rows == hi - lo
+        parts.append(hdlscan.Report.from_partial(r.to_partial()))
+    first, *rest = [parts[i] for i in (order or range(blocks))]
+    for p in rest:
+        first.merge(p)
+    return first
+
+
+def test_the_report_is_the_clis(values, cli_report):
+    r = report_of(values)
+    r.compute_clusters()
+    ours = json.loads(r.to_json())
+    assert comparable(ours) == comparable(cli_report)
+    assert ours["version"] == cli_report["version"]
+    assert ours["run"]["inputs"][0]["records"] == cli_report["records"]
+
+
+def test_merge_order_changes_nothing(values, cli_report):
+    order = list(range(7))
+    random.Random(29).shuffle(order)
+    r = report_of(values, blocks=7, order=order)
+    r.compute_clusters()
+    assert comparable(json.loads(r.to_json())) == comparable(cli_report)
+
+
+def test_add_returns_what_parse_returns(values):
+    r = hdlscan.Report([COLUMN])
+    assert r.add(values, column=COLUMN) == hdlscan.parse(values)
+    split = hdlscan.Report([COLUMN], split="||").add(values, column=COLUMN, first_record=10).to_pylist()
+    parsed = hdlscan.parse(values, split="||").to_pylist()
+    assert split == [dict(row, record=row["record"] + 9) for row in parsed]
+
+
+def test_clusters_given_are_printed(values):
+    r = report_of(values, keep_canonicals=False)
+    with pytest.raises(ValueError, match="keep_canonicals"):
+        r.compute_clusters()
+    place = {"input": 0, "record": 16, "column": 0, "value_index": 1}
+    r.set_clusters({
+        "values": 10, "unique": 8, "clusters": 1, "values_in_clusters": 3, "across_inputs": 0,
+        "across_columns": 0,
+        "top": [{"canonical": "10.1000/182", "count": 3, "first": place,
+                 "members": [{"at": place, "value": "10.1000/182", "variant": "same"}]}],
+    })
+    d = json.loads(r.to_json())["duplicates"]
+    assert (d["clusters"], d["duplicate_values"], d["top"][0]["first"]["input"]) == (1, 2, SAMPLE)
+    assert "10.1000/182" in r.to_markdown() and "10.1000/182" in r.to_html()
+    with pytest.raises(ValueError, match="unknown field"):
+        r.set_clusters({"values": 1, "unique": 1, "clusters": 0, "values_in_clusters": 0,
+                        "across_inputs": 0, "across_columns": 0, "cluster_count": 3})
+
+
+def test_gates_and_printers(values, cli_report):
+    r = report_of(values)
+    assert r.check("invalid>1%") is True
+    assert r.check("records<10") is False
+    ours = json.loads(r.to_json())
+    assert ours["verdict"] == "fail" and [g["expr"] for g in ours["gates"]] == ["invalid>1%", "records<10"]
+    with pytest.raises(ValueError, match="--fail-if"):
+        r.check("invalid>>1")
+    assert r.summary().startswith(f"hdlscan: {cli_report['records']} records")
+    assert r.to_markdown().startswith("#") and "<html" in r.to_html()
+
+
+def test_pickles_and_refuses_what_does_not_fit(values):
+    r = report_of(values)
+    back = pickle.loads(pickle.dumps(r))
+    assert back.to_json() == r.to_json()
+    with pytest.raises(ValueError, match="same columns"):
+        r.merge(hdlscan.Report(["other"], [SAMPLE]))
+    with pytest.raises(ValueError, match="not one of the report's"):
+        r.add(values, column="other")
+    with pytest.raises(ValueError, match="input 1"):
+        r.add(values, column=COLUMN, input=1)
+    with pytest.raises(ValueError, match="not a partial"):
+        hdlscan.Report.from_partial(b"{}")
