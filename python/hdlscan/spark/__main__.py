@@ -17,8 +17,9 @@ examples:
   # The sample export on two local cores: the CLI's report, as JSON
   python -m hdlscan.spark export.csv -c dc.identifier.uri --master 'local[2]' --report audit.json
 
-  # Every identifier column of Parquet parts, a row per value, duplicates, a gate
-  spark-submit -m hdlscan.spark s3://bucket/works/ -c doi -c 'ids.*' --long \\
+  # On a cluster: spark-submit takes the module's file
+  spark-submit "$(python3 -c 'import hdlscan.spark.__main__ as m; print(m.__file__)')" \\
+      s3://bucket/works/ -c doi -c pmcid --long \\
       -o s3://bucket/out/values.parquet --duplicates s3://bucket/out/dups.parquet \\
       --report audit.json --fail-if 'invalid>1%'
 
@@ -130,7 +131,7 @@ def report_text(report, target: str, fmt: str | None) -> str:
 def run(args) -> Exit:
     from pyspark.sql import SparkSession
 
-    from . import Job
+    from hdlscan.spark import Job
 
     seen = {}
     for p in args.inputs:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 
+import numpy as np
 import pyarrow as pa
 from pyspark.sql import DataFrame
 from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
@@ -76,6 +77,11 @@ class Options:
         )
 
 
+def constant(value, n: int, type: pa.DataType) -> pa.Array:
+    """`value` `n` times."""
+    return pa.repeat(pa.scalar(value, type), n)
+
+
 def spark_array(a: pa.Array) -> pa.Array:
     """`a` in a type Spark reads: dictionaries decoded, unsigned integers
     widened to int64, large and view strings as strings."""
@@ -128,13 +134,13 @@ class Plan:
             spec = report.add(values, column=name, input=input, first_record=first)
             cols, names = [], []
             if self.options.split is None:
-                record = pa.array(range(first, first + n), pa.int64())
+                record = pa.array(np.arange(first, first + n, dtype=np.int64))
                 take = None
-                index = pa.array([1] * n, pa.int64())
+                index = constant(1, n, pa.int64())
                 parsed = values
             else:
                 record = spark_array(spec.column("record"))
-                take = pa.array([r - first for r in record.to_pylist()], pa.int64())
+                take = pa.array(record.to_numpy() - first)
                 index = spark_array(spec.column("value_index"))
                 parsed = spec.column("value")
             if self.wide:
@@ -146,9 +152,9 @@ class Plan:
             else:
                 m = len(record)
                 if len(self.layout.inputs) > 1:
-                    cols.append(pa.array([self.layout.inputs[input]] * m, pa.string()))
+                    cols.append(constant(self.layout.inputs[input], m, pa.string()))
                     names.append("input")
-                cols += [record, pa.nulls(m, pa.int64()), pa.array([name] * m, pa.string()), index, parsed]
+                cols += [record, pa.nulls(m, pa.int64()), constant(name, m, pa.string()), index, parsed]
                 names += ["record", "line", "column", "value_index", "value"]
                 for k in self.keep:
                     cols.append(rows.column(k) if take is None else rows.column(k).take(take))
@@ -159,7 +165,7 @@ class Plan:
                     cols.append(spark_array(spec.column(s)))
                     names.append(self.prefix + s)
             m = len(record)
-            cols += [pa.array([input] * m, pa.int32()), pa.array([ci] * m, pa.int32()), parsed, pa.nulls(m, pa.binary())]
+            cols += [constant(input, m, pa.int32()), constant(ci, m, pa.int32()), parsed, pa.nulls(m, pa.binary())]
             names += list(INTERNAL)
             out.append(pa.RecordBatch.from_arrays([spark_array(c) if c is not parsed else c for c in cols], names=names))
         return out
@@ -182,6 +188,8 @@ class Plan:
 def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inputs=None, partials=False):
     """The internal scan of `df`: output columns plus `INTERNAL`, and the
     `Plan` that made it."""
+    import hdlscan
+
     names = list(df.columns)
     plan_columns = select(names, columns)
     keep = select(names, keep) if keep else []
@@ -189,8 +197,7 @@ def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
     plan = Plan(names, plan_columns, keep, options, _records.layout(placed, inputs), partials)
     arrow_in = to_arrow_schema(placed.schema)
     empty = pa.RecordBatch.from_arrays([pa.array([], f.type) for f in arrow_in], schema=arrow_in)
-    probe = options.report(plan.columns, plan.layout.inputs).add(empty.column(plan.columns[0]), column=plan.columns[0])
-    plan.clash_prefix(probe.schema.names)
+    plan.clash_prefix(hdlscan.SPEC)
     sample = plan.enrich(empty, 0, 1, options.report(plan.columns, plan.layout.inputs))[0]
     schema = from_arrow_schema(sample.schema)
     arrow_out = to_arrow_schema(schema)
