@@ -149,6 +149,8 @@ impl Report {
 #[pymethods]
 impl Report {
     #[new]
+    // Python's keyword arguments, one per flag.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (columns, inputs=Vec::new(), *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=crate::options::MAX_LEN, keep_canonicals=true))]
     fn new(
         columns: Vec<String>,
