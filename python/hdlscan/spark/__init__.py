@@ -68,7 +68,8 @@ class Job:
         return _scan.public(self._internal())
 
     def clusters(self) -> _clusters.Clusters:
-        return _clusters.Clusters(_clusters.values(self._internal()), self.plan.options.repair)
+        plan = self.plan
+        return _clusters.Clusters(_clusters.values(self._internal(), plan.prefix), plan.options, plan.columns, plan.layout.inputs)
 
     def report(self, duplicates=True):
         """The report: partial reports merged in record order, then the
@@ -103,7 +104,7 @@ class Job:
 
     def duplicates(self) -> DataFrame:
         """A row per member of every cluster, as `--duplicates` writes."""
-        return self.clusters().rows(self.plan.layout.inputs, self.plan.columns)
+        return self.clusters().rows()
 
     def close(self):
         if self._cached:

@@ -25,12 +25,11 @@ TOP = 20
 TOP_MEMBERS = 10
 
 
-def values(df: DataFrame) -> DataFrame:
-    """The valid values of an internal scan (`_scan.enriched`), with their
-    place: canonical, input, record, column, value_index, value, warnings
-    (joined by `,`)."""
-    canonical = next(c for c in df.columns if c.endswith("canonical") and c not in _scan.INTERNAL)
-    prefix = canonical[: -len("canonical")]
+def values(df: DataFrame, prefix: str) -> DataFrame:
+    """The valid values of an internal scan (`_scan.enriched`, its added
+    columns named with `prefix`), with their place: canonical, input,
+    record, column, value_index, value."""
+    canonical = prefix + "canonical"
     index = F.col("value_index") if "value_index" in df.columns else F.lit(1).cast("long")
     return df.where(F.col(_scan.PARTIAL).isNull() & F.col(f"`{canonical}`").isNotNull()).select(
         F.col(f"`{canonical}`").alias("canonical"),
@@ -39,7 +38,6 @@ def values(df: DataFrame) -> DataFrame:
         F.col(_scan.COLUMN).alias("column"),
         index.cast("long").alias("value_index"),
         F.col(_scan.VALUE).cast("string").alias("value"),
-        F.concat_ws(",", F.col(f"`{prefix}warnings`")).alias("warnings"),
     )
 
 
@@ -49,12 +47,15 @@ AT = ("input", "record", "column", "value_index")
 class Clusters:
     """The clusters of `vals` (from `values`), computed lazily."""
 
-    def __init__(self, vals: DataFrame, repair: bool):
+    def __init__(self, vals: DataFrame, options, columns, inputs):
         self.vals = vals
-        self.repair = repair
+        self.options = options
+        self.repair = options.repair
+        self.columns = list(columns)
+        self.inputs = list(inputs)
         per_record = vals.groupBy("canonical", "input", "record").agg(
             F.count(F.lit(1)).alias("n"),
-            F.min(F.struct("column", "value_index", "value", "warnings")).alias("at"),
+            F.min(F.struct("column", "value_index", "value")).alias("at"),
             F.min("column").alias("cmin"),
             F.max("column").alias("cmax"),
         )
@@ -69,7 +70,6 @@ class Clusters:
                     F.col("at.column").alias("column"),
                     F.col("at.value_index").alias("value_index"),
                     F.col("at.value").alias("value"),
-                    F.col("at.warnings").alias("warnings"),
                 )
             ).alias("first"),
             (F.min("input") != F.max("input")).alias("across_inputs"),
@@ -115,49 +115,56 @@ class Clusters:
             "across_inputs": t["across_inputs"],
             "across_columns": t["across_columns"],
             "repeated_in_record": {"values": r["values"], "records": r["records"]},
-            "top": [self._top(b, sorted(members[b["canonical"]], key=lambda m: tuple(m[k] for k in AT))) for b in best],
+            "top": self._top(best, members),
         }
 
-    def _top(self, b, members) -> dict:
-        f = b["first"]
-        return {
-            "canonical": b["canonical"],
-            "count": b["count"],
-            "first": at(f),
-            "members": [
-                {"at": at(m), "value": m["value"], "variant": variant(m, f, self.repair)} for m in members
-            ],
-        }
+    def _top(self, best, members) -> list:
+        """The largest clusters with their first members, as the report
+        shows them (each member's value cut as the wheel cuts it)."""
+        out = []
+        for b in best:
+            f = b["first"]
+            ms = sorted(members[b["canonical"]], key=lambda m: tuple(m[k] for k in AT))
+            shown = [compare(self.options, self.columns, m, f) for m in ms]
+            out.append(
+                {
+                    "canonical": b["canonical"],
+                    "count": b["count"],
+                    "first": at(f),
+                    "members": [{"at": at(m), "value": v, "variant": w} for m, (v, w) in zip(ms, shown)],
+                }
+            )
+        return out
 
-    def rows(self, inputs, columns) -> DataFrame:
+    def rows(self) -> DataFrame:
         """`--duplicates`: a row per member of every cluster, as the CLI
         writes them (`line` null)."""
         ranked = (
             self.clusters.orderBy(F.desc("count"), F.asc("first"))
             .rdd.zipWithIndex()
             .map(lambda p: (p[0]["canonical"], p[1] + 1, p[0]["count"], p[0]["first"]))
-            .toDF("canonical string, cluster long, count long, first struct<input:int,record:long,column:int,value_index:long,value:string,warnings:string>")
+            .toDF("canonical string, cluster long, count long, first struct<input:int,record:long,column:int,value_index:long,value:string>")
         )
-        repair = self.repair
+        options, columns = self.options, self.columns
         name = lambda seq, i: F.element_at(F.array(*[F.lit(s) for s in seq]), F.col(i) + 1)  # noqa: E731
         joined = self.vals.join(ranked, "canonical")
 
         @F.udf("string")
-        def variant_of(value, warnings, fvalue, fwarnings):
-            return variant({"value": value, "warnings": warnings}, {"value": fvalue, "warnings": fwarnings}, repair)
+        def variant_of(value, column, fvalue, fcolumn):
+            return compare(options, columns, {"value": value, "column": column}, {"value": fvalue, "column": fcolumn})[1]
 
         return joined.orderBy("cluster", *AT).select(
             "cluster",
             "canonical",
             "count",
-            name(inputs, "input").alias("input"),
+            name(self.inputs, "input").alias("input"),
             "record",
             F.lit(None).cast("long").alias("line"),
-            name(columns, "column").alias("column"),
+            name(self.columns, "column").alias("column"),
             "value_index",
             "value",
             F.col("first.record").alias("first_record"),
-            variant_of("value", "warnings", "first.value", "first.warnings").alias("variant"),
+            variant_of("value", F.col("column"), "first.value", "first.column").alias("variant"),
         )
 
 
@@ -166,10 +173,19 @@ def at(r) -> dict:
     return {"input": r["input"], "record": r["record"], "line": None, "column": r["column"], "value_index": r["value_index"]}
 
 
-def variant(m, f, repair: bool) -> str:
-    """How member `m` differs from its cluster's first `f`: the wheel's rule,
-    the one the CLI's duplicates file uses."""
-    import hdlscan
+def compare(options, columns, m, f) -> tuple[str, str]:
+    """Member `m` as the report shows it (its value cut at 200 bytes) and
+    how it differs from its cluster's first `f` (`same`, `case`, …): the
+    wheel's rule, read from a report of the two values alone that the
+    wheel clusters, as the wheel has no function for the rule alone."""
+    import json
 
-    split = lambda w: [x for x in (w or "").split(",") if x]  # noqa: E731
-    return hdlscan.variant(m["value"], split(m["warnings"]), f["value"], split(f["warnings"]), repair=repair)
+    import hdlscan
+    import pyarrow as pa
+
+    r = hdlscan.Report(columns, repair=options.repair, expect=list(options.expect), resolvers=list(options.resolvers))
+    r.add(pa.array([f["value"]], pa.string()), column=columns[f["column"]], first_record=1)
+    r.add(pa.array([m["value"]], pa.string()), column=columns[m["column"]], first_record=2)
+    r.compute_clusters()
+    second = json.loads(r.to_json())["duplicates"]["top"][0]["members"][1]
+    return second["value"], second["variant"]
