@@ -1,0 +1,207 @@
+"""`python -m hdlscan.spark`: `hdlscan scan` as a Spark job, with the CLI's
+options and exit statuses where a cluster gives them a meaning (docs/spark.md).
+
+Arguments become a `Job` (`hdlscan.spark`); the job writes the enriched
+rows, the duplicates and the reports, then the gates give the status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import os
+import sys
+
+EXAMPLES = """\
+examples:
+  # The sample export on two local cores: the CLI's report, as JSON
+  python -m hdlscan.spark export.csv -c dc.identifier.uri --master 'local[2]' --report audit.json
+
+  # On a cluster: spark-submit takes the module's file
+  spark-submit "$(python3 -c 'import hdlscan.spark.__main__ as m; print(m.__file__)')" \\
+      s3://bucket/works/ -c doi -c pmcid --long \\
+      -o s3://bucket/out/values.parquet --duplicates s3://bucket/out/dups.parquet \\
+      --report audit.json --fail-if 'invalid>1%'
+
+Inputs are read by Spark (paths, directories, globs; s3://, gs://, abfss://
+...); records are numbered as the CLI numbers them: inputs in the order
+given (a directory's files in sorted order), rows in file order. -o and
+--duplicates write Spark's directories of parts; --report writes one file
+on the driver.
+
+exit status: 0 success, 1 error (bad input, I/O, a failed job), 2 usage
+error, 3 a --fail-if gate held.
+"""
+
+
+class Exit(enum.IntEnum):
+    """The CLI's exit statuses."""
+
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    GATE = 3
+
+
+def arguments(argv):
+    p = argparse.ArgumentParser(
+        prog="python -m hdlscan.spark",
+        description="Scan identifier columns of files with Spark: classify, normalize, report (hdlscan scan's columns and report).",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, directories or globs Spark reads (.csv, .tsv, .parquet, .jsonl/.json; .gz CSV too)")
+    p.add_argument("-c", "--column", action="append", required=True, help="an identifier column, repeatable: a name or a pattern with * and ?")
+    p.add_argument("-o", "--output", help="write the input enriched with SPEC's columns here (.parquet or .csv, a directory of parts); without it the run is an audit")
+    p.add_argument("--report", action="append", default=[], help="write the report here (.json, .md, .html by the extension; - for stdout), repeatable")
+    p.add_argument("--report-format", choices=("json", "md", "html"), help="the format of --report - and of other extensions")
+    p.add_argument("--duplicates", help="write the duplicate clusters' members here (.parquet or .csv directory)")
+    p.add_argument("--fail-if", action="append", default=[], metavar="EXPR", help="exit 3 (after writing) when EXPR holds, e.g. 'invalid>1%%'; repeatable")
+    p.add_argument("--warn-if", action="append", default=[], metavar="EXPR", help="print a warning when EXPR holds; repeatable")
+    p.add_argument("--master", help="Spark master URL (local[2], yarn, spark://HOST:7077); default: spark-submit's")
+    p.add_argument("--split", nargs="?", const="auto", help="split cells into values at SEP (or SPEC's separators with no SEP); output becomes long")
+    p.add_argument("--keep", action="append", default=[], help="an input column to carry into long output, repeatable")
+    p.add_argument("--long", action="store_true", help="long output (a row per value) even for one column not split")
+    p.add_argument("--column-prefix", help="prefix for the added column names")
+    p.add_argument("--input-format", choices=("csv", "tsv", "parquet", "jsonl"), help="input format, overriding the extensions")
+    p.add_argument("-d", "--delimiter", help="field delimiter of CSV input (default , ; tab for .tsv)")
+    p.add_argument("-n", "--no-headers", action="store_true", help="the first CSV line is data; columns are named column_1, column_2, ...")
+    p.add_argument("--repair", action="store_true", help="apply SPEC's repairs (as hdlscan scan --repair)")
+    p.add_argument("--expect", action="append", default=[], metavar="NS|COLUMN=NS", help="the namespace values should have, repeatable")
+    p.add_argument("--resolver", action="append", default=[], metavar="HOST[/PATH]", help="also accept resolver URLs on this host, repeatable")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    return p.parse_args(argv)
+
+
+def input_format(args) -> str:
+    if args.input_format:
+        return args.input_format
+    first = args.inputs[0].rstrip("/").lower()
+    for ext, fmt in ((".parquet", "parquet"), (".tsv", "tsv"), (".tsv.gz", "tsv"), (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".json", "jsonl")):
+        if first.endswith(ext):
+            return fmt
+    return "csv"
+
+
+def uri(path: str) -> str:
+    """A path as Spark's `_metadata.file_path` spells it."""
+    if "://" in path or path.startswith("file:"):
+        return path
+    return "file:" + os.path.abspath(path)
+
+
+def read(spark, args):
+    fmt = input_format(args)
+    paths = args.inputs
+    if fmt == "parquet":
+        return spark.read.parquet(*paths)
+    if fmt == "jsonl":
+        return spark.read.json(paths)
+    df = spark.read.csv(
+        paths,
+        header=not args.no_headers,
+        multiLine=True,
+        escape='"',
+        sep=args.delimiter or ("\t" if fmt == "tsv" else ","),
+    )
+    if args.no_headers:
+        df = df.toDF(*[f"column_{i + 1}" for i in range(len(df.columns))])
+    return df
+
+
+def write(df, target: str):
+    if target.lower().rstrip("/").endswith((".csv", ".tsv")):
+        from pyspark.sql import functions as F
+
+        arrays = [f.name for f in df.schema.fields if f.dataType.typeName() == "array"]
+        for a in arrays:
+            df = df.withColumn(a, F.concat_ws(";", F.col(f"`{a}`")))
+        sep = "\t" if target.lower().rstrip("/").endswith(".tsv") else ","
+        df.write.mode("overwrite").csv(target, header=True, sep=sep, escape='"')
+    else:
+        df.write.mode("overwrite").parquet(target)
+
+
+def report_text(report, target: str, fmt: str | None) -> str:
+    ext = target.rsplit(".", 1)[-1].lower() if target != "-" else None
+    kind = {"json": "json", "md": "md", "html": "html", "htm": "html"}.get(ext) or fmt or "json"
+    return {"json": report.to_json, "md": report.to_markdown, "html": report.to_html}[kind]()
+
+
+def run(args) -> Exit:
+    from pyspark.sql import SparkSession
+
+    from hdlscan.spark import Job
+
+    seen = {}
+    for p in args.inputs:
+        u = uri(p).rstrip("/")
+        if u in seen:
+            print(f"hdlscan.spark: {p} is given twice (as {seen[u]} too): every record would count twice", file=sys.stderr)
+            return Exit.USAGE
+        seen[u] = p
+    import hdlscan
+
+    for g in args.fail_if + args.warn_if:
+        try:
+            hdlscan.Report(["c"]).check(g)
+        except ValueError as e:
+            print(f"hdlscan.spark: {g}: {e}", file=sys.stderr)
+            return Exit.USAGE
+    builder = SparkSession.builder.appName("hdlscan")
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.getOrCreate()
+    df = read(spark, args)
+    try:
+        job = Job(
+            df,
+            args.column,
+            args.keep,
+            repair=args.repair,
+            expect=args.expect,
+            resolvers=args.resolver,
+            split=args.split,
+            long=args.long,
+            column_prefix=args.column_prefix,
+            inputs=[uri(p) for p in args.inputs],
+        )
+    except ValueError as e:
+        print(f"hdlscan.spark: {e}", file=sys.stderr)
+        return Exit.USAGE
+    if args.output:
+        write(job.output(), args.output)
+    report = job.report()
+    if args.duplicates:
+        write(job.duplicates(), args.duplicates)
+    failed = [g for g in args.fail_if if report.check(g)]
+    for g in args.warn_if:
+        if report.check(g):
+            print(f"hdlscan.spark: warning: {g} holds", file=sys.stderr)
+    for target in args.report:
+        text = report_text(report, target, args.report_format)
+        if target == "-":
+            sys.stdout.write(text)
+        else:
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text)
+    if not args.quiet:
+        print(report.summary(), file=sys.stderr)
+    for g in failed:
+        print(f"hdlscan.spark: gate failed: {g}", file=sys.stderr)
+    job.close()
+    return Exit.GATE if failed else Exit.OK
+
+
+def main(argv=None) -> int:
+    args = arguments(argv)
+    try:
+        return int(run(args))
+    except Exception as e:  # a failed job, an unreadable input, I/O
+        msg = str(e).strip().splitlines()
+        print(f"hdlscan.spark: error: {msg[0] if msg else type(e).__name__}", file=sys.stderr)
+        return int(Exit.ERROR)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""Duplicate clusters by `groupBy(canonical)`, never by collecting values to
+the driver: the numbers of the report's `duplicates` section, its largest
+clusters, and the rows of `--duplicates`.
+
+A cluster is a canonical held by two records or more (a record is an input
+and its record number; across inputs too). The same canonical twice inside
+one record is the record being consistent (a DOI in `dc.identifier.uri`
+and `dc.identifier.doi`): it is counted as `repeated_in_record` (its
+values, and the records holding such a repeat), never as a cluster. A
+cluster's `count` is its values, every value of its records included, as
+`--duplicates` lists them.
+
+Order, as the CLI's: clusters by count (largest first), then by their
+first value; values by input, record, column and position in the cell.
+"""
+
+from __future__ import annotations
+
+from pyspark.sql import DataFrame, Window
+from pyspark.sql import functions as F
+
+from . import _scan
+
+TOP = 20
+TOP_MEMBERS = 10
+
+
+def values(df: DataFrame, prefix: str) -> DataFrame:
+    """The valid values of an internal scan (`_scan.enriched`, its added
+    columns named with `prefix`), with their place: canonical, input,
+    record, column, value_index, value."""
+    canonical = prefix + "canonical"
+    index = F.col("value_index") if "value_index" in df.columns else F.lit(1).cast("long")
+    return df.where(F.col(_scan.PARTIAL).isNull() & F.col(f"`{canonical}`").isNotNull()).select(
+        F.col(f"`{canonical}`").alias("canonical"),
+        F.col(_scan.INPUT).alias("input"),
+        F.col("record"),
+        F.col(_scan.COLUMN).alias("column"),
+        index.cast("long").alias("value_index"),
+        F.col(_scan.VALUE).cast("string").alias("value"),
+    )
+
+
+AT = ("input", "record", "column", "value_index")
+
+
+class Clusters:
+    """The clusters of `vals` (from `values`), computed lazily."""
+
+    def __init__(self, vals: DataFrame, options, columns, inputs):
+        self.vals = vals
+        self.options = options
+        self.repair = options.repair
+        self.columns = list(columns)
+        self.inputs = list(inputs)
+        per_record = vals.groupBy("canonical", "input", "record").agg(
+            F.count(F.lit(1)).alias("n"),
+            F.min(F.struct("column", "value_index", "value")).alias("at"),
+            F.min("column").alias("cmin"),
+            F.max("column").alias("cmax"),
+        )
+        self.per_record = per_record
+        self.canon = per_record.groupBy("canonical").agg(
+            F.count(F.lit(1)).alias("records"),
+            F.sum("n").alias("count"),
+            F.min(
+                F.struct(
+                    "input",
+                    "record",
+                    F.col("at.column").alias("column"),
+                    F.col("at.value_index").alias("value_index"),
+                    F.col("at.value").alias("value"),
+                )
+            ).alias("first"),
+            (F.min("input") != F.max("input")).alias("across_inputs"),
+            (F.min("cmin") != F.max("cmax")).alias("across_columns"),
+        )
+        self.clusters = self.canon.where(F.col("records") >= 2)
+
+    def summary(self, top=TOP, top_members=TOP_MEMBERS) -> dict:
+        """The report's `duplicates` numbers and largest clusters, as
+        `Report.set_clusters` takes them."""
+        c = F.col("records") >= 2
+        self.per_record.persist()
+        t = self.canon.agg(
+            F.count(F.lit(1)).alias("unique"),
+            F.coalesce(F.sum("count"), F.lit(0)).alias("values"),
+            F.count(F.when(c, 1)).alias("clusters"),
+            F.coalesce(F.sum(F.when(c, F.col("count"))), F.lit(0)).alias("values_in_clusters"),
+            F.count(F.when(c & F.col("across_inputs"), 1)).alias("across_inputs"),
+            F.count(F.when(c & F.col("across_columns"), 1)).alias("across_columns"),
+        ).first()
+        r = self.per_record.where(F.col("n") >= 2).agg(
+            F.coalesce(F.sum("n"), F.lit(0)).alias("values"),
+            F.countDistinct("input", "record").alias("records"),
+        ).first()
+        best = self.clusters.orderBy(F.desc("count"), F.asc("first")).limit(top).collect()
+        self.per_record.unpersist()
+        members = {}
+        if best:
+            names = self.vals.sparkSession.createDataFrame([(b["canonical"],) for b in best], "canonical string")
+            w = Window.partitionBy("canonical").orderBy(*AT)
+            for m in (
+                self.vals.join(F.broadcast(names), "canonical")
+                .withColumn("n", F.row_number().over(w))
+                .where(F.col("n") <= top_members)
+                .collect()
+            ):
+                members.setdefault(m["canonical"], []).append(m)
+        return {
+            "values": t["values"],
+            "unique": t["unique"],
+            "clusters": t["clusters"],
+            "values_in_clusters": t["values_in_clusters"],
+            "across_inputs": t["across_inputs"],
+            "across_columns": t["across_columns"],
+            "repeated_in_record": {"values": r["values"], "records": r["records"]},
+            "top": self._top(best, members),
+        }
+
+    def _top(self, best, members) -> list:
+        """The largest clusters with their first members, as the report
+        shows them (each member's value cut as the wheel cuts it)."""
+        out = []
+        for b in best:
+            f = b["first"]
+            ms = sorted(members[b["canonical"]], key=lambda m: tuple(m[k] for k in AT))
+            shown = [compare(self.options, self.columns, m, f) for m in ms]
+            out.append(
+                {
+                    "canonical": b["canonical"],
+                    "count": b["count"],
+                    "first": at(f),
+                    "members": [{"at": at(m), "value": v, "variant": w} for m, (v, w) in zip(ms, shown)],
+                }
+            )
+        return out
+
+    def rows(self) -> DataFrame:
+        """`--duplicates`: a row per member of every cluster, as the CLI
+        writes them (`line` null)."""
+        ranked = (
+            self.clusters.orderBy(F.desc("count"), F.asc("first"))
+            .rdd.zipWithIndex()
+            .map(lambda p: (p[0]["canonical"], p[1] + 1, p[0]["count"], p[0]["first"]))
+            .toDF("canonical string, cluster long, count long, first struct<input:int,record:long,column:int,value_index:long,value:string>")
+        )
+        options, columns = self.options, self.columns
+        name = lambda seq, i: F.element_at(F.array(*[F.lit(s) for s in seq]), F.col(i) + 1)  # noqa: E731
+        joined = self.vals.join(ranked, "canonical")
+
+        @F.udf("string")
+        def variant_of(value, column, fvalue, fcolumn):
+            return compare(options, columns, {"value": value, "column": column}, {"value": fvalue, "column": fcolumn})[1]
+
+        return joined.orderBy("cluster", *AT).select(
+            "cluster",
+            "canonical",
+            "count",
+            name(self.inputs, "input").alias("input"),
+            "record",
+            F.lit(None).cast("long").alias("line"),
+            name(self.columns, "column").alias("column"),
+            "value_index",
+            "value",
+            F.col("first.record").alias("first_record"),
+            variant_of("value", F.col("column"), "first.value", "first.column").alias("variant"),
+        )
+
+
+def at(r) -> dict:
+    """A row's place, as the report's `first` and members hold it."""
+    return {"input": r["input"], "record": r["record"], "line": None, "column": r["column"], "value_index": r["value_index"]}
+
+
+def compare(options, columns, m, f) -> tuple[str, str]:
+    """Member `m` as the report shows it (its value cut at 200 bytes) and
+    how it differs from its cluster's first `f` (`same`, `case`, …): the
+    wheel's rule, read from a report of the two values alone that the
+    wheel clusters, as the wheel has no function for the rule alone."""
+    import json
+
+    import hdlscan
+    import pyarrow as pa
+
+    r = hdlscan.Report(columns, repair=options.repair, expect=list(options.expect), resolvers=list(options.resolvers))
+    r.add(pa.array([f["value"]], pa.string()), column=columns[f["column"]], first_record=1)
+    r.add(pa.array([m["value"]], pa.string()), column=columns[m["column"]], first_record=2)
+    r.compute_clusters()
+    second = json.loads(r.to_json())["duplicates"]["top"][0]["members"][1]
+    return second["value"], second["variant"]

@@ -1,0 +1,234 @@
+"""The scan inside Spark: a `mapInArrow` whose tasks parse their rows with
+the wheel and give back the CLI's output shapes (`hdlscan scan --help`,
+"Output shapes"), in types Spark reads (no dictionaries, no unsigned
+integers), with each split's partial report as one extra row.
+
+- wide (one column, not split): every input column, `record`, SPEC's
+  columns;
+- long (several columns, `split` or `long`): `input` (with several
+  inputs), `record`, `line` (always null: Spark does not say where a CSV
+  record starts), `column`, `value_index`, `value`, the `keep` columns,
+  SPEC's columns.
+
+Four internal columns ride along (`INTERNAL`), dropped from what users see:
+the input's index, the column's index, the value parsed, and the partial
+report (`Report.to_partial`) on the one row that closes a split, whose
+other columns are null but `record`, its first record.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+from pyspark.sql import DataFrame
+from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
+
+from . import _records
+
+INPUT = "__hdlscan_input"
+COLUMN = "__hdlscan_column"
+VALUE = "__hdlscan_value"
+PARTIAL = "__hdlscan_partial"
+INTERNAL = (INPUT, COLUMN, VALUE, PARTIAL)
+
+
+def select(names: list[str], wanted) -> list[str]:
+    """The chosen columns, as `-c` resolves them: an exact name wins, else
+    a pattern where `*` and `?` are wildcards."""
+    out = []
+    for w in [wanted] if isinstance(wanted, str) else wanted:
+        hits = [w] if w in names else [n for n in names if "*" in w or "?" in w if fnmatch.fnmatchcase(n, w)]
+        if not hits:
+            raise ValueError(f"no column {w!r}; the columns are {', '.join(names)}")
+        out += [h for h in hits if h not in out]
+    return out
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the scan does to every value, as the CLI's flags say it."""
+
+    repair: bool = False
+    expect: tuple = ()
+    resolvers: tuple = ()
+    split: str | None = None
+    long: bool = False
+    column_prefix: str | None = None
+
+    @classmethod
+    def of(cls, *, repair=False, expect=(), resolvers=(), split=None, long=False, column_prefix=None):
+        """The options from the keywords `scan`, `report` and `Job` take."""
+        return cls(repair, tuple(expect), tuple(resolvers), split, long, column_prefix)
+
+    def report(self, columns, inputs):
+        import hdlscan
+
+        return hdlscan.Report(
+            list(columns),
+            list(inputs),
+            repair=self.repair,
+            expect=list(self.expect),
+            resolvers=list(self.resolvers),
+            split=self.split,
+            keep_canonicals=False,
+        )
+
+
+def constant(value, n: int, type: pa.DataType) -> pa.Array:
+    """`value` `n` times."""
+    return pa.repeat(pa.scalar(value, type), n)
+
+
+def spark_array(a: pa.Array) -> pa.Array:
+    """`a` in a type Spark reads: dictionaries decoded, unsigned integers
+    widened to int64, large and view strings as strings."""
+    t = a.type
+    if pa.types.is_dictionary(t):
+        return spark_array(a.dictionary_decode())
+    if pa.types.is_unsigned_integer(t):
+        return a.cast(pa.int64())
+    if pa.types.is_large_string(t) or t == getattr(pa, "string_view", lambda: None)():
+        return a.cast(pa.string())
+    return a
+
+
+@dataclass
+class Plan:
+    """The columns, the shape and the options of one scan, built once on the
+    driver and shipped to every task."""
+
+    names: list[str]
+    columns: list[str]
+    keep: list[str]
+    options: Options
+    layout: _records.Layout
+    partials: bool
+    wide: bool = field(init=False)
+    prefix: str = field(init=False)
+
+    def __post_init__(self):
+        o = self.options
+        self.wide = len(self.columns) == 1 and o.split is None and not o.long
+        self.prefix = o.column_prefix if o.column_prefix is not None else ""
+
+    def clash_prefix(self, spec: list[str]):
+        """The CLI's `hdl_` (`hdl2_`, …) when an input column is named like
+        one of SPEC's and no prefix was given."""
+        if self.options.column_prefix is not None:
+            return
+        taken = set(self.names) if self.wide else set(self.keep) | {"input", "record", "line", "column", "value_index", "value"}
+        n = 1
+        while any(self.prefix + s in taken for s in spec):
+            self.prefix = "hdl_" if n == 1 else f"hdl{n}_"
+            n += 1
+
+    def enrich(self, rows: pa.RecordBatch, input: int, first: int, report) -> list[pa.RecordBatch]:
+        """The output of `rows` (one split's run, records from `first`)."""
+        out = []
+        n = rows.num_rows
+        for ci, name in enumerate(self.columns):
+            values = rows.column(name)
+            spec = report.add(values, column=name, input=input, first_record=first)
+            cols, names = [], []
+            if self.options.split is None:
+                record = pa.array(np.arange(first, first + n, dtype=np.int64))
+                take = None
+                index = constant(1, n, pa.int64())
+                parsed = values
+            else:
+                record = spark_array(spec.column("record"))
+                take = pa.array(record.to_numpy() - first)
+                index = spark_array(spec.column("value_index"))
+                parsed = spec.column("value")
+            if self.wide:
+                for k in self.names:
+                    cols.append(rows.column(k))
+                    names.append(k)
+                cols.append(record)
+                names.append("record")
+            else:
+                m = len(record)
+                if len(self.layout.inputs) > 1:
+                    cols.append(constant(self.layout.inputs[input], m, pa.string()))
+                    names.append("input")
+                cols += [record, pa.nulls(m, pa.int64()), constant(name, m, pa.string()), index, parsed]
+                names += ["record", "line", "column", "value_index", "value"]
+                for k in self.keep:
+                    cols.append(rows.column(k) if take is None else rows.column(k).take(take))
+                    names.append(k)
+            skip = {"record", "value_index", "value"} if self.options.split is not None else set()
+            for s in spec.schema.names:
+                if s not in skip:
+                    cols.append(spark_array(spec.column(s)))
+                    names.append(self.prefix + s)
+            m = len(record)
+            cols += [constant(input, m, pa.int32()), constant(ci, m, pa.int32()), parsed, pa.nulls(m, pa.binary())]
+            names += list(INTERNAL)
+            out.append(pa.RecordBatch.from_arrays([spark_array(c) if c is not parsed else c for c in cols], names=names))
+        return out
+
+    def closing(self, schema: pa.Schema, report, input: int, first: int) -> pa.RecordBatch:
+        """The row carrying a split's partial report."""
+        cols = []
+        for f in schema:
+            if f.name == PARTIAL:
+                cols.append(pa.array([report.to_partial()], pa.binary()))
+            elif f.name == INPUT:
+                cols.append(pa.array([input], pa.int32()))
+            elif f.name == "record":
+                cols.append(pa.array([first], pa.int64()))
+            else:
+                cols.append(pa.nulls(1, f.type))
+        return pa.RecordBatch.from_arrays(cols, schema=schema)
+
+
+def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inputs=None, partials=False):
+    """The internal scan of `df`: output columns plus `INTERNAL`, and the
+    `Plan` that made it."""
+    import hdlscan
+
+    names = list(df.columns)
+    plan_columns = select(names, columns)
+    keep = select(names, keep) if keep else []
+    placed = _records.placed(df)
+    plan = Plan(names, plan_columns, keep, options, _records.layout(placed, inputs), partials)
+    arrow_in = to_arrow_schema(placed.schema)
+    empty = pa.RecordBatch.from_arrays([pa.array([], f.type) for f in arrow_in], schema=arrow_in)
+    plan.clash_prefix(hdlscan.SPEC)
+    sample = plan.enrich(empty, 0, 1, options.report(plan.columns, plan.layout.inputs))[0]
+    schema = from_arrow_schema(sample.schema)
+    arrow_out = to_arrow_schema(schema)
+
+    # mapInArrow cannot resolve names holding dots (`dc.identifier.uri`):
+    # the columns travel by position and get their names back in the task.
+    real = placed.columns
+    safe = placed.toDF(*[f"__hdlscan_c{i}" if "." in n else n for i, n in enumerate(real)])
+
+    def task(batches):
+        report = key_now = None
+        start = (0, 1)
+        for batch in batches:
+            batch = pa.RecordBatch.from_arrays(batch.columns, names=real)
+            for key, off, n in _records.runs(batch):
+                input, before = plan.layout.place(key)
+                if key != key_now:
+                    if report is not None and plan.partials:
+                        yield plan.closing(arrow_out, report, *start)
+                    key_now, done = key, 0
+                    report = options.report(plan.columns, plan.layout.inputs)
+                    start = (input, before + 1)
+                for b in plan.enrich(batch.slice(off, n), input, before + done + 1, report):
+                    yield b.cast(arrow_out) if b.schema != arrow_out else b
+                done += n
+        if report is not None and plan.partials:
+            yield plan.closing(arrow_out, report, *start)
+
+    return safe.mapInArrow(task, schema), plan
+
+
+def public(df: DataFrame) -> DataFrame:
+    """The rows and columns users see."""
+    return df.where(df[PARTIAL].isNull()).drop(*INTERNAL)

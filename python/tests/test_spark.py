@@ -1,0 +1,189 @@
+"""hdlscan.spark against the CLI: the Spark job's report on the sample
+export and on a generated 200k-row Parquet equals `hdlscan scan`'s
+(records, values, present, valid, kinds, namespaces, codes with counts,
+duplicate clusters), its enriched rows equal the CLI's output, and the
+command keeps the CLI's exit statuses.
+
+One SparkSession (local[2]) for the whole session; the CLI is conftest's.
+Spark's CSV reader reads an empty field as null where the CLI reads an
+empty string; both are `empty` to the scan.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "testdata" / "sample_export.csv"
+TOTALS = ("records", "cells", "values", "present", "valid", "by_kind", "by_namespace")
+CLUSTERS = ("clusters", "values_in_clusters", "across_inputs", "across_columns")
+
+
+@pytest.fixture(scope="session")
+def spark():
+    from pyspark.sql import SparkSession
+
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("hdlscan-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+def cli_scan(cli: Path, tmp: Path, inp: Path, column: str, *extra) -> dict:
+    out = tmp / "cli.json"
+    subprocess.run([cli, "scan", str(inp), "-c", column, "-q", "--report", str(out), *extra], check=True)
+    return json.loads(out.read_text())
+
+
+def codes(report: dict, key: str) -> dict:
+    return {code: c["count"] for code, c in report[key].items()}
+
+
+def top(report: dict) -> list:
+    return [
+        (c["canonical"], c["count"], c["first"]["record"], [(m["record"], m["value"], m["variant"]) for m in c["members"]])
+        for c in report["duplicates"]["top"]
+    ]
+
+
+def assert_same(spark_report: dict, cli_report: dict):
+    for k in TOTALS:
+        assert spark_report[k] == cli_report[k], k
+    for k in ("errors", "warnings"):
+        assert codes(spark_report, k) == codes(cli_report, k), k
+    for k in CLUSTERS:
+        assert spark_report["duplicates"][k] == cli_report["duplicates"][k], k
+    assert top(spark_report) == top(cli_report)
+
+
+def read_sample(spark):
+    return spark.read.csv(str(SAMPLE), header=True, multiLine=True, escape='"')
+
+
+@pytest.fixture(scope="module")
+def cli_sample(cli, tmp_path_factory):
+    """The CLI's report, enriched rows and duplicates of the sample export."""
+    tmp = tmp_path_factory.mktemp("cli")
+    out, dups = tmp / "out.parquet", tmp / "dups.parquet"
+    report = cli_scan(cli, tmp, SAMPLE, "dc.identifier.uri", "-o", str(out), "--duplicates", str(dups))
+    return report, pq.read_table(out).to_pylist(), pq.read_table(dups).to_pylist()
+
+
+@pytest.fixture(scope="module")
+def sample_job(spark):
+    from hdlscan.spark import Job
+
+    job = Job(read_sample(spark), "dc.identifier.uri")
+    yield job
+    job.close()
+
+
+def test_sample_export_report_equals_the_cli(sample_job, cli_sample):
+    assert_same(json.loads(sample_job.report().to_json()), cli_sample[0])
+
+
+def test_scan_writes_the_cli_columns(sample_job, cli_sample):
+    header = SAMPLE.open().readline().strip().split(",")
+    want = [{k: (None if k in header and v == "" else v) for k, v in r.items()} for r in cli_sample[1]]
+    got = [r.asDict() for r in sample_job.output().orderBy("record").collect()]
+    assert list(got[0]) == list(want[0])
+    assert got == want
+
+
+DUPLICATE_ROW = ("cluster", "canonical", "count", "input", "record", "column", "value_index", "value", "first_record", "variant")
+
+
+def test_duplicates_equal_the_cli(sample_job, cli_sample):
+    got = [tuple(r[k] for k in DUPLICATE_ROW) for r in sample_job.duplicates().collect()]
+    assert got == [tuple(r[k] for k in DUPLICATE_ROW) for r in cli_sample[2]]
+
+
+def test_generated_parquet_report_equals_the_cli(spark, cli, tmp_path):
+    from hdlscan.spark import report
+
+    data = tmp_path / "gen.parquet"
+    subprocess.run([cli, "gen", "--rows", "200000", "--seed", "7", "-q", "-o", str(data)], check=True)
+    # Several splits, so records are numbered across tasks.
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(1 << 20))
+    try:
+        df = spark.read.parquet(str(data))
+        r = json.loads(report(df, "identifier").to_json())
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    assert_same(r, cli_scan(cli, tmp_path, data, "identifier"))
+
+
+def test_long_output_numbers_values(spark):
+    from hdlscan.spark import scan
+
+    df = spark.createDataFrame([("1", "10.1/a||10.1/b", "hdl:1/x"), ("2", "", None)], "id string, a string, b string")
+    rows = [r.asDict() for r in scan(df, ["a", "b"], keep=["id"], split="||").orderBy("record", "column", "value_index").collect()]
+    assert [(r["record"], r["column"], r["value_index"], r["value"], r["id"]) for r in rows] == [
+        (1, "a", 1, "10.1/a", "1"),
+        (1, "a", 2, "10.1/b", "1"),
+        (1, "b", 1, "hdl:1/x", "1"),
+        (2, "a", 1, "", "2"),
+        (2, "b", 1, "", "2"),
+    ]
+    assert "input" not in rows[0]
+
+
+def test_a_canonical_twice_in_one_record_is_no_cluster(spark):
+    from hdlscan.spark import Job
+
+    df = spark.createDataFrame(
+        [("10.1/a", "https://doi.org/10.1/A"), ("10.1/b", None), ("10.1/B", None)], "x string, y string"
+    )
+    s = Job(df, ["x", "y"]).clusters().summary()
+    assert (s["clusters"], s["values_in_clusters"]) == (1, 2)
+    assert s["repeated_in_record"] == {"values": 2, "records": 1}
+    assert [(c["canonical"], [m["at"]["record"] for m in c["members"]]) for c in s["top"]] == [("10.1/b", [2, 3])]
+
+
+def run_command(*argv) -> int:
+    from hdlscan.spark.__main__ import main
+
+    return main([*argv, "--master", "local[2]", "-q"])
+
+
+def test_command_writes_the_report_and_judges_gates(spark, tmp_path, cli_sample):
+    rep = tmp_path / "r.json"
+    argv = [str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(rep), "--fail-if", "invalid>1%", "--fail-if", "invalid>50%"]
+    assert run_command(*argv) == 3
+    r = json.loads(rep.read_text())
+    assert [(g["expr"], g["holds"]) for g in r["gates"]] == [("invalid>1%", True), ("invalid>50%", False)]
+    for k in TOTALS:
+        assert r[k] == cli_sample[0][k], k
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [str(SAMPLE), "-c", "no_such_column"],
+        [str(SAMPLE), "-c", "dc.identifier.uri", "--fail-if", "invalid>>1"],
+        [str(SAMPLE), str(SAMPLE), "-c", "dc.identifier.uri"],
+    ],
+    ids=["missing column", "bad gate", "input twice"],
+)
+def test_command_usage_errors(spark, argv):
+    assert run_command(*argv) == 2
+
+
+def test_command_help_has_an_example(capsys):
+    from hdlscan.spark.__main__ import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    assert "python -m hdlscan.spark export.csv -c" in capsys.readouterr().out

@@ -1,0 +1,111 @@
+"""One Spark job of `scripts/bench --spark`, timed inside its session (the
+JVM's start-up is not the job's): hdlscan's scan by mapInArrow, or Spark
+SQL doing bench_duckdb.sql's classification with regular expressions.
+
+    python3 scripts/bench_spark.py hdlscan|sql IN.parquet OUT.parquet [CORES]
+
+Prints `seconds=S rows=N` on stdout: the job's wall time (read, classify,
+write zstd Parquet) and the rows written.
+"""
+
+import sys
+import time
+
+from pyspark.sql import SparkSession
+
+# bench_duckdb.sql's statement in Spark's dialect: rlike for
+# regexp_matches, one regexp_extract a group, try_url_decode for
+# url_decode (a bad escape is null, not an error), the columns listed for
+# EXCLUDE, raw literals for the patterns.
+SQL = r"""
+WITH src AS (
+  SELECT *, trim(identifier) AS v FROM input
+),
+forms AS (
+  SELECT *,
+    CASE
+      WHEN v RLIKE r'(?i)^https?://(((dx\.|www\.)?doi\.org|hdl\.handle\.net)/|[^/]+/(hdl|handle)/)' THEN 'resolver_url'
+      WHEN v RLIKE r'(?i)^(doi:\s*|urn:doi:)' THEN 'doi'
+      WHEN v RLIKE r'(?i)^hdl:' THEN 'hdl_uri'
+      WHEN v RLIKE r'(?i)^info:' THEN 'info_uri'
+      WHEN v RLIKE r'^[0-9]' THEN 'bare'
+    END AS form,
+    regexp_extract(v, r'(?i)^(?:https?://(?:[^/]+/(?:hdl|handle)/|(?:(?:dx\.|www\.)?doi\.org|hdl\.handle\.net)/)|doi:\s*|urn:doi:|hdl:(?://)?|info:(?:doi|hdl)/)?([^/]+)/(.+)$', 1) AS ps_prefix,
+    regexp_extract(v, r'(?i)^(?:https?://(?:[^/]+/(?:hdl|handle)/|(?:(?:dx\.|www\.)?doi\.org|hdl\.handle\.net)/)|doi:\s*|urn:doi:|hdl:(?://)?|info:(?:doi|hdl)/)?([^/]+)/(.+)$', 2) AS ps_suffix,
+    lower(regexp_extract(v, r'^info:([A-Za-z][A-Za-z0-9+.-]*)/.', 1)) AS info_ns
+  FROM src
+),
+parts AS (
+  SELECT *,
+    CASE WHEN form IN ('resolver_url', 'hdl_uri', 'info_uri') THEN try_url_decode(ps_prefix) ELSE ps_prefix END AS p,
+    CASE WHEN form IN ('resolver_url', 'hdl_uri', 'info_uri') THEN try_url_decode(ps_suffix) ELSE ps_suffix END AS s
+  FROM forms
+),
+classified AS (
+  SELECT *,
+    CASE
+      WHEN form = 'info_uri' AND info_ns NOT IN ('', 'doi', 'hdl') THEN info_ns
+      WHEN form IS NULL OR s = '' THEN NULL
+      WHEN p RLIKE r'^10(\.[0-9]+)*$' THEN 'doi'
+      WHEN form = 'doi' THEN NULL
+      WHEN p RLIKE r'^[0-9]+(\.[^.]+)*$' THEN 'hdl'
+      WHEN form IN ('hdl_uri', 'info_uri') AND p RLIKE r'^[^.]+(\.[^.]+)*$' THEN 'hdl'
+    END AS namespace
+  FROM parts
+)
+SELECT record_id, identifier, title, date_issued, type, collection,
+  CASE
+    WHEN namespace IS NULL THEN 'invalid'
+    WHEN form = 'bare' AND namespace = 'doi' THEN 'doi'
+    WHEN form = 'bare' THEN 'handle'
+    ELSE form
+  END AS kind,
+  namespace,
+  CASE WHEN namespace IN ('doi', 'hdl') THEN p END AS prefix,
+  CASE WHEN namespace IN ('doi', 'hdl') THEN s END AS suffix,
+  CASE
+    WHEN namespace = 'doi' THEN lower(p || '/' || s)
+    WHEN namespace = 'hdl' THEN p || '/' || s
+    WHEN namespace IS NOT NULL THEN 'info:' || namespace || '/' || regexp_extract(v, r'^info:[^/]+/([^#]*)', 1)
+  END AS canonical,
+  CASE
+    WHEN namespace = 'doi' THEN 'https://doi.org/' || p || '/' || s
+    WHEN namespace = 'hdl' THEN 'https://hdl.handle.net/' || p || '/' || s
+  END AS url,
+  CASE WHEN namespace IS NULL THEN 'invalid' END AS error
+FROM classified
+"""
+
+
+def main():
+    tool, src, out = sys.argv[1:4]
+    cores = sys.argv[4] if len(sys.argv) > 4 else "2"
+    spark = (
+        SparkSession.builder.master(f"local[{cores}]")
+        .appName(f"bench-{tool}")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "2g")
+        .config("spark.sql.parquet.compression.codec", "zstd")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    started = time.perf_counter()
+    df = spark.read.parquet(src)
+    if tool == "hdlscan":
+        from hdlscan.spark import scan
+
+        result = scan(df, "identifier")
+    elif tool == "sql":
+        df.createOrReplaceTempView("input")
+        result = spark.sql(SQL)
+    else:
+        sys.exit(f"bench_spark: no tool {tool!r} (hdlscan or sql)")
+    result.write.mode("overwrite").parquet(out)
+    seconds = time.perf_counter() - started
+    rows = spark.read.parquet(out).count()
+    print(f"seconds={seconds:.3f} rows={rows}")
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
