@@ -45,7 +45,14 @@ fn openalex_works_paths_and_lists_into_long_output() {
     let t = Table::from_csv(&d.join("out.csv"), b',');
     assert_eq!(
         t.names[..6],
-        ["record", "line", "column", "value_index", "value", "ids.openalex"]
+        [
+            "record",
+            "line",
+            "source_column",
+            "value_index",
+            "value",
+            "ids.openalex"
+        ]
     );
     let r = read_json(&d.join("r.json"));
     assert_eq!(r["records"], 4);
@@ -57,7 +64,7 @@ fn openalex_works_paths_and_lists_into_long_output() {
     let first: Vec<[&str; 4]> = (0..4)
         .map(|i| {
             [
-                t.get(i, "column"),
+                t.get(i, "source_column"),
                 t.get(i, "value_index"),
                 t.get(i, "canonical"),
                 t.get(i, "ids.openalex"),
@@ -127,7 +134,7 @@ fn every_list_element_is_a_value() {
         .map(|i| {
             [
                 t.get(i, "record"),
-                t.get(i, "column"),
+                t.get(i, "source_column"),
                 t.get(i, "value_index"),
                 t.get(i, "canonical"),
                 t.get(i, "error"),

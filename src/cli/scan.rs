@@ -46,7 +46,7 @@ Output shapes:
         resolver, query, fragment, error, warnings.
   long  several columns, --split or --long: a row per value: input (when
         there are several), record, line (where the record starts; CSV and
-        TSV), column, value_index (1-based in its cell), value, the --keep
+        TSV), source_column, value_index (1-based in its cell), value, the --keep
         columns, then SPEC's columns as above. Every cell is at least one
         value (an empty cell is one `empty` value).
 Output is written to a temporary file beside the target and renamed at
