@@ -227,8 +227,8 @@ fn gzip_input_and_flags_that_do_not_apply() {
     e.write_all(&data).unwrap();
     fs::write(d.join("dc.jsonl.gz"), e.finish().unwrap()).unwrap();
     fs::write(d.join("dc.jsonl"), &data).unwrap();
-    scan(d, &["dc.jsonl.gz", "-c", "doi", "--report", "gz.json", "-q"]).ok();
-    scan(d, &["dc.jsonl", "-c", "doi", "--report", "plain.json", "-q"]).ok();
+    scan(d, &["dc.jsonl.gz", "-c", "attributes.doi", "--report", "gz.json", "-q"]).ok();
+    scan(d, &["dc.jsonl", "-c", "attributes.doi", "--report", "plain.json", "-q"]).ok();
     let (a, b) = (read_json(&d.join("gz.json")), read_json(&d.join("plain.json")));
     assert_eq!(
         (a["values"].clone(), a["valid"].clone()),

@@ -12,7 +12,7 @@ use arrow_schema::{DataType, Field, Fields};
 use std::sync::Arc;
 
 /// Three works: two locations, none, one whose URL is null.
-fn works() -> RecordBatch {
+pub fn works() -> RecordBatch {
     let ids_fields = Fields::from(vec![
         Field::new("openalex", DataType::Utf8, true),
         Field::new("doi", DataType::Utf8, true),

@@ -291,7 +291,12 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut result = result?;
+    // A JSON path no record reached is known only at the end of the run,
+    // and is the command line's mistake all the same.
+    let mut result = result.map_err(|e| match e.downcast::<hdlscan::PlanError>() {
+        Ok(p) => super::plan_error(p),
+        Err(e) => e,
+    })?;
     let made = Made {
         inputs: result.inputs,
         columns: result.columns,
