@@ -56,7 +56,7 @@ pub use gates::{Gate, Severity, Verdict};
 pub use io::atomic::{
     AtomicFile, check_not_an_input, commit_all, committed_any, os_reason, remove_all_temp_files, same_target,
 };
-pub use io::csv_in::TextEncoding;
+pub use io::csv_in::{Ragged, TextEncoding};
 pub use io::format::Format;
 pub use io::sink::{Sink, SinkOptions};
 pub use io::source::{Compression, InputSpec};

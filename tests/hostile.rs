@@ -303,8 +303,9 @@ fn crlf_and_lone_cr_line_ends() {
     }
 }
 
-/// A semicolon- or tab-separated export read with the default `,` comes
-/// out as one column: the error names the delimiter to try, and only then.
+/// A semicolon- or tab-separated export read with `,` given comes out as
+/// one column: the error names the delimiter to try, and only then.
+/// Without `--delimiter` it is read with the one its header splits on.
 #[test]
 fn wrong_delimiter_gets_a_hint() {
     let c = Case::new(&[
@@ -312,12 +313,12 @@ fn wrong_delimiter_gets_a_hint() {
         ("tab.csv", b"id\tdoi\n1\t10.1/x\n"),
         ("comma.csv", b"id,doi\n1,10.1/x\n"),
     ]);
-    c.run(&["semi.csv", "-c", "doi"]).usage_error(&[
+    c.run(&["semi.csv", "-c", "doi", "-d", ","]).usage_error(&[
         "no column named 'doi'",
         "one column holding ';'",
         "--delimiter ';'",
     ]);
-    c.run(&["tab.csv", "-c", "2"])
+    c.run(&["tab.csv", "-c", "2", "-d", ","])
         .usage_error(&["has 1 column:", "a tab", "--delimiter tab"]);
     let err = c
         .run(&["comma.csv", "-c", "nope"])
@@ -330,6 +331,7 @@ fn wrong_delimiter_gets_a_hint() {
     assert!(!err.contains("--delimiter"), "{err}");
     c.nothing_written(true);
     c.run(&["semi.csv", "-c", "doi", "-d", ";"]).ok();
+    c.run(&["tab.csv", "-c", "2"]).ok();
 }
 
 #[test]
@@ -1277,7 +1279,8 @@ fn csv_flags_with_parquet_input_are_usage_errors() {
         (&["--no-headers"], "--no-headers"),
         (&["-d", ";"], "--delimiter"),
         (&["--delimiter", "tab"], "--delimiter"),
-        (&["--allow-short-rows"], "--allow-short-rows"),
+        (&["--allow-short-rows"], "--ragged"),
+        (&["--ragged", "extra"], "--ragged"),
         (&["--max-record-mib", "64"], "--max-record-mib"),
         (&["--block-mib", "1"], "--block-mib"),
     ] {

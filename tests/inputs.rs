@@ -6,7 +6,7 @@
 //! Run: `cargo test --test tests inputs`
 
 use crate::hostile::write_parquet;
-use crate::scan::{assert_no_temp_files, entries, scan};
+use crate::scan::{assert_no_temp_files, entries, read_json, scan};
 use std::path::{Path, PathBuf};
 
 fn fixture(path: &str) -> PathBuf {
@@ -55,4 +55,101 @@ fn a_parquet_path_that_reaches_nothing_names_the_nearest_field() {
         .usage_error(&["ids has no field 'dooi' (did you mean 'doi'?)"]);
     scan(d, &["works.parquet", "-c", "idss.doi"]).usage_error(&["(did you mean 'ids'?)"]);
     assert_eq!(entries(d), ["works.parquet"]);
+}
+
+/// OpenAPC's FWF file is `;`-separated: read so without `--delimiter`,
+/// and the summary and the report say how.
+#[test]
+fn a_semicolon_csv_is_read_with_its_delimiter() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fwf = fixture("inputs/openapc_fwf_2016_semicolon.csv");
+    let fwf = fwf.to_str().unwrap();
+    let run = scan(d, &[fwf, "-c", "doi", "-o", "out.csv", "--report", "r.json"]).ok();
+    assert!(
+        run.stderr
+            .contains("read with ';' as the delimiter (--delimiter ';'): its header is one column with ','"),
+        "{}",
+        run.stderr
+    );
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(
+        (r["records"].as_u64(), r["valid"].as_u64()),
+        (Some(10), Some(10)),
+        "{r}"
+    );
+    assert_eq!(r["run"]["options"]["delimiter"], ";");
+    let out = std::fs::read_to_string(d.join("out.csv")).unwrap();
+    assert!(out.starts_with("period,doi,record,kind,"), "{out}");
+    // A delimiter given is used as it is: one column, and the hint.
+    scan(d, &[fwf, "-c", "doi", "-d", ","]).usage_error(&["add --delimiter ';'"]);
+    // A tab or `|` too; a TSV's tab is not second-guessed.
+    std::fs::write(d.join("pipe.csv"), "id|doi\n1|10.1000/1\n").unwrap();
+    scan(d, &["pipe.csv", "-c", "doi", "-q"]).ok();
+    std::fs::write(d.join("semi.tsv"), "id;doi\n1;10.1000/1\n").unwrap();
+    scan(d, &["semi.tsv", "-c", "doi"]).usage_error(&["add --delimiter ';'"]);
+}
+
+/// DBLP's VIS papers: 4 names, 5 fields a record.
+#[test]
+fn ragged_rows_are_an_error_or_padded_or_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let vis = fixture("inputs/dblp_vis_ragged.csv");
+    let vis = vis.to_str().unwrap();
+    scan(d, &[vis, "-c", "doi", "-o", "out.csv"]).fails_with(&[
+        "dblp_vis_ragged.csv: record 1 (line 2): expected 4 fields, found 5",
+        "--ragged extra",
+    ]);
+    scan(d, &[vis, "-c", "doi", "--ragged", "pad"]).fails_with(&["record 1 (line 2)", "--ragged extra"]);
+    assert_eq!(entries(d), Vec::<String>::new());
+    let run = scan(
+        d,
+        &[
+            vis, "-c", "doi", "--ragged", "extra", "-o", "out.csv", "--report", "r.json",
+        ],
+    )
+    .ok();
+    assert!(
+        run.stderr
+            .contains("records have up to 5 fields and the header 4 names: the fields past it are read as column_5"),
+        "{}",
+        run.stderr
+    );
+    let out = std::fs::read_to_string(d.join("out.csv")).unwrap();
+    let mut lines = out.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("year,venue,title,doi,column_5,record,kind,"),
+        "{out}"
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .contains(",https://dblp.org/rec/journals/tvcg/IsenbergHKIXSSCMS17,1,doi,")
+    );
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(
+        (r["valid"].as_u64(), r["run"]["options"]["ragged"].as_str()),
+        (Some(3), Some("extra"))
+    );
+
+    // Short rows: an error naming the record, or padded.
+    std::fs::write(d.join("short.csv"), "id,doi,title\n1,10.1000/1,A\n2,10.1000/2\n").unwrap();
+    scan(d, &["short.csv", "-c", "doi"]).fails_with(&[
+        "short.csv: record 2 (line 3): expected 3 fields, found 2",
+        "--ragged pad",
+    ]);
+    for how in ["pad", "extra"] {
+        scan(d, &["short.csv", "-c", "doi", "--ragged", how, "-q"]).ok();
+    }
+    // The earlier flag is `--ragged pad`.
+    scan(d, &["short.csv", "-c", "doi", "--allow-short-rows", "-q"]).ok();
+    scan(d, &["short.csv", "-c", "doi", "--ragged", "wide"]).usage_error(&["pad or extra"]);
+    let works = fixture("jsonl/openalex_works.jsonl");
+    scan(d, &[works.to_str().unwrap(), "-c", "doi", "--ragged", "pad"])
+        .usage_error(&["--ragged applies to CSV/TSV input only"]);
 }

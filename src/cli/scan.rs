@@ -6,7 +6,7 @@ use super::report_files::{self, ReportFormat};
 use super::{Exit, ParserArgs, Usage};
 use anyhow::Result;
 use hdlscan::{
-    Compression, Format, Gate, InputSpec, Made, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
+    Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -154,10 +154,15 @@ pub struct ScanArgs {
     /// are read as U+FFFD and counted in the summary.
     #[arg(long, value_name = "LABEL")]
     pub encoding: Option<TextEncoding>,
-    /// Pad CSV rows with fewer fields than the header with empty fields
-    /// (counted in the report) instead of failing. Rows with more fields
-    /// always fail: their data would be lost.
-    #[arg(long)]
+    /// CSV records with another number of fields than the header: `pad`
+    /// pads short rows with empty cells (counted in the report); `extra`
+    /// also keeps the fields past the header, as columns column_N (N their
+    /// position; as many as the widest record of the first block has).
+    /// Without it such a record stops the run, naming it.
+    #[arg(long, value_name = "pad|extra", value_parser = ragged)]
+    pub ragged: Option<Ragged>,
+    /// The earlier name of `--ragged pad`.
+    #[arg(long, hide = true, conflicts_with = "ragged")]
     pub allow_short_rows: bool,
     /// Prefix for the added column names. Without it the added columns
     /// have none, unless an input column is named like one of them
@@ -212,6 +217,14 @@ const READ: &[(Format, &str)] = &[
     ),
 ];
 
+/// `--ragged`: `pad` or `extra` (`error`, the default, too).
+fn ragged(s: &str) -> Result<Ragged, String> {
+    [Ragged::Error, Ragged::Pad, Ragged::Extra]
+        .into_iter()
+        .find(|r| r.name() == s)
+        .ok_or_else(|| "expected pad or extra".to_string())
+}
+
 impl ScanArgs {
     /// The scan these arguments ask for, before anything is resolved.
     fn request(&self) -> Request {
@@ -227,7 +240,7 @@ impl ScanArgs {
             column_prefix: self.column_prefix.clone(),
             delimiter: self.delimiter.clone(),
             no_headers: self.no_headers,
-            allow_short_rows: self.allow_short_rows,
+            ragged: self.ragged.or(self.allow_short_rows.then_some(Ragged::Pad)),
             encoding: self.encoding,
             max_record_mib: self.max_record_mib,
             block_mib: self.block_mib,

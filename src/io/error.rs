@@ -63,8 +63,12 @@ pub enum ErrorKind {
     },
     /// `has_headers` but the input holds no record.
     NoHeader,
-    /// A record has the wrong number of fields.
-    FieldCount { expected: usize, found: usize },
+    /// A record has the wrong number of fields, under this `--ragged`.
+    FieldCount {
+        expected: usize,
+        found: usize,
+        ragged: crate::io::csv_in::Ragged,
+    },
     /// A quoted field was still open at end of input.
     UnclosedQuote,
     /// A single record is larger than `max_block_size`.
@@ -171,8 +175,24 @@ impl fmt::Display for PositionedError {
                 write!(f, ", not CSV: {}", format.advice())
             }
             ErrorKind::NoHeader => write!(f, "no header: the input holds no record"),
-            ErrorKind::FieldCount { expected, found } => {
-                write!(f, "expected {expected} fields, found {found}")
+            ErrorKind::FieldCount {
+                expected,
+                found,
+                ragged,
+            } => {
+                use crate::io::csv_in::Ragged;
+                write!(f, "expected {expected} fields, found {found}")?;
+                match (ragged, found < expected) {
+                    (Ragged::Error, true) => f.write_str(" (--ragged pad reads short rows, padded with empty cells)"),
+                    (Ragged::Error | Ragged::Pad, false) => {
+                        f.write_str(" (--ragged extra keeps the fields past the header as column_N)")
+                    }
+                    // Extra: the columns were fixed by the first block.
+                    _ => f.write_str(
+                        ", more than any record of the first block had, which set the columns; \
+                         cut the file's widest rows first, or give the header a name for each field",
+                    ),
+                }
             }
             ErrorKind::UnclosedQuote => write!(f, "quote opened here never closes"),
             ErrorKind::RecordTooLarge { limit } => {

@@ -174,7 +174,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         },
         parse: ParseOptions {
             delimiter: csv.delimiter,
-            allow_short_rows: csv.allow_short_rows,
+            ragged: csv.ragged,
         },
         raw_cells,
         several_inputs,

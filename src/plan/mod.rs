@@ -17,7 +17,7 @@ pub use error::{DASH_OUTPUT, PlanError};
 
 use crate::dups;
 use crate::id::{Parser, Split};
-use crate::io::csv_in::{CsvBlockReader, CsvOptions, TextEncoding};
+use crate::io::csv_in::{CsvBlockReader, CsvOptions, Ragged, TextEncoding, delimiter_name};
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, JsonlOptions, Step};
 use crate::io::parquet_in::{self, ParquetInput};
@@ -65,8 +65,9 @@ pub struct Request {
     pub delimiter: Option<String>,
     /// `--no-headers`: a CSV's first record is data.
     pub no_headers: bool,
-    /// `--allow-short-rows`: short CSV rows padded with empty fields.
-    pub allow_short_rows: bool,
+    /// `--ragged`: CSV records with another number of fields than the
+    /// header (an error when not given).
+    pub ragged: Option<Ragged>,
     /// `--encoding`: a CSV's text encoding (UTF-8 when `None`).
     pub encoding: Option<TextEncoding>,
     /// Longest record (CSV) or line (JSON), in MiB.
@@ -114,6 +115,13 @@ pub struct Options {
     /// options.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<&'static str>,
+    /// CSV's delimiter, when not the format's own (given, or found in the
+    /// header), so the report says how the input was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delimiter: Option<String>,
+    /// `--ragged`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ragged: Option<&'static str>,
 }
 
 /// A scan, decided: what [`crate::pipeline::run`] reads, how it parses,
@@ -216,7 +224,10 @@ impl ScanPlan {
         let csv = CsvOptions {
             delimiter,
             has_headers: !req.no_headers,
-            allow_short_rows: req.allow_short_rows,
+            ragged: req.ragged.unwrap_or_default(),
+            // Only CSV's comma is guessed at: a TSV's tab, or a delimiter
+            // given, is what the user said.
+            sniff_delimiter: req.delimiter.is_none() && format == Format::Csv,
             block_size: block_mib << 20,
             max_block_size: usize::from(req.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
             encoding: req.encoding.unwrap_or_default(),
@@ -243,6 +254,8 @@ impl ScanPlan {
             keep: req.keep.clone(),
             threads,
             encoding: req.encoding.map(TextEncoding::name),
+            delimiter: None,
+            ragged: req.ragged.map(Ragged::name),
         };
         let dups = dups::Options {
             repair: req.repair,
@@ -321,6 +334,7 @@ impl ScanPlan {
             // names it, `--input-format` does not take it).
             Format::Csv | Format::Tsv | Format::Arrow => {
                 let mut r = CsvBlockReader::open(&self.inputs[0], self.csv).map_err(anyhow::Error::new)?;
+                self.read_as(&r, &first_name);
                 let schema = crate::pipeline::utf8_schema(r.headers());
                 self.header = r.take_header_bytes();
                 self.first_csv = Some(r);
@@ -422,6 +436,38 @@ impl ScanPlan {
             }
         }
         Ok(())
+    }
+
+    /// How the first CSV input was read, fixed for every input: the
+    /// delimiter its header splits on, and the columns past the header
+    /// (`--ragged extra`), said in the notes.
+    fn read_as(&mut self, r: &CsvBlockReader, first_name: &str) {
+        let (given, found) = (self.csv.delimiter, r.delimiter());
+        if given != found {
+            let ((was, _), (now, arg)) = (delimiter_name(given), delimiter_name(found));
+            self.notes.push(format!(
+                "{first_name}: read with {now} as the delimiter (--delimiter {arg}): its header is one column with \
+                 {was}"
+            ));
+        }
+        self.csv.delimiter = found;
+        self.csv.sniff_delimiter = false;
+        if found != self.format.delimiter() {
+            self.options.delimiter = Some(delimiter_name(found).1.trim_matches('\'').to_string());
+        }
+        let extra = r.extra_columns();
+        if extra > 0 {
+            let n = r.ncols();
+            self.notes.push(format!(
+                "{first_name}: records have up to {n} fields and the header {} names: the fields past it are read \
+                 as {} (--ragged extra)",
+                n - extra,
+                match extra {
+                    1 => format!("column_{n}"),
+                    _ => format!("column_{} to column_{n}", n - extra + 1),
+                }
+            ));
+        }
     }
 
     /// A file of DOIs without a header line loses its first DOI to the
@@ -528,7 +574,7 @@ fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
     let given = [
         (req.no_headers, "-n/--no-headers", "CSV/TSV", parquet || json),
         (req.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", parquet || json),
-        (req.allow_short_rows, "--allow-short-rows", "CSV/TSV", parquet || json),
+        (req.ragged.is_some(), "--ragged", "CSV/TSV", parquet || json),
         (
             req.max_record_mib.is_some(),
             "--max-record-mib",
