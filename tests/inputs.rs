@@ -153,3 +153,91 @@ fn ragged_rows_are_an_error_or_padded_or_kept() {
     scan(d, &[works.to_str().unwrap(), "-c", "doi", "--ragged", "pad"])
         .usage_error(&["--ragged applies to CSV/TSV input only"]);
 }
+
+/// A DSpace export saved as `.xlsx` (the Eurographics one arrived so):
+/// read as its CSV export would be, first sheet or `--sheet`.
+#[test]
+fn an_xlsx_export_is_read_as_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let book = fixture("inputs/eurographics_dspace.xlsx");
+    let book = book.to_str().unwrap();
+    let keep = ["--keep", "dc.date.issued", "--keep", "pages", "--keep", "open"];
+    let args = [
+        &[book, "-c", "dc.identifier.*", "-o", "out.csv", "--report", "r.json"][..],
+        &keep,
+    ]
+    .concat();
+    let run = scan(d, &args).ok();
+    assert!(
+        run.stderr
+            .contains("read its first sheet, \"Items\", of 2 (Items, Statistics; --sheet NAME reads another)"),
+        "{}",
+        run.stderr
+    );
+    let out = std::fs::read_to_string(d.join("out.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split(',').take(9).collect()).collect();
+    assert_eq!(
+        rows[..4],
+        [
+            [
+                "record",
+                "line",
+                "source_column",
+                "value_index",
+                "value",
+                "dc.date.issued",
+                "pages",
+                "open",
+                "kind"
+            ],
+            [
+                "1",
+                "2",
+                "dc.identifier.uri",
+                "1",
+                "http://hdl.handle.net/10.2312/egs.20191001",
+                "2019-05-06",
+                "4",
+                "TRUE",
+                "resolver_url"
+            ],
+            [
+                "1",
+                "2",
+                "dc.identifier.doi",
+                "1",
+                "10.2312/egs.20191001",
+                "2019-05-06",
+                "4",
+                "TRUE",
+                "doi"
+            ],
+            [
+                "2",
+                "3",
+                "dc.identifier.uri",
+                "1",
+                "https://hdl.handle.net/10.2312/egs.20191002",
+                "2019-05-06T12:00:00",
+                "4.25",
+                "FALSE",
+                "resolver_url"
+            ],
+        ]
+    );
+    assert_eq!(rows[6][5..8], ["2019-05-07", "2019", "#N/A"]);
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(r["run"]["inputs"][0]["format"], "xlsx");
+    assert_eq!(r["records"], 3);
+
+    // Another sheet, by name (any case when one fits); one it has not.
+    scan(d, &[book, "-c", "collection", "--sheet", "statistics", "-q"]).ok();
+    scan(d, &[book, "-c", "collection", "--sheet", "Stats"])
+        .fails_with(&["no sheet named \"Stats\"; its sheets are: Items, Statistics"]);
+    // --sheet on a CSV, or with JSON, is the command line's mistake.
+    let csv = fixture("inputs/openapc_fwf_2016_semicolon.csv");
+    scan(d, &[csv.to_str().unwrap(), "-c", "doi", "--sheet", "Items"]).usage_error(&["is not a spreadsheet"]);
+    let works = fixture("jsonl/openalex_works.jsonl");
+    scan(d, &[works.to_str().unwrap(), "-c", "doi", "--sheet", "Items"]).usage_error(&["--sheet applies to"]);
+}

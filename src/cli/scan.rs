@@ -148,6 +148,11 @@ pub struct ScanArgs {
     /// column_1, column_2, …
     #[arg(short = 'n', long)]
     pub no_headers: bool,
+    /// The sheet of a spreadsheet input (.xlsx, .xls, .ods) to read,
+    /// by name [default: the first]. A spreadsheet is read as the CSV it
+    /// would export: whole numbers without .0, dates as 2024-05-01.
+    #[arg(long, value_name = "NAME")]
+    pub sheet: Option<String>,
     /// Text encoding of CSV input: utf-8 (the default), windows-1252
     /// (alias latin1), or any WHATWG label. A UTF-16 byte-order mark is
     /// read as UTF-16 whatever this says; bytes not valid in the encoding
@@ -242,6 +247,7 @@ impl ScanArgs {
             no_headers: self.no_headers,
             ragged: self.ragged.or(self.allow_short_rows.then_some(Ragged::Pad)),
             encoding: self.encoding,
+            sheet: self.sheet.clone(),
             max_record_mib: self.max_record_mib,
             block_mib: self.block_mib,
             skip_bad_lines: self.skip_bad_lines,

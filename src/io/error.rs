@@ -75,6 +75,8 @@ pub enum ErrorKind {
     RecordTooLarge { limit: usize },
     /// Invalid reader options (CSV's or JSON's).
     BadOption(String),
+    /// A spreadsheet that cannot be read as asked (a sheet it has not).
+    Sheet(String),
     /// The `csv` crate rejected a block (not expected to happen).
     Csv(String),
     /// JSON: a line longer than the longest accepted.
@@ -202,6 +204,7 @@ impl fmt::Display for PositionedError {
                 )
             }
             ErrorKind::BadOption(m) => write!(f, "invalid option: {m}"),
+            ErrorKind::Sheet(m) => f.write_str(m),
             ErrorKind::Csv(m) => write!(f, "CSV error: {m}"),
             ErrorKind::LineTooLong { limit } => write!(
                 f,

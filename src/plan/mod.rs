@@ -68,6 +68,8 @@ pub struct Request {
     /// `--ragged`: CSV records with another number of fields than the
     /// header (an error when not given).
     pub ragged: Option<Ragged>,
+    /// `--sheet`: a spreadsheet's sheet (its first when `None`).
+    pub sheet: Option<String>,
     /// `--encoding`: a CSV's text encoding (UTF-8 when `None`).
     pub encoding: Option<TextEncoding>,
     /// Longest record (CSV) or line (JSON), in MiB.
@@ -231,6 +233,7 @@ impl ScanPlan {
             block_size: block_mib << 20,
             max_block_size: usize::from(req.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
             encoding: req.encoding.unwrap_or_default(),
+            sheet: req.sheet.as_deref().map(Into::into),
         };
         let records = match &req.records {
             Some(p) => Some(JsonPath::parse(p).map_err(|e| PlanError::flag(format!("--records {p:?}"), e))?),
@@ -333,8 +336,8 @@ impl ScanPlan {
             // CSV and TSV: Arrow is not read (`InputSpec::format` never
             // names it, `--input-format` does not take it).
             Format::Csv | Format::Tsv | Format::Arrow => {
-                let mut r = CsvBlockReader::open(&self.inputs[0], self.csv).map_err(anyhow::Error::new)?;
-                self.read_as(&r, &first_name);
+                let mut r = CsvBlockReader::open(&self.inputs[0], self.csv.clone()).map_err(anyhow::Error::new)?;
+                self.read_as(&r, &first_name)?;
                 let schema = crate::pipeline::utf8_schema(r.headers());
                 self.header = r.take_header_bytes();
                 self.first_csv = Some(r);
@@ -441,7 +444,28 @@ impl ScanPlan {
     /// How the first CSV input was read, fixed for every input: the
     /// delimiter its header splits on, and the columns past the header
     /// (`--ragged extra`), said in the notes.
-    fn read_as(&mut self, r: &CsvBlockReader, first_name: &str) {
+    fn read_as(&mut self, r: &CsvBlockReader, first_name: &str) -> Result<(), PlanError> {
+        match (r.sheet(), &self.csv.sheet) {
+            (None, Some(_)) => {
+                return Err(PlanError::flag(
+                    "--sheet",
+                    format_args!("{first_name} is not a spreadsheet (.xlsx, .xls, .ods): drop --sheet"),
+                ));
+            }
+            (Some(_), _) if self.options.encoding.is_some() => {
+                return Err(PlanError::flag(
+                    "--encoding",
+                    format_args!("{first_name} is a spreadsheet, whose text is Unicode: drop --encoding"),
+                ));
+            }
+            (Some(s), None) if s.sheets.len() > 1 => self.notes.push(format!(
+                "{first_name}: read its first sheet, {:?}, of {} ({}; --sheet NAME reads another)",
+                s.name,
+                s.sheets.len(),
+                crate::io::describe_columns(s.sheets.iter().map(String::as_str))
+            )),
+            _ => {}
+        }
         let (given, found) = (self.csv.delimiter, r.delimiter());
         if given != found {
             let ((was, _), (now, arg)) = (delimiter_name(given), delimiter_name(found));
@@ -468,6 +492,7 @@ impl ScanPlan {
                 }
             ));
         }
+        Ok(())
     }
 
     /// A file of DOIs without a header line loses its first DOI to the
@@ -583,6 +608,7 @@ fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
         ),
         (req.block_mib.is_some(), "--block-mib", "CSV/TSV and JSON", parquet),
         (req.encoding.is_some(), "--encoding", "CSV/TSV", parquet || json),
+        (req.sheet.is_some(), "--sheet", "spreadsheet", parquet || json),
         (req.skip_bad_lines, "--skip-bad-lines", "JSON", !json),
         (req.records.is_some(), "--records", "JSON", !json),
     ];

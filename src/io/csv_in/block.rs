@@ -179,7 +179,7 @@ mod tests {
             ragged: Ragged::Pad,
             ..opts()
         };
-        let (rows, padded) = read_all(&mut reader(data, o).unwrap()).unwrap();
+        let (rows, padded) = read_all(&mut reader(data, o.clone()).unwrap()).unwrap();
         assert_eq!(padded, 2);
         assert_eq!(
             fields(&rows),
@@ -194,7 +194,7 @@ mod tests {
             ragged: Ragged::Extra,
             ..opts()
         };
-        let mut rdr = reader(b"a,b\n1,2,3\n4\n5,6,7,8\n", o).unwrap();
+        let mut rdr = reader(b"a,b\n1,2,3\n4\n5,6,7,8\n", o.clone()).unwrap();
         assert_eq!(rdr.headers(), ["a", "b", "column_3", "column_4"]);
         assert_eq!(rdr.extra_columns(), 2);
         let (rows, _) = read_all(&mut rdr).unwrap();

@@ -90,7 +90,7 @@ impl Ragged {
 }
 
 /// Options of the block reader.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CsvOptions {
     /// Field delimiter: `,` (default) or `\t` for TSV; not `"`, `\r`, `\n`.
     pub delimiter: u8,
@@ -109,6 +109,8 @@ pub struct CsvOptions {
     /// The input's text encoding (default UTF-8, whose bytes are read as
     /// they are); a UTF-16 byte-order mark overrides it.
     pub encoding: TextEncoding,
+    /// A spreadsheet's sheet to read (default: its first).
+    pub sheet: Option<std::sync::Arc<str>>,
 }
 
 impl Default for CsvOptions {
@@ -121,6 +123,7 @@ impl Default for CsvOptions {
             block_size: 8 << 20,
             max_block_size: 256 << 20,
             encoding: TextEncoding::UTF_8,
+            sheet: None,
         }
     }
 }

@@ -9,6 +9,7 @@ use super::block::leading_newlines;
 use super::decode::{self, Decoding, Tally};
 use super::{CsvOptions, ParseOptions, Ragged};
 use crate::io::error::{ErrorKind, Position, PositionedError};
+use crate::io::sheet::SheetRead;
 use crate::io::source::{InputSpec, open_input};
 use crate::io::split::{Boundary, Splitter, UnclosedQuote};
 
@@ -60,6 +61,7 @@ pub struct CsvBlockReader {
     ncols: usize,
     /// Of `ncols`, those past the header (`Ragged::Extra`).
     extra: usize,
+    sheet: Option<SheetRead>,
     /// The decoder's count, when the input is not read as UTF-8 bytes.
     tally: Option<Tally>,
     /// `tally`'s input bytes when the last block was cut.
@@ -71,8 +73,15 @@ const READ_SIZE: usize = 1 << 20;
 impl CsvBlockReader {
     /// Open `spec` (see [`open_input`]) and read its header.
     pub fn open(spec: &InputSpec, opts: CsvOptions) -> Result<Self, PositionedError> {
-        let src = open_input(spec)?;
-        Self::from_reader(spec.display_name(), src, opts)
+        let opened = open_input(spec, opts.sheet.as_deref())?;
+        let mut r = Self::from_reader(spec.display_name(), opened.read, opts)?;
+        r.sheet = opened.sheet;
+        Ok(r)
+    }
+
+    /// The sheet read, when the input is a spreadsheet.
+    pub fn sheet(&self) -> Option<&SheetRead> {
+        self.sheet.as_ref()
     }
 
     /// Read from an already opened (decompressed) stream; `name` is used in
@@ -106,7 +115,6 @@ impl CsvBlockReader {
         let mut r = CsvBlockReader {
             name,
             src,
-            opts,
             split: Splitter::new(opts.delimiter),
             buf: Vec::with_capacity(opts.block_size + READ_SIZE),
             scanned: 0,
@@ -118,12 +126,14 @@ impl CsvBlockReader {
             cut: None,
             origin: 0,
             record_base: opts.has_headers as u64,
+            opts,
             eof: false,
             finished: false,
             header_bytes: Vec::new(),
             headers: Vec::new(),
             ncols: 0,
             extra: 0,
+            sheet: None,
             tally,
             consumed: 0,
         };
@@ -640,7 +650,7 @@ mod tests {
             max_block_size: 1000,
             ..opts()
         };
-        let mut rdr = reader(data.as_bytes(), o).unwrap();
+        let mut rdr = reader(data.as_bytes(), o.clone()).unwrap();
         let e = read_all(&mut rdr).map(|_| ()).expect_err("record over the cap");
         assert!(matches!(e.kind, ErrorKind::RecordTooLarge { limit: 1000 }), "{e}");
         assert_eq!(
