@@ -636,8 +636,8 @@ fn usage_errors_exit_2() {
         .usage_error(&["--max-record-mib"]);
     c.run(&["in.csv", "-c", "id", "-o", "out/x.foo"])
         .usage_error(&["out/x.foo", "unknown output format"]);
-    c.run(&["in.csv", "-c", "id", "-o", "-", "--output-format", "csv"])
-        .usage_error(&["-o -", "name a file"]);
+    c.run(&["in.csv", "-c", "id", "-o", "-", "--report", "-"])
+        .usage_error(&["-o - and --report - both write to stdout"]);
     c.run(&["-", "in.csv", "-", "-c", "id"]).usage_error(&["stdin", "once"]);
     assert_eq!(entries(c.path()), ["in.csv", "out"]);
     c.nothing_written(true);

@@ -241,3 +241,42 @@ fn an_xlsx_export_is_read_as_csv() {
     let works = fixture("jsonl/openalex_works.jsonl");
     scan(d, &[works.to_str().unwrap(), "-c", "doi", "--sheet", "Items"]).usage_error(&["--sheet applies to"]);
 }
+
+/// `-o -`: the output on stdout, CSV unless `--output-format` says TSV,
+/// JSON Lines, or (into a pipe) Parquet; written only once the run is
+/// done, so a failed run writes nothing there either.
+#[test]
+fn output_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fwf = fixture("inputs/openapc_fwf_2016_semicolon.csv");
+    let fwf = fwf.to_str().unwrap();
+    let out = |args: &[&str]| {
+        scan(d, &[&[fwf, "-c", "doi", "-o", "-", "-q"][..], args].concat())
+            .ok()
+            .stdout
+    };
+    let csv = String::from_utf8(out(&[])).unwrap();
+    assert!(csv.starts_with("period,doi,record,kind,"), "{csv}");
+    assert_eq!(csv.lines().count(), 11);
+    let tsv = String::from_utf8(out(&["--output-format", "tsv"])).unwrap();
+    assert!(tsv.starts_with("period\tdoi\trecord\tkind\t"), "{tsv}");
+    let jsonl = String::from_utf8(out(&["--long", "--output-format", "jsonl"])).unwrap();
+    let rows: Vec<serde_json::Value> = jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 10);
+    assert_eq!(rows[0]["source_column"], "doi");
+    assert_eq!(rows[0]["record"], 1);
+    assert_eq!(rows[0]["value"], "http://doi.org/f3s5pp");
+    assert_eq!(rows[0]["warnings"], serde_json::json!(["short_doi", "http_resolver"]));
+    assert!(rows[0]["query"].is_null());
+    assert!(out(&["--output-format", "parquet"]).starts_with(b"PAR1"));
+    // The same as a file.
+    scan(d, &[fwf, "-c", "doi", "--long", "-o", "out.jsonl", "-q"]).ok();
+    assert_eq!(std::fs::read_to_string(d.join("out.jsonl")).unwrap(), jsonl);
+
+    scan(d, &[fwf, "-c", "doi", "-o", "-", "--report", "-"]).usage_error(&["both write to stdout"]);
+    let works = fixture("jsonl/openalex_works.jsonl");
+    let failed = scan(d, &[works.to_str().unwrap(), "-c", "dooi", "-o", "-"]);
+    assert!(failed.stdout.is_empty());
+    failed.usage_error(&["--column dooi"]);
+}

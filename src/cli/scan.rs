@@ -123,7 +123,8 @@ pub struct ScanArgs {
     #[arg(long, value_name = "KIB", hide = true)]
     pub dups_memory_kib: Option<usize>,
     /// Write the input enriched with SPEC's columns (.parquet, .csv, .tsv,
-    /// .arrow). Without it the run is an audit: the report alone.
+    /// .arrow, .jsonl); `-` for stdout (CSV, or --output-format). Without
+    /// it the run is an audit: the report alone.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Output format, overriding the output file's extension.
@@ -290,8 +291,12 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         })
         .collect();
     let mut claimed = report_files::Claimed::default();
-    if let Some((out, _)) = plan.output() {
-        claimed.claim("-o", "the output file", out)?;
+    if let Some((out, format)) = plan.output() {
+        if out.as_os_str() == "-" {
+            stdout_output(*format, &args.report)?;
+        } else {
+            claimed.claim("-o", "the output file", out)?;
+        }
     }
     let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
     let mut dups_sink = match &args.duplicates {
@@ -367,6 +372,24 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Exit::Success
     }
     .into())
+}
+
+/// `-o -`: stdout takes one file, and Parquet or Arrow only into a pipe
+/// or a file, not onto a terminal.
+fn stdout_output(format: Format, reports: &[String]) -> Result<()> {
+    if reports.iter().any(|r| r == "-") {
+        anyhow::bail!(Usage(
+            "-o - and --report - both write to stdout; send one of them to a file".into()
+        ));
+    }
+    if matches!(format, Format::Parquet | Format::Arrow) && std::io::stdout().is_terminal() {
+        anyhow::bail!(Usage(format!(
+            "-o -: {} is binary and stdout is a terminal; pipe it, name a file, or give --output-format csv, tsv \
+             or jsonl",
+            format.name()
+        )));
+    }
+    Ok(())
 }
 
 /// A test's hook into the phases of a run (debug builds only): with

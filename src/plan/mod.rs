@@ -564,14 +564,11 @@ impl ScanPlan {
 }
 
 /// The format of `-o PATH`: `flag` (`--output-format`), else the
-/// extension. `-o -` is refused: output is a file renamed into place when
-/// complete.
+/// extension; `-o -` (stdout) is CSV unless the flag says otherwise.
 pub fn output_format(path: &Path, flag: Option<Format>) -> Result<Format, PlanError> {
-    if path.as_os_str() == "-" {
-        return Err(PlanError::DashOutput);
-    }
     match flag {
         Some(f) => Ok(f),
+        None if crate::io::atomic::is_stdout(path) => Ok(Format::Csv),
         None => Format::output_from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
     }
 }
