@@ -280,3 +280,56 @@ fn output_to_stdout() {
     assert!(failed.stdout.is_empty());
     failed.usage_error(&["--column dooi"]);
 }
+
+/// `scan --help` names JSON Lines and Excel, and its examples of them run
+/// as written, on fixtures under the names they use.
+#[test]
+fn help_examples_of_these_inputs_run() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .args(["scan", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        help.contains("JSON Lines") && help.contains("Excel") && help.contains(".xlsx"),
+        "{help}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, from) in [
+        ("apc_de.csv", "inputs/openapc_fwf_2016_semicolon.csv"),
+        ("dblp_vis.csv", "inputs/dblp_vis_ragged.csv"),
+        ("export.xlsx", "inputs/eurographics_dspace.xlsx"),
+        ("export.csv", "sample_export.csv"),
+    ] {
+        std::fs::copy(fixture(from), d.join(name)).unwrap();
+    }
+    let works = std::fs::read(fixture("jsonl/openalex_works.jsonl")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &works).unwrap();
+    std::fs::write(d.join("works.jsonl.gz"), gz.finish().unwrap()).unwrap();
+    let mut ran = 0;
+    for line in help.lines().map(str::trim).filter(|l| l.starts_with("hdlscan scan ")) {
+        // The command before any pipe, its words unquoted.
+        let command = line.split(" | ").next().unwrap();
+        let args: Vec<String> = command
+            .split('\'')
+            .enumerate()
+            .flat_map(|(i, part)| match i % 2 {
+                1 => vec![part.to_string()],
+                _ => part.split_whitespace().map(str::to_string).collect(),
+            })
+            .collect();
+        if !["apc_de.csv", "dblp_vis.csv", "export.xlsx", "works.jsonl.gz", "-o -"]
+            .iter()
+            .any(|f| command.contains(f))
+        {
+            continue;
+        }
+        let args: Vec<&str> = args[2..].iter().map(String::as_str).collect();
+        let run = scan(d, &args);
+        assert_eq!(run.code, 0, "{line}: {}", run.stderr);
+        ran += 1;
+    }
+    assert_eq!(ran, 5, "{help}");
+}

@@ -1,6 +1,6 @@
-//! `hdlscan scan`: the batch audit. Reads CSV/TSV/Parquet inputs, classifies
-//! the values of the chosen columns, optionally writes them back enriched
-//! (wide or long), and reports.
+//! `hdlscan scan`: the batch audit. Reads CSV, TSV, Parquet, JSON Lines
+//! and spreadsheet inputs, classifies the values of the chosen columns,
+//! optionally writes them back enriched (wide or long), and reports.
 
 use super::report_files::{self, ReportFormat};
 use super::{Exit, ParserArgs, Usage};
@@ -39,6 +39,20 @@ Examples:
   # From a pipe (no header line)
   zcat dump.csv.gz | hdlscan scan - -n -c 1 --report -
 
+  # A ';'-separated OpenAPC file needs no --delimiter (the summary says
+  # which was used); DBLP's export has a field more a row than names
+  hdlscan scan apc_de.csv -c doi --report -
+  hdlscan scan dblp_vis.csv -c doi --ragged extra -o vis.csv
+
+  # An Excel export (.xlsx, .xls, .ods), read as its CSV would be
+  hdlscan scan export.xlsx --sheet Items -c 'dc.identifier.uri*' -c 'dc.identifier.doi*' --report audit.json
+
+  # JSON Lines (OpenAlex works): paths into each record and its lists
+  hdlscan scan works.jsonl.gz -c doi -c 'locations[].landing_page_url' -o values.parquet
+
+  # The values as JSON Lines on stdout, for jq or DuckDB
+  hdlscan scan export.csv -c dc.identifier.uri --long -o - --output-format jsonl | jq -c 'select(.error)'
+
 Output shapes:
   wide  one column, cells not split: every input column unchanged, then
         record (1-based data record number across all inputs, header not
@@ -70,12 +84,12 @@ that could not finish), 2 usage error, 3 a --fail-if gate held,
 
 #[derive(clap::Args, Debug)]
 #[command(
-    about = "Scan columns of CSV, TSV, JSON Lines or Parquet files: classify, normalize, report",
+    about = "Scan columns of CSV, TSV, JSON Lines, Parquet or Excel files: classify, normalize, report",
     after_help = EXAMPLES
 )]
 pub struct ScanArgs {
-    /// Input files (.csv, .tsv, .parquet, .jsonl/.ndjson/.json; .gz and .zst
-    /// CSV, TSV and JSON decompress).
+    /// Input files (.csv, .tsv, .parquet, JSON Lines: .jsonl/.ndjson/.json,
+    /// Excel: .xlsx/.xls/.ods; .gz and .zst CSV, TSV and JSON decompress).
     /// `-` reads CSV from stdin. Each input must hold the chosen and kept
     /// columns (wide output: the same columns as the first).
     #[arg(required = true, value_name = "INPUT")]
@@ -142,7 +156,8 @@ pub struct ScanArgs {
     /// does not say.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub report_format: Option<ReportFormat>,
-    /// Field delimiter of CSV input (default `,`; tab for .tsv).
+    /// Field delimiter of CSV input [default: `,`, or the `;`, tab or `|`
+    /// a header of one column splits on; tab for .tsv].
     #[arg(short = 'd', long, value_name = "CHAR")]
     pub delimiter: Option<String>,
     /// The first CSV line is data, not a header; columns are named
