@@ -6,8 +6,14 @@
 //! Run: `cargo test --test tests inputs`
 
 use crate::hostile::write_parquet;
-use crate::scan::{assert_no_temp_files, entries, read_json, scan};
+use crate::scan::{Run, assert_no_temp_files, entries, read_json, scan};
 use std::path::{Path, PathBuf};
+
+/// Asserts the run said `note` on stderr (its summary's notes).
+#[track_caller]
+fn says(run: &Run, note: &str) {
+    assert!(run.stderr.contains(note), "no {note:?} in:\n{}", run.stderr);
+}
 
 fn fixture(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(path)
@@ -66,11 +72,9 @@ fn a_semicolon_csv_is_read_with_its_delimiter() {
     let fwf = fixture("inputs/openapc_fwf_2016_semicolon.csv");
     let fwf = fwf.to_str().unwrap();
     let run = scan(d, &[fwf, "-c", "doi", "-o", "out.csv", "--report", "r.json"]).ok();
-    assert!(
-        run.stderr
-            .contains("read with ';' as the delimiter (--delimiter ';'): its header is one column with ','"),
-        "{}",
-        run.stderr
+    says(
+        &run,
+        "read with ';' as the delimiter (--delimiter ';'): its header is one column with ','",
     );
     let r = read_json(&d.join("r.json"));
     assert_eq!(
@@ -110,11 +114,9 @@ fn ragged_rows_are_an_error_or_padded_or_kept() {
         ],
     )
     .ok();
-    assert!(
-        run.stderr
-            .contains("records have up to 5 fields and the header 4 names: the fields past it are read as column_5"),
-        "{}",
-        run.stderr
+    says(
+        &run,
+        "records have up to 5 fields and the header 4 names: the fields past it are read as column_5",
     );
     let out = std::fs::read_to_string(d.join("out.csv")).unwrap();
     let mut lines = out.lines();
@@ -169,11 +171,9 @@ fn an_xlsx_export_is_read_as_csv() {
     ]
     .concat();
     let run = scan(d, &args).ok();
-    assert!(
-        run.stderr
-            .contains("read its first sheet, \"Items\", of 2 (Items, Statistics; --sheet NAME reads another)"),
-        "{}",
-        run.stderr
+    says(
+        &run,
+        "read its first sheet, \"Items\", of 2 (Items, Statistics; --sheet NAME reads another)",
     );
     let out = std::fs::read_to_string(d.join("out.csv")).unwrap();
     let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split(',').take(9).collect()).collect();
