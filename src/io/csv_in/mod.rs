@@ -56,7 +56,7 @@ mod sniff;
 mod test_util;
 
 pub use block::{RowBlock, parse_block};
-pub use decode::{Decoding, TextEncoding};
+pub use decode::TextEncoding;
 pub use reader::{CsvBlockReader, RawBlock};
 pub use sniff::{SNIFFED, delimiter_name};
 
