@@ -61,7 +61,7 @@ pub use hdlscan_core::{InputInfo, Made, Markup, Pages, Report, Snapshot, Stats};
 pub use io::atomic::{
     AtomicFile, check_not_an_input, commit_all, committed_any, os_reason, remove_all_temp_files, same_target,
 };
-pub use io::csv_in::TextEncoding;
+pub use io::csv_in::{Ragged, TextEncoding};
 pub use io::format::Format;
 pub use io::sink::{Sink, SinkOptions};
 pub use io::source::{Compression, InputSpec};

@@ -84,9 +84,7 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
         }
         return Ok(hits);
     }
-    let hint = nearest(names, selector).map_or(String::new(), |n| {
-        format!(" (did you mean '{}'?)", crate::report::visible(n))
-    });
+    let hint = did_you_mean(names, selector);
     // A Windows-1252 export's no-break space after `doi` reads as U+FFFD
     // in UTF-8, and is then no white space to trim.
     let encoding = if names.iter().any(|n| n.contains('\u{fffd}')) {
@@ -104,9 +102,19 @@ fn trim(s: &str) -> &str {
     })
 }
 
+/// ` (did you mean 'NAME'?)` for the name nearest `selector`, or nothing.
+pub(crate) fn did_you_mean(names: &[String], selector: &str) -> String {
+    nearest(names, selector).map_or(String::new(), suggestion)
+}
+
+/// ` (did you mean 'NAME'?)`, invisible characters shown.
+pub(crate) fn suggestion(name: &str) -> String {
+    format!(" (did you mean '{}'?)", crate::report::visible(name))
+}
+
 /// The name nearest `selector` by edit distance (ASCII case aside), when
 /// near enough to be a typo: at most a third of its length, and 3.
-fn nearest<'a>(names: &'a [String], selector: &str) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(names: &'a [String], selector: &str) -> Option<&'a str> {
     let want: Vec<char> = trim(selector).to_lowercase().chars().collect();
     let limit = (want.len() / 3).clamp(1, 3);
     names

@@ -372,7 +372,7 @@ fn long_output_is_keyed_by_the_values_place() {
     let long = ["-c", URI, "-c", "dc.identifier.doi", "--split", "||", "--keep", "id"];
     scanned(d, "old.csv", "old.tsv", &long);
     scanned(d, "new.csv", "new.parquet", &long);
-    let keys = ["id", "column", "value_index"];
+    let keys = ["id", "source_column", "value_index"];
     let run = diff(
         d,
         &[
@@ -381,7 +381,7 @@ fn long_output_is_keyed_by_the_values_place() {
             "--key",
             "id",
             "--key",
-            "column",
+            "source_column",
             "--key",
             "value_index",
             "-o",
@@ -435,7 +435,7 @@ fn long_output_is_keyed_by_the_values_place() {
     let ex = &r["changes"]["added"]["examples"][0];
     assert_eq!(
         ex["key"],
-        serde_json::json!({"id": "1", "column": doi, "value_index": "2"})
+        serde_json::json!({"id": "1", "source_column": doi, "value_index": "2"})
     );
 }
 
@@ -460,7 +460,7 @@ fn a_key_on_two_rows_is_an_error_naming_it_and_its_records() {
     ];
     diff(d, &args).fails_with(&[
         "old.long.csv: the key id=1 is not unique: rows 1 and 2 (scan's records 1 and 1) both hold it",
-        "--key column --key value_index",
+        "--key source_column --key value_index",
     ]);
     // Wide: a record exported twice, in NEW.
     fs::write(

@@ -20,12 +20,12 @@ const SEEDS: &[Seed] = &[
     Seed {
         what: "xlsx",
         bytes: b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00[Content_Types].xml",
-        says: &["a spreadsheet or ZIP archive", "save it as CSV"],
+        says: &["a ZIP archive that holds no spreadsheet", "save it as CSV"],
     },
     Seed {
         what: "xls",
         bytes: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00\x00\x00",
-        says: &["an old Excel workbook (.xls)", "save it as CSV"],
+        says: &["an Office file that is no Excel workbook", "save it as CSV"],
     },
     Seed {
         what: "pdf",

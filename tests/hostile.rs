@@ -303,8 +303,9 @@ fn crlf_and_lone_cr_line_ends() {
     }
 }
 
-/// A semicolon- or tab-separated export read with the default `,` comes
-/// out as one column: the error names the delimiter to try, and only then.
+/// A semicolon- or tab-separated export read with `,` given comes out as
+/// one column: the error names the delimiter to try, and only then.
+/// Without `--delimiter` it is read with the one its header splits on.
 #[test]
 fn wrong_delimiter_gets_a_hint() {
     let c = Case::new(&[
@@ -312,12 +313,12 @@ fn wrong_delimiter_gets_a_hint() {
         ("tab.csv", b"id\tdoi\n1\t10.1/x\n"),
         ("comma.csv", b"id,doi\n1,10.1/x\n"),
     ]);
-    c.run(&["semi.csv", "-c", "doi"]).usage_error(&[
+    c.run(&["semi.csv", "-c", "doi", "-d", ","]).usage_error(&[
         "no column named 'doi'",
         "one column holding ';'",
         "--delimiter ';'",
     ]);
-    c.run(&["tab.csv", "-c", "2"])
+    c.run(&["tab.csv", "-c", "2", "-d", ","])
         .usage_error(&["has 1 column:", "a tab", "--delimiter tab"]);
     let err = c
         .run(&["comma.csv", "-c", "nope"])
@@ -330,6 +331,7 @@ fn wrong_delimiter_gets_a_hint() {
     assert!(!err.contains("--delimiter"), "{err}");
     c.nothing_written(true);
     c.run(&["semi.csv", "-c", "doi", "-d", ";"]).ok();
+    c.run(&["tab.csv", "-c", "2"]).ok();
 }
 
 #[test]
@@ -634,8 +636,8 @@ fn usage_errors_exit_2() {
         .usage_error(&["--max-record-mib"]);
     c.run(&["in.csv", "-c", "id", "-o", "out/x.foo"])
         .usage_error(&["out/x.foo", "unknown output format"]);
-    c.run(&["in.csv", "-c", "id", "-o", "-", "--output-format", "csv"])
-        .usage_error(&["-o -", "name a file"]);
+    c.run(&["in.csv", "-c", "id", "-o", "-", "--report", "-"])
+        .usage_error(&["-o - and --report - both write to stdout"]);
     c.run(&["-", "in.csv", "-", "-c", "id"]).usage_error(&["stdin", "once"]);
     assert_eq!(entries(c.path()), ["in.csv", "out"]);
     c.nothing_written(true);
@@ -1277,7 +1279,8 @@ fn csv_flags_with_parquet_input_are_usage_errors() {
         (&["--no-headers"], "--no-headers"),
         (&["-d", ";"], "--delimiter"),
         (&["--delimiter", "tab"], "--delimiter"),
-        (&["--allow-short-rows"], "--allow-short-rows"),
+        (&["--allow-short-rows"], "--ragged"),
+        (&["--ragged", "extra"], "--ragged"),
         (&["--max-record-mib", "64"], "--max-record-mib"),
         (&["--block-mib", "1"], "--block-mib"),
     ] {

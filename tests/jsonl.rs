@@ -45,7 +45,14 @@ fn openalex_works_paths_and_lists_into_long_output() {
     let t = Table::from_csv(&d.join("out.csv"), b',');
     assert_eq!(
         t.names[..6],
-        ["record", "line", "column", "value_index", "value", "ids.openalex"]
+        [
+            "record",
+            "line",
+            "source_column",
+            "value_index",
+            "value",
+            "ids.openalex"
+        ]
     );
     let r = read_json(&d.join("r.json"));
     assert_eq!(r["records"], 4);
@@ -57,7 +64,7 @@ fn openalex_works_paths_and_lists_into_long_output() {
     let first: Vec<[&str; 4]> = (0..4)
         .map(|i| {
             [
-                t.get(i, "column"),
+                t.get(i, "source_column"),
                 t.get(i, "value_index"),
                 t.get(i, "canonical"),
                 t.get(i, "ids.openalex"),
@@ -129,7 +136,7 @@ fn every_list_element_is_a_value() {
         .map(|i| {
             [
                 t.get(i, "record"),
-                t.get(i, "column"),
+                t.get(i, "source_column"),
                 t.get(i, "value_index"),
                 t.get(i, "canonical"),
                 t.get(i, "error"),
@@ -222,8 +229,8 @@ fn gzip_input_and_flags_that_do_not_apply() {
     e.write_all(&data).unwrap();
     fs::write(d.join("dc.jsonl.gz"), e.finish().unwrap()).unwrap();
     fs::write(d.join("dc.jsonl"), &data).unwrap();
-    scan(d, &["dc.jsonl.gz", "-c", "doi", "--report", "gz.json", "-q"]).ok();
-    scan(d, &["dc.jsonl", "-c", "doi", "--report", "plain.json", "-q"]).ok();
+    scan(d, &["dc.jsonl.gz", "-c", "attributes.doi", "--report", "gz.json", "-q"]).ok();
+    scan(d, &["dc.jsonl", "-c", "attributes.doi", "--report", "plain.json", "-q"]).ok();
     let (a, b) = (read_json(&d.join("gz.json")), read_json(&d.join("plain.json")));
     assert_eq!(
         (a["values"].clone(), a["valid"].clone()),

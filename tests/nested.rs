@@ -12,7 +12,7 @@ use arrow_schema::{DataType, Field, Fields};
 use std::sync::Arc;
 
 /// Three works: two locations, none, one whose URL is null.
-fn works() -> RecordBatch {
+pub fn works() -> RecordBatch {
     let ids_fields = Fields::from(vec![
         Field::new("openalex", DataType::Utf8, true),
         Field::new("doi", DataType::Utf8, true),
@@ -80,7 +80,7 @@ fn struct_and_list_paths_in_parquet() {
         .map(|i| {
             [
                 t.get(i, "id"),
-                t.get(i, "column"),
+                t.get(i, "source_column"),
                 t.get(i, "value_index"),
                 t.get(i, "value"),
                 t.get(i, "canonical"),
@@ -311,7 +311,7 @@ fn only_the_needed_parquet_leaves_are_read() {
     let t = Table::from_csv(&d.join("long.csv"), b',');
     assert_eq!(t.rows.len(), 600);
     assert_eq!(
-        [t.get(2, "id"), t.get(2, "column"), t.get(2, "value")],
+        [t.get(2, "id"), t.get(2, "source_column"), t.get(2, "value")],
         ["1", "authorships[].institutions[].ror", "https://ror.org/01"]
     );
     assert_eq!(

@@ -11,6 +11,7 @@ mod gates;
 mod gen_bench;
 mod headers;
 mod hostile;
+mod inputs;
 mod jsonl;
 mod nested;
 mod parse_cli;

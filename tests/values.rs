@@ -276,7 +276,7 @@ fn check_dspace_long(t: &Table) {
     let lead = [
         "record",
         "line",
-        "column",
+        "source_column",
         "value_index",
         "value",
         "id",
@@ -465,7 +465,10 @@ fn one_column_not_split_stays_wide_and_long_on_request() {
     assert_eq!(t.rows.len(), 5);
     scan(d, &[p(&s), "-c", "6", "--long", "-o", "long.csv"]).ok();
     let t = Table::from_csv(&d.join("long.csv"), b',');
-    assert_eq!(t.names[..5], ["record", "line", "column", "value_index", "value"]);
+    assert_eq!(
+        t.names[..5],
+        ["record", "line", "source_column", "value_index", "value"]
+    );
     assert_eq!(t.get(2, "value"), "doi:10.1111/GCB.13809");
 }
 
@@ -485,7 +488,7 @@ fn inputs_with_different_columns_long_output() {
     let t = Table::from_csv(&d.join("out.csv"), b',');
     assert_eq!(
         t.names[..7],
-        ["input", "record", "line", "column", "value_index", "value", "id"]
+        ["input", "record", "line", "source_column", "value_index", "value", "id"]
     );
     let rows: Vec<[&str; 4]> = (0..3)
         .map(|i| {
@@ -647,7 +650,7 @@ fn ten_thousand_columns_matched_by_a_star() {
     assert_eq!(r["duplicates"]["unique_canonical"], n / 2);
     let t = Table::from_csv(&d.join("out.csv"), b',');
     assert_eq!(t.rows.len() as u64, 2 * n);
-    assert_eq!(t.get(n as usize + 2, "column"), "c2");
+    assert_eq!(t.get(n as usize + 2, "source_column"), "c2");
     // More columns than Parquet output takes is fine in long output: it
     // has a column per chosen column's value, not per input column. 200
     // such rows: two million values, within the scan's 300 MB.

@@ -20,7 +20,7 @@ Examples:
 
   # Long output (a row per value): the value's place is part of the key;
   # every change as a row of changes.csv
-  hdlscan diff old.csv new.csv --key id --key column --key value_index -o changes.csv
+  hdlscan diff old.csv new.csv --key id --key source_column --key value_index -o changes.csv
 
   # Say in the report whether the two scans' versions or options differ
   hdlscan diff old.parquet new.csv --key id --old-report old.json --new-report new.json --report diff.json
@@ -65,7 +65,7 @@ pub struct DiffArgs {
     pub new: String,
     /// A key column, named as in both files, repeatable: the key is all of
     /// them together and must name one row of each file. For long output
-    /// add the value's place: --key id --key column --key value_index.
+    /// add the value's place: --key id --key source_column --key value_index.
     #[arg(short = 'k', long = "key", required = true, value_name = "COLUMN")]
     pub key: Vec<String>,
     /// The prefix `scan --column-prefix` gave SPEC's columns (kind …

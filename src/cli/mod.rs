@@ -108,8 +108,12 @@ fn plan_error(e: PlanError) -> anyhow::Error {
     }
 }
 
-/// The format of `-o PATH` (`diff`'s output), as `scan` reads it.
+/// The format of `-o PATH` (`diff`'s output), as `scan` reads it; `diff`
+/// writes no output to stdout, where its summary goes.
 fn output_format(path: &std::path::Path, flag: Option<Format>) -> anyhow::Result<Format> {
+    if path.as_os_str() == "-" {
+        anyhow::bail!(Usage(hdlscan::DASH_OUTPUT.into()));
+    }
     hdlscan::output_format(path, flag).map_err(plan_error)
 }
 
@@ -119,6 +123,7 @@ const WRITTEN: &[(Format, &str)] = &[
     (Format::Csv, ""),
     (Format::Tsv, ""),
     (Format::Arrow, ""),
+    (Format::Jsonl, "JSON Lines: a row an object"),
 ];
 
 /// A `--…-format` flag taking these formats by name, each with its help

@@ -1,12 +1,12 @@
-//! `hdlscan scan`: the batch audit. Reads CSV/TSV/Parquet inputs, classifies
-//! the values of the chosen columns, optionally writes them back enriched
-//! (wide or long), and reports.
+//! `hdlscan scan`: the batch audit. Reads CSV, TSV, Parquet, JSON Lines
+//! and spreadsheet inputs, classifies the values of the chosen columns,
+//! optionally writes them back enriched (wide or long), and reports.
 
 use super::report_files::{self, ReportFormat};
 use super::{Exit, ParserArgs, Usage};
 use anyhow::Result;
 use hdlscan::{
-    Compression, Format, Gate, InputSpec, Made, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
+    Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -39,6 +39,20 @@ Examples:
   # From a pipe (no header line)
   zcat dump.csv.gz | hdlscan scan - -n -c 1 --report -
 
+  # A ';'-separated OpenAPC file needs no --delimiter (the summary says
+  # which was used); DBLP's export has a field more a row than names
+  hdlscan scan apc_de.csv -c doi --report -
+  hdlscan scan dblp_vis.csv -c doi --ragged extra -o vis.csv
+
+  # An Excel export (.xlsx, .xls, .ods), read as its CSV would be
+  hdlscan scan export.xlsx --sheet Items -c 'dc.identifier.uri*' -c 'dc.identifier.doi*' --report audit.json
+
+  # JSON Lines (OpenAlex works): paths into each record and its lists
+  hdlscan scan works.jsonl.gz -c doi -c 'locations[].landing_page_url' -o values.parquet
+
+  # The values as JSON Lines on stdout, for jq or DuckDB
+  hdlscan scan export.csv -c dc.identifier.uri --long -o - --output-format jsonl | jq -c 'select(.error)'
+
 Output shapes:
   wide  one column, cells not split: every input column unchanged, then
         record (1-based data record number across all inputs, header not
@@ -46,7 +60,7 @@ Output shapes:
         resolver, query, fragment, error, warnings.
   long  several columns, --split or --long: a row per value: input (when
         there are several), record, line (where the record starts; CSV and
-        TSV), column, value_index (1-based in its cell), value, the --keep
+        TSV), source_column, value_index (1-based in its cell), value, the --keep
         columns, then SPEC's columns as above. Every cell is at least one
         value (an empty cell is one `empty` value).
 Output is written to a temporary file beside the target and renamed at
@@ -76,12 +90,12 @@ that could not finish), 2 usage error, 3 a --fail-if gate held,
 
 #[derive(clap::Args, Debug)]
 #[command(
-    about = "Scan columns of CSV, TSV, JSON Lines or Parquet files: classify, normalize, report",
+    about = "Scan columns of CSV, TSV, JSON Lines, Parquet or Excel files: classify, normalize, report",
     after_help = EXAMPLES
 )]
 pub struct ScanArgs {
-    /// Input files (.csv, .tsv, .parquet, .jsonl/.ndjson/.json; .gz and .zst
-    /// CSV, TSV and JSON decompress).
+    /// Input files (.csv, .tsv, .parquet, JSON Lines: .jsonl/.ndjson/.json,
+    /// Excel: .xlsx/.xls/.ods; .gz and .zst CSV, TSV and JSON decompress).
     /// `-` reads CSV from stdin. Each input must hold the chosen and kept
     /// columns (wide output: the same columns as the first).
     #[arg(required = true, value_name = "INPUT")]
@@ -130,7 +144,8 @@ pub struct ScanArgs {
     #[arg(long, value_name = "KIB", hide = true)]
     pub dups_memory_kib: Option<usize>,
     /// Write the input enriched with SPEC's columns (.parquet, .csv, .tsv,
-    /// .arrow). Without it the run is an audit: the report alone.
+    /// .arrow, .jsonl); `-` for stdout (CSV, or --output-format). Without
+    /// it the run is an audit: the report alone.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Output format, overriding the output file's extension.
@@ -148,23 +163,34 @@ pub struct ScanArgs {
     /// does not say.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub report_format: Option<ReportFormat>,
-    /// Field delimiter of CSV input (default `,`; tab for .tsv).
+    /// Field delimiter of CSV input [default: `,`, or the `;`, tab or `|`
+    /// a header of one column splits on; tab for .tsv].
     #[arg(short = 'd', long, value_name = "CHAR")]
     pub delimiter: Option<String>,
     /// The first CSV line is data, not a header; columns are named
     /// column_1, column_2, …
     #[arg(short = 'n', long)]
     pub no_headers: bool,
+    /// The sheet of a spreadsheet input (.xlsx, .xls, .ods) to read,
+    /// by name [default: the first]. A spreadsheet is read as the CSV it
+    /// would export: whole numbers without .0, dates as 2024-05-01.
+    #[arg(long, value_name = "NAME")]
+    pub sheet: Option<String>,
     /// Text encoding of CSV input: utf-8 (the default), windows-1252
     /// (alias latin1), or any WHATWG label. A UTF-16 byte-order mark is
     /// read as UTF-16 whatever this says; bytes not valid in the encoding
     /// are read as U+FFFD and counted in the summary.
     #[arg(long, value_name = "LABEL")]
     pub encoding: Option<TextEncoding>,
-    /// Pad CSV rows with fewer fields than the header with empty fields
-    /// (counted in the report) instead of failing. Rows with more fields
-    /// always fail: their data would be lost.
-    #[arg(long)]
+    /// CSV records with another number of fields than the header: `pad`
+    /// pads short rows with empty cells (counted in the report); `extra`
+    /// also keeps the fields past the header, as columns column_N (N their
+    /// position; as many as the widest record of the first block has).
+    /// Without it such a record stops the run, naming it.
+    #[arg(long, value_name = "pad|extra", value_parser = ragged)]
+    pub ragged: Option<Ragged>,
+    /// The earlier name of `--ragged pad`.
+    #[arg(long, hide = true, conflicts_with = "ragged")]
     pub allow_short_rows: bool,
     /// Prefix for the added column names. Without it the added columns
     /// have none, unless an input column is named like one of them
@@ -220,6 +246,14 @@ const READ: &[(Format, &str)] = &[
     ),
 ];
 
+/// `--ragged`: `pad` or `extra` (`error`, the default, too).
+fn ragged(s: &str) -> Result<Ragged, String> {
+    [Ragged::Error, Ragged::Pad, Ragged::Extra]
+        .into_iter()
+        .find(|r| r.name() == s)
+        .ok_or_else(|| "expected pad or extra".to_string())
+}
+
 impl ScanArgs {
     /// The scan these arguments ask for, before anything is resolved.
     fn request(&self) -> Request {
@@ -235,8 +269,9 @@ impl ScanArgs {
             column_prefix: self.column_prefix.clone(),
             delimiter: self.delimiter.clone(),
             no_headers: self.no_headers,
-            allow_short_rows: self.allow_short_rows,
+            ragged: self.ragged.or(self.allow_short_rows.then_some(Ragged::Pad)),
             encoding: self.encoding,
+            sheet: self.sheet.clone(),
             max_record_mib: self.max_record_mib,
             block_mib: self.block_mib,
             skip_bad_lines: self.skip_bad_lines,
@@ -279,8 +314,12 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         })
         .collect();
     let mut claimed = report_files::Claimed::default();
-    if let Some((out, _)) = plan.output() {
-        claimed.claim("-o", "the output file", out)?;
+    if let Some((out, format)) = plan.output() {
+        if out.as_os_str() == "-" {
+            stdout_output(*format, &args.report)?;
+        } else {
+            claimed.claim("-o", "the output file", out)?;
+        }
     }
     let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
     let mut dups_sink = match &args.duplicates {
@@ -299,7 +338,12 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut result = result?;
+    // A JSON path no record reached is known only at the end of the run,
+    // and is the command line's mistake all the same.
+    let mut result = result.map_err(|e| match e.downcast::<hdlscan::PlanError>() {
+        Ok(p) => super::plan_error(p),
+        Err(e) => e,
+    })?;
     let made = Made {
         inputs: result.inputs,
         columns: result.columns,
@@ -363,6 +407,24 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Exit::Success
     }
     .into())
+}
+
+/// `-o -`: stdout takes one file, and Parquet or Arrow only into a pipe
+/// or a file, not onto a terminal.
+fn stdout_output(format: Format, reports: &[String]) -> Result<()> {
+    if reports.iter().any(|r| r == "-") {
+        anyhow::bail!(Usage(
+            "-o - and --report - both write to stdout; send one of them to a file".into()
+        ));
+    }
+    if matches!(format, Format::Parquet | Format::Arrow) && std::io::stdout().is_terminal() {
+        anyhow::bail!(Usage(format!(
+            "-o -: {} is binary and stdout is a terminal; pipe it, name a file, or give --output-format csv, tsv \
+             or jsonl",
+            format.name()
+        )));
+    }
+    Ok(())
 }
 
 /// A test's hook into the phases of a run (debug builds only): with

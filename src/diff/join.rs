@@ -75,7 +75,7 @@ pub struct DuplicateKey {
     pub first: At,
     /// The second row with it.
     pub second: At,
-    /// Long output read without `column` and `value_index` in the key.
+    /// Long output read without `source_column` and `value_index` in the key.
     pub long_hint: bool,
 }
 
@@ -96,7 +96,7 @@ impl fmt::Display for DuplicateKey {
             write!(
                 f,
                 "; this is scan's long output (a row per value): add the value's place to the key, \
-                 --key column --key value_index"
+                 --key source_column --key value_index"
             )
         } else {
             write!(f, "; give --key columns that name one row (--key is repeatable)")
@@ -397,7 +397,7 @@ pub(super) fn duplicate(
         key: describe_key(keys, key),
         first,
         second,
-        long_hint: layout.shape == Shape::Long && !(has("column") && has("value_index")),
+        long_hint: layout.shape == Shape::Long && !(has("source_column") && has("value_index")),
     })
 }
 

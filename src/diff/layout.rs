@@ -1,8 +1,9 @@
 //! Where a diff's columns are in one file's header: the `--key` columns
 //! (named exactly as in the file) and SPEC's twelve columns of `scan`'s
 //! output, under `--column-prefix` (none by default), and the output's
-//! shape (long output has `column` and `value_index`). Pure: names in,
-//! indices out, so the errors are tested without files.
+//! shape (long output has `value_index` and `source_column`, or `column`
+//! as scan named it before). Pure: names in, indices out, so the errors
+//! are tested without files.
 //!
 //! A file without SPEC's columns is not an output of `scan`: the error
 //! lists what is missing and, when the columns are there under another
@@ -24,7 +25,7 @@ pub const WARNINGS: usize = 11;
 pub enum Shape {
     /// A row per input record.
     Wide,
-    /// A row per value: `column` and `value_index` say which.
+    /// A row per value: `source_column` and `value_index` say which.
     Long,
 }
 
@@ -145,8 +146,11 @@ impl Layout {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let long =
-            position(&format!("{prefix}value_index")).is_some() && position(&format!("{prefix}column")).is_some();
+        // Last night's output may predate the rename of `column`.
+        let long = position(&format!("{prefix}value_index")).is_some()
+            && ["source_column", "column"]
+                .iter()
+                .any(|c| position(&format!("{prefix}{c}")).is_some());
         Ok(Layout {
             key,
             spec: std::array::from_fn(|i| spec[i].expect("checked above")),
@@ -187,10 +191,12 @@ mod tests {
             (vec![0], 3, Some(2), Shape::Wide)
         );
         assert_eq!(l.spec[WARNINGS], 14);
-        let long = header(&["record", "line", "column", "value_index", "value", "id"], "", &[]);
-        let keys = ["id".into(), "column".into(), "value_index".into()];
-        let l = Layout::find("a.csv", &long, &keys, "").unwrap();
-        assert_eq!((l.key, l.shape), (vec![5, 2, 3], Shape::Long));
+        for column in ["source_column", "column"] {
+            let long = header(&["record", "line", column, "value_index", "value", "id"], "", &[]);
+            let keys = ["id".into(), column.into(), "value_index".into()];
+            let l = Layout::find("a.csv", &long, &keys, "").unwrap();
+            assert_eq!((l.key, l.shape), (vec![5, 2, 3], Shape::Long));
+        }
     }
 
     #[test]

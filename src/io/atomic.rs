@@ -17,6 +17,10 @@
 //! A symlink at the target path is replaced by the new regular file (the
 //! link's destination is not written through), like `mv` would do.
 //!
+//! The target `-` is stdout: the temporary file is then made in the
+//! temporary folder (`$TMPDIR`), and the commit copies it to stdout, so a
+//! run that fails writes nothing there either.
+//!
 //! A run killed hard (SIGKILL, out of memory) runs neither, and leaves its
 //! temporary files. The first `AtomicFile` a run creates in a folder
 //! removes those there whose PID names no live process.
@@ -169,6 +173,11 @@ pub struct AtomicFile {
 
 const BUF_CAPACITY: usize = 1 << 20;
 
+/// Whether `target` is `-`, stdout.
+pub fn is_stdout(target: &Path) -> bool {
+    target.as_os_str() == "-"
+}
+
 impl AtomicFile {
     /// Creates the temporary file beside `target`, after checking that
     /// `target` is not one of `inputs`.
@@ -176,6 +185,9 @@ impl AtomicFile {
     /// Errors: "refusing to write output X: it is the same file as input Y",
     /// "cannot create output in DIR: permission denied" and the like.
     pub fn create(target: &Path, inputs: &[&Path]) -> Result<AtomicFile> {
+        if is_stdout(target) {
+            return AtomicFile::create_in(&std::env::temp_dir(), "stdout".as_ref(), target);
+        }
         check_not_an_input(target, inputs)?;
         let Some(name) = target.file_name() else {
             bail!("output path {} does not name a file", target.display());
@@ -196,7 +208,12 @@ impl AtomicFile {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        sweep_stale_once(&dir);
+        AtomicFile::create_in(&dir, name, target)
+    }
+
+    /// The temporary file `.NAME.hdlscan-tmp.PID` in `dir`, for `target`.
+    fn create_in(dir: &Path, name: &std::ffi::OsStr, target: &Path) -> Result<AtomicFile> {
+        sweep_stale_once(dir);
         let pid = std::process::id();
         let mut attempt = 0u32;
         loop {
@@ -211,7 +228,9 @@ impl AtomicFile {
                 Ok(file) => {
                     register(&tmp);
                     // Keep the mode of a file being replaced (best effort).
-                    if let Ok(m) = fs::metadata(target) {
+                    if let Ok(m) = fs::metadata(target)
+                        && !is_stdout(target)
+                    {
                         let _ = fs::set_permissions(&tmp, m.permissions());
                     }
                     return Ok(AtomicFile {
@@ -378,6 +397,13 @@ struct Synced {
 
 impl Synced {
     fn rename(mut self) -> Result<()> {
+        if is_stdout(&self.target) {
+            // Dropping `self` then removes the file.
+            let mut f = File::open(&self.tmp).map_err(|e| anyhow::anyhow!("reading back the output: {}", os_reason(&e)))?;
+            let mut out = io::stdout().lock();
+            io::copy(&mut f, &mut out).and_then(|_| out.flush())?;
+            return Ok(());
+        }
         let target = self.target.display().to_string();
         fs::rename(&self.tmp, &self.target)
             .map_err(|e| anyhow::anyhow!("cannot rename output onto {target}: {}", os_reason(&e)))?;

@@ -63,14 +63,20 @@ pub enum ErrorKind {
     },
     /// `has_headers` but the input holds no record.
     NoHeader,
-    /// A record has the wrong number of fields.
-    FieldCount { expected: usize, found: usize },
+    /// A record has the wrong number of fields, under this `--ragged`.
+    FieldCount {
+        expected: usize,
+        found: usize,
+        ragged: crate::io::csv_in::Ragged,
+    },
     /// A quoted field was still open at end of input.
     UnclosedQuote,
     /// A single record is larger than `max_block_size`.
     RecordTooLarge { limit: usize },
     /// Invalid reader options (CSV's or JSON's).
     BadOption(String),
+    /// A spreadsheet that cannot be read as asked (a sheet it has not).
+    Sheet(String),
     /// The `csv` crate rejected a block (not expected to happen).
     Csv(String),
     /// JSON: a line longer than the longest accepted.
@@ -171,8 +177,24 @@ impl fmt::Display for PositionedError {
                 write!(f, ", not CSV: {}", format.advice())
             }
             ErrorKind::NoHeader => write!(f, "no header: the input holds no record"),
-            ErrorKind::FieldCount { expected, found } => {
-                write!(f, "expected {expected} fields, found {found}")
+            ErrorKind::FieldCount {
+                expected,
+                found,
+                ragged,
+            } => {
+                use crate::io::csv_in::Ragged;
+                write!(f, "expected {expected} fields, found {found}")?;
+                match (ragged, found < expected) {
+                    (Ragged::Error, true) => f.write_str(" (--ragged pad reads short rows, padded with empty cells)"),
+                    (Ragged::Error | Ragged::Pad, false) => {
+                        f.write_str(" (--ragged extra keeps the fields past the header as column_N)")
+                    }
+                    // Extra: the columns were fixed by the first block.
+                    _ => f.write_str(
+                        ", more than any record of the first block had, which set the columns; \
+                         cut the file's widest rows first, or give the header a name for each field",
+                    ),
+                }
             }
             ErrorKind::UnclosedQuote => write!(f, "quote opened here never closes"),
             ErrorKind::RecordTooLarge { limit } => {
@@ -182,6 +204,7 @@ impl fmt::Display for PositionedError {
                 )
             }
             ErrorKind::BadOption(m) => write!(f, "invalid option: {m}"),
+            ErrorKind::Sheet(m) => f.write_str(m),
             ErrorKind::Csv(m) => write!(f, "CSV error: {m}"),
             ErrorKind::LineTooLong { limit } => write!(
                 f,

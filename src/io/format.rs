@@ -1,7 +1,7 @@
 //! The file formats hdlscan reads and writes, told from a file's name
 //! ([`Format::from_path`]) or its first bytes ([`Format::sniff`]). Each
 //! command takes the ones it handles: `scan` reads CSV, TSV, Parquet and
-//! JSON Lines and writes CSV, TSV, Parquet and Arrow; `diff` reads what
+//! JSON Lines and writes CSV, TSV, Parquet, Arrow and JSON Lines; `diff` reads what
 //! `scan` writes; `gen` writes CSV, Parquet and JSON Lines.
 
 use super::magic;
@@ -58,9 +58,9 @@ impl Format {
     }
 
     /// The format of a table output by its name, no compression looked
-    /// through: any but JSON Lines, which only `gen` writes.
+    /// through.
     pub fn output_from_path(path: &Path) -> Option<Format> {
-        Format::from_path(path).filter(|f| *f != Format::Jsonl)
+        Format::from_path(path)
     }
 
     /// The binary formats, by a file's first bytes: Parquet and Arrow IPC.
@@ -119,7 +119,7 @@ mod tests {
         assert_eq!(input("x.json"), Some(Format::Jsonl));
         assert_eq!(input("x"), None);
         assert_eq!(input("x.txt"), None);
-        assert_eq!(Format::output_from_path(Path::new("x.jsonl")), None);
+        assert_eq!(Format::output_from_path(Path::new("x.jsonl")), Some(Format::Jsonl));
         assert_eq!(Format::output_from_path(Path::new("x.arrow")), Some(Format::Arrow));
         assert_eq!(Format::sniff(b"PAR1\x15"), Some(Format::Parquet));
         assert_eq!(Format::sniff(b"ARROW1\0\0"), Some(Format::Arrow));

@@ -1,7 +1,8 @@
 //! What a file's first bytes say it is, whatever its name: gzip, zstd,
 //! Parquet, Arrow IPC, and the formats users save in place of a CSV export
-//! ([`NotCsv`]: a spreadsheet or ZIP archive, an old Office file, PDF,
-//! HTML, JSON, JSON Lines). [`super::source::open_input`] sniffs every CSV
+//! ([`NotCsv`]: a ZIP archive or an Office file that is no readable
+//! spreadsheet, PDF, HTML, JSON, JSON Lines).
+//! [`super::source::open_input`] sniffs every CSV
 //! input (and the start of what a compressed one decompresses to), and
 //! [`super::parquet_in::ParquetInput::open`] a file whose footer did not
 //! load, so a file in a format hdlscan does not read is named as such
@@ -46,7 +47,8 @@ pub fn is_arrow_ipc(head: &[u8]) -> bool {
 /// first bytes, with what to do about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotCsv {
-    /// `PK\x03\x04`: a ZIP archive, which is what .xlsx and .ods are.
+    /// `PK\x03\x04`: a ZIP archive, which is what .xlsx and .ods are (those
+    /// `source` reads through `sheet`).
     Zip,
     /// `D0 CF 11 E0`: an OLE compound file, as .xls and old .doc are.
     OldOffice,
@@ -66,8 +68,8 @@ impl NotCsv {
     /// What the file is, as a noun: "JSON Lines".
     pub fn noun(self) -> &'static str {
         match self {
-            NotCsv::Zip => "a spreadsheet or ZIP archive (.xlsx, .ods, .zip)",
-            NotCsv::OldOffice => "an old Excel workbook (.xls) or another Office file",
+            NotCsv::Zip => "a ZIP archive that holds no spreadsheet calamine reads (.xlsx, .ods are read as CSV)",
+            NotCsv::OldOffice => "an Office file that is no Excel workbook calamine reads (.xls is read as CSV)",
             NotCsv::Pdf => "a PDF document",
             NotCsv::Html => "an HTML page",
             NotCsv::Json => "JSON",
@@ -78,8 +80,8 @@ impl NotCsv {
     /// What to do about it.
     pub fn advice(self) -> &'static str {
         match self {
-            NotCsv::Zip => "save it as CSV (UTF-8) from the spreadsheet program, or unzip it",
-            NotCsv::OldOffice => "save it as CSV (UTF-8) from the spreadsheet program",
+            NotCsv::Zip => "unzip it, or save it as CSV (UTF-8) from the program that made it",
+            NotCsv::OldOffice => "save it as CSV (UTF-8) from the program that made it",
             NotCsv::Pdf => "export the table as CSV where it came from",
             NotCsv::Html => "a login or error page saved in place of the export? download the export again",
             NotCsv::Json => {

@@ -13,6 +13,8 @@
 //! - [`parquet_in`]: Parquet input, one row group at a time (only the leaf
 //!   columns a run needs), and access to the identifier column whatever its
 //!   string type.
+//! - [`sheet`]: spreadsheets (`.xlsx`, `.xls`, `.ods`) read as the CSV
+//!   they would export.
 //! - [`sink`]: enriched output as Parquet, CSV, TSV or Arrow IPC.
 //! - [`magic`]: what a file's first bytes say it is (gzip, zstd, Parquet,
 //!   Arrow IPC, a spreadsheet, PDF, HTML, JSON), whatever its name.
@@ -29,6 +31,7 @@ pub mod magic;
 pub mod nested;
 pub mod parquet_in;
 mod record;
+pub mod sheet;
 pub mod sink;
 pub mod source;
 pub mod split;

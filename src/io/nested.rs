@@ -13,6 +13,7 @@
 //! `parquet_in::ParquetInput::project`).
 
 use super::jsonl::{JsonPath, Step};
+use crate::select::did_you_mean;
 use anyhow::{Result, anyhow, bail};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
@@ -33,7 +34,8 @@ pub fn resolve(schema: &Schema, path: &JsonPath) -> Result<(usize, Vec<Step>)> {
         bail!("{path}: a path starts with a column name");
     };
     let Some(col) = schema.fields().iter().position(|f| f.name().as_str() == &**top) else {
-        bail!("no column named '{top}' (the first key of {path})");
+        let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+        bail!("no column named '{top}' (the first key of {path}){}", did_you_mean(&names, top));
     };
     check(schema.field(col), &steps[1..], path)?;
     Ok((col, steps[1..].to_vec()))
@@ -47,15 +49,15 @@ pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
         field = match (step, field.data_type()) {
             (Step::Key(k), DataType::Struct(children)) => match children.iter().find(|c| c.name().as_str() == &**k) {
                 Some(c) => c,
-                None => bail!(
-                    "{path}: {} has no field '{k}' (its fields: {})",
-                    field.name(),
-                    children
-                        .iter()
-                        .map(|c| c.name().as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                None => {
+                    let names: Vec<String> = children.iter().map(|c| c.name().clone()).collect();
+                    bail!(
+                        "{path}: {} has no field '{k}'{} (its fields: {})",
+                        field.name(),
+                        did_you_mean(&names, k),
+                        super::describe_columns(names.iter().map(String::as_str))
+                    )
+                }
             },
             (Step::Each, DataType::List(item) | DataType::LargeList(item)) => item,
             (Step::Key(k), other) => bail!(

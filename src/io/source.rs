@@ -2,12 +2,14 @@
 //! opened, decompressed (gzip and zstd, named by the extension or sniffed
 //! by their magic bytes) and sniffed, so that a file in a format the
 //! reader does not read is named as such (see `magic`) instead of being
-//! read as garbage. Every text reader (CSV, JSON Lines) opens its input
+//! read as garbage, and a spreadsheet is read as the CSV it would export
+//! (see `sheet`). Every text reader (CSV, JSON Lines) opens its input
 //! here.
 
 use super::error::{ErrorKind, Position, PositionedError, ReadAsCsv};
 use super::format::Format;
 use super::magic::{self, is_gzip, is_zstd};
+use super::sheet::SheetRead;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -124,13 +126,28 @@ impl Compression {
 /// compressed export saved as `.csv` is read, not taken for garbage text.
 /// Parquet, Arrow IPC, a spreadsheet, PDF, HTML or JSON read as CSV,
 /// plain or compressed, is refused with a hint (see [`magic`]).
-pub fn open_input(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedError> {
-    open_text(spec, false)
+///
+/// A spreadsheet (`.xlsx`, `.xls`, `.ods`, found by its first bytes) is
+/// read as CSV: its first sheet, or the one `sheet` names (see `sheet`).
+pub fn open_input(spec: &InputSpec, sheet: Option<&str>) -> Result<Opened, PositionedError> {
+    open(spec, false, sheet)
+}
+
+/// An input opened as CSV text.
+pub struct Opened {
+    /// Its bytes, decompressed (a spreadsheet's as CSV).
+    pub read: Box<dyn Read + Send>,
+    /// The sheet read, when the input is a spreadsheet.
+    pub sheet: Option<SheetRead>,
 }
 
 /// [`open_input`] for a reader of text that may be JSON (JSON Lines
 /// input): JSON and JSON Lines pass, the other formats are refused alike.
 pub fn open_text(spec: &InputSpec, json: bool) -> Result<Box<dyn Read + Send>, PositionedError> {
+    open(spec, json, None).map(|o| o.read)
+}
+
+fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, PositionedError> {
     let not_text = |head: &[u8]| {
         magic::not_csv(head).filter(|f| !(json && matches!(f, magic::NotCsv::Json | magic::NotCsv::JsonLines)))
     };
@@ -167,14 +184,29 @@ pub fn open_text(spec: &InputSpec, json: bool) -> Result<Box<dyn Read + Send>, P
             return Err(err(ErrorKind::LooksArrow));
         }
         if let Some(format) = not_text(head) {
+            if !json && matches!(format, magic::NotCsv::Zip | magic::NotCsv::OldOffice) {
+                return match super::sheet::read_to_csv(src, sheet) {
+                    Ok((csv, read)) => Ok(Opened {
+                        read: Box::new(io::Cursor::new(csv)),
+                        sheet: Some(read),
+                    }),
+                    // A ZIP that holds no workbook: what it is, as before.
+                    Err(e) if e.starts_with(super::sheet::NOT_A_WORKBOOK) => Err(err(ErrorKind::NotCsv {
+                        format,
+                        compressed: None,
+                    })),
+                    Err(e) => Err(err(ErrorKind::Sheet(e))),
+                };
+            }
             return Err(err(ErrorKind::NotCsv {
                 format,
                 compressed: None,
             }));
         }
     }
+    let plain = |read: Box<dyn Read + Send>| Opened { read, sheet: None };
     let (mut decoded, compression): (Box<dyn Read + Send>, _) = match comp {
-        Compression::None => return Ok(Box::new(src)),
+        Compression::None => return Ok(plain(Box::new(src))),
         Compression::Gzip => {
             if !is_gzip(head) {
                 return Err(err(ErrorKind::NotGzip));
@@ -209,7 +241,7 @@ pub fn open_text(spec: &InputSpec, json: bool) -> Result<Box<dyn Read + Send>, P
             compressed: Some(compression),
         }));
     }
-    Ok(Box::new(io::Cursor::new(inner).chain(decoded)))
+    Ok(plain(Box::new(io::Cursor::new(inner).chain(decoded))))
 }
 
 #[cfg(test)]

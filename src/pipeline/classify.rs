@@ -272,6 +272,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 stats,
                 dups,
                 progress: raw.source_bytes,
+                reach: None,
             })
         }
         Work::Parquet {
@@ -318,10 +319,11 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 stats,
                 dups,
                 progress: n as u64,
+                reach: None,
             })
         }
         Work::Jsonl { raw, input } => {
-            let recs = jsonl::parse_block(&raw, &shape.json_paths, &shape.json)?;
+            let mut recs = jsonl::parse_block(&raw, &shape.json_paths, &shape.json)?;
             let n = recs.len();
             stats.records = n as u64;
             stats.skipped_lines = recs.skipped();
@@ -358,6 +360,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 stats,
                 dups,
                 progress: raw.data.len() as u64,
+                reach: Some(recs.take_reach()),
             })
         }
     }

@@ -20,10 +20,10 @@ use crate::heap;
 use crate::id::{Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
 use crate::io::csv_in::{ParseOptions, RawBlock};
-use crate::io::jsonl::{JsonlOptions, PathSet, RawLines, Step};
+use crate::io::jsonl::{JsonlOptions, PathSet, RawLines, Reach, Step};
 use crate::io::sink::{self, Sink, SinkOptions};
 use crate::io::source::InputSpec;
-use crate::plan::ScanPlan;
+use crate::plan::{PlanError, ScanPlan};
 use crate::report::{InputInfo, Stats};
 use anyhow::{Result, anyhow, bail};
 use arrow_array::{RecordBatch, StringArray};
@@ -99,6 +99,8 @@ struct Done {
     /// The unit's valid values, for the duplicate clusters.
     dups: dups::Block,
     progress: u64,
+    /// JSON input: the places of the paths its records reached.
+    reach: Option<Reach>,
 }
 
 /// What the run writes.
@@ -171,7 +173,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         },
         parse: ParseOptions {
             delimiter: csv.delimiter,
-            allow_short_rows: csv.allow_short_rows,
+            ragged: csv.ragged,
         },
         raw_cells,
         several_inputs,
@@ -240,8 +242,8 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         writer.as_ref().map(|(tx, _)| tx),
         &mut collector,
     );
-    let stats = match result {
-        Ok(stats) => stats,
+    let (stats, reach) = match result {
+        Ok(done) => done,
         Err(e) => {
             // Closing the writer's channel without `Finish` makes it drop the
             // sink, which removes the temporary file; wait for that before
@@ -276,6 +278,14 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         }
         None => (None, None, pool.install(|| collector.finish())?),
     };
+    // Returning drops the output's temporary file, which removes it.
+    if stats.records > 0 {
+        let shown = match &input_names[..] {
+            [one] => one.clone(),
+            all => format!("the {} inputs", all.len()),
+        };
+        unreached(&reach, &shape.json_paths, column_names.len(), &shown)?;
+    }
     let read: u64 = infos.iter().map(|i| i.records).sum();
     let cells = stats.total().cells;
     if read != stats.records + stats.skipped_lines
@@ -319,8 +329,9 @@ fn drive(
     work_rx: Receiver<Result<Work>>,
     writer: Option<&SyncSender<WriterMsg>>,
     collector: &mut dups::Collector,
-) -> Result<Stats> {
+) -> Result<(Stats, Reach)> {
     let mut stats = Stats::new(shape.parsers.len());
+    let mut reach = Reach::default();
     let mut works = Vec::with_capacity(threads);
     loop {
         works.clear();
@@ -340,13 +351,28 @@ fn drive(
                     .map_err(|_| anyhow!("the writer stopped early"))?;
             }
             stats += d.stats;
+            if let Some(r) = d.reach {
+                reach.merge(r);
+            }
             // In input order: the order defines a cluster's first member.
             collector.append(d.dups)?;
             done_units += d.progress;
         }
         progress(done_units);
     }
-    Ok(stats)
+    Ok((stats, reach))
+}
+
+/// A JSON path that no record reached is a typo (`-c dooi`), refused as
+/// the command line's mistake, as a CSV header without the column is;
+/// the first `chosen` paths are `--column`'s, the others `--keep`'s.
+fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str) -> Result<()> {
+    let Some(u) = reach.unreached(paths).into_iter().next() else {
+        return Ok(());
+    };
+    let flag = if u.path < chosen { "--column" } else { "--keep" };
+    let path = &paths.paths()[u.path];
+    Err(PlanError::flag(format!("{flag} {path}"), format_args!("reaches nothing in any record of {shown}: {}", u.reason)).into())
 }
 
 enum WriterMsg {

@@ -160,7 +160,7 @@ pub(super) fn produce(
             _ => {
                 let reader = match first_csv.take() {
                     Some(r) => Ok(r),
-                    None => CsvBlockReader::open(spec, columns.csv),
+                    None => CsvBlockReader::open(spec, columns.csv.clone()),
                 };
                 produce_csv(reader, spec, index, &columns, record_base, &tx)
             }
@@ -206,12 +206,17 @@ fn produce_csv(
     if reader.decoding().is_some() {
         bytes = reader.source_bytes();
     }
-    if bytes == 0
+    // Nor is a spreadsheet's CSV: count the workbook's.
+    if (bytes == 0 || reader.sheet().is_some())
         && let InputSpec::Path(p) = spec
     {
         bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
     }
-    let format = if columns.csv.delimiter == b'\t' { "tsv" } else { "csv" };
+    let format = match reader.sheet() {
+        Some(sheet) => sheet.format,
+        None if columns.csv.delimiter == b'\t' => "tsv",
+        None => "csv",
+    };
     Ok(Some(InputInfo {
         path: shown,
         format: format.into(),

@@ -4,6 +4,7 @@
 
 use super::PlanError;
 use crate::id::{Options, Parser};
+use crate::io::csv_in::{SNIFFED, delimiter_name};
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, Step};
 use crate::io::nested;
@@ -140,10 +141,8 @@ fn choose(names: &[String], selectors: &[String], shown: &str, delimiter: Option
 /// (and that is not the delimiter in use): the `--delimiter` to try.
 fn delimiter_hint(names: &[String], delimiter: u8) -> Option<String> {
     let [name] = names else { return None };
-    let name = name.as_bytes();
-    let &(_, shown, arg) = [(b';', "';'", "';'"), (b'\t', "a tab", "tab"), (b'|', "'|'", "'|'")]
-        .iter()
-        .find(|&&(b, _, _)| b != delimiter && name.contains(&b))?;
+    let d = SNIFFED.into_iter().find(|&b| b != delimiter && name.as_bytes().contains(&b))?;
+    let (shown, arg) = delimiter_name(d);
     Some(format!(
         "the header is one column holding {shown}: if that is the delimiter, add --delimiter {arg}"
     ))

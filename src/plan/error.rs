@@ -5,7 +5,7 @@ use crate::io::format::Format;
 use std::fmt;
 use std::path::PathBuf;
 
-/// Why `-o -` is refused (by `scan` and `gen`).
+/// Why `gen` and `diff` refuse `-o -`.
 pub const DASH_OUTPUT: &str = "-o -: the output is written to a file and renamed into place when complete; name a file";
 
 /// A scan that cannot be planned. Every variant but [`PlanError::MixedFormats`]
@@ -44,8 +44,6 @@ pub enum PlanError {
     },
     /// `--keep` with wide output.
     KeepNeedsLong,
-    /// `-o -`.
-    DashOutput,
     /// `-o PATH` whose extension names no output format.
     UnknownOutputFormat(PathBuf),
     /// Inputs named as different formats, without `--input-format`.
@@ -98,10 +96,9 @@ impl fmt::Display for PlanError {
                 "--keep carries input columns into long output; wide output (one column, no --split) has every input \
                  column already: drop --keep, or add --long",
             ),
-            PlanError::DashOutput => write!(f, "{DASH_OUTPUT} (the report can go to stdout: --report -)"),
             PlanError::UnknownOutputFormat(path) => write!(
                 f,
-                "{}: unknown output format; use a .parquet, .csv, .tsv or .arrow name, or --output-format",
+                "{}: unknown output format; use a .parquet, .csv, .tsv, .arrow or .jsonl name, or --output-format",
                 path.display()
             ),
             PlanError::MixedFormats(formats) => write!(

@@ -17,7 +17,7 @@ pub use error::{DASH_OUTPUT, PlanError};
 
 use crate::dups;
 use crate::id::{Parser, Split};
-use crate::io::csv_in::{CsvBlockReader, CsvOptions, TextEncoding};
+use crate::io::csv_in::{CsvBlockReader, CsvOptions, Ragged, TextEncoding, delimiter_name};
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, JsonlOptions, Step};
 use crate::io::parquet_in::{self, ParquetInput};
@@ -65,8 +65,11 @@ pub struct Request {
     pub delimiter: Option<String>,
     /// `--no-headers`: a CSV's first record is data.
     pub no_headers: bool,
-    /// `--allow-short-rows`: short CSV rows padded with empty fields.
-    pub allow_short_rows: bool,
+    /// `--ragged`: CSV records with another number of fields than the
+    /// header (an error when not given).
+    pub ragged: Option<Ragged>,
+    /// `--sheet`: a spreadsheet's sheet (its first when `None`).
+    pub sheet: Option<String>,
     /// `--encoding`: a CSV's text encoding (UTF-8 when `None`).
     pub encoding: Option<TextEncoding>,
     /// Longest record (CSV) or line (JSON), in MiB.
@@ -114,6 +117,13 @@ pub struct Options {
     /// options.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<&'static str>,
+    /// CSV's delimiter, when not the format's own (given, or found in the
+    /// header), so the report says how the input was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delimiter: Option<String>,
+    /// `--ragged`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ragged: Option<&'static str>,
 }
 
 /// A scan, decided: what [`crate::pipeline::run`] reads, how it parses,
@@ -212,10 +222,14 @@ impl ScanPlan {
         let csv = CsvOptions {
             delimiter,
             has_headers: !req.no_headers,
-            allow_short_rows: req.allow_short_rows,
+            ragged: req.ragged.unwrap_or_default(),
+            // Only CSV's comma is guessed at: a TSV's tab, or a delimiter
+            // given, is what the user said.
+            sniff_delimiter: req.delimiter.is_none() && format == Format::Csv,
             block_size: block_mib << 20,
             max_block_size: usize::from(req.max_record_mib.unwrap_or(32)).max(block_mib) << 20,
             encoding: req.encoding.unwrap_or_default(),
+            sheet: req.sheet.as_deref().map(Into::into),
         };
         let records = match &req.records {
             Some(p) => Some(JsonPath::parse(p).map_err(|e| PlanError::flag(format!("--records {p:?}"), e))?),
@@ -239,6 +253,8 @@ impl ScanPlan {
             keep: req.keep.clone(),
             threads,
             encoding: req.encoding.map(TextEncoding::name),
+            delimiter: None,
+            ragged: req.ragged.map(Ragged::name),
         };
         let dups = dups::Options {
             repair: req.repair,
@@ -316,7 +332,8 @@ impl ScanPlan {
             // CSV and TSV: Arrow is not read (`InputSpec::format` never
             // names it, `--input-format` does not take it).
             Format::Csv | Format::Tsv | Format::Arrow => {
-                let mut r = CsvBlockReader::open(&self.inputs[0], self.csv).map_err(anyhow::Error::new)?;
+                let mut r = CsvBlockReader::open(&self.inputs[0], self.csv.clone()).map_err(anyhow::Error::new)?;
+                self.read_as(&r, &first_name)?;
                 let schema = utf8_schema(r.headers());
                 self.header = r.take_header_bytes();
                 self.first_csv = Some(r);
@@ -420,6 +437,60 @@ impl ScanPlan {
         Ok(())
     }
 
+    /// How the first CSV input was read, fixed for every input: the
+    /// delimiter its header splits on, and the columns past the header
+    /// (`--ragged extra`), said in the notes.
+    fn read_as(&mut self, r: &CsvBlockReader, first_name: &str) -> Result<(), PlanError> {
+        match (r.sheet(), &self.csv.sheet) {
+            (None, Some(_)) => {
+                return Err(PlanError::flag(
+                    "--sheet",
+                    format_args!("{first_name} is not a spreadsheet (.xlsx, .xls, .ods): drop --sheet"),
+                ));
+            }
+            (Some(_), _) if self.options.encoding.is_some() => {
+                return Err(PlanError::flag(
+                    "--encoding",
+                    format_args!("{first_name} is a spreadsheet, whose text is Unicode: drop --encoding"),
+                ));
+            }
+            (Some(s), None) if s.sheets.len() > 1 => self.notes.push(format!(
+                "{first_name}: read its first sheet, {:?}, of {} ({}; --sheet NAME reads another)",
+                s.name,
+                s.sheets.len(),
+                crate::io::describe_columns(s.sheets.iter().map(String::as_str))
+            )),
+            _ => {}
+        }
+        let (given, found) = (self.csv.delimiter, r.delimiter());
+        if given != found {
+            let ((was, _), (now, arg)) = (delimiter_name(given), delimiter_name(found));
+            self.notes.push(format!(
+                "{first_name}: read with {now} as the delimiter (--delimiter {arg}): its header is one column with \
+                 {was}"
+            ));
+        }
+        self.csv.delimiter = found;
+        self.csv.sniff_delimiter = false;
+        if found != self.format.delimiter() {
+            self.options.delimiter = Some(delimiter_name(found).1.trim_matches('\'').to_string());
+        }
+        let extra = r.extra_columns();
+        if extra > 0 {
+            let n = r.ncols();
+            self.notes.push(format!(
+                "{first_name}: records have up to {n} fields and the header {} names: the fields past it are read \
+                 as {} (--ragged extra)",
+                n - extra,
+                match extra {
+                    1 => format!("column_{n}"),
+                    _ => format!("column_{} to column_{n}", n - extra + 1),
+                }
+            ));
+        }
+        Ok(())
+    }
+
     /// A file of DOIs without a header line loses its first DOI to the
     /// header: say so when a chosen column's name is itself an identifier.
     fn header_notes(&self, first_name: &str) -> Vec<String> {
@@ -489,14 +560,11 @@ impl ScanPlan {
 }
 
 /// The format of `-o PATH`: `flag` (`--output-format`), else the
-/// extension. `-o -` is refused: output is a file renamed into place when
-/// complete.
+/// extension; `-o -` (stdout) is CSV unless the flag says otherwise.
 pub fn output_format(path: &Path, flag: Option<Format>) -> Result<Format, PlanError> {
-    if path.as_os_str() == "-" {
-        return Err(PlanError::DashOutput);
-    }
     match flag {
         Some(f) => Ok(f),
+        None if crate::io::atomic::is_stdout(path) => Ok(Format::Csv),
         None => Format::output_from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
     }
 }
@@ -524,7 +592,7 @@ fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
     let given = [
         (req.no_headers, "-n/--no-headers", "CSV/TSV", parquet || json),
         (req.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", parquet || json),
-        (req.allow_short_rows, "--allow-short-rows", "CSV/TSV", parquet || json),
+        (req.ragged.is_some(), "--ragged", "CSV/TSV", parquet || json),
         (
             req.max_record_mib.is_some(),
             "--max-record-mib",
@@ -533,6 +601,7 @@ fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
         ),
         (req.block_mib.is_some(), "--block-mib", "CSV/TSV and JSON", parquet),
         (req.encoding.is_some(), "--encoding", "CSV/TSV", parquet || json),
+        (req.sheet.is_some(), "--sheet", "spreadsheet", parquet || json),
         (req.skip_bad_lines, "--skip-bad-lines", "JSON", !json),
         (req.records.is_some(), "--records", "JSON", !json),
     ];

@@ -60,8 +60,9 @@ fn dict(key: DataType) -> DataType {
 
 /// Long output's leading columns (before `--column-prefix`), in order:
 /// where each value was read. `input` is there when a run has several
-/// inputs.
-pub const LONG_LEAD: [&str; 6] = ["input", "record", "line", "column", "value_index", "value"];
+/// inputs. `source_column`, not `column`: that is an SQL keyword DuckDB
+/// and Spark SQL make a query quote.
+pub const LONG_LEAD: [&str; 6] = ["input", "record", "line", "source_column", "value_index", "value"];
 
 /// `prefix` + `name`, refused when it clashes with an input column's name
 /// in any case: DuckDB and Spark resolve column names case-insensitively,

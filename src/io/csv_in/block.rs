@@ -2,7 +2,7 @@
 //! [`RowBlock`] of field spans, with the position of every row.
 
 
-use super::{ParseOptions, RawBlock};
+use super::{ParseOptions, Ragged, RawBlock};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::record;
 
@@ -118,7 +118,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
         let line_delta = line as u32;
         let rec = record::read(data, start, opts.delimiter, &mut out.copies, &mut out.spans);
         let found = rec.fields;
-        if found != ncols && !(found < ncols && opts.allow_short_rows) {
+        if found != ncols && !(found < ncols && opts.ragged != Ragged::Error) {
             return Err(PositionedError::new(
                 &raw.file,
                 Position {
@@ -127,7 +127,11 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
                     byte: Some(raw.byte_offset + start as u64),
                     column: None,
                 },
-                ErrorKind::FieldCount { expected: ncols, found },
+                ErrorKind::FieldCount {
+                    expected: ncols,
+                    found,
+                    ragged: opts.ragged,
+                },
             ));
         }
         if found < ncols {
@@ -146,7 +150,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::CsvOptions;
+    use super::super::{CsvOptions, Ragged};
     use super::super::reader::csv_reader;
     use super::super::test_util::{fields, opts, read_all, reader};
     use super::*;
@@ -157,17 +161,25 @@ mod tests {
         let data = b"a,b\n1,2\n3,4,5\n";
         let mut rdr = reader(data, opts()).unwrap();
         let e = read_all(&mut rdr).unwrap_err();
-        assert_eq!(e.to_string(), "data.csv: record 2 (line 3): expected 2 fields, found 3");
+        assert_eq!(
+            e.to_string(),
+            "data.csv: record 2 (line 3): expected 2 fields, found 3 (--ragged extra keeps the fields past the \
+             header as column_N)"
+        );
         assert_eq!(e.pos.byte, Some(8));
 
         let data = b"a,b,c\n1,2,3\n4\n\n5,6\n";
         let e = read_all(&mut reader(data, opts()).unwrap()).unwrap_err();
-        assert_eq!(e.to_string(), "data.csv: record 2 (line 3): expected 3 fields, found 1");
+        assert_eq!(
+            e.to_string(),
+            "data.csv: record 2 (line 3): expected 3 fields, found 1 (--ragged pad reads short rows, padded with \
+             empty cells)"
+        );
         let o = CsvOptions {
-            allow_short_rows: true,
+            ragged: Ragged::Pad,
             ..opts()
         };
-        let (rows, padded) = read_all(&mut reader(data, o).unwrap()).unwrap();
+        let (rows, padded) = read_all(&mut reader(data, o.clone()).unwrap()).unwrap();
         assert_eq!(padded, 2);
         assert_eq!(
             fields(&rows),
@@ -176,7 +188,24 @@ mod tests {
         assert_eq!(rows[2].1, 5);
         // Long rows stay errors even then.
         let e = read_all(&mut reader(b"a\n1,2\n", o).unwrap()).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::FieldCount { expected: 1, found: 2 }));
+        assert!(matches!(e.kind, ErrorKind::FieldCount { expected: 1, found: 2, .. }));
+        // Extra: as many columns as the widest record of the first block.
+        let o = CsvOptions {
+            ragged: Ragged::Extra,
+            ..opts()
+        };
+        let mut rdr = reader(b"a,b\n1,2,3\n4\n5,6,7,8\n", o.clone()).unwrap();
+        assert_eq!(rdr.headers(), ["a", "b", "column_3", "column_4"]);
+        assert_eq!(rdr.extra_columns(), 2);
+        let (rows, _) = read_all(&mut rdr).unwrap();
+        assert_eq!(
+            fields(&rows),
+            [vec!["1", "2", "3", ""], vec!["4", "", "", ""], vec!["5", "6", "7", "8"]]
+        );
+        // A later block's wider record: the columns were fixed.
+        let late = [&b"a\n"[..], &b"1\n".repeat(600_000), b"2,3\n"].concat();
+        let e = read_all(&mut reader(&late, o).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("more than any record of the first block had"), "{e}");
     }
 
     /// Expected rows from one sequential `csv` parse of the whole input:

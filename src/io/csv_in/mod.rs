@@ -41,31 +41,66 @@
 //! - Input in another encoding than UTF-8 ([`CsvOptions::encoding`], or a
 //!   UTF-16 BOM) is decoded to UTF-8 before anything else reads it: byte
 //!   offsets then count the UTF-8 text, not the file's bytes.
-//! - Records with a different number of fields than the header are errors;
-//!   with [`CsvOptions::allow_short_rows`], short records are padded with
-//!   empty fields and counted, long records are always errors.
+//! - Records with a different number of fields than the header are errors,
+//!   unless [`CsvOptions::ragged`] says otherwise ([`Ragged`]).
+//! - With [`CsvOptions::sniff_delimiter`], a header that reads as one
+//!   column but splits on `;`, a tab or `|` sets the delimiter (`sniff`).
 //! - Line numbers count `\n` like `csv::Position` (a lone `\r` ends a record
 //!   but starts no new line).
 
 mod block;
 mod decode;
 mod reader;
+mod sniff;
 #[cfg(test)]
 mod test_util;
 
 pub use block::{RowBlock, parse_block};
 pub use decode::TextEncoding;
 pub use reader::{CsvBlockReader, RawBlock};
+pub use sniff::{SNIFFED, delimiter_name};
+
+/// What a record with another number of fields than the header is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ragged {
+    /// An error naming the record (the default): a row that does not fit
+    /// the header usually means the file is not what it seems.
+    #[default]
+    Error,
+    /// Short records padded with empty fields; long ones are errors, since
+    /// their fields past the header would be lost.
+    Pad,
+    /// As `Pad`, and the columns are as many as the widest record of the
+    /// first block (DBLP's exports have a field more than names), those
+    /// past the header named `column_N` (N its 1-based position), as
+    /// DuckDB's `null_padding` reads them. A later record wider still is
+    /// an error: the output's columns are fixed by then.
+    Extra,
+}
+
+impl Ragged {
+    /// The name `--ragged` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ragged::Error => "error",
+            Ragged::Pad => "pad",
+            Ragged::Extra => "extra",
+        }
+    }
+}
 
 /// Options of the block reader.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CsvOptions {
     /// Field delimiter: `,` (default) or `\t` for TSV; not `"`, `\r`, `\n`.
     pub delimiter: u8,
     /// The first record is a header (default true).
     pub has_headers: bool,
-    /// Pad records with too few fields instead of failing (default false).
-    pub allow_short_rows: bool,
+    /// Records with another number of fields than the header.
+    pub ragged: Ragged,
+    /// A header that reads as one column but splits on another common
+    /// delimiter sets the delimiter (default false).
+    pub sniff_delimiter: bool,
     /// Target block size in bytes (default 8 MiB).
     pub block_size: usize,
     /// Hard cap on a block (so on one record) in bytes (default 256 MiB,
@@ -74,6 +109,8 @@ pub struct CsvOptions {
     /// The input's text encoding (default UTF-8, whose bytes are read as
     /// they are); a UTF-16 byte-order mark overrides it.
     pub encoding: TextEncoding,
+    /// A spreadsheet's sheet to read (default: its first).
+    pub sheet: Option<std::sync::Arc<str>>,
 }
 
 impl Default for CsvOptions {
@@ -81,10 +118,12 @@ impl Default for CsvOptions {
         CsvOptions {
             delimiter: b',',
             has_headers: true,
-            allow_short_rows: false,
+            ragged: Ragged::Error,
+            sniff_delimiter: false,
             block_size: 8 << 20,
             max_block_size: 256 << 20,
             encoding: TextEncoding::UTF_8,
+            sheet: None,
         }
     }
 }
@@ -93,7 +132,7 @@ impl Default for CsvOptions {
 #[derive(Clone, Copy, Debug)]
 pub struct ParseOptions {
     pub delimiter: u8,
-    pub allow_short_rows: bool,
+    pub ragged: Ragged,
 }
 
 #[cfg(test)]

@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use super::block::leading_newlines;
 use super::decode::{self, Tally};
+use super::{CsvOptions, ParseOptions, Ragged};
 use crate::report::Decoding;
-use super::{CsvOptions, ParseOptions};
 use crate::io::error::{ErrorKind, Position, PositionedError};
+use crate::io::sheet::SheetRead;
 use crate::io::source::{InputSpec, open_input};
 use crate::io::split::{Boundary, Splitter, UnclosedQuote};
 
@@ -59,6 +60,9 @@ pub struct CsvBlockReader {
     header_bytes: Vec<Vec<u8>>,
     headers: Vec<String>,
     ncols: usize,
+    /// Of `ncols`, those past the header (`Ragged::Extra`).
+    extra: usize,
+    sheet: Option<SheetRead>,
     /// The decoder's count, when the input is not read as UTF-8 bytes.
     tally: Option<Tally>,
     /// `tally`'s input bytes when the last block was cut.
@@ -70,8 +74,15 @@ const READ_SIZE: usize = 1 << 20;
 impl CsvBlockReader {
     /// Open `spec` (see [`open_input`]) and read its header.
     pub fn open(spec: &InputSpec, opts: CsvOptions) -> Result<Self, PositionedError> {
-        let src = open_input(spec)?;
-        Self::from_reader(spec.display_name(), src, opts)
+        let opened = open_input(spec, opts.sheet.as_deref())?;
+        let mut r = Self::from_reader(spec.display_name(), opened.read, opts)?;
+        r.sheet = opened.sheet;
+        Ok(r)
+    }
+
+    /// The sheet read, when the input is a spreadsheet.
+    pub fn sheet(&self) -> Option<&SheetRead> {
+        self.sheet.as_ref()
     }
 
     /// Read from an already opened (decompressed) stream; `name` is used in
@@ -105,7 +116,6 @@ impl CsvBlockReader {
         let mut r = CsvBlockReader {
             name,
             src,
-            opts,
             split: Splitter::new(opts.delimiter),
             buf: Vec::with_capacity(opts.block_size + READ_SIZE),
             scanned: 0,
@@ -117,11 +127,14 @@ impl CsvBlockReader {
             cut: None,
             origin: 0,
             record_base: opts.has_headers as u64,
+            opts,
             eof: false,
             finished: false,
             header_bytes: Vec::new(),
             headers: Vec::new(),
             ncols: 0,
+            extra: 0,
+            sheet: None,
             tally,
             consumed: 0,
         };
@@ -181,7 +194,7 @@ impl CsvBlockReader {
     pub fn parse_options(&self) -> ParseOptions {
         ParseOptions {
             delimiter: self.opts.delimiter,
-            allow_short_rows: self.opts.allow_short_rows,
+            ragged: self.opts.ragged,
         }
     }
 
@@ -241,6 +254,13 @@ impl CsvBlockReader {
             self.buf.drain(..3);
             self.origin = 3;
         }
+        self.first_record(chunk)
+    }
+
+    /// Reads the header (or the first record's width); with
+    /// `sniff_delimiter`, once more with the delimiter its one column
+    /// splits on.
+    fn first_record(&mut self, chunk: usize) -> Result<(), PositionedError> {
         let first = loop {
             let (used, b) = self.split.next_boundary(&self.buf[self.scanned..]);
             self.scanned += used;
@@ -272,6 +292,16 @@ impl CsvBlockReader {
         let end = first.offset as usize;
         let fields = first_record_fields(&self.buf[..end], self.opts.delimiter)
             .map_err(|e| self.err(Position::default(), ErrorKind::Csv(e)))?;
+        if std::mem::take(&mut self.opts.sniff_delimiter)
+            && fields.len() == 1
+            && let Some(d) = super::sniff::delimiter(&self.buf[..end], self.opts.delimiter)
+        {
+            // The splitter's quotes depend on the delimiter: cut again.
+            self.opts.delimiter = d;
+            self.split = Splitter::new(d);
+            (self.scanned, self.finished) = (0, false);
+            return self.first_record(chunk);
+        }
         self.ncols = fields.len();
         if self.opts.has_headers {
             self.headers = fields.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
@@ -288,7 +318,41 @@ impl CsvBlockReader {
             self.cut = Some(b);
         }
         self.scanned = self.buf.len();
+        if self.opts.ragged == Ragged::Extra {
+            self.widen();
+        }
         Ok(())
+    }
+
+    /// `Ragged::Extra`: as many columns as the widest whole record read so
+    /// far, those past the header named `column_N`.
+    fn widen(&mut self) {
+        let end = self.cut.map_or(0, |c| (c.offset - self.buf_start.offset) as usize);
+        let mut rdr = csv_reader(&self.buf[..end], self.opts.delimiter);
+        let mut rec = csv::ByteRecord::new();
+        let mut widest = self.ncols;
+        while let Ok(true) = rdr.read_byte_record(&mut rec) {
+            widest = widest.max(rec.len().min(MAX_COLUMNS));
+        }
+        let named = self.ncols;
+        self.extra = widest - named;
+        let names = (named + 1..=widest).map(|i| format!("column_{i}"));
+        if self.opts.has_headers {
+            self.header_bytes.extend(names.clone().map(String::into_bytes));
+        }
+        self.headers.extend(names);
+        self.ncols = widest;
+    }
+
+    /// Columns past the header's names (`Ragged::Extra`).
+    pub fn extra_columns(&self) -> usize {
+        self.extra
+    }
+
+    /// The input's field delimiter: the one given, or the one its header
+    /// was found to split on (`CsvOptions::sniff_delimiter`).
+    pub fn delimiter(&self) -> u8 {
+        self.opts.delimiter
     }
 
     /// The next block of whole records, `None` at end of input.
@@ -366,7 +430,7 @@ impl CsvBlockReader {
 /// 300 MB; such a line is rarely a header anyway.
 pub const MAX_COLUMNS: usize = 500_000;
 
-fn first_record_fields(data: &[u8], delim: u8) -> Result<Vec<Vec<u8>>, String> {
+pub(super) fn first_record_fields(data: &[u8], delim: u8) -> Result<Vec<Vec<u8>>, String> {
     let mut rdr = csv_reader(data, delim);
     let mut rec = csv::ByteRecord::new();
     rdr.read_byte_record(&mut rec).map_err(|e| e.to_string())?;
@@ -587,7 +651,7 @@ mod tests {
             max_block_size: 1000,
             ..opts()
         };
-        let mut rdr = reader(data.as_bytes(), o).unwrap();
+        let mut rdr = reader(data.as_bytes(), o.clone()).unwrap();
         let e = read_all(&mut rdr).map(|_| ()).expect_err("record over the cap");
         assert!(matches!(e.kind, ErrorKind::RecordTooLarge { limit: 1000 }), "{e}");
         assert_eq!(

@@ -18,6 +18,8 @@
 //!   record its line and, per path, a list of values.
 //! - [`scan`]: the JSON scanner under `parse_block`: checks each record
 //!   and takes out the named values, without building a tree.
+//! - `reach`: [`Reach`], the places of the paths any record reached, so
+//!   a path that reaches nothing (a typo) is an error naming the keys seen.
 //!
 //! No schema is inferred: every record is walked for every path, so a key
 //! first seen on the last line is read like one seen on the first. A
@@ -54,12 +56,14 @@
 mod document;
 pub mod options;
 pub mod path;
+mod reach;
 pub mod reader;
 pub mod records;
 pub mod scan;
 
 pub use options::JsonlOptions;
 pub use path::{JsonPath, PathSet, Step};
+pub use reach::Reach;
 pub use reader::{JsonlBlockReader, RawLines};
 pub use records::{JsonRecords, parse_block};
 

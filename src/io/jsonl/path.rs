@@ -253,6 +253,11 @@ impl PathSet {
     pub fn len(&self) -> usize {
         self.paths.len()
     }
+
+    /// The paths, as given.
+    pub fn paths(&self) -> &[JsonPath] {
+        &self.paths
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use super::options::JsonlOptions;
 use super::path::PathSet;
+use super::reach::{Reach, SAMPLED};
 use super::reader::RawLines;
 use super::scan::{self, Bad, DEAD, Out};
 use crate::io::error::{ErrorKind, Position, PositionedError};
@@ -34,6 +35,7 @@ pub struct JsonRecords {
     records: Vec<u64>,
     skipped: u64,
     bad_lines: Vec<BadLine>,
+    reach: Reach,
 }
 
 impl JsonRecords {
@@ -81,6 +83,12 @@ impl JsonRecords {
     pub fn bad_lines(&self) -> &[BadLine] {
         &self.bad_lines
     }
+
+    /// The places of the paths this block's records reached, and the keys
+    /// its first records had beside them.
+    pub fn take_reach(&mut self) -> Reach {
+        std::mem::take(&mut self.reach)
+    }
 }
 
 /// Parses a block: each record checked as JSON, the values of `paths`
@@ -98,12 +106,15 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
         records: Vec::with_capacity(n),
         skipped: 0,
         bad_lines: Vec::new(),
+        reach: Reach::default(),
     };
     rs.cells.push(0);
     let mut out = Out::default();
+    out.reach = Reach::new(paths.nodes.len());
     let mut record = raw.first_record;
     let mut one = |text: &[u8], line: u64, rs: &mut JsonRecords, out: &mut Out| -> Result<(), PositionedError> {
         out.entries.clear();
+        out.sampling = record - raw.first_record < SAMPLED as u64;
         let mark = out.bytes.len();
         match scan::record(text, paths, out) {
             Ok(()) => {
@@ -173,6 +184,7 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
         }
     }
     rs.bytes = out.bytes;
+    rs.reach = out.reach;
     debug_assert_eq!(rs.len() as u64 + rs.skipped, raw.nrecords);
     Ok(rs)
 }

@@ -22,6 +22,7 @@
 //! Python and JavaScript.
 
 use super::path::PathSet;
+use super::reach::Reach;
 
 /// Deepest nesting of objects and lists accepted (what `serde_json`
 /// accepts into a `Value`), so a line of 100,000 `[` cannot overflow the
@@ -66,6 +67,9 @@ pub(super) struct Out {
     visits: Vec<(u32, usize, usize)>,
     /// An escaped key, decoded to be compared.
     key: Vec<u8>,
+    /// The places records reached, and keys beside them while `sampling`.
+    pub reach: Reach,
+    pub sampling: bool,
 }
 
 /// Scans `line` as one record: a JSON object, with only white space around
@@ -437,6 +441,7 @@ impl Walker<'_, '_> {
         let start = self.i;
         let set = self.set;
         let n = &set.nodes[node as usize];
+        self.out.reach.saw(node);
         let c = self.peek();
         if c == Some(b'n') {
             // A dead end for every path through here, its own included.
@@ -501,7 +506,12 @@ impl Walker<'_, '_> {
                 &self.b[ks..ke]
             };
             match n.keys.iter().find(|(k, _)| **k == *name) {
-                None => self.skip(depth + 1)?,
+                None => {
+                    if self.out.sampling {
+                        self.out.reach.sample_key(node, name);
+                    }
+                    self.skip(depth + 1)?
+                }
                 Some(&(_, child)) => {
                     let first = self.out.entries.len();
                     if let Some(&(_, s, e)) = self.out.visits[frame..].iter().find(|v| v.0 == child) {

@@ -1,4 +1,5 @@
-//! Output sinks: the enriched table as Parquet, CSV, TSV or Arrow IPC.
+//! Output sinks: the enriched table as Parquet, CSV, TSV, Arrow IPC or
+//! JSON Lines.
 //!
 //! [`Sink::create`] writes through an [`AtomicFile`]: nothing appears at the
 //! target until [`Sink::finish`] succeeds, and a sink dropped before that
@@ -11,6 +12,7 @@
 //! - `arrow_ipc`: the Arrow IPC file, dictionary columns decoded.
 //! - `delimited`: CSV and TSV; `text`: every other Arrow type as the text
 //!   of a cell (ISO 8601, exact decimals, JSON for nested values).
+//! - `jsonl`: JSON Lines, a row an object, cells as `text` writes them.
 //!
 //! # Errors
 //! Every error names the output: "writing out.csv: no space left on device".
@@ -27,11 +29,13 @@ use arrow_schema::SchemaRef;
 
 use self::arrow_ipc::ArrowIpc;
 use self::delimited::{Delimited, check_delimited_schema};
+use self::jsonl::JsonLines;
 use self::parquet::ParallelParquet;
 use super::atomic::{AtomicFile, os_reason};
 
 mod arrow_ipc;
 mod delimited;
+mod jsonl;
 mod parquet;
 #[cfg(test)]
 pub(crate) mod test_util;
@@ -124,6 +128,7 @@ enum Encoder<W: Write + Send> {
     Parquet(ParallelParquet<Capture<W>>),
     Arrow(ArrowIpc<Capture<W>>),
     Delimited(Delimited<Capture<W>>),
+    JsonLines(JsonLines<Capture<W>>),
 }
 
 /// A table being written. See the module doc.
@@ -157,7 +162,7 @@ impl Sink<AtomicFile> {
         options: SinkOptions,
     ) -> Result<Sink> {
         // Check the schema before creating anything.
-        if format == Format::Csv || format == Format::Tsv {
+        if matches!(format, Format::Csv | Format::Tsv | Format::Jsonl) {
             check_delimited_schema(&schema, &path.display().to_string())?;
         }
         let file = AtomicFile::create(path, inputs)?;
@@ -216,7 +221,10 @@ impl<W: Write + Send> Sink<W> {
                     Delimited::new(cw, delim, &schema, &options.header, &options.joined_lists).map_err(|e| fail(&e))?;
                 (Encoder::Delimited(d), Arc::clone(&schema))
             }
-            Format::Jsonl => bail!("{label}: hdlscan writes tables as Parquet, CSV, TSV or Arrow, not JSON Lines"),
+            Format::Jsonl => {
+                check_delimited_schema(&schema, &label)?;
+                (Encoder::JsonLines(JsonLines::new(cw, &schema)), Arc::clone(&schema))
+            }
         };
         Ok(Sink {
             enc: Some(enc),
@@ -281,6 +289,7 @@ impl<W: Write + Send> Sink<W> {
             Encoder::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
             Encoder::Arrow(w) => w.write(batch),
             Encoder::Delimited(d) => d.write(batch).map_err(|e| e.to_string()),
+            Encoder::JsonLines(j) => j.write(batch).map_err(|e| e.to_string()),
         };
         if let Err(e) = res {
             // The encoder's state is unknown now: drop it (and with it the
@@ -303,6 +312,7 @@ impl<W: Write + Send> Sink<W> {
             Encoder::Parquet(w) => w.into_inner().map_err(|e| e.to_string()),
             Encoder::Arrow(w) => w.into_inner().map_err(|e| e.to_string()),
             Encoder::Delimited(d) => d.into_inner().map_err(|e| e.to_string()),
+            Encoder::JsonLines(j) => j.into_inner().map_err(|e| e.to_string()),
         };
         let mut cw = res.map_err(|e| self.error(&e))?;
         cw.flush().map_err(|e| self.error(&e))?;
