@@ -5,20 +5,25 @@
 //! [`PARQUET_MAX_ROW_GROUP_BYTES`] encoded bytes, to bound memory on wide
 //! rows), dictionary encoding on (the writer falls back to plain encoding
 //! per column chunk when a dictionary grows past 1 MiB) except for string
-//! and binary columns whose first values are nearly all distinct (see
-//! `without_hopeless_dictionaries`). The Arrow schema is embedded, so Arrow
-//! readers get `Dictionary`/`List` types back.
+//! and binary columns whose first values are nearly all distinct (plain)
+//! and integer columns whose first values ascend (deltas; see
+//! `tuned_by_sample`). The Arrow schema is embedded, so Arrow readers get
+//! `Dictionary`/`List` types back.
 
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
+use std::collections::HashSet;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrowPrimitiveType, RecordBatch};
 use arrow_schema::{DataType, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves};
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::{WriterProperties, WriterPropertiesBuilder, WriterVersion};
 use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use crate::strings::IdColumn;
@@ -63,7 +68,7 @@ pub fn parquet_properties_builder(compression: Compression) -> WriterPropertiesB
 /// embedded exactly as `ArrowWriter` embeds it.
 pub(super) struct ParallelParquet<W: Write + Send> {
     /// The output and its settings until the first batch, which tunes them
-    /// (see [`without_hopeless_dictionaries`]); then the open file.
+    /// (see [`tuned_by_sample`]); then the open file.
     state: ParquetState<W>,
     schema: SchemaRef,
     /// Column writers of the row group in progress.
@@ -108,7 +113,7 @@ impl<W: Write + Send> ParallelParquet<W> {
                 unreachable!("checked above")
             };
             if let Some(batch) = first {
-                props = without_hopeless_dictionaries(props, batch);
+                props = tuned_by_sample(props, batch);
             }
             let (file, factory) =
                 ArrowWriter::try_new(w, Arc::clone(&self.schema), Some(props))?.into_serialized_writer()?;
@@ -185,54 +190,98 @@ impl<W: Write + Send> ParallelParquet<W> {
 }
 
 /// Of the first batch's values, how many rows of each column are sampled to
-/// decide its dictionary.
-const DICTIONARY_SAMPLE_ROWS: usize = 4096;
+/// choose its encoding.
+const SAMPLE_ROWS: usize = 4096;
 
-/// Dictionary encoding off for every plain string or binary column whose
-/// sampled values are 90% or more distinct (record ids, titles, the raw
-/// identifiers): parquet-rs would hash and intern each value of every row
-/// group until the dictionary passes its page limit (1 MiB), then write the
-/// rest plain all the same. On the benchmark export this took a tenth of
-/// the writer's CPU, for a file 1% larger. Too few values (under 256 in the
-/// sample) decide nothing.
-fn without_hopeless_dictionaries(props: WriterProperties, batch: &RecordBatch) -> WriterProperties {
-    let mut hopeless = Vec::new();
+/// Fewest sampled values that decide anything.
+const SAMPLE_MIN: usize = 256;
+
+/// Each column's encoding, chosen from the first batch's values (see
+/// [`Sample`]); a file's other settings are kept.
+fn tuned_by_sample(props: WriterProperties, batch: &RecordBatch) -> WriterProperties {
+    let mut tuned = Vec::new();
     for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
-        let plain_bytes = matches!(
-            field.data_type(),
-            DataType::Utf8
-                | DataType::LargeUtf8
-                | DataType::Utf8View
-                | DataType::Binary
-                | DataType::LargeBinary
-                | DataType::BinaryView
-        );
-        let path = parquet::schema::types::ColumnPath::from(field.name().as_str());
-        if !plain_bytes || !props.dictionary_enabled(&path) {
-            continue;
-        }
-        let Ok(values) = IdColumn::new(column.as_ref()) else {
-            continue;
-        };
-        let rows = column.len().min(DICTIONARY_SAMPLE_ROWS);
-        let mut seen = std::collections::HashSet::with_capacity(rows);
-        let mut sampled = 0usize;
-        for v in (0..rows).filter_map(|i| values.get_bytes(i)) {
-            sampled += 1;
-            seen.insert(v);
-        }
-        if sampled >= 256 && seen.len() * 10 >= sampled * 9 {
-            hopeless.push(path);
+        let path = ColumnPath::from(field.name().as_str());
+        match Sample::of(column.as_ref()) {
+            Some(Sample::Distinct) if props.dictionary_enabled(&path) => tuned.push((path, None)),
+            Some(Sample::Ascending) => tuned.push((path, Some(Encoding::DELTA_BINARY_PACKED))),
+            _ => {}
         }
     }
-    if hopeless.is_empty() {
+    if tuned.is_empty() {
         return props;
     }
     let mut b = props.into_builder();
-    for path in hopeless {
-        b = b.set_column_dictionary_enabled(path, false);
+    for (path, encoding) in tuned {
+        b = b.set_column_dictionary_enabled(path.clone(), false);
+        if let Some(e) = encoding {
+            b = b.set_column_encoding(path, e);
+        }
     }
     b.build()
+}
+
+/// What a column's sampled values say about its best encoding.
+#[derive(Debug, PartialEq)]
+enum Sample {
+    /// Strings or bytes 90% or more distinct (record ids, titles, the raw
+    /// identifiers): written plain. parquet-rs would hash and intern each
+    /// value of every row group until the dictionary passes its page limit
+    /// (1 MiB), then write the rest plain all the same.
+    Distinct,
+    /// Integers that never go down (`record`, row numbers, sorted keys):
+    /// written as deltas (`DELTA_BINARY_PACKED`), a few bits a value, which
+    /// zstd then has next to nothing to do on; plain, each is 8 bytes
+    /// for zstd to read.
+    Ascending,
+}
+
+impl Sample {
+    fn of(column: &dyn Array) -> Option<Sample> {
+        use arrow_array::types::*;
+        match column.data_type() {
+            DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Binary
+            | DataType::LargeBinary
+            | DataType::BinaryView => {
+                let values = IdColumn::new(column).ok()?;
+                let rows = column.len().min(SAMPLE_ROWS);
+                let mut seen = HashSet::with_capacity(rows);
+                let mut sampled = 0usize;
+                for v in (0..rows).filter_map(|i| values.get_bytes(i)) {
+                    sampled += 1;
+                    seen.insert(v);
+                }
+                (sampled >= SAMPLE_MIN && seen.len() * 10 >= sampled * 9).then_some(Sample::Distinct)
+            }
+            DataType::Int8 => ascending::<Int8Type>(column),
+            DataType::Int16 => ascending::<Int16Type>(column),
+            DataType::Int32 => ascending::<Int32Type>(column),
+            DataType::Int64 => ascending::<Int64Type>(column),
+            DataType::UInt8 => ascending::<UInt8Type>(column),
+            DataType::UInt16 => ascending::<UInt16Type>(column),
+            DataType::UInt32 => ascending::<UInt32Type>(column),
+            DataType::UInt64 => ascending::<UInt64Type>(column),
+            _ => None,
+        }
+    }
+}
+
+fn ascending<T: ArrowPrimitiveType>(column: &dyn Array) -> Option<Sample> {
+    let values = column.as_primitive_opt::<T>()?;
+    let sampled = values.slice(0, values.len().min(SAMPLE_ROWS));
+    let mut present = sampled.iter().flatten();
+    let mut last = present.next()?;
+    let mut n = 1;
+    for v in present {
+        if v < last {
+            return None;
+        }
+        (last, n) = (v, n + 1);
+    }
+    (n >= SAMPLE_MIN).then_some(Sample::Ascending)
 }
 
 #[cfg(test)]
@@ -280,7 +329,7 @@ mod tests {
                 .build()
         };
         let mut reference = Vec::new();
-        let tuned = without_hopeless_dictionaries(props(), &batches[0]);
+        let tuned = tuned_by_sample(props(), &batches[0]);
         let mut w = ArrowWriter::try_new(&mut reference, Arc::clone(&schema), Some(tuned)).unwrap();
         for b in &batches {
             w.write(b).unwrap();
@@ -300,10 +349,11 @@ mod tests {
     }
 
     /// Dictionaries stay on where values repeat, or where too few values
-    /// were seen to tell, and on columns that are not plain bytes.
+    /// were seen to tell, and on columns that are neither bytes nor
+    /// ascending integers; ascending integers are written as deltas.
     #[test]
-    fn dictionaries_off_only_where_values_are_distinct() {
-        use arrow_array::{BinaryArray, Int64Array};
+    fn encodings_chosen_by_sample() {
+        use arrow_array::{BinaryArray, Int32Array, Int64Array, UInt64Array};
         use parquet::schema::types::ColumnPath;
         let n = 1000i64;
         let text = |f: fn(i64) -> String| Arc::new(StringArray::from_iter_values((0..n).map(f))) as ArrayRef;
@@ -315,17 +365,52 @@ mod tests {
                 Arc::new(BinaryArray::from_iter_values((0..n).map(|i| i.to_le_bytes()))),
             ),
             ("most", text(|i| (i % 890).to_string())), // 89% distinct: below the line
-            ("num", Arc::new(Int64Array::from_iter_values(0..n))),
+            ("record", Arc::new(UInt64Array::from_iter_values((1..=n as u64).map(|i| i / 3)))),
+            ("gaps", Arc::new(Int32Array::from_iter((0..n as i32).map(|i| (i % 7 != 0).then_some(i))))),
+            ("num", Arc::new(Int64Array::from_iter_values((0..n).map(|i| i % 10)))),
         ])
         .unwrap();
-        let on = |props: &WriterProperties, name: &str| props.dictionary_enabled(&ColumnPath::from(name));
-        let tuned = without_hopeless_dictionaries(parquet_properties(1), &batch);
+        let path = |name: &str| ColumnPath::from(name);
+        let on = |props: &WriterProperties, name: &str| props.dictionary_enabled(&path(name));
+        let tuned = tuned_by_sample(parquet_properties(1), &batch);
         assert!(!on(&tuned, "id") && !on(&tuned, "raw"));
         assert!(on(&tuned, "kind") && on(&tuned, "most") && on(&tuned, "num"));
-        let few = without_hopeless_dictionaries(parquet_properties(1), &batch.slice(0, 255));
-        assert!(on(&few, "id"));
+        for ascending in ["record", "gaps"] {
+            assert!(!on(&tuned, ascending), "{ascending}");
+            assert_eq!(tuned.encoding(&path(ascending)), Some(Encoding::DELTA_BINARY_PACKED));
+        }
+        assert_eq!(tuned.encoding(&path("num")), None);
+        let few = tuned_by_sample(parquet_properties(1), &batch.slice(0, 255));
+        assert!(on(&few, "id") && on(&few, "record"));
         // A file's other settings survive.
-        assert_eq!(tuned.compression(&ColumnPath::from("id")), parquet_zstd(1));
+        assert_eq!(tuned.compression(&path("id")), parquet_zstd(1));
+    }
+
+    /// Deltas read back exactly, whatever follows the sample: values going
+    /// down, nulls, the extremes of the type.
+    #[test]
+    fn ascending_integers_round_trip() {
+        use arrow_array::UInt64Array;
+        use arrow_schema::{Field, Schema};
+        let schema = Arc::new(Schema::new(vec![Field::new("record", DataType::UInt64, true)]));
+        let column = |v: Vec<Option<u64>>| RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(UInt64Array::from(v))]);
+        let batches = [
+            column((0..5000).map(Some).collect()).unwrap(),
+            column(vec![Some(u64::MAX), Some(3), None, Some(0), Some(u64::MAX / 2)]).unwrap(),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.parquet");
+        let mut sink = Sink::create(&path, Format::Parquet, Arc::clone(&schema)).unwrap();
+        for b in &batches {
+            sink.write(b).unwrap();
+        }
+        sink.finish().unwrap();
+        let file = fs::File::open(&path).unwrap();
+        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        let encodings = reader.metadata().row_group(0).column(0).encodings().collect::<Vec<_>>();
+        assert!(encodings.contains(&Encoding::DELTA_BINARY_PACKED), "{encodings:?}");
+        let got: Vec<RecordBatch> = reader.build().unwrap().map(|b| b.unwrap()).collect();
+        assert_eq!(arrow_select::concat::concat_batches(&schema, &got).unwrap(), arrow_select::concat::concat_batches(&schema, &batches).unwrap());
     }
 
     #[test]
