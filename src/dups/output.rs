@@ -81,7 +81,7 @@ impl Grouped {
             utf8("input"),
             u64("record"),
             Field::new("line", DataType::UInt64, true),
-            utf8("column"),
+            utf8("source_column"),
             Field::new("value_index", DataType::UInt32, false),
             utf8("value"),
             u64("first_record"),

@@ -83,7 +83,7 @@ fn read_csv(bytes: &[u8]) -> Vec<OutRow> {
             "input",
             "record",
             "line",
-            "column",
+            "source_column",
             "value_index",
             "value",
             "first_record",
