@@ -11,6 +11,7 @@ import argparse
 import enum
 import os
 import sys
+import time
 
 EXAMPLES = """\
 examples:
@@ -133,6 +134,7 @@ def run(args) -> Exit:
 
     from hdlscan.spark import Job
 
+    started = time.monotonic()
     seen = {}
     for p in args.inputs:
         u = uri(p).rstrip("/")
@@ -142,9 +144,9 @@ def run(args) -> Exit:
         seen[u] = p
     import hdlscan
 
-    for g in args.fail_if + args.warn_if:
+    for g, warn in [(g, False) for g in args.fail_if] + [(g, True) for g in args.warn_if]:
         try:
-            hdlscan.Report(["c"]).check(g)
+            hdlscan.Report(["c"]).check(g, warn=warn)
         except ValueError as e:
             print(f"hdlscan.spark: {g}: {e}", file=sys.stderr)
             return Exit.USAGE
@@ -176,8 +178,9 @@ def run(args) -> Exit:
         write(job.duplicates(), args.duplicates)
     failed = [g for g in args.fail_if if report.check(g)]
     for g in args.warn_if:
-        if report.check(g):
+        if report.check(g, warn=True):
             print(f"hdlscan.spark: warning: {g} holds", file=sys.stderr)
+    report.set_elapsed(time.monotonic() - started)
     for target in args.report:
         text = report_text(report, target, args.report_format)
         if target == "-":
