@@ -201,11 +201,15 @@ def test_command_writes_the_report_and_judges_gates(spark, tmp_path, cli_sample)
 
 def test_command_warn_gates_warn(spark, tmp_path):
     rep = tmp_path / "r.json"
-    argv = [str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(rep), "--warn-if", "invalid>1%"]
+    argv = [str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(rep), "--warn-if", "invalid>1%",
+            "--fail-if", "dc.identifier.uri:invalid>99%"]
     assert run_command(*argv) == 0
     r = json.loads(rep.read_text())
     assert r["verdict"] == "warn"
-    assert [(g["expr"], g["severity"], g["holds"]) for g in r["gates"]] == [("invalid>1%", "warn", True)]
+    assert [(g["expr"], g["severity"], g["holds"]) for g in r["gates"]] == [
+        ("dc.identifier.uri:invalid>99%", "fail", False),
+        ("invalid>1%", "warn", True),
+    ]
 
 
 @pytest.mark.parametrize(

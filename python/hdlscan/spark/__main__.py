@@ -142,14 +142,6 @@ def run(args) -> Exit:
             print(f"hdlscan.spark: {p} is given twice (as {seen[u]} too): every record would count twice", file=sys.stderr)
             return Exit.USAGE
         seen[u] = p
-    import hdlscan
-
-    for g, warn in [(g, False) for g in args.fail_if] + [(g, True) for g in args.warn_if]:
-        try:
-            hdlscan.Report(["c"]).check(g, warn=warn)
-        except ValueError as e:
-            print(f"hdlscan.spark: {g}: {e}", file=sys.stderr)
-            return Exit.USAGE
     builder = SparkSession.builder.appName("hdlscan")
     if args.master:
         builder = builder.master(args.master)
@@ -171,6 +163,17 @@ def run(args) -> Exit:
     except ValueError as e:
         print(f"hdlscan.spark: {e}", file=sys.stderr)
         return Exit.USAGE
+    import hdlscan
+
+    # Judged on an empty report of the chosen columns, before any work: a
+    # gate naming a column (`COLUMN:METRIC`) needs them.
+    for g, warn in [(g, False) for g in args.fail_if] + [(g, True) for g in args.warn_if]:
+        try:
+            hdlscan.Report(job.plan.columns).check(g, warn=warn)
+        except ValueError as e:
+            print(f"hdlscan.spark: {g}: {e}", file=sys.stderr)
+            job.close()
+            return Exit.USAGE
     if args.output:
         write(job.output(), args.output)
     report = job.report()
