@@ -7,6 +7,10 @@ and Spark (``hdlscan.spark``):
   Arrow strings in (a pyarrow Array or ChunkedArray, a Polars Series, ...),
   a ``pyarrow.RecordBatch`` of SPEC's columns (``SPEC``) out, a row per
   value, with the values ``hdlscan scan`` writes.
+- ``variant(values, warnings, first_values, first_warnings, *, repair=False)``:
+  how each duplicate cluster member differs from its cluster's first
+  (``same``, ``case``, ``repair``, ``encoding``, ``form``), as the
+  duplicates file says it.
 - ``Report``: the report ``hdlscan scan --report`` writes, fed with batches,
   merged across workers, printed as JSON, Markdown or HTML, judged with
   gates.
@@ -16,9 +20,9 @@ and Spark (``hdlscan.spark``):
 
 import sys
 
-from ._hdlscan import SPEC, Report, __version__, parse
+from ._hdlscan import SPEC, Report, __version__, parse, variant
 
-__all__ = ["SPEC", "Report", "__version__", "parse"]
+__all__ = ["SPEC", "Report", "__version__", "parse", "variant"]
 
 # The Polars namespace registers itself on import; done here when Polars is
 # already loaded, so `import polars, hdlscan` is enough (importing Polars

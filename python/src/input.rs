@@ -4,12 +4,14 @@
 //! a type `hdlscan_core::strings::IdColumn` reads; anything else is a
 //! `TypeError` naming what it got.
 
+use arrow_array::cast::AsArray;
 use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::{Array, ArrayRef, StructArray, make_array};
 use arrow_data::ArrayData;
 use arrow_pyarrow::FromPyArrow;
 use arrow_schema::DataType;
-use hdlscan_core::strings::IdColumn;
+use hdlscan_core::id::{Warning, Warnings};
+use hdlscan_core::strings::{IdColumn, StrColumn};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -19,8 +21,13 @@ use pyo3::types::PyCapsule;
 /// for a stream. A stream of one-column tables (a DuckDB relation, a
 /// pyarrow table) reads as that column.
 pub fn arrays(values: &Bound<'_, PyAny>) -> PyResult<Vec<ArrayRef>> {
+    any_arrays(values)?.into_iter().map(|a| one_column(a, values)).collect()
+}
+
+/// The arrays `values` holds, of any type.
+fn any_arrays(values: &Bound<'_, PyAny>) -> PyResult<Vec<ArrayRef>> {
     let py = values.py();
-    let arrays = if values.hasattr(intern!(py, "__arrow_c_array__"))? {
+    Ok(if values.hasattr(intern!(py, "__arrow_c_array__"))? {
         vec![make_array(ArrayData::from_pyarrow_bound(values)?)]
     } else if let Some(method) = values.getattr_opt(intern!(py, "__arrow_c_stream__"))? {
         stream(&method.call0()?)?
@@ -30,8 +37,43 @@ pub fn arrays(values: &Bound<'_, PyAny>) -> PyResult<Vec<ArrayRef>> {
              __arrow_c_array__ or __arrow_c_stream__), got {}; for a Python list, pass pyarrow.array(values)",
             type_name(values)
         )));
-    };
-    arrays.into_iter().map(|a| one_column(a, values)).collect()
+    })
+}
+
+/// The warnings of every row of `values`, a list of warning names a row
+/// (the `warnings` column `parse` returns; a null row has none), in order
+/// across chunks. An unknown name is a `ValueError`, another type a
+/// `TypeError`.
+pub fn warnings(values: &Bound<'_, PyAny>) -> PyResult<Vec<Warnings>> {
+    let mut out = Vec::new();
+    for a in any_arrays(values)? {
+        let rows: Vec<Option<ArrayRef>> = match a.data_type() {
+            DataType::List(_) => a.as_list::<i32>().iter().collect(),
+            DataType::LargeList(_) => a.as_list::<i64>().iter().collect(),
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "expected lists of warning names (parse's warnings column), got {} of Arrow type {}",
+                    type_name(values),
+                    a.data_type()
+                )));
+            }
+        };
+        for row in rows {
+            let mut w = Warnings::EMPTY;
+            if let Some(names) = row {
+                let names = StrColumn::new(names.as_ref()).map_err(|_| {
+                    PyTypeError::new_err(format!("expected lists of strings, got lists of {}", names.data_type()))
+                })?;
+                for name in names.iter().flatten() {
+                    let known = Warning::from_name(name)
+                        .ok_or_else(|| PyValueError::new_err(format!("no warning {name:?}")))?;
+                    w.add(known);
+                }
+            }
+            out.push(w);
+        }
+    }
+    Ok(out)
 }
 
 /// The arrays of a `__arrow_c_stream__` capsule.

@@ -1,11 +1,12 @@
 //! The Python package `hdlscan`'s extension module (`hdlscan._hdlscan`):
-//! [`parse`] and the [`report::Report`] over Arrow's C data interface,
+//! [`parse`], [`variant::variant`] and the [`report::Report`] over Arrow's C data interface,
 //! standing on `hdlscan-core` so that Python gets the CLI's columns,
 //! values and report, not a copy of them.
 //!
 //! - `input`: Python objects read as Arrow string arrays.
 //! - `options`: `repair`, `expect`, `resolvers`, `split` into parsers.
 //! - `report`: the typed report, fed, merged, shipped and printed.
+//! - `variant`: a cluster member's variant, by the duplicates' rule.
 //!
 //! The Python side (`python/hdlscan/`) adds the Polars namespace and the
 //! DuckDB function; `hdlscan.spark` stands on this module too.
@@ -13,6 +14,7 @@
 mod input;
 mod options;
 mod report;
+mod variant;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_pyarrow::ToPyArrow;
@@ -106,6 +108,7 @@ fn parse<'py>(
 #[pymodule]
 fn _hdlscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(variant::variant, m)?)?;
     m.add_class::<report::Report>()?;
     m.add("SPEC", hdlscan_core::SPEC.to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -11,7 +11,7 @@ use arrow_pyarrow::ToPyArrow;
 use hdlscan_core::at::At;
 use hdlscan_core::clusters::{self, Member, Repeated, Summary, TopCluster, TopMember};
 use hdlscan_core::id::{Parser, Split, Warnings};
-use hdlscan_core::report::{InputInfo, Made, Stats};
+use hdlscan_core::report::{InputInfo, Made, Stats, example_text};
 use hdlscan_core::variant::Variant;
 use hdlscan_core::{Gate, Markup, Pages, Severity};
 use pyo3::exceptions::PyValueError;
@@ -329,8 +329,9 @@ impl Report {
     /// then first seen), each `{"canonical", "count", "records", "first",
     /// "members"}`, `first` a place `{"input", "record", "column",
     /// "value_index"}` (indices, `value_index` from 1; `line` optional)
-    /// and each member `{"at": place, "value", "variant"}` (`same`,
-    /// `case`, `repair`, `encoding` or `form`).
+    /// and each member `{"at": place, "value", "variant"}`: its value as
+    /// read (the report cuts it as it cuts examples) and its variant
+    /// (`same`, `case`, `repair`, `encoding` or `form`: `hdlscan.variant`).
     fn set_clusters(&mut self, py: Python<'_>, summary: &Bound<'_, PyAny>) -> PyResult<()> {
         let json: String = py.import("json")?.call_method1("dumps", (summary,))?.extract()?;
         let given: SummaryIn = serde_json::from_str(&json).map_err(|e| value_error(format!("set_clusters: {e}")))?;
@@ -376,21 +377,39 @@ impl Report {
         Ok(self.build()?.summary())
     }
 
-    /// check(expr)
+    /// check(expr, *, warn=False)
     /// --
     ///
     /// Judges `expr`, a `--fail-if` gate (`"invalid>1%"`,
-    /// `"doi:bad_check_digit>0"`), on the report: whether it holds. The
-    /// gate stays with the report, whose `verdict` is then `fail` while it
-    /// holds. An expression that is not a gate raises `ValueError`.
-    fn check(&mut self, expr: &str) -> PyResult<bool> {
-        let gate = Gate::parse(expr, Severity::Fail).map_err(value_error)?;
+    /// `"doi:bad_check_digit>0"`), or a `--warn-if` one with `warn=True`, on
+    /// the report: whether it holds. The gate stays with the report, whose
+    /// `verdict` is then `fail` (or `warn`) while it holds. An expression
+    /// that is not a gate raises `ValueError`.
+    #[pyo3(signature = (expr, *, warn=false))]
+    fn check(&mut self, expr: &str, warn: bool) -> PyResult<bool> {
+        let severity = if warn { Severity::Warn } else { Severity::Fail };
+        let gate = Gate::parse(expr, severity).map_err(value_error)?;
         if !self.gates.contains(&gate) {
             self.gates.push(gate.clone());
         }
         let r = self.build()?;
         let i = self.gates.iter().position(|g| *g == gate).expect("pushed above");
         Ok(r.gates[i].holds)
+    }
+
+    /// set_elapsed(seconds)
+    /// --
+    ///
+    /// The run's wall time, as the summary and `elapsed_seconds` show it.
+    /// Reports time their own `add` calls, summed over merges: the CPU
+    /// time of every worker; a driver that merged workers' reports sets
+    /// the job's wall time instead.
+    fn set_elapsed(&mut self, seconds: f64) -> PyResult<()> {
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(value_error(format!("set_elapsed: {seconds} is not a time in seconds")));
+        }
+        self.state.elapsed_seconds = seconds;
+        Ok(())
     }
 
     /// The chosen columns, in order.
@@ -481,7 +500,7 @@ impl SummaryIn {
                             .ok_or_else(|| value_error(format!("set_clusters: no variant {:?}", m.variant)))?;
                         Ok(TopMember {
                             at: m.at,
-                            value: m.value,
+                            value: example_text(m.value.as_bytes()),
                             variant,
                         })
                     })

@@ -124,6 +124,59 @@ def test_gates_and_printers(values, cli_report):
     assert r.to_markdown().startswith("#") and "<html" in r.to_html()
 
 
+def test_warn_gates_warn_and_fail_gates_fail(values):
+    r = report_of(values)
+    assert r.check("invalid>1%", warn=True) is True
+    ours = json.loads(r.to_json())
+    assert ours["verdict"] == "warn" and ours["gates"][0]["severity"] == "warn"
+    with pytest.raises(ValueError, match="--warn-if"):
+        r.check("invalid>>1", warn=True)
+    r.check("invalid>1%")
+    assert json.loads(r.to_json())["verdict"] == "fail"
+
+
+def test_the_job_sets_its_wall_time(values):
+    r = report_of(values, blocks=3)
+    r.set_elapsed(12.5)
+    assert json.loads(r.to_json())["run"]["elapsed_seconds"] == 12.5
+    assert "12.50s" in r.summary()
+    with pytest.raises(ValueError, match="not a time"):
+        r.set_elapsed(-1.0)
+
+
+def test_variant_is_the_duplicates_rule(values):
+    """`variant` gives, member by member, the variant the report's top
+    clusters show (the CLI's)."""
+    r = report_of(values)
+    r.compute_clusters()
+    top = json.loads(r.to_json())["duplicates"]["top"]
+    parsed = hdlscan.parse(values)
+    rows = {i + 1: (values[i].as_py(), parsed.column("warnings")[i].as_py()) for i in range(len(values))}
+    members = [(m, c["first"]["record"]) for c in top for m in c["members"]]
+    got = hdlscan.variant(
+        pa.array([rows[m["record"]][0] for m, _ in members]),
+        pa.array([rows[m["record"]][1] for m, _ in members], pa.list_(pa.string())),
+        pa.array([rows[f][0] for _, f in members]),
+        pa.array([rows[f][1] for _, f in members], pa.list_(pa.string())),
+    )
+    assert got.to_pylist() == [m["variant"] for m, _ in members]
+    assert {"same", "form"} <= set(got.to_pylist())
+    names = pa.list_(pa.string())
+    assert hdlscan.variant(
+        pa.array(["10.1000/abc.", "10.1000/abc."]),
+        pa.array([["trailing_punct"], ["trailing_punct"]], names),
+        pa.array(["10.1000/abc", "10.1000/ABC"]),
+        pa.array([None, []], names),
+        repair=True,
+    ).to_pylist() == ["repair", "repair"]
+    with pytest.raises(ValueError, match="no warning"):
+        hdlscan.variant(pa.array(["a"]), pa.array([["nope"]], names), pa.array(["a"]), pa.array([[]], names))
+    with pytest.raises(ValueError, match="one row per member"):
+        hdlscan.variant(pa.array(["a"]), pa.array([[]], names), pa.array(["a", "b"]), pa.array([[]], names))
+    with pytest.raises(TypeError, match="lists of warning names"):
+        hdlscan.variant(pa.array(["a"]), pa.array(["x"]), pa.array(["a"]), pa.array([[]], names))
+
+
 def test_pickles_and_refuses_what_does_not_fit(values):
     r = report_of(values)
     back = pickle.loads(pickle.dumps(r))

@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "testdata" / "sample_export.csv"
 TOTALS = ("records", "cells", "values", "present", "valid", "by_kind", "by_namespace")
-CLUSTERS = ("clusters", "values_in_clusters", "across_inputs", "across_columns")
+CLUSTERS = ("unique_canonical", "clusters", "values_in_clusters", "records_in_clusters", "across_inputs", "across_columns", "repeated_in_record")
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +52,7 @@ def codes(report: dict, key: str) -> dict:
 
 def top(report: dict) -> list:
     return [
-        (c["canonical"], c["count"], c["first"]["record"], [(m["record"], m["value"], m["variant"]) for m in c["members"]])
+        (c["canonical"], c["count"], c["records"], c["first"]["record"], [(m["record"], m["value"], m["variant"]) for m in c["members"]])
         for c in report["duplicates"]["top"]
     ]
 
@@ -90,7 +90,10 @@ def sample_job(spark):
 
 
 def test_sample_export_report_equals_the_cli(sample_job, cli_sample):
-    assert_same(json.loads(sample_job.report().to_json()), cli_sample[0])
+    r = json.loads(sample_job.report().to_json())
+    assert_same(r, cli_sample[0])
+    # The job's wall time, not the partials' parsing time.
+    assert r["run"]["elapsed_seconds"] > 0.1
 
 
 def test_scan_writes_the_cli_columns(sample_job, cli_sample):
@@ -101,7 +104,7 @@ def test_scan_writes_the_cli_columns(sample_job, cli_sample):
     assert got == want
 
 
-DUPLICATE_ROW = ("cluster", "canonical", "count", "input", "record", "column", "value_index", "value", "first_record", "variant")
+DUPLICATE_ROW = ("cluster", "canonical", "records", "count", "input", "record", "column", "value_index", "value", "first_record", "variant")
 
 
 def test_duplicates_equal_the_cli(sample_job, cli_sample):
@@ -122,6 +125,35 @@ def test_generated_parquet_report_equals_the_cli(spark, cli, tmp_path):
     finally:
         spark.conf.unset("spark.sql.files.maxPartitionBytes")
     assert_same(r, cli_scan(cli, tmp_path, data, "identifier"))
+
+
+def test_two_columns_report_equals_the_cli(spark, cli, tmp_path):
+    """Canonicals repeated inside records and clusters across columns, as
+    the CLI counts them: a second column holding the record's own value
+    (every third record), another record's (every fifth), or nothing."""
+    import csv
+
+    with SAMPLE.open(newline="") as f:
+        uris = [r["dc.identifier.uri"] for r in csv.DictReader(f)]
+    data = tmp_path / "two.csv"
+    with data.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["a", "b"])
+        for i, u in enumerate(uris):
+            w.writerow([u, u.upper() if i % 3 == 0 else uris[i - 7] if i % 5 == 0 else ""])
+    df = spark.read.csv(str(data), header=True, multiLine=True, escape='"')
+    from hdlscan.spark import Job
+
+    job = Job(df, ["a", "b"])
+    try:
+        r = json.loads(job.report().to_json())
+        dups = [tuple(r[k] for k in DUPLICATE_ROW) for r in job.duplicates().collect()]
+    finally:
+        job.close()
+    want = cli_scan(cli, tmp_path, data, "a", "-c", "b", "--duplicates", str(tmp_path / "d.parquet"))
+    assert want["duplicates"]["repeated_in_record"]["values"] > 0 and want["duplicates"]["across_columns"] > 0
+    assert_same(r, want)
+    assert dups == [tuple(r[k] for k in DUPLICATE_ROW) for r in pq.read_table(tmp_path / "d.parquet").to_pylist()]
 
 
 def test_long_output_numbers_values(spark):
@@ -147,7 +179,7 @@ def test_a_canonical_twice_in_one_record_is_no_cluster(spark):
     )
     s = Job(df, ["x", "y"]).clusters().summary()
     assert (s["clusters"], s["values_in_clusters"]) == (1, 2)
-    assert s["repeated_in_record"] == {"values": 2, "records": 1}
+    assert s["repeated_in_record"] == {"values": 1, "records": 1}
     assert [(c["canonical"], [m["at"]["record"] for m in c["members"]]) for c in s["top"]] == [("10.1/b", [2, 3])]
 
 
@@ -165,6 +197,19 @@ def test_command_writes_the_report_and_judges_gates(spark, tmp_path, cli_sample)
     assert [(g["expr"], g["holds"]) for g in r["gates"]] == [("invalid>1%", True), ("invalid>50%", False)]
     for k in TOTALS:
         assert r[k] == cli_sample[0][k], k
+
+
+def test_command_warn_gates_warn(spark, tmp_path):
+    rep = tmp_path / "r.json"
+    argv = [str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(rep), "--warn-if", "invalid>1%",
+            "--fail-if", "dc.identifier.uri:invalid>99%"]
+    assert run_command(*argv) == 0
+    r = json.loads(rep.read_text())
+    assert r["verdict"] == "warn"
+    assert [(g["expr"], g["severity"], g["holds"]) for g in r["gates"]] == [
+        ("dc.identifier.uri:invalid>99%", "fail", False),
+        ("invalid>1%", "warn", True),
+    ]
 
 
 @pytest.mark.parametrize(

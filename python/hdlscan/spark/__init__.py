@@ -15,6 +15,8 @@ sorted path order (or the order `inputs` gives), rows in file order.
 
 from __future__ import annotations
 
+import time
+
 from pyspark import StorageLevel
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -54,6 +56,7 @@ class Job:
         self._rows, self.plan = _scan.enriched(df, columns, keep, options, inputs, partials=True)
         self._cached = False
         self._report = None
+        self._started = time.monotonic()
 
     def _internal(self) -> DataFrame:
         # Every later action reads the parse once: the output, the partial
@@ -73,7 +76,8 @@ class Job:
 
     def report(self, duplicates=True):
         """The report: partial reports merged in record order, then the
-        clusters' numbers."""
+        clusters' numbers; its elapsed time is the job's, from its start.
+        Made once: later calls return the same report."""
         if self._report is not None:
             return self._report
         plan = self.plan
@@ -90,15 +94,10 @@ class Job:
         for p in partials:
             merged.merge(hdlscan.Report.from_partial(bytes(p[_scan.PARTIAL])))
         if duplicates:
-            summary = self.clusters().summary()
-            try:
-                merged.set_clusters(summary)
-            except ValueError:
-                # A wheel whose report does not hold repeated_in_record yet
-                # (hdlscan-core's Summary gains it with the CLI's
-                # record-based clusters): the rest of the summary stands.
-                del summary["repeated_in_record"]
-                merged.set_clusters(summary)
+            merged.set_clusters(self.clusters().summary())
+        # The partials timed their own parsing, summed over tasks: the job's
+        # time is the driver's.
+        merged.set_elapsed(time.monotonic() - self._started)
         self._report = merged
         return merged
 

@@ -11,6 +11,7 @@ import argparse
 import enum
 import os
 import sys
+import time
 
 EXAMPLES = """\
 examples:
@@ -133,6 +134,7 @@ def run(args) -> Exit:
 
     from hdlscan.spark import Job
 
+    started = time.monotonic()
     seen = {}
     for p in args.inputs:
         u = uri(p).rstrip("/")
@@ -140,14 +142,6 @@ def run(args) -> Exit:
             print(f"hdlscan.spark: {p} is given twice (as {seen[u]} too): every record would count twice", file=sys.stderr)
             return Exit.USAGE
         seen[u] = p
-    import hdlscan
-
-    for g in args.fail_if + args.warn_if:
-        try:
-            hdlscan.Report(["c"]).check(g)
-        except ValueError as e:
-            print(f"hdlscan.spark: {g}: {e}", file=sys.stderr)
-            return Exit.USAGE
     builder = SparkSession.builder.appName("hdlscan")
     if args.master:
         builder = builder.master(args.master)
@@ -169,6 +163,17 @@ def run(args) -> Exit:
     except ValueError as e:
         print(f"hdlscan.spark: {e}", file=sys.stderr)
         return Exit.USAGE
+    import hdlscan
+
+    # Judged on an empty report of the chosen columns, before any work: a
+    # gate naming a column (`COLUMN:METRIC`) needs them.
+    for g, warn in [(g, False) for g in args.fail_if] + [(g, True) for g in args.warn_if]:
+        try:
+            hdlscan.Report(job.plan.columns).check(g, warn=warn)
+        except ValueError as e:
+            print(f"hdlscan.spark: {g}: {e}", file=sys.stderr)
+            job.close()
+            return Exit.USAGE
     if args.output:
         write(job.output(), args.output)
     report = job.report()
@@ -176,8 +181,9 @@ def run(args) -> Exit:
         write(job.duplicates(), args.duplicates)
     failed = [g for g in args.fail_if if report.check(g)]
     for g in args.warn_if:
-        if report.check(g):
+        if report.check(g, warn=True):
             print(f"hdlscan.spark: warning: {g} holds", file=sys.stderr)
+    report.set_elapsed(time.monotonic() - started)
     for target in args.report:
         text = report_text(report, target, args.report_format)
         if target == "-":

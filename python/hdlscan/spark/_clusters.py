@@ -6,18 +6,21 @@ A cluster is a canonical held by two records or more (a record is an input
 and its record number; across inputs too). The same canonical twice inside
 one record is the record being consistent (a DOI in `dc.identifier.uri`
 and `dc.identifier.doi`): it is counted as `repeated_in_record` (its
-values, and the records holding such a repeat), never as a cluster. A
-cluster's `count` is its values, every value of its records included, as
-`--duplicates` lists them.
+values beyond the first, and the records holding such a repeat), never
+as a cluster. A cluster's `count` is its values, every value of its
+records included, as `--duplicates` lists them.
 
-Order, as the CLI's: clusters by count (largest first), then by their
+Order, as the CLI's: clusters by records (most first), then by their
 first value; values by input, record, column and position in the cell.
+Each member's `variant` against its cluster's first is the wheel's rule
+(`hdlscan.variant`), from both values and their warnings.
 """
 
 from __future__ import annotations
 
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
+from pyspark.sql.types import StringType, StructField, StructType
 
 from . import _scan
 
@@ -28,7 +31,7 @@ TOP_MEMBERS = 10
 def values(df: DataFrame, prefix: str) -> DataFrame:
     """The valid values of an internal scan (`_scan.enriched`, its added
     columns named with `prefix`), with their place: canonical, input,
-    record, column, value_index, value."""
+    record, column, value_index, value, warnings."""
     canonical = prefix + "canonical"
     index = F.col("value_index") if "value_index" in df.columns else F.lit(1).cast("long")
     return df.where(F.col(_scan.PARTIAL).isNull() & F.col(f"`{canonical}`").isNotNull()).select(
@@ -38,6 +41,7 @@ def values(df: DataFrame, prefix: str) -> DataFrame:
         F.col(_scan.COLUMN).alias("column"),
         index.cast("long").alias("value_index"),
         F.col(_scan.VALUE).cast("string").alias("value"),
+        F.col(f"`{prefix}warnings`").alias("warnings"),
     )
 
 
@@ -49,13 +53,12 @@ class Clusters:
 
     def __init__(self, vals: DataFrame, options, columns, inputs):
         self.vals = vals
-        self.options = options
         self.repair = options.repair
         self.columns = list(columns)
         self.inputs = list(inputs)
         per_record = vals.groupBy("canonical", "input", "record").agg(
             F.count(F.lit(1)).alias("n"),
-            F.min(F.struct("column", "value_index", "value")).alias("at"),
+            F.min(F.struct("column", "value_index", "value", "warnings")).alias("at"),
             F.min("column").alias("cmin"),
             F.max("column").alias("cmax"),
         )
@@ -70,6 +73,7 @@ class Clusters:
                     F.col("at.column").alias("column"),
                     F.col("at.value_index").alias("value_index"),
                     F.col("at.value").alias("value"),
+                    F.col("at.warnings").alias("warnings"),
                 )
             ).alias("first"),
             (F.min("input") != F.max("input")).alias("across_inputs"),
@@ -87,14 +91,16 @@ class Clusters:
             F.coalesce(F.sum("count"), F.lit(0)).alias("values"),
             F.count(F.when(c, 1)).alias("clusters"),
             F.coalesce(F.sum(F.when(c, F.col("count"))), F.lit(0)).alias("values_in_clusters"),
+            F.coalesce(F.sum(F.when(c, F.col("records"))), F.lit(0)).alias("records_in_clusters"),
             F.count(F.when(c & F.col("across_inputs"), 1)).alias("across_inputs"),
             F.count(F.when(c & F.col("across_columns"), 1)).alias("across_columns"),
         ).first()
         r = self.per_record.where(F.col("n") >= 2).agg(
-            F.coalesce(F.sum("n"), F.lit(0)).alias("values"),
+            # The values beyond each canonical's first in its record.
+            F.coalesce(F.sum(F.col("n") - 1), F.lit(0)).alias("values"),
             F.countDistinct("input", "record").alias("records"),
         ).first()
-        best = self.clusters.orderBy(F.desc("count"), F.asc("first")).limit(top).collect()
+        best = self.clusters.orderBy(F.desc("records"), F.asc("first")).limit(top).collect()
         self.per_record.unpersist()
         members = {}
         if best:
@@ -112,6 +118,7 @@ class Clusters:
             "unique": t["unique"],
             "clusters": t["clusters"],
             "values_in_clusters": t["values_in_clusters"],
+            "records_in_clusters": t["records_in_clusters"],
             "across_inputs": t["across_inputs"],
             "across_columns": t["across_columns"],
             "repeated_in_record": {"values": r["values"], "records": r["records"]},
@@ -119,19 +126,21 @@ class Clusters:
         }
 
     def _top(self, best, members) -> list:
-        """The largest clusters with their first members, as the report
-        shows them (each member's value cut as the wheel cuts it)."""
+        """The largest clusters with their first members, as
+        `Report.set_clusters` takes them (values as read: the wheel cuts
+        them as it cuts examples)."""
         out = []
         for b in best:
             f = b["first"]
             ms = sorted(members[b["canonical"]], key=lambda m: tuple(m[k] for k in AT))
-            shown = [compare(self.options, self.columns, m, f) for m in ms]
+            kinds = variants(self.repair, [m["value"] for m in ms], [m["warnings"] for m in ms], f["value"], f["warnings"])
             out.append(
                 {
                     "canonical": b["canonical"],
                     "count": b["count"],
+                    "records": b["records"],
                     "first": at(f),
-                    "members": [{"at": at(m), "value": v, "variant": w} for m, (v, w) in zip(ms, shown)],
+                    "members": [{"at": at(m), "value": m["value"], "variant": k} for m, k in zip(ms, kinds)],
                 }
             )
         return out
@@ -140,22 +149,19 @@ class Clusters:
         """`--duplicates`: a row per member of every cluster, as the CLI
         writes them (`line` null)."""
         ranked = (
-            self.clusters.orderBy(F.desc("count"), F.asc("first"))
+            self.clusters.orderBy(F.desc("records"), F.asc("first"))
             .rdd.zipWithIndex()
-            .map(lambda p: (p[0]["canonical"], p[1] + 1, p[0]["count"], p[0]["first"]))
-            .toDF("canonical string, cluster long, count long, first struct<input:int,record:long,column:int,value_index:long,value:string>")
+            .map(lambda p: (p[0]["canonical"], p[1] + 1, p[0]["records"], p[0]["count"], p[0]["first"]))
+            .toDF(
+                "canonical string, cluster long, records long, count long, "
+                "first struct<input:int,record:long,column:int,value_index:long,value:string,warnings:array<string>>"
+            )
         )
-        options, columns = self.options, self.columns
         name = lambda seq, i: F.element_at(F.array(*[F.lit(s) for s in seq]), F.col(i) + 1)  # noqa: E731
-        joined = self.vals.join(ranked, "canonical")
-
-        @F.udf("string")
-        def variant_of(value, column, fvalue, fcolumn):
-            return compare(options, columns, {"value": value, "column": column}, {"value": fvalue, "column": fcolumn})[1]
-
-        return joined.orderBy("cluster", *AT).select(
+        joined = self.vals.join(ranked, "canonical").select(
             "cluster",
             "canonical",
+            "records",
             "count",
             name(self.inputs, "input").alias("input"),
             "record",
@@ -164,8 +170,40 @@ class Clusters:
             "value_index",
             "value",
             F.col("first.record").alias("first_record"),
-            variant_of("value", F.col("column"), "first.value", "first.column").alias("variant"),
+            F.col("warnings").alias(MEMBER_WARNINGS),
+            F.col("first.value").alias(FIRST_VALUE),
+            F.col("first.warnings").alias(FIRST_WARNINGS),
+            F.col("input").alias(INPUT_INDEX),
+            F.col("column").alias(COLUMN_INDEX),
         )
+        repair = self.repair
+
+        def task(batches):
+            import hdlscan
+            import pyarrow as pa
+
+            for b in batches:
+                kind = hdlscan.variant(
+                    b.column("value"), b.column(MEMBER_WARNINGS), b.column(FIRST_VALUE), b.column(FIRST_WARNINGS), repair=repair
+                )
+                yield pa.RecordBatch.from_arrays([*b.columns, kind], names=[*b.schema.names, "variant"])
+
+        schema = StructType([*joined.schema.fields, StructField("variant", StringType())])
+        return (
+            joined.mapInArrow(task, schema)
+            .orderBy("cluster", INPUT_INDEX, "record", COLUMN_INDEX, "value_index")
+            .drop(*HIDDEN)
+        )
+
+
+# What the variant and the order need, dropped from `rows`.
+HIDDEN = MEMBER_WARNINGS, FIRST_VALUE, FIRST_WARNINGS, INPUT_INDEX, COLUMN_INDEX = (
+    "__hdlscan_warnings",
+    "__hdlscan_first_value",
+    "__hdlscan_first_warnings",
+    "__hdlscan_input",
+    "__hdlscan_column",
+)
 
 
 def at(r) -> dict:
@@ -173,19 +211,18 @@ def at(r) -> dict:
     return {"input": r["input"], "record": r["record"], "line": None, "column": r["column"], "value_index": r["value_index"]}
 
 
-def compare(options, columns, m, f) -> tuple[str, str]:
-    """Member `m` as the report shows it (its value cut at 200 bytes) and
-    how it differs from its cluster's first `f` (`same`, `case`, …): the
-    wheel's rule, read from a report of the two values alone that the
-    wheel clusters, as the wheel has no function for the rule alone."""
-    import json
-
+def variants(repair: bool, values: list, warnings: list, first: str, first_warnings) -> list[str]:
+    """How each of `values` (with their `warnings`) differs from its
+    cluster's `first`: the wheel's rule."""
     import hdlscan
     import pyarrow as pa
 
-    r = hdlscan.Report(columns, repair=options.repair, expect=list(options.expect), resolvers=list(options.resolvers))
-    r.add(pa.array([f["value"]], pa.string()), column=columns[f["column"]], first_record=1)
-    r.add(pa.array([m["value"]], pa.string()), column=columns[m["column"]], first_record=2)
-    r.compute_clusters()
-    second = json.loads(r.to_json())["duplicates"]["top"][0]["members"][1]
-    return second["value"], second["variant"]
+    n = len(values)
+    names = pa.list_(pa.string())
+    return hdlscan.variant(
+        pa.array(values, pa.string()),
+        pa.array(warnings, names),
+        pa.array([first] * n, pa.string()),
+        pa.array([first_warnings] * n, names),
+        repair=repair,
+    ).to_pylist()
