@@ -104,7 +104,7 @@ def test_scan_writes_the_cli_columns(sample_job, cli_sample):
     assert got == want
 
 
-DUPLICATE_ROW = ("cluster", "canonical", "records", "count", "input", "record", "column", "value_index", "value", "first_record", "variant")
+DUPLICATE_ROW = ("cluster", "canonical", "records", "count", "input", "record", "source_column", "value_index", "value", "first_record", "variant")
 
 
 def test_duplicates_equal_the_cli(sample_job, cli_sample):
@@ -160,8 +160,8 @@ def test_long_output_numbers_values(spark):
     from hdlscan.spark import scan
 
     df = spark.createDataFrame([("1", "10.1/a||10.1/b", "hdl:1/x"), ("2", "", None)], "id string, a string, b string")
-    rows = [r.asDict() for r in scan(df, ["a", "b"], keep=["id"], split="||").orderBy("record", "column", "value_index").collect()]
-    assert [(r["record"], r["column"], r["value_index"], r["value"], r["id"]) for r in rows] == [
+    rows = [r.asDict() for r in scan(df, ["a", "b"], keep=["id"], split="||").orderBy("record", "source_column", "value_index").collect()]
+    assert [(r["record"], r["source_column"], r["value_index"], r["value"], r["id"]) for r in rows] == [
         (1, "a", 1, "10.1/a", "1"),
         (1, "a", 2, "10.1/b", "1"),
         (1, "b", 1, "hdl:1/x", "1"),

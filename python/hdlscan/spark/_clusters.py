@@ -166,7 +166,7 @@ class Clusters:
             name(self.inputs, "input").alias("input"),
             "record",
             F.lit(None).cast("long").alias("line"),
-            name(self.columns, "column").alias("column"),
+            name(self.columns, "column").alias("source_column"),
             "value_index",
             "value",
             F.col("first.record").alias("first_record"),

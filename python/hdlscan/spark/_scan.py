@@ -119,7 +119,7 @@ class Plan:
         one of SPEC's and no prefix was given."""
         if self.options.column_prefix is not None:
             return
-        taken = set(self.names) if self.wide else set(self.keep) | {"input", "record", "line", "column", "value_index", "value"}
+        taken = set(self.names) if self.wide else set(self.keep) | {"input", "record", "line", "source_column", "value_index", "value"}
         n = 1
         while any(self.prefix + s in taken for s in spec):
             self.prefix = "hdl_" if n == 1 else f"hdl{n}_"
@@ -155,7 +155,7 @@ class Plan:
                     cols.append(constant(self.layout.inputs[input], m, pa.string()))
                     names.append("input")
                 cols += [record, pa.nulls(m, pa.int64()), constant(name, m, pa.string()), index, parsed]
-                names += ["record", "line", "column", "value_index", "value"]
+                names += ["record", "line", "source_column", "value_index", "value"]
                 for k in self.keep:
                     cols.append(rows.column(k) if take is None else rows.column(k).take(take))
                     names.append(k)
