@@ -162,13 +162,16 @@ fn bare_value<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, bufs: &mut Repai
     if !bare_readable(t, classes) {
         return None;
     }
-    Some(bare(t, classes, ws, bufs))
+    bare(t, classes, ws, bufs)
 }
 
 /// SPEC §6 up to the forms (`whole::before_forms`) for a value of `form`:
 /// `Ok` when the form may read it, else the answer (`None`: the full
 /// parser's, which looks at its pieces).
+/// Always inlined, its answer built in place: a box would cost an
+/// allocation on the path every value takes.
 #[inline(always)]
+#[allow(clippy::result_large_err)]
 fn before_forms<'a>(t: Text<'a>, classes: &Classes, form: Form, ws: Warnings) -> Result<(), Option<Parsed<'a>>> {
     // Classes without `GIVE_UP`: no control character.
     let found = Found {
@@ -289,22 +292,34 @@ impl<'a> Text<'a> {
 /// other forms, so this path keeps its few values in registers. `None`
 /// for a value without `/` that holds a `%`: it may be split at a `%2F`
 /// and its suffix decoded (`handle::split_bare_encoded`), the full
-/// parser's.
+/// parser's; and for a handle that is none but a URL without its scheme
+/// or with a misspelt one (SPEC v3 §2), which the full parser reads as a
+/// URL.
 #[inline(always)]
-fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Parsed<'a> {
+fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
     let acc = classes.acc;
     let Some(slash) = classes.slash(t.bytes(), 0, t.len()) else {
-        return Parsed::invalid(ErrorCode::NoSlash, ws);
+        return Some(Parsed::invalid(ErrorCode::NoSlash, ws));
     };
     let (prefix, suffix) = (t.cut(0, slash), t.cut(slash + 1, t.len()));
     let is_doi = match handle::check(prefix, suffix, Rule::Numeric, &mut ws) {
         Ok(is_doi) => is_doi,
-        Err(e) => return Parsed::invalid(e, ws),
+        Err(e) => return bare_error(t, e, ws),
     };
     let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
     flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
-    handle_parsed(kind, prefix, suffix, is_doi, ws)
+    Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
+}
+
+/// A bare value's error `e`, unless it is a URL (SPEC v3 §2: without its
+/// scheme, `resolver::is_schemeless_url`, or with a misspelt one,
+/// `resolver::scheme_typo`): the full parser's then. Out of line: rare.
+#[cold]
+#[inline(never)]
+fn bare_error(t: Text<'_>, e: ErrorCode, ws: Warnings) -> Option<Parsed<'_>> {
+    let url = resolver::is_schemeless_url(t.s) || resolver::scheme_typo(t.s).is_some();
+    (!url).then(|| Parsed::invalid(e, ws))
 }
 
 /// True when `bare` may read `t`, one value by SPEC §6: its prefix is
@@ -445,7 +460,7 @@ fn marked<'a>(
             unencoded = Some(acc & UNENCODED != 0);
         }
         if let Form::Url(scheme) = form {
-            let url = url_parts(t, classes, at, rest.len(), scheme)?;
+            let url = url_parts(t, classes, at, rest.len(), scheme, query)?;
             let (host, part) = match url {
                 Ok(p) => p,
                 Err(e) => return Some(Parsed::invalid(e, ws)),
@@ -787,16 +802,18 @@ struct Host<'a> {
 }
 
 /// Splits `host/path` of a URL, `t[at..at + len]` (query and fragment
-/// split off), routed by `resolver::route`: the host and the handle part,
-/// or `not_a_resolver_url`; `None` for what the full parser must read
-/// (ports, user info, upper case outside the global hosts, a file URL, a
-/// landing page's DOI, a handle part not starting with a digit).
+/// split off; `query`, its query), routed by `resolver::route`: the host
+/// and the handle part, or `not_a_resolver_url` or `publisher_url`;
+/// `None` for what the full parser must read (ports, user info, upper
+/// case outside the global hosts, a file URL, a handle part not starting
+/// with a digit).
 fn url_parts<'a>(
     t: Text<'a>,
     classes: &Classes,
     at: usize,
     len: usize,
     scheme: Option<bool>,
+    query: Option<&str>,
 ) -> Option<Result<(Host<'a>, &'a str), ErrorCode>> {
     let slash = classes.slash(t.bytes(), at, at + len)?;
     let (host, path) = (t.cut(at, slash), t.cut(slash, at + len));
@@ -818,7 +835,7 @@ fn url_parts<'a>(
     // host in lower case that is none as written is none in any case.
     let route = match exact {
         Some(g) => resolver::route_global(g, path),
-        None if class & HOST_UPPER == 0 => resolver::route_local(path),
+        None if class & HOST_UPPER == 0 => resolver::route_local(host, path),
         None => resolver::route(host, path),
     };
     let (name, part, rule) = match route {
@@ -847,9 +864,9 @@ fn url_parts<'a>(
         // A resolver of SPEC §8: the full parser's.
         Route::None if other::url::claims(host, path) => return None,
         Route::None => {
-            return Some(Err(match resolver::publisher_doi(path) {
-                Some(_) => ErrorCode::PublisherUrl,
-                None => ErrorCode::NotAResolverUrl,
+            return Some(Err(match resolver::is_publisher_url(path, query) {
+                true => ErrorCode::PublisherUrl,
+                false => ErrorCode::NotAResolverUrl,
             }));
         }
         _ => return None,

@@ -368,7 +368,7 @@ fn escaped_url<'a>(
             ws.add_some(host_ws);
             (from, host, Rule::Any)
         }
-        None if scheme.is_some() => match url_parts(t, classes, at, t.len() - at, scheme) {
+        None if scheme.is_some() => match url_parts(t, classes, at, t.len() - at, scheme, None) {
             Some(Ok((host, handle))) => {
                 ws |= host.warnings;
                 (t.len() - handle.len(), host.name, host.rule)

@@ -414,6 +414,57 @@ fn v2_url_forms_are_taken_or_left() {
     taken_and_left(&repair, &[], &["https://journals.example.org/doi/full/10.1000/182"]);
 }
 
+/// SPEC v3 §2's and §6's new URL forms: a proxy host's path, an `hdl:`
+/// label in a resolver path and a landing page's `doi=` parameter are
+/// taken by the rules the full parser asks (`resolver::route_local`,
+/// `resolver::part_head`, `resolver::is_publisher_url`); older DSpace
+/// file URLs, URLs without a scheme on other hosts, misspelt schemes
+/// and OpenAIRE's wrappers are left.
+#[test]
+fn v3_url_forms_are_taken_or_left() {
+    let parser = &parsers()[0];
+    let taken = [
+        "http://hdl.cqu.edu.au/10018/58925",
+        "https://handle.example.edu/1721.1/77?x",
+        "hdl.handle.net/hdl:1839/x",
+        "https://hdl.handle.net/hdl:1839/00-0000-0000-0000-3D5C-6",
+        "https://repo.example.edu/handle/HDL:1721.1/5",
+        "https://jamanetwork.com/article.aspx?doi=10.1001/jama.289.8.989",
+        "https://x.example.org/view?id=1&DOI=10.1/x#f",
+        "https://x.example.org/view?doi=abc",
+        "https://link.springer.com/content/pdf/10.1007/0-306-48017-4_14.pdf",
+        "http://hdl.loc.gov/loc.pnp/cph.3a12345",
+        "10.1000/182",
+        "0.NA/12345",
+    ];
+    let left = [
+        "https://repo.example.edu/bitstream/1721.1/77/1/thesis.pdf",
+        "www.bioplatforms.com/party-10",
+        "3dprint.com/x/y",
+        "1a.example.org/10.1000/182",
+        "htttp://dx.doi.org/10.1000/182",
+        "http//doi.org/10.1000/182",
+        "https//doi.org/10.1000/182",
+        "http:/doi.org/10.1000/182",
+        "info:eu-repo/semantics/altIdentifier/doi/10.1000/182",
+        "info:eu-repo/semantics/altIdentifier/pmid/123",
+        "CNRI.TEST/abc",
+    ];
+    taken_and_left(parser, &taken, &left);
+    let repair = Parser::new(Options {
+        repair: true,
+        ..Options::default()
+    });
+    taken_and_left(
+        &repair,
+        &[],
+        &[
+            "https://jamanetwork.com/article.aspx?doi=10.1001/jama.289.8.989",
+            "htttp://dx.doi.org/10.1000/182",
+        ],
+    );
+}
+
 /// SPEC v2's rules about the handle and its dirt (`handle::check`,
 /// `dirt::flag`, `handle::split_bare_encoded`): what the fast path
 /// takes it answers as the full parser does, and a value it must not
@@ -563,6 +614,23 @@ fn shaped() -> impl Strategy<Value = String> {
         "https://x.org/doi/",
         "https://x.org/a\"/handle/",
         "hdl: ",
+        "http://hdl.cqu.edu.au/",
+        "HDL.LOC.GOV/",
+        "https://x.org/bitstream/",
+        "https://x.org/jspui/bitstream/",
+        "https://hdl.handle.net/hdl:",
+        "https://doi.org/HDL%3a",
+        "https://x.org/handle/hdl:",
+        "www.x.com/",
+        "3d.com/",
+        "htttp://doi.org/",
+        "http//doi.org/",
+        "Https:/hdl.handle.net/",
+        "info:eu-repo/semantics/altIdentifier/doi/",
+        "info:eu-repo/semantics/altIdentifier/HDL/",
+        "info:eu-repo/semantics/altIdentifier/pmid/",
+        "https://x.org/a?doi=",
+        "https://x.org/a.aspx?x=1&DOI=",
     ]);
     let prefix = "(10|10\\.[0-9]{1,5}|0\\.NA|0\\.(na|TYPE|0|[0-9]{1,4}|[a-z]{1,3})|00?[0-9]{0,3}|123456789|10\\.5072|10\\.2999|[0-9]{1,5}(\\.[0-9]{1,3})?|[a-z]{1,3}|10\\.1\u{AD}0|1\u{200B}2|)";
     let suffix = "[a-zA-Z0-9./;:()<>\\[\\]{}&%?#@ ,_|\u{AD}\u{200B}\u{2013}\u{2212}\u{A0}\u{85}é日-]{0,14}";
@@ -610,6 +678,10 @@ fn shaped() -> impl Strategy<Value = String> {
         "\u{2010}\u{2010}",
         "a\tb",
         "a\r\nb",
+        ".pdf",
+        ".HTM",
+        "/1/f.pdf",
+        "&x=1",
     ]);
     (head, prefix, prop::bool::ANY, suffix, tail)
         .prop_map(|(h, p, slash, s, t)| format!("{h}{p}{}{s}{t}", if slash { "/" } else { "" }))

@@ -235,19 +235,11 @@ impl Clean {
 /// sections 1–6 decide): the reading, and an ARK's query.
 pub fn read<'a>(t: &'a str, ws: &mut Warnings) -> Option<(Reading<'a>, Option<&'a str>)> {
     if starts_with_ci(t, "ark:") {
-        let (ark, query) = match t.find('?') {
-            Some(q) => (&t[4..q], Some(&t[q + 1..])),
-            None => (&t[4..], None),
-        };
-        return Some((ids::ark(ark).map_err(|f| (Scheme::Ark, f)), query));
+        return Some(after_label(Scheme::Ark, &t[4..], ws));
     }
     let mut clean = Clean::default();
     if let Some((scheme, at)) = label(t) {
-        let reading = match clean.of(&t[at..], ws) {
-            Some(b) => ids::labelled(scheme, b).map_err(|f| (scheme, f)),
-            None => Err((scheme, Fail::Shape)),
-        };
-        return Some((reading, None));
+        return Some(after_label(scheme, &t[at..], ws));
     }
     if let Some((Some(scheme), before)) = tag(t) {
         let reading = match clean.of(before, ws) {
@@ -259,6 +251,25 @@ pub fn read<'a>(t: &'a str, ws: &mut Warnings) -> Option<(Reading<'a>, Option<&'
     let b = clean.of(t, ws)?;
     let reading = ids::bare(b)?;
     Some((reading.map_err(|f| (bare_scheme(b), f)), None))
+}
+
+/// The identifier `id` after a label of `scheme` (after `ark:` for an
+/// ARK), read: the reading, and an ARK's query. `read` and OpenAIRE's
+/// wrappers (`other::wrapped`) share it.
+pub fn after_label<'a>(scheme: Scheme, id: &'a str, ws: &mut Warnings) -> (Reading<'a>, Option<&'a str>) {
+    if scheme == Scheme::Ark {
+        let (ark, query) = match id.find('?') {
+            Some(q) => (&id[..q], Some(&id[q + 1..])),
+            None => (id, None),
+        };
+        return (ids::ark(ark).map_err(|f| (Scheme::Ark, f)), query);
+    }
+    let mut clean = Clean::default();
+    let reading = match clean.of(id, ws) {
+        Some(b) => ids::labelled(scheme, b).map_err(|f| (scheme, f)),
+        None => Err((scheme, Fail::Shape)),
+    };
+    (reading, None)
 }
 
 /// The scheme of a bare shape that failed its check: ORCID (hyphens),

@@ -57,6 +57,34 @@ pub fn parse<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>> {
     Some(into_draft(cx, reading, Kind::OtherPid))
 }
 
+/// SPEC v3 §2 "Wrapped identifiers": the identifier `id` of an OpenAIRE
+/// wrapper of `scheme` (`pmid`, `pmc`, `arxiv`, `isbn`, `issn`, `ark`,
+/// any case), read as that scheme's labelled form (`pmid:ID`; `ark:ID`,
+/// an `ark:` already written in `id` read once); `None` for another
+/// scheme.
+pub fn wrapped<'a>(cx: &mut Cx<'a>, scheme: &str, id: &'a str) -> Option<Result<(), ErrorCode>> {
+    let scheme = if scheme.eq_ignore_ascii_case("pmc") {
+        Scheme::Pmcid
+    } else {
+        let named = Scheme::ALL.into_iter().find(|s| s.name().eq_ignore_ascii_case(scheme));
+        named.filter(|s| {
+            matches!(
+                s,
+                Scheme::Issn | Scheme::Isbn | Scheme::Arxiv | Scheme::Pmid | Scheme::Ark
+            )
+        })?
+    };
+    let id = match scheme {
+        Scheme::Ark if super::chars::starts_with_ci(id, "ark:") => &id[4..],
+        _ => id,
+    };
+    let mut ws = Warnings::EMPTY;
+    let (reading, query) = labels::after_label(scheme, id, &mut ws);
+    cx.d.warnings |= ws;
+    cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    Some(into_draft(cx, reading, Kind::OtherPid))
+}
+
 /// A label before its scheme's resolver URL (`ORCID: https://orcid.org/…`):
 /// the URL, with `doubled_label`, as `doi:` before a DOI's URL is read.
 /// A URL of another scheme after a label is `bad_pid`.
