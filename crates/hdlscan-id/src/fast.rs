@@ -162,7 +162,13 @@ fn bare_value<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, bufs: &mut Repai
     if !bare_readable(t, classes) {
         return None;
     }
-    bare(t, classes, ws, bufs)
+    let p = bare(t, classes, ws, bufs);
+    // A URL without its scheme or with a misspelt one (SPEC v3 §2) is
+    // no handle: the full parser's.
+    if p.error.is_some() && is_url(t) {
+        return None;
+    }
+    Some(p)
 }
 
 /// SPEC §6 up to the forms (`whole::before_forms`) for a value of `form`:
@@ -292,34 +298,31 @@ impl<'a> Text<'a> {
 /// other forms, so this path keeps its few values in registers. `None`
 /// for a value without `/` that holds a `%`: it may be split at a `%2F`
 /// and its suffix decoded (`handle::split_bare_encoded`), the full
-/// parser's; and for a handle that is none but a URL without its scheme
-/// or with a misspelt one (SPEC v3 §2), which the full parser reads as a
-/// URL.
+/// parser's.
 #[inline(always)]
-fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Option<Parsed<'a>> {
+fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairBufs) -> Parsed<'a> {
     let acc = classes.acc;
     let Some(slash) = classes.slash(t.bytes(), 0, t.len()) else {
-        return Some(Parsed::invalid(ErrorCode::NoSlash, ws));
+        return Parsed::invalid(ErrorCode::NoSlash, ws);
     };
     let (prefix, suffix) = (t.cut(0, slash), t.cut(slash + 1, t.len()));
     let is_doi = match handle::check(prefix, suffix, Rule::Numeric, &mut ws) {
         Ok(is_doi) => is_doi,
-        Err(e) => return bare_error(t, e, ws),
+        Err(e) => return Parsed::invalid(e, ws),
     };
     let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
     flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
-    Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
+    handle_parsed(kind, prefix, suffix, is_doi, ws)
 }
 
-/// A bare value's error `e`, unless it is a URL (SPEC v3 §2: without its
-/// scheme, `resolver::is_schemeless_url`, or with a misspelt one,
-/// `resolver::scheme_typo`): the full parser's then. Out of line: rare.
+/// True when the bare value `t` that `bare` found no handle is a URL
+/// (SPEC v3 §2: without its scheme, `resolver::is_schemeless_url`, or
+/// with a misspelt one, `resolver::scheme_typo`). Out of line: rare.
 #[cold]
 #[inline(never)]
-fn bare_error(t: Text<'_>, e: ErrorCode, ws: Warnings) -> Option<Parsed<'_>> {
-    let url = resolver::is_schemeless_url(t.s) || resolver::scheme_typo(t.s).is_some();
-    (!url).then(|| Parsed::invalid(e, ws))
+fn is_url(t: Text<'_>) -> bool {
+    resolver::is_schemeless_url(t.s) || resolver::scheme_typo(t.s).is_some()
 }
 
 /// True when `bare` may read `t`, one value by SPEC §6: its prefix is

@@ -53,7 +53,7 @@
 //! | §6 splitting cells | `split::Split` | `tests/split.rs` |
 //! | §7 changes in version 2 | (history: each change is decided where its section is) | |
 //! | §8 other schemes: check characters, shapes, canonical, `url` | `other::check`, `other::ids`, `other::render` | `other::check::tests` (property tests against the standards' definitions), `tests/other.rs`, `tests/conformance.rs` (`v3-other.json`) |
-//! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::is_spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
+//! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
 //! | §8 resolver URLs | `other::url::read`, asked by `resolver::parse` | `other::url::tests`, `tests/conformance.rs` |
 //! | §8 declared shapes (`--expect`) | `other::declared` | `tests/conformance.rs` (`v3-declared-*`) |
 //! | §8 on the fast path: left to the full parser | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
@@ -601,8 +601,10 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
         control: cx.scan.control,
         marked: false,
     };
+    // A §8 label, read once for the steps below that ask.
+    let lab = other::label(t);
     // A value of SPEC §8 whose groups are joined by spaces is one value.
-    match whole::before_forms(t, found, || cx.level != Level::Forms && !other::is_spaced_shape(t)) {
+    match whole::before_forms(t, found, || cx.level != Level::Forms && !other::spaced_shape(t, lab)) {
         whole::Before::Error(e) => {
             // `formula_text`'s repair reads the quoted text.
             if let Some(quoted) = whole::formula_text(t).filter(|_| e == ErrorCode::FormulaText) {
@@ -613,7 +615,7 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
         whole::Before::Several => whole::check(cx, t)?,
         whole::Before::Forms => {}
     }
-    if let Some(read) = other::parse(cx, t) {
+    if let Some(read) = other::parse(cx, t, lab) {
         return read;
     }
     if let Some(doi) = other::doi_tag(t) {

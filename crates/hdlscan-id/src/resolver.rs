@@ -156,20 +156,27 @@ fn names_resolver(auth: &str, host: &str, opts: &Options) -> bool {
 /// Without a `/` a value is no URL: `www.example.com` alone stays
 /// `no_slash` (SPEC says "before the first `/`").
 pub fn is_host_name(auth: &str) -> bool {
-    let Some((first, _)) = auth.split_once('.') else {
+    let b = auth.as_bytes();
+    // Told at the first label for most values (a handle's prefix has no
+    // letter there), before the others are looked at.
+    let Some(dot) = chars::find_byte(b'.', b) else {
         return false;
     };
-    let last = auth.rsplit('.').next().unwrap_or("");
-    let labels_ok = auth
-        .split('.')
-        .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
-    let top = |l: &str| {
-        (l.len() == 2 && l.bytes().all(|b| b.is_ascii_alphabetic()))
-            || ["com", "org", "net", "edu", "gov", "int", "info"]
-                .iter()
-                .any(|d| l.eq_ignore_ascii_case(d))
-    };
-    labels_ok && (first.eq_ignore_ascii_case("www") || (first.bytes().any(|b| b.is_ascii_alphabetic()) && top(last)))
+    let first = &b[..dot];
+    let www = first.eq_ignore_ascii_case(b"www");
+    if !www && !first.iter().any(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let labels_ok = !b.ends_with(b".")
+        && !b.windows(2).any(|w| w == b"..")
+        && !b.starts_with(b".")
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'.');
+    let last = &b[b.iter().rposition(|&c| c == b'.').map_or(0, |i| i + 1)..];
+    let top = (last.len() == 2 && last.iter().all(u8::is_ascii_alphabetic))
+        || ["com", "org", "net", "edu", "gov", "int", "info"]
+            .iter()
+            .any(|d| last.eq_ignore_ascii_case(d.as_bytes()));
+    labels_ok && (www || top)
 }
 
 /// SPEC v3 §2: a trimmed value written as a URL without its scheme on any
@@ -284,12 +291,14 @@ pub fn route_local<'p>(host: &str, path: &'p str) -> Route<'p> {
 /// `hdl.loc.gov`, `hdl.cqu.edu.au`), whose whole path is the handle; not
 /// `handle.net` (two labels) nor a publisher's `doi.` host.
 fn is_proxy_host(host: &str) -> bool {
-    let Some((first, rest)) = host.split_once('.') else {
+    let rest = if starts_with_ci(host, "hdl.") {
+        &host[4..]
+    } else if starts_with_ci(host, "handle.") {
+        &host[7..]
+    } else {
         return false;
     };
-    (first.eq_ignore_ascii_case("hdl") || first.eq_ignore_ascii_case("handle"))
-        && rest.contains('.')
-        && authority::is_dns_name_with_letter(host)
+    chars::find_byte(b'.', rest.as_bytes()).is_some() && authority::is_dns_name_with_letter(host)
 }
 
 /// Where any host's path names a handle: after `/hdl/` (seed 002), after
@@ -320,7 +329,7 @@ fn local_path(path: &str) -> Option<(&str, bool)> {
         if b[i + 1..].starts_with(b"handle/") {
             break i;
         }
-        if bitstream.is_none() && b[i + 1..].starts_with(b"bitstream/") {
+        if b.get(i + 1) == Some(&b'b') && bitstream.is_none() && b[i + 1..].starts_with(b"bitstream/") {
             bitstream = Some(i);
         }
         from = i + 1;
@@ -362,10 +371,10 @@ pub struct PartHead {
 }
 
 /// The head of the handle part `part`.
-#[inline]
+#[inline(always)]
 pub fn part_head(part: &str) -> PartHead {
     // Most handle parts start with their prefix's digit: no whitespace,
-    // no label (one test, where the loop below compares twice).
+    // no label (one test, where `labelled_head` compares four times).
     if part.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return PartHead {
             space: 0,
@@ -373,6 +382,13 @@ pub fn part_head(part: &str) -> PartHead {
             at: 0,
         };
     }
+    labelled_head(part)
+}
+
+/// `part_head` of a part that does not start with a digit. Out of line:
+/// rare.
+#[inline(never)]
+fn labelled_head(part: &str) -> PartHead {
     let space = skipped_space(part);
     let (mut at, mut labels) = (space, 0);
     loop {
@@ -690,9 +706,18 @@ fn file_extension_len(path: &str) -> usize {
 /// SPEC v3 §6 `publisher_url`: the raw value of a query's first `doi=`
 /// parameter (name any case), up to the next `&`.
 pub fn doi_param(query: &str) -> Option<&str> {
-    query
-        .split('&')
-        .find_map(|p| p.get(..4).filter(|n| n.eq_ignore_ascii_case("doi=")).map(|_| &p[4..]))
+    let b = query.as_bytes();
+    let mut start = 0;
+    loop {
+        let end = chars::find_byte(b'&', &b[start..]).map_or(b.len(), |i| start + i);
+        if end - start >= 4 && b[start..start + 4].eq_ignore_ascii_case(b"doi=") {
+            return Some(&query[start + 4..end]);
+        }
+        if end == b.len() {
+            return None;
+        }
+        start = end + 1;
+    }
 }
 
 /// A landing page (`path`, no query; `query`, raw) whose path or `doi=`
@@ -706,14 +731,14 @@ pub fn is_publisher_url(path: &str, query: Option<&str>) -> bool {
 /// `b` starts with a DOI: `10.` and digits (`10.1000`, derived
 /// `10.1000.10`), `/`, and a suffix not starting with `/`.
 fn starts_doi(b: &[u8]) -> bool {
-    let Some(end) = chars::find_byte(b'/', b) else {
-        return false;
-    };
-    let seg = &b[..end];
-    seg.len() > 3
-        && seg.starts_with(b"10.")
-        && chars::dotted_digits(&seg[3..])
-        && b.get(end + 1).is_some_and(|&c| c != b'/')
+    chars::find_byte(b'/', b).is_some_and(|end| is_doi_head(&b[..end], b.get(end + 1)))
+}
+
+/// `seg`, before a `/` followed by `next`, is a DOI's prefix (`10.` and
+/// digits) with a suffix after it (not starting with `/`).
+#[inline(always)]
+fn is_doi_head(seg: &[u8], next: Option<&u8>) -> bool {
+    seg.len() > 3 && seg.starts_with(b"10.") && chars::dotted_digits(&seg[3..]) && next.is_some_and(|&c| c != b'/')
 }
 
 /// SPEC §6 `publisher_url`: where the DOI that a landing page's path
@@ -725,10 +750,11 @@ pub fn publisher_doi(path: &str) -> Option<usize> {
     let b = path.as_bytes();
     let mut start = 0;
     loop {
-        if starts_doi(&b[start..]) {
+        let end = start + chars::find_byte(b'/', &b[start..])?;
+        if is_doi_head(&b[start..end], b.get(end + 1)) {
             return Some(start);
         }
-        start += chars::find_byte(b'/', &b[start..])? + 1;
+        start = end + 1;
     }
 }
 

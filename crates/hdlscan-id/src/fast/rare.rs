@@ -39,8 +39,10 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
     let mut ws = trimmed;
+    // A §8 label, read once for the steps below that ask.
+    let lab = other::label(t.s);
     // A value of SPEC §8 whose groups are joined by spaces is one value.
-    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::is_spaced_shape(t.s);
+    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::spaced_shape(t.s, lab);
     let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
     // Classes without `GIVE_UP`: no control character.
     match whole::before_forms(t.s, Found::default(), several) {
@@ -52,7 +54,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         // (`url_parts`), and pieces of §8 in a value §6 looks at are
         // `whole::candidates`'.
         Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
-            return other::read_one(t.s, ws, scratch);
+            return other::read_one(t.s, lab, ws, scratch);
         }
         // Raw spaces (line breaks, and the `\` of one written as text, are
         // `GIVE_UP`) where no

@@ -5,7 +5,7 @@
 //! [doi]`), and the bare shapes of `ids::bare`; with SPEC §3's dirt
 //! after a label (`Clean`). Also what SPEC §6 must know of them: the
 //! whitespace a label's head takes ([`head_len`]), a value whose groups
-//! are joined by spaces ([`is_spaced_shape`]), and which pieces could be
+//! are joined by spaces ([`spaced_shape`]), and which pieces could be
 //! one ([`piece_may_be`], [`may_hold`]).
 
 use super::super::chars::starts_with_ci;
@@ -232,15 +232,21 @@ impl Clean {
 }
 
 /// Reads the trimmed value `t` if it has a form of SPEC §8 (`None`:
-/// sections 1–6 decide): the reading, and an ARK's query.
-pub fn read<'a>(t: &'a str, ws: &mut Warnings) -> Option<(Reading<'a>, Option<&'a str>)> {
+/// sections 1–6 decide): the reading, and an ARK's query. `lab` is
+/// `t`'s [`label`], read once by the caller, which asks it of
+/// [`spaced_shape`] too.
+pub fn read_labelled<'a>(
+    t: &'a str,
+    lab: Option<(Scheme, usize)>,
+    ws: &mut Warnings,
+) -> Option<(Reading<'a>, Option<&'a str>)> {
     if starts_with_ci(t, "ark:") {
         return Some(after_label(Scheme::Ark, &t[4..], ws));
     }
-    let mut clean = Clean::default();
-    if let Some((scheme, at)) = label(t) {
+    if let Some((scheme, at)) = lab {
         return Some(after_label(scheme, &t[at..], ws));
     }
+    let mut clean = Clean::default();
     if let Some((Some(scheme), before)) = tag(t) {
         let reading = match clean.of(before, ws) {
             Some(b) => ids::labelled(scheme, b).map_err(|f| (scheme, f)),
@@ -256,6 +262,7 @@ pub fn read<'a>(t: &'a str, ws: &mut Warnings) -> Option<(Reading<'a>, Option<&'
 /// The identifier `id` after a label of `scheme` (after `ark:` for an
 /// ARK), read: the reading, and an ARK's query. `read` and OpenAIRE's
 /// wrappers (`other::wrapped`) share it.
+#[inline]
 pub fn after_label<'a>(scheme: Scheme, id: &'a str, ws: &mut Warnings) -> (Reading<'a>, Option<&'a str>) {
     if scheme == Scheme::Ark {
         let (ark, query) = match id.find('?') {
@@ -285,12 +292,13 @@ fn bare_scheme(b: &[u8]) -> Scheme {
 /// SPEC §8: a value of a bare or labelled shape whose groups are joined
 /// by spaces (`978 0 306 40615 7`, `ISNI 0000 0001 0943 5850`), or an
 /// identifier and a tag with whitespace between (`33604029 [pmid]`,
-/// `10.1000/182 [doi]`): one value, which SPEC §6 does not cut.
-pub fn is_spaced_shape(t: &str) -> bool {
+/// `10.1000/182 [doi]`): one value, which SPEC §6 does not cut. `lab` is
+/// `t`'s [`label`], read by the caller.
+pub fn spaced_shape(t: &str, lab: Option<(Scheme, usize)>) -> bool {
     if let Some((_, before)) = tag(t) {
         return !before.contains(char::is_whitespace) && before.len() < t.len() - 5;
     }
-    let at = label(t).map_or(0, |(_, at)| at);
+    let at = lab.map_or(0, |(_, at)| at);
     let rest = &t[at..];
     if !rest.contains(' ')
         || !rest
@@ -304,7 +312,7 @@ pub fn is_spaced_shape(t: &str) -> bool {
     let Some(b) = clean.of(rest, &mut ws) else {
         return false;
     };
-    match label(t) {
+    match lab {
         Some((scheme, _)) => ids::labelled(scheme, b) != Err(Fail::Shape),
         None => ids::bare(b).is_some(),
     }
@@ -503,12 +511,13 @@ mod tests {
 
     #[test]
     fn spaced_shapes_are_one_value() {
-        assert!(is_spaced_shape("978 0 306 40615 7"));
-        assert!(is_spaced_shape("0000 0001 0943 5850"));
-        assert!(is_spaced_shape("ISBN 978 0 306 40615 7"));
-        assert!(is_spaced_shape("33604029 [pmid]"));
-        assert!(!is_spaced_shape("10.1000/182 see"));
-        assert!(!is_spaced_shape("2012 2013"));
+        let spaced = |t| spaced_shape(t, label(t));
+        assert!(spaced("978 0 306 40615 7"));
+        assert!(spaced("0000 0001 0943 5850"));
+        assert!(spaced("ISBN 978 0 306 40615 7"));
+        assert!(spaced("33604029 [pmid]"));
+        assert!(!spaced("10.1000/182 see"));
+        assert!(!spaced("2012 2013"));
     }
 
     #[test]
