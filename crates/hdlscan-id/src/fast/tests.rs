@@ -281,6 +281,9 @@ fn escaped_urls_are_taken_or_left() {
 fn rare_forms_are_taken_or_left() {
     let parser = &parsers()[0];
     let taken = [
+        // Two lone `:`, a URN's: no separator (`Classes::only_lone_colons`).
+        " urn:isbn:9785967673786 ",
+        "URN:ISSN:1932-6203",
         "info:pmid/14890380",
         "INFO:lccn/2021817118",
         "info:ofi/fmt:kev:mtx:journal",
@@ -358,8 +361,8 @@ fn rare_forms_are_taken_or_left() {
         "10.1007%2F",
         // SPEC §8's resolver URLs are the full parser's.
         "https://orcid.org/0000-0002-1825-0097",
-        // Two `:`, which may separate (the full parser's).
-        " urn:isbn:9785967673786 ",
+        // `::` separates (the full parser's).
+        "urn:isbn::9785967673786",
     ];
     taken_and_left(parser, &taken, &left);
 }
