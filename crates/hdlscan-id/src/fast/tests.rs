@@ -275,12 +275,22 @@ fn escaped_urls_are_taken_or_left() {
 
 /// The other forms `rare::read` takes (other `info:` namespaces as
 /// written, `hdl://` with a numeric host, a server or a port, other
-/// hosts' URLs with a port, the plain errors of values without `/`),
-/// and neighbours of theirs it must leave.
+/// hosts' URLs with a port, the plain errors of values without `/`,
+/// SPEC §8's resolver URLs on a plain host, labelled values whose only
+/// separator bytes are lone `:`), and neighbours of theirs it must leave.
 #[test]
 fn rare_forms_are_taken_or_left() {
     let parser = &parsers()[0];
     let taken = [
+        // SPEC §8's resolver URLs on a plain host (`other::url::reading`).
+        "https://orcid.org/0000-0002-1825-0097",
+        "http://www.ncbi.nlm.nih.gov/pmc/articles/PMC1234567/",
+        "https://orcid.org/0000-0002-1825-0098",
+        "https://orcid.org/0000-0002",
+        "https://sandbox.orcid.org/0000-0002-1825-0097",
+        "https://gallica.bnf.fr/ark:/12148/bpt6k5619759j",
+        "https://arxiv.org/pdf/2101.00001v2.pdf",
+        "https://ror.org/01eezs655.",
         // Two lone `:`, a URN's: no separator (`Classes::only_lone_colons`).
         " urn:isbn:9785967673786 ",
         "URN:ISSN:1932-6203",
@@ -359,8 +369,6 @@ fn rare_forms_are_taken_or_left() {
         // decode (SPEC §2): the full parser's.
         "10.1007%2Fa%ZZ",
         "10.1007%2F",
-        // SPEC §8's resolver URLs are the full parser's.
-        "https://orcid.org/0000-0002-1825-0097",
         // `::` separates (the full parser's).
         "urn:isbn::9785967673786",
     ];
