@@ -6,7 +6,8 @@
 //! - [`id`]: the pure parser of one value (SPEC.md), the `hdlscan-id` crate
 //!   re-exported: no I/O, threads or arrow.
 //! - [`classify`]: one Arrow string array in, SPEC's columns out: the
-//!   values `scan` writes for it.
+//!   values `scan` writes for it. It, the report and the gates come from
+//!   the `hdlscan-core` crate, which the Python package shares.
 //! - A scan: a [`Request`] decided into a [`ScanPlan`] before any work
 //!   ([`PlanError`] when it cannot be), then [`run`] into a [`ScanResult`].
 //! - Its typed [`Report`] (serde both ways) and its printers ([`Pages`]),
@@ -17,13 +18,13 @@
 //! - [`diff`]: what changed between two outputs of a scan.
 //!
 //! Inside (private): `io` (readers and sinks), `select` (which columns),
-//! `at` (where a value was read), `columns` (SPEC's columns as Arrow
-//! arrays), `dups` (duplicate clusters in bounded memory), `plan`,
+//! `dups` (duplicate clusters in bounded memory), `plan`,
 //! `pipeline` (blocks, rayon, the per-value loop, the writer thread),
-//! `report`, `gates`, `spill` (the engine `dups` and `diff` share past
+//! `spill` (the engine `dups` and `diff` share past
 //! memory: partition files, the k-way merge, the table of keys), `heap`
-//! (glibc heap tuning) and `open_files` (the open-file limit). With the `internals` feature (benches and examples
-//! only) they are public, hidden from the docs and from any promise.
+//! (glibc heap tuning) and `open_files` (the open-file limit). With the
+//! `internals` feature (benches and examples only) they are public, hidden
+//! from the docs and from any promise.
 
 #![deny(missing_docs)]
 // The internals' accessors are for a few examples, not an API to round out.
@@ -42,17 +43,17 @@ macro_rules! modules {
     )*};
 }
 
-modules!(
-    at, classify, columns, dups, gates, heap, io, open_files, pipeline, plan, report, select, spill
-);
+modules!(dups, heap, io, open_files, pipeline, plan, select, spill);
+// The core's modules, under the names the crate's own code uses.
+use hdlscan_core::{at, clusters, columns, gates, report, strings, variant};
 pub mod diff;
 
-pub use hdlscan_id as id;
+pub use hdlscan_core::id;
 
-pub use classify::classify;
-pub use columns::SPEC;
-pub use dups::{Grouped, Options as DuplicateOptions, Summary as DuplicateSummary};
-pub use gates::{Gate, Severity, Verdict};
+pub use clusters::Summary as DuplicateSummary;
+pub use dups::{Grouped, Options as DuplicateOptions};
+pub use hdlscan_core::{Gate, SPEC, Severity, Verdict, classify};
+pub use hdlscan_core::{InputInfo, Made, Markup, Pages, Report, Snapshot, Stats};
 pub use io::atomic::{
     AtomicFile, check_not_an_input, commit_all, committed_any, os_reason, remove_all_temp_files, same_target,
 };
@@ -62,8 +63,6 @@ pub use io::sink::{Sink, SinkOptions};
 pub use io::source::{Compression, InputSpec};
 pub use pipeline::{ScanResult, run};
 pub use plan::{DASH_OUTPUT, Options as ScanOptions, PlanError, Request, ScanPlan, output_format};
-pub use report::page::{Markup, Pages};
-pub use report::{InputInfo, Made, Report, Snapshot, Stats};
 
 /// Tunes the process for long scans: the glibc heap (so freed blocks go
 /// back and memory stays bounded) and the open-file limit (raised to its

@@ -4,7 +4,8 @@
 //! temporary files; and [`Collector::finish`], which groups them.
 
 use super::group::{self, Ctx, PartOut, TopSoFar};
-use super::output::{Grouped, Rows, Summary};
+use super::Summary;
+use super::output::{Grouped, Rows};
 use super::record::{Block, get_key};
 use super::{Counters, EngineStats, Held, TASK};
 use crate::spill::{self, RunStore, Writer, bucket};

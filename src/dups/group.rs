@@ -18,7 +18,7 @@
 //! both passes run in memory; a larger one is streamed through a buffer.
 
 use super::record::{Key, Row, RowKey, get_body, get_key, put_row};
-use super::variant::variant;
+use crate::variant::variant;
 use super::{At, Counters, Held, Options, Summary, TASK, TopCluster, TopMember};
 use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Src, Table, Writer, bucket, level_hash, seq_frame};
 use anyhow::Result;

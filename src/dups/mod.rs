@@ -14,23 +14,23 @@
 //! members into runs; [`Grouped::write`] merges the runs into the file's
 //! global order (clusters never span partitions).
 //!
-//! - [`variant`]: how a member's value differs from its cluster's first.
 //! - `record`: the compact byte form of a member, a [`Block`].
 //! - `collect`: the [`Collector`] and its [`Options`].
 //! - `group`: one partition's two passes and its split.
-//! - `output`: the [`Summary`] and the duplicates file.
+//! - `output`: the duplicates file; the [`Summary`] the report shows, and
+//!   each member's `variant`, are the core's (`clusters`, `variant`).
 
 mod collect;
 mod group;
 mod output;
 mod record;
-pub mod variant;
 
 #[cfg(test)]
 mod tests;
 
 pub use collect::{Collector, Options};
-pub use output::{Grouped, Summary, TopCluster, TopMember};
+pub use crate::clusters::{Summary, TopCluster, TopMember};
+pub use output::Grouped;
 pub use record::Block;
 
 use std::sync::atomic::AtomicU64;

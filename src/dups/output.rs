@@ -1,10 +1,9 @@
 //! What grouping found: the [`Summary`] the report shows, and the
 //! duplicates file, written from the merged runs through a [`Sink`].
 
-use super::At;
+use super::Summary;
 use super::group::{Ctx, HeldGroups, TopSoFar};
 use super::record::{Row, RowKey, get_row, row_key};
-use super::variant::Variant;
 use super::{Counters, EngineStats, Options, TASK};
 use crate::io::sink::Sink;
 use crate::spill::{Run, RunStore, reduce};
@@ -17,46 +16,6 @@ use std::sync::Arc;
 
 /// Rows per record batch of the duplicates file.
 pub const BATCH_ROWS: usize = 64 * 1024;
-
-/// The duplicate clusters in numbers, for the report.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Summary {
-    /// Valid values pushed.
-    pub values: u64,
-    /// Distinct canonicals among them.
-    pub unique: u64,
-    /// Canonicals shared by two values or more.
-    pub clusters: u64,
-    /// Values in those clusters.
-    pub values_in_clusters: u64,
-    /// Clusters holding values from more than one input.
-    pub across_inputs: u64,
-    /// Clusters holding values from more than one column (by column index:
-    /// the `columns` names given to [`Grouped::write`]).
-    pub across_columns: u64,
-    /// The largest clusters, in the file's order (`Options::top` of them).
-    pub top: Vec<TopCluster>,
-}
-
-/// One of the largest clusters.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TopCluster {
-    pub canonical: String,
-    pub count: u64,
-    /// Where its first member was read.
-    pub first: At,
-    /// Its first members in order of appearance (`Options::top_members`).
-    pub members: Vec<TopMember>,
-}
-
-/// A member of a top cluster.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TopMember {
-    pub at: At,
-    /// Lossy UTF-8, cut at 200 bytes and marked `…`.
-    pub value: String,
-    pub variant: Variant,
-}
 
 /// Where the duplicates file's rows come from.
 pub(super) enum Rows {

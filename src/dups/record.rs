@@ -20,7 +20,7 @@
 //! files are ours, but a short read must be an error, never a panic.
 
 use super::At;
-use super::variant::Variant;
+use crate::variant::Variant;
 use crate::id::Warnings;
 use crate::spill::frame::{begin_frame, end_frame, get_bytes, get_frame, get_u32, get_varint, put_bytes, put_varint};
 

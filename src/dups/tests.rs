@@ -3,7 +3,7 @@
 //! one so small that every path (spill, split, streamed partition, many
 //! runs, merge passes) is taken.
 
-use super::variant::variant;
+use crate::variant::variant;
 use super::*;
 use crate::id::{Warning, Warnings};
 use crate::io::format::Format;

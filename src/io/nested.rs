@@ -65,7 +65,7 @@ pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
             (Step::Each, other) => bail!("{path}: {} is {other}, not a list: drop the []", field.name()),
         };
     }
-    if !(super::parquet_in::is_string_type(field.data_type())
+    if !(crate::strings::is_string_type(field.data_type())
         || matches!(
             field.data_type(),
             DataType::Binary | DataType::LargeBinary | DataType::BinaryView

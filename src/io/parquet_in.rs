@@ -7,9 +7,7 @@
 //! `LargeBinary`, `BinaryView`: older Spark and Hive writers store strings
 //! as BINARY without the UTF8 annotation); or nothing at all (`Null`, a
 //! column of nulls only). Anything else is an error naming the column and
-//! its type. [`IdColumn`] reads any of them as `Option<&[u8]>`.
-//! [`StrColumn`] reads the string types as `Option<&str>` and [`to_utf8`]
-//! converts them to a plain `Utf8` array.
+//! its type. The core's `strings` reads any of them.
 //!
 //! # Pass-through
 //! Batches carry *all* columns of the file (unless projected, below), with
@@ -45,15 +43,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{Result, anyhow, bail};
-use arrow_array::cast::AsArray;
-use arrow_array::{
-    Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray, RecordBatch, StringArray,
-    StringViewArray,
-};
-use arrow_buffer::NullBuffer;
+use arrow_array::RecordBatch;
 use arrow_schema::{DataType, SchemaRef};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
@@ -63,6 +55,7 @@ use parquet::arrow::arrow_reader::{
 use super::atomic::os_reason;
 use super::magic;
 use super::source::Compression;
+use crate::strings::is_string_type;
 
 /// Rows per decoded batch: about a CSV block's worth, which bounds what is
 /// in flight (64Ki-row batches peaked at 304 MB on a 10M-row
@@ -294,18 +287,6 @@ impl Iterator for RowGroupBatches {
     }
 }
 
-/// Whether `dt` is a string type the pipeline accepts as the identifier
-/// column.
-pub fn is_string_type(dt: &DataType) -> bool {
-    match dt {
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => true,
-        DataType::Dictionary(_, v) => {
-            matches!(**v, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
-        }
-        _ => false,
-    }
-}
-
 /// Fails unless column `i` of `schema` can hold identifiers (see the
 /// module doc).
 pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: &str) -> Result<()> {
@@ -325,159 +306,14 @@ pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: 
     Ok(())
 }
 
-/// The identifier column of one batch, read as bytes (the parser's input),
-/// whatever type `check_identifier_column` let through.
-pub enum IdColumn<'a> {
-    Str(StrColumn<'a>),
-    Binary(&'a BinaryArray),
-    LargeBinary(&'a LargeBinaryArray),
-    BinaryView(&'a BinaryViewArray),
-    /// A `Null` column: every row is null.
-    Null,
-}
-
-impl<'a> IdColumn<'a> {
-    pub fn new(array: &'a dyn Array) -> Result<IdColumn<'a>> {
-        Ok(match array.data_type() {
-            DataType::Binary => IdColumn::Binary(array.as_binary::<i32>()),
-            DataType::LargeBinary => IdColumn::LargeBinary(array.as_binary::<i64>()),
-            DataType::BinaryView => IdColumn::BinaryView(array.as_binary_view()),
-            DataType::Null => IdColumn::Null,
-            _ => IdColumn::Str(StrColumn::new(array)?),
-        })
-    }
-
-    /// Value of row `i` as bytes; `None` for null.
-    #[inline]
-    pub fn get_bytes(&self, i: usize) -> Option<&'a [u8]> {
-        match self {
-            IdColumn::Str(c) => c.get_bytes(i),
-            IdColumn::Binary(a) => a.is_valid(i).then(|| a.value(i)),
-            IdColumn::LargeBinary(a) => a.is_valid(i).then(|| a.value(i)),
-            IdColumn::BinaryView(a) => a.is_valid(i).then(|| a.value(i)),
-            IdColumn::Null => None,
-        }
-    }
-}
-
-#[derive(Clone, Copy)]
-enum StrValues<'a> {
-    Utf8(&'a StringArray),
-    Large(&'a LargeStringArray),
-    View(&'a StringViewArray),
-}
-
-impl<'a> StrValues<'a> {
-    fn new(a: &'a dyn Array) -> Option<Self> {
-        Some(match a.data_type() {
-            DataType::Utf8 => StrValues::Utf8(a.as_string::<i32>()),
-            DataType::LargeUtf8 => StrValues::Large(a.as_string::<i64>()),
-            DataType::Utf8View => StrValues::View(a.as_string_view()),
-            _ => return None,
-        })
-    }
-
-    #[inline]
-    fn nulls(&self) -> Option<&'a NullBuffer> {
-        match *self {
-            StrValues::Utf8(a) => a.nulls(),
-            StrValues::Large(a) => a.nulls(),
-            StrValues::View(a) => a.nulls(),
-        }
-    }
-
-    #[inline]
-    fn value(&self, i: usize) -> &'a str {
-        match *self {
-            StrValues::Utf8(a) => a.value(i),
-            StrValues::Large(a) => a.value(i),
-            StrValues::View(a) => a.value(i),
-        }
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> Option<&'a str> {
-        match self.nulls() {
-            Some(n) if n.is_null(i) => None,
-            _ => Some(self.value(i)),
-        }
-    }
-}
-
-/// Read access to any accepted string column (see the module doc), without
-/// copying: downcast once per batch, then `get(i)` per row.
-#[derive(Clone)]
-pub struct StrColumn<'a> {
-    values: StrValues<'a>,
-    /// For dictionaries: keys as indexes into `values`, and the key nulls.
-    /// `None` keys with `Some` dict means "all rows null" (empty values).
-    dict: Option<(Option<Vec<usize>>, Option<&'a NullBuffer>)>,
-    len: usize,
-}
-
-impl<'a> StrColumn<'a> {
-    /// Errors if `array` is not of an accepted string type.
-    pub fn new(array: &'a dyn Array) -> Result<StrColumn<'a>> {
-        if let Some(values) = StrValues::new(array) {
-            return Ok(StrColumn {
-                values,
-                dict: None,
-                len: array.len(),
-            });
-        }
-        if let Some(d) = array.as_any_dictionary_opt()
-            && let Some(values) = StrValues::new(d.values().as_ref())
-        {
-            let keys = (!d.values().is_empty()).then(|| d.normalized_keys());
-            return Ok(StrColumn {
-                values,
-                dict: Some((keys, d.keys().nulls())),
-                len: array.len(),
-            });
-        }
-        bail!("expected a string column, found {}", array.data_type())
-    }
-
-    /// Value of row `i`; `None` for null.
-    #[inline]
-    pub fn get(&self, i: usize) -> Option<&'a str> {
-        match &self.dict {
-            None => self.values.get(i),
-            Some((keys, nulls)) => {
-                if nulls.is_some_and(|n| n.is_null(i)) {
-                    return None;
-                }
-                self.values.get(keys.as_ref()?[i])
-            }
-        }
-    }
-
-    /// Value of row `i` as bytes; `None` for null.
-    #[inline]
-    pub fn get_bytes(&self, i: usize) -> Option<&'a [u8]> {
-        self.get(i).map(str::as_bytes)
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = Option<&'a str>> + '_ {
-        (0..self.len).map(move |i| self.get(i))
-    }
-}
-
-/// Converts any accepted string array to a plain `Utf8` array (returned as
-/// is when it already is one).
-pub fn to_utf8(array: &ArrayRef) -> Result<ArrayRef> {
-    if array.data_type() == &DataType::Utf8 {
-        return Ok(Arc::clone(array));
-    }
-    let col = StrColumn::new(array.as_ref())?;
-    Ok(Arc::new(col.iter().collect::<StringArray>()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use arrow_array::types::{Int8Type, UInt16Type};
-    use arrow_array::{DictionaryArray, Int8Array, Int64Array};
+    use crate::strings::{StrColumn, to_utf8};
+    use arrow_array::cast::AsArray;
+    use arrow_array::{Array, DictionaryArray, Int8Array, Int64Array, LargeStringArray, StringArray, StringViewArray};
+    use std::sync::Arc;
     use arrow_schema::{Field, Schema};
     use parquet::arrow::ArrowWriter;
     use parquet::file::properties::WriterProperties;

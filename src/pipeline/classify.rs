@@ -14,7 +14,7 @@ use crate::id::{Rendered, Scratch};
 use crate::io::csv_in::{self, RowBlock};
 use crate::io::jsonl::{self, JsonRecords};
 use crate::io::nested::{self, Flat};
-use crate::io::parquet_in::IdColumn;
+use crate::strings::IdColumn;
 use crate::report::Stats;
 use anyhow::Result;
 use arrow_array::{ArrayRef, RecordBatch};

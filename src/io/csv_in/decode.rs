@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use encoding_rs::{Decoder, DecoderResult, Encoding};
+use crate::report::Decoding;
 
 /// A text encoding of CSV input, by its WHATWG label (`utf-8`,
 /// `windows-1252`, `latin1`, `utf-16le`, …: what browsers accept, so
@@ -79,17 +80,6 @@ impl FromStr for TextEncoding {
     }
 }
 
-/// How an input was decoded to UTF-8 (see
-/// [`CsvBlockReader::decoding`](super::CsvBlockReader::decoding)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Decoding {
-    /// The encoding used: the one asked for, or UTF-16LE/BE when the input
-    /// starts with that byte-order mark.
-    pub encoding: TextEncoding,
-    /// Byte sequences not valid in it, each decoded as one U+FFFD.
-    pub malformed: u64,
-}
-
 /// What the reader keeps of a decoder it no longer sees (the decoder is
 /// inside the boxed stream): its encoding and its counts, shared.
 #[derive(Clone, Debug)]
@@ -102,7 +92,7 @@ pub(super) struct Tally {
 impl Tally {
     pub(super) fn decoding(&self) -> Decoding {
         Decoding {
-            encoding: self.encoding,
+            encoding: self.encoding.name(),
             malformed: self.malformed.load(Ordering::Relaxed),
         }
     }
@@ -302,7 +292,7 @@ mod tests {
         let (out, d) = decode(b"doi\n\xa010.1000/x\xa0\n\x80\x9d\n", "windows-1252", 3, 5);
         assert_eq!(String::from_utf8(out).unwrap(), "doi\n\u{a0}10.1000/x\u{a0}\n€\u{9d}\n");
         assert_eq!(d.unwrap().malformed, 0);
-        assert_eq!(d.unwrap().encoding.name(), "windows-1252");
+        assert_eq!(d.unwrap().encoding, "windows-1252");
     }
 
     #[test]
@@ -322,7 +312,7 @@ mod tests {
                     let (out, d) = decode(bytes, asked, feed, step);
                     assert_eq!(String::from_utf8(out).unwrap(), text);
                     let d = d.unwrap();
-                    assert_eq!((d.encoding.name(), d.malformed), (name, 0));
+                    assert_eq!((d.encoding, d.malformed), (name, 0));
                 }
             }
         }

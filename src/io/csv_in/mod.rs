@@ -54,7 +54,7 @@ mod reader;
 mod test_util;
 
 pub use block::{RowBlock, parse_block};
-pub use decode::{Decoding, TextEncoding};
+pub use decode::TextEncoding;
 pub use reader::{CsvBlockReader, RawBlock};
 
 /// Options of the block reader.

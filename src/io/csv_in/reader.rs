@@ -6,7 +6,8 @@ use std::io::Read;
 use std::sync::Arc;
 
 use super::block::leading_newlines;
-use super::decode::{self, Decoding, Tally};
+use super::decode::{self, Tally};
+use crate::report::Decoding;
 use super::{CsvOptions, ParseOptions};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::source::{InputSpec, open_input};
@@ -480,7 +481,7 @@ mod tests {
         let (rows, _) = read_all(&mut rdr).unwrap();
         assert_eq!(fields(&rows), [vec!["1", "\u{a0}10.1000/x\u{a0}"]]);
         let d = rdr.decoding().unwrap();
-        assert_eq!((d.encoding.name(), d.malformed), ("windows-1252", 0));
+        assert_eq!((d.encoding, d.malformed), ("windows-1252", 0));
 
         // UTF-16 by its BOM, with a quoted line break; a lone surrogate counted.
         let mut utf16: Vec<u8> = vec![0xff, 0xfe];
@@ -497,7 +498,7 @@ mod tests {
         assert_eq!(fields(&rows), [vec!["x\ny", "\u{fffd}"]]);
         assert_eq!((rows[0].1, rows[0].2), (2, 4), "line and byte of the UTF-8 text");
         let d = rdr.decoding().unwrap();
-        assert_eq!((d.encoding.name(), d.malformed), ("UTF-16LE", 1));
+        assert_eq!((d.encoding, d.malformed), ("UTF-16LE", 1));
 
         // UTF-8 is read as bytes: no decoding to report.
         let mut rdr = reader(b"a\n\xff\n", opts()).unwrap();

@@ -12,7 +12,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_ipc::writer::FileWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
-use crate::io::parquet_in::{is_string_type, to_utf8};
+use crate::strings::{is_string_type, to_utf8};
 
 pub(super) struct ArrowIpc<W: Write> {
     w: FileWriter<W>,
@@ -81,7 +81,7 @@ impl<W: Write> ArrowIpc<W> {
 mod tests {
     use super::*;
     use crate::io::format::Format;
-    use crate::io::parquet_in::to_utf8;
+    use crate::strings::to_utf8;
     use crate::io::sink::Sink;
     use crate::io::sink::test_util::{have_pyarrow, pipeline_batch, pipeline_schema};
     use std::fs;

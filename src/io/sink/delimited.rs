@@ -17,7 +17,7 @@ use arrow_array::{Array, ArrayRef, BooleanArray, GenericListArray, PrimitiveArra
 use arrow_schema::{DataType, Schema};
 
 use super::text;
-use crate::io::parquet_in::{IdColumn, StrColumn, is_string_type};
+use crate::strings::{IdColumn, StrColumn, is_string_type};
 
 /// Fails if a column's type cannot be written as delimited text.
 pub(super) fn check_delimited_schema(schema: &Schema, label: &str) -> Result<()> {

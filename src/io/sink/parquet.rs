@@ -21,7 +21,7 @@ use parquet::file::properties::{WriterProperties, WriterPropertiesBuilder, Write
 use parquet::file::writer::SerializedFileWriter;
 use rayon::prelude::*;
 
-use crate::io::parquet_in::IdColumn;
+use crate::strings::IdColumn;
 
 /// zstd level for Parquet output (see the measurements in the report /
 /// `measure_parquet_settings`).

@@ -5,7 +5,7 @@
 
 use crate::columns;
 use crate::id::{Parser, Rendered, Scratch};
-use crate::io::parquet_in::IdColumn;
+use crate::strings::IdColumn;
 use anyhow::Result;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::Schema;
@@ -20,10 +20,10 @@ use std::sync::Arc;
 ///
 /// ```
 /// use arrow_array::StringArray;
-/// use hdlscan::id::{Options, Parser};
+/// use hdlscan_core::id::{Options, Parser};
 ///
 /// let values = StringArray::from(vec!["doi:10.1000/182", "N/A"]);
-/// let batch = hdlscan::classify(&values, &Parser::new(Options::default()))?;
+/// let batch = hdlscan_core::classify(&values, &Parser::new(Options::default()))?;
 /// assert_eq!(batch.num_rows(), 2);
 /// assert_eq!(batch.schema().field(0).name(), "kind");
 /// # Ok::<(), anyhow::Error>(())

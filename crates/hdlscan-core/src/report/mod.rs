@@ -14,7 +14,7 @@ mod stats;
 mod summary;
 
 pub use snapshot::{Changes, Snapshot};
-pub use stats::{CodeStats, ColumnStats, Example, InputInfo, Stats, example_text};
+pub use stats::{CodeStats, ColumnStats, Decoding, Example, InputInfo, Stats, example_text};
 
 use crate::at::At;
 use crate::id::{ErrorCode, Kind, Warning};
@@ -35,7 +35,9 @@ const TOP_PREFIXES: usize = 20;
 pub struct Limits;
 
 impl Limits {
+    /// Rows of the largest clusters' table.
     pub const ROWS: usize = 50;
+    /// Characters of a value shown in a page.
     pub const COLUMNS: usize = 100;
 }
 
@@ -104,47 +106,65 @@ mod pairs {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// One code's count and first examples.
 pub struct CodeReport {
+    /// Values with the code.
     pub count: u64,
+    /// The first of them, in input order.
     pub examples: Vec<ExampleReport>,
 }
 
 /// Where a value was read, by name.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Place {
+    /// The input, as named.
     pub input: String,
+    /// The 1-based data record, across inputs.
     pub record: u64,
     /// The line the record starts on (CSV, TSV); null for Parquet.
     pub line: Option<u64>,
+    /// The chosen column.
     pub column: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// An example value and where it was read.
 pub struct ExampleReport {
     #[serde(flatten)]
+    /// Where it was read.
     pub at: Place,
+    /// The value as read (lossy UTF-8, cut).
     pub value: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// One input file.
 pub struct InputReport {
+    /// As named.
     pub path: String,
+    /// Its format.
     pub format: String,
+    /// Its size in bytes (0 for stdin).
     pub bytes: u64,
+    /// Its data records.
     pub records: u64,
 }
 
 /// The statistics of a set of values: the run's, or one column's.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Totals {
+    /// Cells read (a cell holds several values under `--split`).
     pub cells: u64,
+    /// Values read.
     pub values: u64,
     /// Values neither `empty` nor `placeholder`.
     pub present: u64,
+    /// Valid values.
     pub valid: u64,
     /// `valid / present`, a fraction (0 to 1) rounded to 6 digits; 0
     /// when nothing is present.
     pub valid_of_present: f64,
+    /// Values of each kind.
     pub by_kind: Counts,
 }
 
@@ -168,18 +188,25 @@ impl Totals {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// One chosen column's statistics.
 pub struct ColumnReport {
+    /// The column, as named in the input.
     pub name: String,
     #[serde(flatten)]
+    /// Its totals.
     pub totals: Totals,
     /// Codes that occur in this column, with their counts.
     pub errors: Counts,
+    /// Warnings in this column, with their counts.
     pub warnings: Counts,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// A prefix and its count.
 pub struct PrefixCount {
+    /// The prefix (`10.1000`, `1721.1`).
     pub prefix: String,
+    /// Valid values with it.
     pub count: u64,
 }
 
@@ -205,9 +232,13 @@ pub struct Duplicates {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// One of the largest duplicate clusters.
 pub struct ClusterReport {
+    /// Its number in the duplicates file.
     pub cluster: u64,
+    /// The canonical its members share.
     pub canonical: String,
+    /// Its members.
     pub count: u64,
     /// Where the cluster was first seen.
     pub first: Place,
@@ -216,10 +247,14 @@ pub struct ClusterReport {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// A member of a cluster.
 pub struct MemberReport {
     #[serde(flatten)]
+    /// Where it was read.
     pub at: Place,
+    /// Its 1-based position in its cell.
     pub value_index: u32,
+    /// The value as read.
     pub value: String,
     /// How the value differs from the cluster's first (see README).
     pub variant: String,
@@ -228,18 +263,26 @@ pub struct MemberReport {
 /// How the run was made.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunInfo {
+    /// The tool and version that made it.
     pub tool: String,
+    /// The inputs read.
     pub inputs: Vec<InputReport>,
+    /// The enriched output, if any.
     pub output: Option<String>,
     /// `wide` (the input's rows, enriched) or `long` (a row per value).
     pub output_shape: String,
     /// The added columns' prefix (`--column-prefix`, or chosen: see
     /// `notes`).
     pub column_prefix: String,
+    /// The options, as the plan serialized them.
     pub options: Value,
+    /// Wall time of the run.
     pub elapsed_seconds: f64,
+    /// Values per second of wall time.
     pub values_per_second: f64,
+    /// Input megabytes per second of wall time.
     pub mb_per_second: f64,
+    /// Input bytes read.
     pub input_bytes: u64,
 }
 
@@ -312,7 +355,7 @@ pub struct Made {
 
 impl Report {
     /// Makes the report of `stats` and the duplicate clusters' `dups`.
-    pub fn new(made: Made, stats: Stats, dups: &crate::dups::Summary, duplicates_file: Option<String>) -> Report {
+    pub fn new(made: Made, stats: Stats, dups: &crate::clusters::Summary, duplicates_file: Option<String>) -> Report {
         let total = stats.total();
         let input_names: Vec<String> = made.inputs.iter().map(|i| i.path.clone()).collect();
         let place_at = |at: &At| Place {

@@ -107,14 +107,18 @@ impl Snapshot {
 pub struct Changes {
     /// The baseline report's path.
     pub baseline: String,
+    /// The tool and version of the baseline.
     pub baseline_tool: String,
     /// Whether the baseline was made by the same hdlscan version, and with
     /// the same options (threads aside): if not, a change may be theirs.
     pub same_tool: bool,
+    /// Whether the baseline used the same options (threads aside).
     pub same_options: bool,
+    /// The totals, then and now.
     pub metrics: Vec<MetricChange>,
-    /// Codes seen now and not then, and then and not now.
+    /// Codes seen now and not then.
     pub new_codes: Vec<String>,
+    /// Codes seen then and not now.
     pub gone_codes: Vec<String>,
     /// Every code whose count changed.
     pub codes: Vec<CodeChange>,
@@ -144,6 +148,7 @@ fn share(n: u64, of: u64) -> f64 {
 }
 
 impl Changes {
+    /// What changed from `then` (read from `baseline`) to `now`.
     pub fn between(baseline: String, then: &Snapshot, now: &Snapshot) -> Changes {
         let without_threads = |o: &Value| {
             let mut o = o.clone();

@@ -7,10 +7,15 @@ use crate::id::{Warning, Warnings};
 /// How a member's raw value differs from its cluster's first member's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variant {
+    /// Equal byte for byte.
     Same,
+    /// Equal ignoring ASCII case.
     Case,
+    /// A repair (`--repair`) made them meet.
     Repair,
+    /// Percent-decoding or Unicode handling made them meet.
     Encoding,
+    /// Another form of the same identifier (a label, a host, a scheme).
     Form,
 }
 
@@ -36,11 +41,12 @@ impl Variant {
     }
 
     /// The one-byte form temporary files store.
-    pub(super) fn to_u8(self) -> u8 {
+    pub fn to_u8(self) -> u8 {
         self as u8
     }
 
-    pub(super) fn from_u8(b: u8) -> Option<Variant> {
+    /// The variant [`Variant::to_u8`] stored; `None` for any other byte.
+    pub fn from_u8(b: u8) -> Option<Variant> {
         Variant::ALL.get(b as usize).copied()
     }
 }

@@ -14,13 +14,18 @@ const EXAMPLE_MAX: usize = 200;
 /// One code's count and its first examples.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CodeStats {
+    /// Values with the code.
     pub count: u64,
+    /// The first of them, in input order.
     pub examples: Vec<Example>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// An example value and where it was read.
 pub struct Example {
+    /// Where it was read.
     pub at: At,
+    /// The value as read (lossy UTF-8, cut).
     pub value: String,
 }
 
@@ -70,8 +75,11 @@ impl AddAssign<&CodeStats> for CodeStats {
 /// The counts of one chosen column.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ColumnStats {
+    /// Cells read.
     pub cells: u64,
+    /// Values read.
     pub values: u64,
+    /// Values of each kind, by `Kind as usize`.
     pub by_kind: [u64; Kind::ALL.len()],
     /// Per error code, by `ErrorCode as usize`.
     pub errors: Vec<u64>,
@@ -94,6 +102,7 @@ impl ColumnStats {
         self.values - self.errors[ErrorCode::Empty as usize] - self.errors[ErrorCode::Placeholder as usize]
     }
 
+    /// Valid values: every kind but `invalid`, `empty` and `placeholder`.
     pub fn valid(&self) -> u64 {
         self.values - self.by_kind[Kind::Invalid as usize]
     }
@@ -266,7 +275,16 @@ pub struct InputInfo {
     pub records: u64,
     /// CSV/TSV read in another encoding than UTF-8: which, and how many
     /// byte sequences were not valid in it.
-    pub decoding: Option<crate::io::csv_in::Decoding>,
+    pub decoding: Option<Decoding>,
+}
+
+/// How a text input was decoded when not as UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decoding {
+    /// The encoding's canonical name (`windows-1252`, `UTF-16LE`).
+    pub encoding: &'static str,
+    /// Byte sequences not valid in it, each decoded as one U+FFFD.
+    pub malformed: u64,
 }
 
 #[cfg(test)]

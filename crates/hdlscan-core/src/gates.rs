@@ -25,14 +25,20 @@ use crate::report::Snapshot;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A gate's comparison.
 pub enum Op {
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
 }
 
 impl Op {
+    /// As written in a gate.
     pub fn as_str(self) -> &'static str {
         match self {
             Op::Gt => ">",
@@ -42,6 +48,7 @@ impl Op {
         }
     }
 
+    /// Whether `a OP b` holds.
     pub fn holds(self, a: f64, b: f64) -> bool {
         match self {
             Op::Gt => a > b,
@@ -53,13 +60,21 @@ impl Op {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
+/// What a gate measures (see the module doc's table).
 pub enum Metric {
+    /// Present values that are invalid.
     Invalid,
+    /// Values with this error code.
     Error(ErrorCode),
+    /// Values with this warning.
     Warning(Warning),
+    /// Valid values in duplicate clusters.
     Duplicates,
+    /// Records read.
     Records,
+    /// Values read.
     Values,
+    /// Valid values among present ones.
     ValidOfPresent,
 }
 
@@ -117,10 +132,13 @@ impl Severity {
 /// LEFT names is the caller's business.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
+    /// What the gate measures, as written.
     pub left: String,
+    /// The comparison.
     pub op: Op,
     /// The limit as written: a count, or a percentage.
     pub limit: f64,
+    /// Whether the limit is a percentage.
     pub percent: bool,
 }
 

@@ -208,6 +208,7 @@ fn enum_dictionary(keys: &mut Int8Builder, names: impl Iterator<Item = &'static 
 }
 
 impl Builder {
+    /// A builder for about `rows` values.
     pub fn with_capacity(rows: usize) -> Builder {
         // Bytes a row of each text column takes, about, for DOIs and
         // handles (`10.1000/abc…`, `https://doi.org/10.1000/abc…`): a
@@ -224,6 +225,7 @@ impl Builder {
         }
     }
 
+    /// Appends one value: its record number, parse and rendering.
     pub fn push(&mut self, record: u64, p: &Parsed<'_>, r: &Rendered) {
         self.record.append_value(record);
         self.kind.append_value(p.kind as i8);
@@ -248,6 +250,7 @@ impl Builder {
         self.warnings.append(true);
     }
 
+    /// The columns, in [`fields`]' order.
     pub fn finish(mut self) -> Vec<ArrayRef> {
         let mut out: Vec<ArrayRef> = Vec::with_capacity(SPEC.len() + 1);
         out.push(Arc::new(self.record.finish()));

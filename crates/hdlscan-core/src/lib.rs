@@ -1,0 +1,33 @@
+//! hdlscan's core: what a scan makes of identifier strings once they are in
+//! memory, without files, threads or a command line. The CLI (the `hdlscan`
+//! crate) and the Python package stand on it, so both write the same
+//! columns and print the same report.
+//!
+//! - [`classify`]: one Arrow string array in, SPEC's columns out.
+//! - [`columns`]: those columns as Arrow arrays ([`SPEC`] their names).
+//! - [`report`]: the typed [`Report`], made of merged [`Stats`], the
+//!   duplicate clusters' [`clusters::Summary`] and how the run was made; its
+//!   printers (JSON by serde, the summary, Markdown and HTML pages).
+//! - [`gates`]: `--fail-if` and `--warn-if`, judged on a report.
+//! - [`strings`]: Arrow's string and binary arrays read as bytes.
+//! - [`at`], [`variant`]: where a value was read, and how a cluster's
+//!   member differs from its first.
+
+#![deny(missing_docs)]
+
+pub use hdlscan_id as id;
+
+pub mod at;
+pub mod classify;
+pub mod clusters;
+pub mod columns;
+pub mod gates;
+pub mod report;
+pub mod strings;
+pub mod variant;
+
+pub use classify::classify;
+pub use columns::SPEC;
+pub use gates::{Gate, Severity, Verdict};
+pub use report::page::{Markup, Pages};
+pub use report::{InputInfo, Made, Report, Snapshot, Stats};
