@@ -56,7 +56,7 @@
 //! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
 //! | §8 resolver URLs | `other::url::read`, asked by `resolver::parse` | `other::url::tests`, `tests/conformance.rs` |
 //! | §8 declared shapes (`--expect`) | `other::declared` | `tests/conformance.rs` (`v3-declared-*`) |
-//! | §8 on the fast path: left to the full parser | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
+//! | §8 on the fast path: left to `rare::read`, which reads labelled and bare values (`other::read_one`) and the schemes' resolver URLs (`other::url::reading`) as the full parser does | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
 
 #![deny(missing_docs)]
 

@@ -206,6 +206,15 @@ fn agrees_on_unicode_inside() {
     taken_and_left(parser, &taken, &left);
 }
 
+/// A parser with repairs on, which reads a landing page again as its DOI
+/// and a misspelt scheme written right: what the full parser must do.
+fn repairing() -> Parser {
+    Parser::new(Options {
+        repair: true,
+        ..Options::default()
+    })
+}
+
 /// `agree` on each value, which the fast path (or `rare::read`) must
 /// take (`taken`) or leave to the full parser (`left`).
 fn taken_and_left(parser: &Parser, taken: &[&str], left: &[&str]) {
@@ -418,10 +427,7 @@ fn v2_url_forms_are_taken_or_left() {
     ];
     taken_and_left(parser, &taken, &left);
     // With repair on, a landing page reads as its DOI: left.
-    let repair = Parser::new(Options {
-        repair: true,
-        ..Options::default()
-    });
+    let repair = repairing();
     taken_and_left(&repair, &[], &["https://journals.example.org/doi/full/10.1000/182"]);
 }
 
@@ -462,10 +468,7 @@ fn v3_url_forms_are_taken_or_left() {
         "CNRI.TEST/abc",
     ];
     taken_and_left(parser, &taken, &left);
-    let repair = Parser::new(Options {
-        repair: true,
-        ..Options::default()
-    });
+    let repair = repairing();
     taken_and_left(
         &repair,
         &[],

@@ -3,7 +3,8 @@
 //! PubMed Central's and Europe PMC's pages, `isni.org/isni/`, the ISSN
 //! portal) and any host's `/ark:` path. `resolver::parse` asks [`route`]
 //! of a URL no handle resolver claims, before `not_a_resolver_url`; the
-//! fast path leaves every URL [`claims`] says is one of these.
+//! fast path leaves every URL [`claims`] says is one of these to
+//! `rare::read`, which reads them by [`reading`] as the full parser does.
 
 use super::super::chars::starts_with_ci;
 use super::super::codes::{Kind, Warning, Warnings};
