@@ -108,7 +108,6 @@ pub fn reading<'p>(host: &str, path: &'p str, ws: &mut Warnings) -> Option<Readi
     let (scheme, id) = locate(host, path)?;
     let reading = match scheme {
         Scheme::Ark => {
-            let id = id.strip_suffix('/').unwrap_or(id);
             ws.add_if(!bare_host(host).eq_ignore_ascii_case("n2t.net"), Warning::LocalResolver);
             ids::ark(id)
         }
