@@ -272,9 +272,14 @@ pub fn route_global(host: usize, path: &str) -> Route<'_> {
     }
 }
 
-/// `route` for a host that is no global resolver.
+/// `route` for a host that is no global resolver. A path starting with
+/// `/ark:` is SPEC §8's ARK on any host, whatever segments its name holds
+/// (`/ark:/13/x/handle/6`: no handle; the fuzzer's find).
 #[inline]
 pub fn route_local<'p>(host: &str, path: &'p str) -> Route<'p> {
+    if path.as_bytes().get(1).is_some_and(|&c| c | 0x20 == b'a') && starts_with_ci(path, "/ark:") {
+        return Route::None;
+    }
     let found = local_path(path).or_else(|| Some((path.strip_prefix('/')?, false)).filter(|_| is_proxy_host(host)));
     match found {
         // Only a handle starting with a digit makes another host's path a
@@ -884,6 +889,8 @@ mod tests {
         ] {
             assert_eq!(route("x.org", not), Route::None, "{not}");
         }
+        assert_eq!(route("n2t.net", "/ark:/13/x/handle/6/7"), Route::None);
+        assert_eq!(route("x.org", "/ARK:13/hdl/1/2"), Route::None);
         assert_eq!(part_head("hdl:1/2").at, 4);
         assert_eq!(part_head("HDL%3a1/2").at, 6);
         assert_eq!(part_head("doi:hdl:1/2").labels, 2);
