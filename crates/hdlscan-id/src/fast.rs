@@ -133,6 +133,12 @@ fn read<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, opts: &Options, bufs: 
     if !opts.resolvers().is_empty() && !tb.is_empty() {
         return None;
     }
+    // A marked form ending in a PubMed tag (`…[pmc]`) is read as tagged
+    // by the full parser (SPEC §8, `other::parse`), whatever stands
+    // before the tag.
+    if tb.last() == Some(&b']') {
+        return None;
+    }
     match form_of(tb, classes)? {
         (Form::Bare, _) => bare_value(t, classes, ws, bufs),
         // Marked forms holding `%` are `rare::read`'s, which asks SPEC §6

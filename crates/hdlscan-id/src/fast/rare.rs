@@ -39,6 +39,11 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     }
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
+    // A link ending in a PubMed tag is read as tagged (SPEC §8), by the
+    // full parser.
+    if t.bytes().last() == Some(&b']') && pieces::is_link(t.s) {
+        return Err(scratch);
+    }
     let mut ws = trimmed;
     // A §8 label, read once for the steps below that ask.
     let lab = other::label(t.s);

@@ -378,6 +378,10 @@ fn rare_forms_are_taken_or_left() {
         // decode (SPEC §2): the full parser's.
         "10.1007%2Fa%ZZ",
         "10.1007%2F",
+        // A link or a marked form ending in a tag: read as tagged (the
+        // parse fuzzer's find).
+        "https://x.org/a/10.1/41768[pmc]",
+        "https://doi.org/10.1/x[pmid]",
         // `::` separates (the full parser's).
         "urn:isbn::9785967673786",
     ];
