@@ -103,7 +103,7 @@ pub(super) fn put_body(out: &mut Vec<u8>, hash: u64, canonical: &[u8], at: &At, 
         put_varint(out, zigzag_line(at.record, line));
     }
     put_varint(out, u64::from(at.value_index));
-    put_varint(out, u64::from(warnings.bits()));
+    put_varint(out, warnings.bits());
     if !same {
         put_bytes(out, value);
     }
@@ -146,7 +146,7 @@ pub(super) fn get_body(body: &[u8]) -> Option<Member<'_>> {
         None
     };
     let value_index = get_u32(body, &mut pos)?;
-    let warnings = Warnings::from_bits(get_u32(body, &mut pos)?);
+    let warnings = Warnings::from_bits(get_varint(body, &mut pos)?);
     let value = if flags & VALUE_IS_CANONICAL != 0 {
         k.canonical
     } else {

@@ -72,8 +72,8 @@ pub const ENCODINGS: &[Warning] = &[
 /// whole-value repairs. `trimmed` is not one: trimming happens with or
 /// without `--repair`, and the whitespace it takes away is judged by the
 /// `encoding` arm.
-const REPAIR_MASK: u32 = Warnings::REPAIRABLE.bits() | Warnings::WHOLE_VALUE_REPAIRS.bits();
-const ENCODING_MASK: u32 = Warnings::of(ENCODINGS).bits();
+const REPAIR_MASK: u64 = Warnings::REPAIRABLE.bits() | Warnings::WHOLE_VALUE_REPAIRS.bits();
+const ENCODING_MASK: u64 = Warnings::of(ENCODINGS).bits();
 
 /// How member `m` differs from its cluster's first member `f`, both by raw
 /// value bytes (and the warnings the parser gave each). The first arm that

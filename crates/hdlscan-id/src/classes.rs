@@ -142,6 +142,27 @@ impl Classes {
 }
 
 impl Classes {
+    /// True when every `SEP` byte of `b` (the bytes these classes were
+    /// taken of, at most `MASKED`) is a `:` with no `:` beside it: then
+    /// `b` holds none of SPEC §6's separators but whitespace (`::` is one;
+    /// a lone `:` is a scheme's or a label's, as the two of
+    /// `urn:isbn:978…`). Asked by `rare::read` of the values that
+    /// `may_separate` lets through.
+    pub fn only_lone_colons(&self, b: &[u8]) -> bool {
+        let mut m = self.seps;
+        if b.len() > MASKED || m & (m >> 1) != 0 {
+            return false;
+        }
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if b[i] != b':' {
+                return false;
+            }
+        }
+        true
+    }
+
     /// `pieces::may_be_several(b)`, for `b` the bytes these classes were
     /// taken of, told by the masks when they can: a value of up to
     /// `MASKED` bytes without `%` or `urn:doi:` has two pieces that could

@@ -72,6 +72,8 @@ code_enum! {
         BadInfoIdentifier = "bad_info_identifier",
         UnsupportedScheme = "unsupported_scheme",
         NotAResolverUrl = "not_a_resolver_url",
+        /// SPEC v3 §2: a misspelt `http` scheme (`htttp://`).
+        SchemeTypo = "scheme_typo",
         /// SPEC §6: two or more pieces are identifiers or links.
         MultipleValues = "multiple_values",
         /// SPEC §6: one identifier broken over two lines.
@@ -92,7 +94,7 @@ code_enum! {
 
 code_enum! {
     /// Something worth telling about a value (SPEC §3, §4). A value may carry
-    /// any number; at most 32 exist so a set fits in a `u32`.
+    /// any number; at most 64 exist so a set fits in a `u64`.
     Warning {
         Trimmed = "trimmed",
         ShortDoi = "short_doi",
@@ -110,6 +112,9 @@ code_enum! {
         UnencodedChars = "unencoded_chars",
         /// DSpace's `/bitstream/handle/PREFIX/SUFFIX/FILE` (SPEC §2).
         FileUrl = "file_url",
+        /// SPEC v3 §2: OpenAIRE's `info:eu-repo/semantics/altIdentifier/…`
+        /// around another identifier.
+        WrappedIdentifier = "wrapped_identifier",
         TrailingPunct = "trailing_punct",
         UnicodeDash = "unicode_dash",
         InvisibleChar = "invisible_char",
@@ -130,10 +135,11 @@ code_enum! {
         WrappedLine = "wrapped_line",
         ExtraText = "extra_text",
         PublisherUrl = "publisher_url",
+        SchemeTypo = "scheme_typo",
     }
 }
 
-const _: () = assert!(Warning::ALL.len() <= 32);
+const _: () = assert!(Warning::ALL.len() <= 64);
 
 impl Warning {
     /// True for SPEC §3's dirt whose repair changes the text: `--repair`
@@ -152,7 +158,7 @@ impl Warning {
 /// A set of warnings: a bit per code, so building, testing and merging are
 /// single instructions and iteration is in declaration order.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Warnings(u32);
+pub struct Warnings(u64);
 
 impl Warnings {
     /// No warning.
@@ -177,6 +183,7 @@ impl Warnings {
         Warning::WrappedLine,
         Warning::ExtraText,
         Warning::PublisherUrl,
+        Warning::SchemeTypo,
     ]);
 
     /// The set of `ws`, for constants.
@@ -184,7 +191,7 @@ impl Warnings {
         let mut bits = 0;
         let mut i = 0;
         while i < ws.len() {
-            bits |= 1 << ws[i] as u32;
+            bits |= 1 << ws[i] as u64;
             i += 1;
         }
         Warnings(bits)
@@ -199,7 +206,7 @@ impl Warnings {
     /// Adds `w`.
     #[inline]
     pub fn add(&mut self, w: Warning) {
-        self.0 |= 1 << w as u32;
+        self.0 |= 1 << w as u64;
     }
 
     /// Adds `w` when it is some: without a branch, for the warnings
@@ -207,19 +214,19 @@ impl Warnings {
     /// are as random as the forms.
     #[inline(always)]
     pub fn add_some(&mut self, w: Option<Warning>) {
-        self.0 |= w.map_or(0, |w| 1 << w as u32);
+        self.0 |= w.map_or(0, |w| 1 << w as u64);
     }
 
     /// Adds `w` when `raised`, without a branch.
     #[inline(always)]
     pub fn add_if(&mut self, raised: bool, w: Warning) {
-        self.0 |= (raised as u32) << w as u32;
+        self.0 |= (raised as u64) << w as u64;
     }
 
     /// Whether `w` is in the set.
     #[inline]
     pub const fn contains(self, w: Warning) -> bool {
-        self.0 & (1 << w as u32) != 0
+        self.0 & (1 << w as u64) != 0
     }
 
     /// Whether the set holds no warning.
@@ -234,13 +241,13 @@ impl Warnings {
     }
 
     /// The raw bits, for compact storage; `from_bits` is its inverse.
-    pub const fn bits(self) -> u32 {
+    pub const fn bits(self) -> u64 {
         self.0
     }
 
     /// The set of [`Warnings::bits`]; bits of no warning are dropped.
-    pub fn from_bits(bits: u32) -> Warnings {
-        Warnings(bits & ((1u64 << Warning::ALL.len()) - 1) as u32)
+    pub fn from_bits(bits: u64) -> Warnings {
+        Warnings(bits & (u64::MAX >> (64 - Warning::ALL.len())))
     }
 
     /// The warnings in declaration order (the order reports list them in).

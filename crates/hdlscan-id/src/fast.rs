@@ -133,6 +133,12 @@ fn read<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, opts: &Options, bufs: 
     if !opts.resolvers().is_empty() && !tb.is_empty() {
         return None;
     }
+    // A marked form ending in a PubMed tag (`…[pmc]`) is read as tagged
+    // by the full parser (SPEC §8, `other::parse`), whatever stands
+    // before the tag.
+    if tb.last() == Some(&b']') {
+        return None;
+    }
     match form_of(tb, classes)? {
         (Form::Bare, _) => bare_value(t, classes, ws, bufs),
         // Marked forms holding `%` are `rare::read`'s, which asks SPEC §6
@@ -162,13 +168,22 @@ fn bare_value<'a>(t: Text<'a>, classes: &Classes, ws: Warnings, bufs: &mut Repai
     if !bare_readable(t, classes) {
         return None;
     }
-    Some(bare(t, classes, ws, bufs))
+    let p = bare(t, classes, ws, bufs);
+    // A URL without its scheme or with a misspelt one (SPEC v3 §2) is
+    // no handle: the full parser's.
+    if p.error.is_some() && is_url(t) {
+        return None;
+    }
+    Some(p)
 }
 
 /// SPEC §6 up to the forms (`whole::before_forms`) for a value of `form`:
 /// `Ok` when the form may read it, else the answer (`None`: the full
 /// parser's, which looks at its pieces).
+/// Always inlined, its answer built in place: a box would cost an
+/// allocation on the path every value takes.
 #[inline(always)]
+#[allow(clippy::result_large_err)]
 fn before_forms<'a>(t: Text<'a>, classes: &Classes, form: Form, ws: Warnings) -> Result<(), Option<Parsed<'a>>> {
     // Classes without `GIVE_UP`: no control character.
     let found = Found {
@@ -305,6 +320,15 @@ fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairB
     flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
     handle_parsed(kind, prefix, suffix, is_doi, ws)
+}
+
+/// True when the bare value `t` that `bare` found no handle is a URL
+/// (SPEC v3 §2: without its scheme, `resolver::is_schemeless_url`, or
+/// with a misspelt one, `resolver::scheme_typo`). Out of line: rare.
+#[cold]
+#[inline(never)]
+fn is_url(t: Text<'_>) -> bool {
+    resolver::is_schemeless_url(t.s) || resolver::scheme_typo(t.s).is_some()
 }
 
 /// True when `bare` may read `t`, one value by SPEC §6: its prefix is
@@ -445,7 +469,7 @@ fn marked<'a>(
             unencoded = Some(acc & UNENCODED != 0);
         }
         if let Form::Url(scheme) = form {
-            let url = url_parts(t, classes, at, rest.len(), scheme)?;
+            let url = url_parts(t, classes, at, rest.len(), scheme, query)?;
             let (host, part) = match url {
                 Ok(p) => p,
                 Err(e) => return Some(Parsed::invalid(e, ws)),
@@ -787,16 +811,18 @@ struct Host<'a> {
 }
 
 /// Splits `host/path` of a URL, `t[at..at + len]` (query and fragment
-/// split off), routed by `resolver::route`: the host and the handle part,
-/// or `not_a_resolver_url`; `None` for what the full parser must read
-/// (ports, user info, upper case outside the global hosts, a file URL, a
-/// landing page's DOI, a handle part not starting with a digit).
+/// split off; `query`, its query), routed by `resolver::route`: the host
+/// and the handle part, or `not_a_resolver_url` or `publisher_url`;
+/// `None` for what the full parser must read (ports, user info, upper
+/// case outside the global hosts, a file URL, a handle part not starting
+/// with a digit).
 fn url_parts<'a>(
     t: Text<'a>,
     classes: &Classes,
     at: usize,
     len: usize,
     scheme: Option<bool>,
+    query: Option<&str>,
 ) -> Option<Result<(Host<'a>, &'a str), ErrorCode>> {
     let slash = classes.slash(t.bytes(), at, at + len)?;
     let (host, path) = (t.cut(at, slash), t.cut(slash, at + len));
@@ -818,7 +844,7 @@ fn url_parts<'a>(
     // host in lower case that is none as written is none in any case.
     let route = match exact {
         Some(g) => resolver::route_global(g, path),
-        None if class & HOST_UPPER == 0 => resolver::route_local(path),
+        None if class & HOST_UPPER == 0 => resolver::route_local(host, path),
         None => resolver::route(host, path),
     };
     let (name, part, rule) = match route {
@@ -847,9 +873,9 @@ fn url_parts<'a>(
         // A resolver of SPEC §8: the full parser's.
         Route::None if other::url::claims(host, path) => return None,
         Route::None => {
-            return Some(Err(match resolver::publisher_doi(path) {
-                Some(_) => ErrorCode::PublisherUrl,
-                None => ErrorCode::NotAResolverUrl,
+            return Some(Err(match resolver::is_publisher_url(path, query) {
+                true => ErrorCode::PublisherUrl,
+                false => ErrorCode::NotAResolverUrl,
             }));
         }
         _ => return None,

@@ -7,7 +7,7 @@ use super::codes::{ErrorCode, Kind, Warning, Warnings};
 use super::dirt;
 use super::handle::{self, Rule};
 use super::percent::{self, INFO_IDENTIFIER, INFO_UNRESERVED};
-use super::{Cx, Span};
+use super::{Cx, Span, hdl_uri, label, other};
 
 /// Namespaces named in the draft, plus `doi`, `hdl`, `oclcnum`, `ofi`.
 const KNOWN: [&str; 10] = [
@@ -16,6 +16,23 @@ const KNOWN: [&str; 10] = [
 
 /// Parses what follows `info:`.
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
+    if let Some((scheme, id)) = wrapped(rest) {
+        cx.warn(Warning::WrappedIdentifier);
+        if scheme.eq_ignore_ascii_case("doi") {
+            // `doi:ID`: a `doi:` written in ID too is a label doubled.
+            let (labels, id) = label::doi_labels(id);
+            if labels > 0 {
+                cx.warn(Warning::DoubledLabel);
+            }
+            return label::labelled(cx, id);
+        }
+        if scheme.eq_ignore_ascii_case("hdl") || scheme.eq_ignore_ascii_case("handle") {
+            return hdl_uri::parse(cx, id);
+        }
+        if let Some(read) = other::wrapped(cx, scheme, id) {
+            return read;
+        }
+    }
     let (rest, fragment) = chars::split_off(rest, b'#');
     let Some(slash) = chars::find_byte(b'/', rest.as_bytes()) else {
         return Err(if is_namespace(rest) {
@@ -59,6 +76,26 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     Ok(())
 }
 
+/// SPEC v3 §2 "Wrapped identifiers": what follows `info:` when it is
+/// OpenAIRE's `eu-repo/semantics/altIdentifier/SCHEME/ID` (any case),
+/// SCHEME one of `doi`, `hdl`, `handle`, `pmid`, `pmc`, `arxiv`, `isbn`,
+/// `issn`, `ark`: SCHEME and ID, which `parse` reads as `SCHEME:ID` (the
+/// scheme's labelled form). Other `eu-repo` values stay `info:` URIs; the
+/// fast path leaves these to `parse` (`other_parts`).
+pub fn wrapped(rest: &str) -> Option<(&str, &str)> {
+    const HEAD: &str = "eu-repo/semantics/altIdentifier/";
+    let after = rest
+        .get(..HEAD.len())
+        .filter(|h| h.eq_ignore_ascii_case(HEAD))
+        .map(|_| &rest[HEAD.len()..])?;
+    let (scheme, id) = after.split_once('/')?;
+    const SCHEMES: [&str; 9] = ["doi", "hdl", "handle", "pmid", "pmc", "arxiv", "isbn", "issn", "ark"];
+    SCHEMES
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme))
+        .then_some((scheme, id))
+}
+
 /// The identifier `ident` of another namespace than `doi` and `hdl`
 /// (`ns`, any case): normalized per seed 004 §6 c–d, appended to `buf`
 /// when that changes it (its range there returned; `None` when it stays as
@@ -93,7 +130,7 @@ pub fn other_parts(rest: &str) -> Option<(&str, &str)> {
     let (ns, ident) = rest.split_at(chars::find_byte(b'/', rest.as_bytes())?);
     let ident = &ident[1..];
     let plain = is_namespace(ns) && !ns.bytes().any(|b| b.is_ascii_uppercase()) && !ident.is_empty();
-    (plain && ns != "doi" && ns != "hdl").then_some((ns, ident))
+    (plain && ns != "doi" && ns != "hdl" && wrapped(rest).is_none()).then_some((ns, ident))
 }
 
 /// The `scheme` production of seed 004: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.

@@ -35,7 +35,9 @@
 //! | §2 bare values, `doi:` labels, `urn:doi:` | `label::bare`, `label::doi_labels`, `label::urn_doi` | `tests/conformance.rs` |
 //! | §2 `hdl:` URIs, server or prefix host | `hdl_uri::parse`, `hdl_uri::names_server`, `authority::parse` | `tests/conformance.rs`, `authority::tests` |
 //! | §2 `info:` URIs | `info_uri::parse`, `info_uri::other_identifier` | `info_uri::tests`, `tests/conformance.rs` |
-//! | §2 resolver URLs | `resolver::parse`, `resolver::route`, `resolver::part_head` | `resolver::tests`, `tests/conformance.rs` |
+//! | §2 resolver URLs (v3: `hdl.…`/`handle.…` hosts, older DSpace file paths, `hdl:` in the path) | `resolver::parse`, `resolver::route`, `resolver::part_head` | `resolver::tests`, `tests/conformance.rs` (`v3-forms.json`) |
+//! | §2 URLs without their scheme, misspelt schemes (v3) | `resolver::is_schemeless_url`, `resolver::scheme_typo` (the fast path leaves them: `fast::bare_error`) | `resolver::tests`, `tests/conformance.rs` (`v3-forms.json`) |
+//! | §2 wrapped identifiers (v3) | `info_uri::wrapped`, `other::wrapped` | `tests/conformance.rs` (`v3-forms.json`) |
 //! | §2, §3 query and fragment, kept raw | `chars::split_off` | `tests/conformance.rs` |
 //! | §3 columns: `canonical`, `uri`, `url` | `render::render` | `render::tests` |
 //! | §3 dirt warnings and their repairs | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests`, `tests/conformance.rs` (`v2-handle.json`, `v3-rules.json`) |
@@ -45,16 +47,16 @@
 //! | §6 order of the checks before the forms: `empty`, `control_char`, `formula_text`, `placeholder` | `whole::before_forms` (`whole::formula_text`, `whole::is_placeholder`) | `tests/conformance.rs` (`v2-values.json`, `v3-rules.json`) |
 //! | §6 raw whitespace (with `\n`, `\r`, `\t` written as text), separators, pieces | `pieces` (`pieces::space_len`, `pieces::has_raw_space`, `pieces::Pieces`) | `pieces::tests` |
 //! | §6 `multiple_values`, `wrapped_line`, `extra_text` | `whole::check` | `tests/conformance.rs` (`v2-values.json`) |
-//! | §6 `publisher_url` | `resolver::publisher_doi` | `tests/conformance.rs` |
+//! | §6 `publisher_url` (v3: a `doi=` parameter, a file extension dropped by its repair) | `resolver::publisher_doi`, `resolver::doi_param`, `resolver::is_publisher_url` | `resolver::tests`, `tests/conformance.rs` |
 //! | §6 `unexpected_namespace` | `Parser::expected` | `tests/conformance.rs` |
 //! | §6 whole-value repairs | `read_value`, `whole::repaired_as`, `Warning::is_whole_value_repair` | `tests/conformance.rs` |
 //! | §6 splitting cells | `split::Split` | `tests/split.rs` |
 //! | §7 changes in version 2 | (history: each change is decided where its section is) | |
 //! | §8 other schemes: check characters, shapes, canonical, `url` | `other::check`, `other::ids`, `other::render` | `other::check::tests` (property tests against the standards' definitions), `tests/other.rs`, `tests/conformance.rs` (`v3-other.json`) |
-//! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::is_spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
+//! | §8 labelled and bare forms, PubMed's tags; §6 sees them (`other::head_len`, `other::spaced_shape`, `other::piece_may_be`) | `other::parse` (`other::labels`) | `other::labels::tests`, `tests/other.rs` |
 //! | §8 resolver URLs | `other::url::read`, asked by `resolver::parse` | `other::url::tests`, `tests/conformance.rs` |
 //! | §8 declared shapes (`--expect`) | `other::declared` | `tests/conformance.rs` (`v3-declared-*`) |
-//! | §8 on the fast path: left to the full parser | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
+//! | §8 on the fast path: left to `rare::read`, which reads labelled and bare values (`other::read_one`) and the schemes' resolver URLs (`other::url::reading`) as the full parser does | `other::may_be`, `other::url::claims` | `fast/tests.rs`, `tests/other.rs` (fast and full agree) |
 
 #![deny(missing_docs)]
 
@@ -599,8 +601,10 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
         control: cx.scan.control,
         marked: false,
     };
+    // A §8 label, read once for the steps below that ask.
+    let lab = other::label(t);
     // A value of SPEC §8 whose groups are joined by spaces is one value.
-    match whole::before_forms(t, found, || cx.level != Level::Forms && !other::is_spaced_shape(t)) {
+    match whole::before_forms(t, found, || cx.level != Level::Forms && !other::spaced_shape(t, lab)) {
         whole::Before::Error(e) => {
             // `formula_text`'s repair reads the quoted text.
             if let Some(quoted) = whole::formula_text(t).filter(|_| e == ErrorCode::FormulaText) {
@@ -611,15 +615,16 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
         whole::Before::Several => whole::check(cx, t)?,
         whole::Before::Forms => {}
     }
-    if let Some(read) = other::parse(cx, t) {
+    if let Some(read) = other::parse(cx, t, lab) {
         return read;
     }
     if let Some(doi) = other::doi_tag(t) {
         return label::labelled(cx, doi);
     }
     let first = t.as_bytes()[0];
-    if first.is_ascii_digit() {
-        // Most values are bare handles and DOIs; no scheme starts with a digit.
+    if first.is_ascii_digit() && !resolver::is_schemeless_url(t) {
+        // Most values are bare handles and DOIs; no scheme starts with a
+        // digit, but a host may (`3dprint.com/…`).
         return label::bare(cx, t);
     }
     if chars::starts_with_ci(t, "hdl:") {
@@ -630,6 +635,14 @@ fn dispatch(cx: &mut Cx<'_>) -> Result<(), ErrorCode> {
     }
     if let Some(url) = resolver::UrlStart::detect(t, cx.opts) {
         return resolver::parse(cx, url);
+    }
+    if let Some((https, at)) = resolver::scheme_typo(t) {
+        // Its whole-value repair reads the value with the scheme written right.
+        let start = cx.buf.len();
+        cx.buf.push_str(if https { "https://" } else { "http://" });
+        cx.buf.push_str(&t[at..]);
+        cx.d.whole = Span::Buf(start as u32, cx.buf.len() as u32);
+        return Err(ErrorCode::SchemeTypo);
     }
     if chars::starts_with_ci(t, "urn:doi:") {
         return label::urn_doi(cx, &t[8..]);

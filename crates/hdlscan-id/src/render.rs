@@ -268,11 +268,13 @@ fn url_prefix(prefix: &str, suffix: &str, keep: &AsciiSet, url: &mut String) {
     percent::encode_into(prefix, keep, url);
     // Escape the prefix's first letter where the path would otherwise be
     // read back as something else: `api/handles/…` is the REST API path,
-    // `doi%3A…` an (escaped) `doi:` label, and a global resolver's host
+    // `doi%3A…` and `hdl%3A…` an (escaped) label (SPEC v3 reads `hdl:`
+    // there too: `hdl:hdl:1234/b`, the fuzzer's), and a global resolver's host
     // (`hdl://doi.org/x` is the handle `DOI.ORG/x`) a resolver URL written
     // again (SPEC §2 `doubled_label`; the fuzzer's find).
     let misread = (prefix.eq_ignore_ascii_case("api") && suffix.starts_with("handles/"))
         || chars::starts_with_ci(&url[at..], "doi%3a")
+        || chars::starts_with_ci(&url[at..], "hdl%3a")
         || resolver::GLOBAL.iter().any(|(h, _)| prefix.eq_ignore_ascii_case(h));
     if misread {
         let first = url.as_bytes()[at];
@@ -306,6 +308,20 @@ mod tests {
         let p = parser.parse(v.as_bytes(), &mut scratch);
         parser.render(&p, &mut out);
         (out.uri().unwrap().to_owned(), out.url().unwrap().to_owned())
+    }
+
+    /// A prefix that starts like a label the resolver path reads
+    /// (`doi:`, and `hdl:` since SPEC v3) has its first letter escaped
+    /// in `url`, which then reads back as the same handle.
+    #[test]
+    fn label_like_prefixes_are_escaped_in_url() {
+        for (v, url) in [
+            ("hdl:hdl:1234/b", "https://hdl.handle.net/%68dl%3A1234/b"),
+            ("hdl:HDL:1234/b", "https://hdl.handle.net/%48DL%3A1234/b"),
+            ("hdl:doi:1234/b", "https://hdl.handle.net/%64oi%3A1234/b"),
+        ] {
+            assert_eq!(columns(v).1, url, "{v}");
+        }
     }
 
     #[test]

@@ -1,10 +1,15 @@
 //! HTTP(S) resolver URLs (SPEC §2 "Resolver URLs", seed 002): the global
 //! resolvers, DataCite's test resolvers, their `/api/handles/` REST path,
 //! the `/hdl/` and `/handle/` paths of any host with DSpace's UI and file
-//! paths, hosts the user adds, the DOI proxy's own paths (shortDOIs,
-//! `urn:doi:`), a resolver URL written inside another, and whitespace
-//! before the handle; then SPEC §6 `publisher_url`, the last URL form
-//! checked before `not_a_resolver_url`.
+//! paths (older DSpace's `/bitstream/PREFIX/SUFFIX/SEQ/FILE` too), local
+//! handle proxies (`hdl.…`, `handle.…` hosts), hosts the user adds, the
+//! DOI proxy's own paths (shortDOIs, `urn:doi:`), a resolver URL written
+//! inside another, `doi:` and `hdl:` labels and whitespace before the
+//! handle; URLs written without their scheme on any host, and misspelt
+//! schemes (SPEC v3 §2 "URLs written without their scheme, or with a
+//! broken one"); then SPEC §6 `publisher_url` (a DOI in the path or a
+//! `doi=` parameter), the last URL form checked before
+//! `not_a_resolver_url`.
 //!
 //! Each rule is decided here once. The fast path (`fast.rs`,
 //! `fast/rare.rs`) routes a URL by [`route`], reads what stands before
@@ -89,8 +94,9 @@ pub struct UrlStart<'a> {
 
 impl<'a> UrlStart<'a> {
     /// Recognizes `http://…`, `https://…`, and a scheme-less URL whose host
-    /// is a known or user resolver, or a DNS name whose path is a resolver
-    /// form of any host (`/hdl/`, `/handle/`, DSpace's paths; [`route`]).
+    /// is a known or user resolver, a DNS name whose path is a resolver
+    /// form of any host (`/hdl/`, `/handle/`, DSpace's paths; [`route`]),
+    /// or any host name by SPEC v3 §2's rule ([`is_host_name`]).
     pub fn detect(t: &'a str, opts: &Options) -> Option<UrlStart<'a>> {
         if let Some(url) = UrlStart::with_scheme(t) {
             return Some(url);
@@ -103,7 +109,7 @@ impl<'a> UrlStart<'a> {
                 && authority::is_dns_name_with_letter(host)
                 && (route(host, path) != Route::None || other::url::is_host(host))
         };
-        (names_resolver(auth, host, opts) || local()).then_some(UrlStart {
+        (names_resolver(auth, host, opts) || local() || is_host_name(auth)).then_some(UrlStart {
             scheme: Scheme::Missing,
             rest: t,
         })
@@ -141,6 +147,81 @@ fn names_resolver(auth: &str, host: &str, opts: &Options) -> bool {
             .any(|r| r.host.eq_ignore_ascii_case(auth) || r.host.eq_ignore_ascii_case(host))
 }
 
+/// SPEC v3 §2 "URLs written without their scheme": `auth`, the text of a
+/// bare value before its first `/`, is a host name: labels of ASCII
+/// letters, digits and `-`, and it starts with `www.`, or it has two or
+/// more labels, its first holds a letter, and its last is `com`, `org`,
+/// `net`, `edu`, `gov`, `int`, `info` or any two letters (`0.NA` has no
+/// letter in its first label, `CNRI.TEST` a last label of four).
+/// Without a `/` a value is no URL: `www.example.com` alone stays
+/// `no_slash` (SPEC says "before the first `/`").
+pub fn is_host_name(auth: &str) -> bool {
+    let b = auth.as_bytes();
+    // Told at the first label for most values (a handle's prefix has no
+    // letter there), before the others are looked at.
+    let Some(dot) = chars::find_byte(b'.', b) else {
+        return false;
+    };
+    let first = &b[..dot];
+    let www = first.eq_ignore_ascii_case(b"www");
+    if !www && !first.iter().any(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let labels_ok = !b.ends_with(b".")
+        && !b.windows(2).any(|w| w == b"..")
+        && !b.starts_with(b".")
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'.');
+    let last = &b[b.iter().rposition(|&c| c == b'.').map_or(0, |i| i + 1)..];
+    let top = (last.len() == 2 && last.iter().all(u8::is_ascii_alphabetic))
+        || ["com", "org", "net", "edu", "gov", "int", "info"]
+            .iter()
+            .any(|d| last.eq_ignore_ascii_case(d.as_bytes()));
+    labels_ok && (www || top)
+}
+
+/// SPEC v3 §2: a trimmed value written as a URL without its scheme on any
+/// host ([`is_host_name`] before its first `/`). Every reader asks it of a
+/// bare value that is no handle: the fast path gives up on it, the full
+/// parser reads it as a URL ([`UrlStart::detect`]).
+#[inline(never)]
+pub fn is_schemeless_url(t: &str) -> bool {
+    chars::find_byte(b'/', t.as_bytes()).is_some_and(|i| is_host_name(&t[..i]))
+}
+
+/// SPEC v3 §2 `scheme_typo`: the trimmed value `t` starts with a misspelt
+/// `http` scheme: `h`, `t`, `p` each written one or more times and an
+/// optional `s`, any case, then `://`, `//`, or `:/` and no second `/`,
+/// but for `http://` and `https://` themselves (`htttp://`, `hhttp://`,
+/// `htp://`, `http//`, `https:/`). Whether `https` was meant, and where
+/// what follows the scheme's slashes starts. Where SPEC is silent: a
+/// dropped or repeated letter of the four counts (`htp://`,
+/// `httpss://`), another letter does not (`ttp://`, `hxxp://`, which
+/// defanged URLs are written with on purpose).
+pub fn scheme_typo(t: &str) -> Option<(bool, usize)> {
+    let b = t.as_bytes();
+    let mut i = 0;
+    let mut run = |c: u8| {
+        let start = i;
+        while b.get(i).is_some_and(|&x| x | 0x20 == c) {
+            i += 1;
+        }
+        i - start
+    };
+    let (h, tt, p, s) = (run(b'h'), run(b't'), run(b'p'), run(b's'));
+    if h == 0 || tt == 0 || p == 0 {
+        return None;
+    }
+    let rest = &b[i..];
+    let (right, slashes) = if rest.starts_with(b"://") {
+        (h == 1 && tt == 2 && p == 1 && s <= 1, 3)
+    } else if rest.starts_with(b"//") || rest.starts_with(b":/") {
+        (false, 2)
+    } else {
+        return None;
+    };
+    (!right).then_some((s > 0, i + slashes))
+}
+
 /// Which rule of SPEC §2 a URL's host and path name, and its handle part:
 /// what follows the host's `/` or the path prefix, up to the query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,7 +245,7 @@ pub enum Route<'p> {
 pub fn route<'p>(host: &str, path: &'p str) -> Route<'p> {
     match global(host) {
         Some(host) => route_global(host, path),
-        None => route_local(path),
+        None => route_local(host, path),
     }
 }
 
@@ -191,10 +272,16 @@ pub fn route_global(host: usize, path: &str) -> Route<'_> {
     }
 }
 
-/// `route` for a host that is no global resolver.
+/// `route` for a host that is no global resolver. A path starting with
+/// `/ark:` is SPEC §8's ARK on any host, whatever segments its name holds
+/// (`/ark:/13/x/handle/6`: no handle; the fuzzer's find).
 #[inline]
-pub fn route_local(path: &str) -> Route<'_> {
-    match local_path(path) {
+pub fn route_local<'p>(host: &str, path: &'p str) -> Route<'p> {
+    if path.as_bytes().get(1).is_some_and(|&c| c | 0x20 == b'a') && starts_with_ci(path, "/ark:") {
+        return Route::None;
+    }
+    let found = local_path(path).or_else(|| Some((path.strip_prefix('/')?, false)).filter(|_| is_proxy_host(host)));
+    match found {
         // Only a handle starting with a digit makes another host's path a
         // resolver's: `/handle/abc/def` is a page of the site (SPEC §2).
         Some((part, file)) if part[part_head(part).at..].starts_with(|c: char| c.is_ascii_digit()) => {
@@ -204,12 +291,30 @@ pub fn route_local(path: &str) -> Route<'_> {
     }
 }
 
+/// SPEC v3 §2: a local install of the handle proxy, a host of three or
+/// more DNS labels whose first is `hdl` or `handle` (any case:
+/// `hdl.loc.gov`, `hdl.cqu.edu.au`), whose whole path is the handle; not
+/// `handle.net` (two labels) nor a publisher's `doi.` host.
+fn is_proxy_host(host: &str) -> bool {
+    let rest = if starts_with_ci(host, "hdl.") {
+        &host[4..]
+    } else if starts_with_ci(host, "handle.") {
+        &host[7..]
+    } else {
+        return false;
+    };
+    chars::find_byte(b'.', rest.as_bytes()).is_some() && authority::is_dns_name_with_letter(host)
+}
+
 /// Where any host's path names a handle: after `/hdl/` (seed 002), after
 /// the first segment named `handle` (a repository's own URL, and DSpace's
 /// UI paths such as `/xmlui/handle/`), and, when that segment follows one
 /// named `bitstream`, the item's `PREFIX/SUFFIX` before the file's name
-/// (`true`). Without a file name, a `bitstream` path is a UI path. The
-/// handle itself is not looked at.
+/// (`true`). Without a file name, a `bitstream` path is a UI path. With no
+/// segment named `handle`, older DSpace's `/bitstream/PREFIX/SUFFIX/SEQ/FILE`
+/// (SPEC v3 §2: PREFIX with an all-digit first segment, SEQ all digits)
+/// names `PREFIX/SUFFIX` too ([`old_bitstream`]). The handle itself is
+/// not looked at.
 fn local_path(path: &str) -> Option<(&str, bool)> {
     // The commonest paths, `/hdl/` and `/handle/` first, need no search.
     if let Some(part) = path.strip_prefix("/hdl/").or_else(|| path.strip_prefix("/handle/")) {
@@ -221,10 +326,16 @@ fn local_path(path: &str) -> Option<(&str, bool)> {
     // set-up costs more than the search on paths this short).
     let b = path.as_bytes();
     let mut from = 0;
+    let mut bitstream = None;
     let i = loop {
-        let i = from + chars::find_byte(b'/', &b[from..])?;
+        let Some(i) = chars::find_byte(b'/', &b[from..]).map(|i| from + i) else {
+            return old_bitstream(&path[bitstream? + "/bitstream/".len()..]).map(|part| (part, true));
+        };
         if b[i + 1..].starts_with(b"handle/") {
             break i;
+        }
+        if b.get(i + 1) == Some(&b'b') && bitstream.is_none() && b[i + 1..].starts_with(b"bitstream/") {
+            bitstream = Some(i);
         }
         from = i + 1;
     };
@@ -239,9 +350,21 @@ fn local_path(path: &str) -> Option<(&str, bool)> {
     Some((part, false))
 }
 
+/// Older DSpace's file path after `/bitstream/` (SPEC v3 §2):
+/// `PREFIX/SUFFIX/SEQ/FILE`, PREFIX's first segment all digits, SEQ all
+/// digits, FILE not empty: `PREFIX/SUFFIX`.
+fn old_bitstream(rest: &str) -> Option<&str> {
+    let mut segs = rest.splitn(4, '/');
+    let (prefix, suffix, seq, file) = (segs.next()?, segs.next()?, segs.next()?, segs.next()?);
+    let first = prefix.split('.').next().unwrap_or("");
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(first) && !suffix.is_empty() && digits(seq) && !file.is_empty())
+        .then(|| &rest[..prefix.len() + 1 + suffix.len()])
+}
+
 /// What stands before the handle in a resolver URL's handle part (SPEC §2):
-/// whitespace, skipped (`unencoded_chars`), then `doi:` labels, raw or
-/// escaped (`doubled_label`).
+/// whitespace, skipped (`unencoded_chars`), then `doi:` labels, and
+/// (SPEC v3) `hdl:` labels, raw or escaped (`doubled_label`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartHead {
     /// The length of the whitespace.
@@ -253,10 +376,10 @@ pub struct PartHead {
 }
 
 /// The head of the handle part `part`.
-#[inline]
+#[inline(always)]
 pub fn part_head(part: &str) -> PartHead {
     // Most handle parts start with their prefix's digit: no whitespace,
-    // no label (one test, where the loop below compares twice).
+    // no label (one test, where `labelled_head` compares four times).
     if part.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return PartHead {
             space: 0,
@@ -264,13 +387,20 @@ pub fn part_head(part: &str) -> PartHead {
             at: 0,
         };
     }
+    labelled_head(part)
+}
+
+/// `part_head` of a part that does not start with a digit. Out of line:
+/// rare.
+#[inline(never)]
+fn labelled_head(part: &str) -> PartHead {
     let space = skipped_space(part);
     let (mut at, mut labels) = (space, 0);
     loop {
         let rest = &part[at..];
-        at += if starts_with_ci(rest, "doi:") {
+        at += if starts_with_ci(rest, "doi:") || starts_with_ci(rest, "hdl:") {
             4
-        } else if starts_with_ci(rest, "doi%3a") {
+        } else if starts_with_ci(rest, "doi%3a") || starts_with_ci(rest, "hdl%3a") {
             6
         } else {
             break;
@@ -440,7 +570,11 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
                 (part, Rule::Any)
             }
             Route::None => {
-                return Err(not_a_resolver(cx, &at)).or_else(|e| other_url(cx, url, &at, [query, fragment], e));
+                // SPEC v3 §2: a URL without its scheme on any host says so.
+                if outer && url.scheme == Scheme::Missing {
+                    cx.warn(Warning::MissingUrlScheme);
+                }
+                return Err(not_a_resolver(cx, &at, query)).or_else(|e| other_url(cx, url, &at, [query, fragment], e));
             }
         };
         // An inner URL's missing scheme is the doubling's, not a warning
@@ -492,7 +626,9 @@ fn other_url<'a>(
     [query, fragment]: [Option<&'a str>; 2],
     e: ErrorCode,
 ) -> Result<(), ErrorCode> {
-    if e != ErrorCode::NotAResolverUrl || at.user_host {
+    // A page of §8's list is read as such before `publisher_url`: an
+    // ARK's name may hold a DOI's shape (`ark:x/10.5555/y`, the fuzzer's).
+    if !matches!(e, ErrorCode::NotAResolverUrl | ErrorCode::PublisherUrl) || at.user_host {
         return Err(e);
     }
     let Some(read) = other::url::read(cx, at.resolver, at.path) else {
@@ -529,9 +665,11 @@ fn read_short_doi<'a>(cx: &mut Cx<'a>, code: &'a str) {
 }
 
 /// The error of a URL no resolver form claims: `publisher_url` when its
-/// path holds a DOI on a host that is no resolver (SPEC §6), with
-/// `cx.d.whole` set to that DOI for its repair; else `not_a_resolver_url`.
-fn not_a_resolver<'a>(cx: &mut Cx<'a>, at: &Located<'a>) -> ErrorCode {
+/// path, or (SPEC v3) its query's `doi=` parameter, holds a DOI on a host
+/// that is no resolver (SPEC §6), with `cx.d.whole` set to that DOI for
+/// its repair (a path's less a file extension ending it); else
+/// `not_a_resolver_url`.
+fn not_a_resolver<'a>(cx: &mut Cx<'a>, at: &Located<'a>, query: Option<&'a str>) -> ErrorCode {
     if at.user_host {
         return ErrorCode::NotAResolverUrl;
     }
@@ -539,14 +677,75 @@ fn not_a_resolver<'a>(cx: &mut Cx<'a>, at: &Located<'a>) -> ErrorCode {
     // that does not decode is read as written.
     let decoded = decode_part(at.path, cx.bytes, cx.buf).ok().flatten();
     let text = decoded.map_or(at.path, |(a, b)| &cx.buf[a..b]);
-    let Some(i) = publisher_doi(text) else {
+    if let Some(i) = publisher_doi(text) {
+        let cut = file_extension_len(text);
+        cx.d.whole = match decoded {
+            Some((a, b)) => Span::Buf((a + i) as u32, (b - cut) as u32),
+            None => cx.span_of(&at.path[i..at.path.len() - cut]),
+        };
+        return ErrorCode::PublisherUrl;
+    }
+    let Some(raw) = query.and_then(doi_param) else {
         return ErrorCode::NotAResolverUrl;
     };
+    let decoded = decode_part(raw, cx.bytes, cx.buf).ok().flatten();
+    let text = decoded.map_or(raw, |(a, b)| &cx.buf[a..b]);
+    if !starts_doi(text.as_bytes()) {
+        return ErrorCode::NotAResolverUrl;
+    }
     cx.d.whole = match decoded {
-        Some((a, b)) => Span::Buf((a + i) as u32, b as u32),
-        None => cx.span_of(&at.path[i..]),
+        Some((a, b)) => Span::Buf(a as u32, b as u32),
+        None => cx.span_of(raw),
     };
     ErrorCode::PublisherUrl
+}
+
+/// SPEC v3 §6: the length of the file extension (`.pdf`, `.epub`,
+/// `.html`, `.htm`, `.xml`, any case) a landing page's path ends with,
+/// which the repair of `publisher_url` drops; 0 when none.
+fn file_extension_len(path: &str) -> usize {
+    [".pdf", ".epub", ".html", ".htm", ".xml"]
+        .iter()
+        .find(|x| path.len() > x.len() && path.as_bytes()[path.len() - x.len()..].eq_ignore_ascii_case(x.as_bytes()))
+        .map_or(0, |x| x.len())
+}
+
+/// SPEC v3 §6 `publisher_url`: the raw value of a query's first `doi=`
+/// parameter (name any case), up to the next `&`.
+pub fn doi_param(query: &str) -> Option<&str> {
+    let b = query.as_bytes();
+    let mut start = 0;
+    loop {
+        let end = chars::find_byte(b'&', &b[start..]).map_or(b.len(), |i| start + i);
+        if end - start >= 4 && b[start..start + 4].eq_ignore_ascii_case(b"doi=") {
+            return Some(&query[start + 4..end]);
+        }
+        if end == b.len() {
+            return None;
+        }
+        start = end + 1;
+    }
+}
+
+/// A landing page (`path`, no query; `query`, raw) whose path or `doi=`
+/// parameter holds a DOI (SPEC §6 `publisher_url`), for a URL holding no
+/// `%` (the fast path's): as written is as decoded.
+#[inline]
+pub fn is_publisher_url(path: &str, query: Option<&str>) -> bool {
+    publisher_doi(path).is_some() || query.and_then(doi_param).is_some_and(|v| starts_doi(v.as_bytes()))
+}
+
+/// `b` starts with a DOI: `10.` and digits (`10.1000`, derived
+/// `10.1000.10`), `/`, and a suffix not starting with `/`.
+fn starts_doi(b: &[u8]) -> bool {
+    chars::find_byte(b'/', b).is_some_and(|end| is_doi_head(&b[..end], b.get(end + 1)))
+}
+
+/// `seg`, before a `/` followed by `next`, is a DOI's prefix (`10.` and
+/// digits) with a suffix after it (not starting with `/`).
+#[inline(always)]
+fn is_doi_head(seg: &[u8], next: Option<&u8>) -> bool {
+    seg.len() > 3 && seg.starts_with(b"10.") && chars::dotted_digits(&seg[3..]) && next.is_some_and(|&c| c != b'/')
 }
 
 /// SPEC §6 `publisher_url`: where the DOI that a landing page's path
@@ -558,14 +757,8 @@ pub fn publisher_doi(path: &str) -> Option<usize> {
     let b = path.as_bytes();
     let mut start = 0;
     loop {
-        let end = chars::find_byte(b'/', &b[start..]).map(|i| start + i);
-        let seg = &b[start..end.unwrap_or(b.len())];
-        let end = end?;
-        if seg.len() > 3
-            && seg.starts_with(b"10.")
-            && chars::dotted_digits(&seg[3..])
-            && b.get(end + 1).is_some_and(|&c| c != b'/')
-        {
+        let end = start + chars::find_byte(b'/', &b[start..])?;
+        if is_doi_head(&b[start..end], b.get(end + 1)) {
             return Some(start);
         }
         start = end + 1;
@@ -672,6 +865,99 @@ mod tests {
     #[test]
     fn no_global_host_starts_with_a_digit() {
         assert!(GLOBAL.iter().all(|(h, _)| !h.as_bytes()[0].is_ascii_digit()));
+    }
+
+    #[test]
+    fn v3_routes() {
+        let local = |part, file| Route::Local { part, file };
+        assert_eq!(route("hdl.cqu.edu.au", "/10018/58925"), local("10018/58925", false));
+        assert_eq!(route("HANDLE.example.edu", "/1/2"), local("1/2", false));
+        assert_eq!(route("hdl.loc.gov", "/loc.pnp/x"), Route::None);
+        assert_eq!(route("handle.net", "/1/2"), Route::None);
+        assert_eq!(route("hdl.org", "/1/2"), Route::None);
+        assert_eq!(route("x.hdl.org", "/1/2"), Route::None);
+        assert_eq!(route("x.org", "/bitstream/1721.1/5/1/f.pdf"), local("1721.1/5", true));
+        assert_eq!(
+            route("x.org", "/a/bitstream/1721.1/5/12/b/f.pdf"),
+            local("1721.1/5", true)
+        );
+        for not in [
+            "/bitstream/1721.1/5/1/",
+            "/bitstream/1721.1/5/x/f",
+            "/bitstream/a1.1/5/1/f",
+            "/bitstream/1721.1//1/f",
+            "/bitstream/1721.1/5",
+            "/xbitstream/1721.1/5/1/f",
+        ] {
+            assert_eq!(route("x.org", not), Route::None, "{not}");
+        }
+        assert_eq!(route("n2t.net", "/ark:/13/x/handle/6/7"), Route::None);
+        assert_eq!(route("x.org", "/ARK:13/hdl/1/2"), Route::None);
+        assert_eq!(part_head("hdl:1/2").at, 4);
+        assert_eq!(part_head("HDL%3a1/2").at, 6);
+        assert_eq!(part_head("doi:hdl:1/2").labels, 2);
+    }
+
+    #[test]
+    fn host_names_and_scheme_typos() {
+        for host in [
+            "www.x",
+            "www.bioplatforms.com",
+            "a.org",
+            "3d.com",
+            "x.y.co",
+            "A.B.INFO",
+            "a-b.de",
+        ] {
+            assert!(is_host_name(host), "{host}");
+        }
+        for not in [
+            "0.NA",
+            "CNRI.TEST",
+            "loc.gdc",
+            "x",
+            "a..org",
+            "a.org.",
+            "www",
+            "a_b.org",
+            "10.1000",
+            "a.b:80",
+        ] {
+            assert!(!is_host_name(not), "{not}");
+        }
+        for (t, want) in [
+            ("htttp://x", Some((false, 8))),
+            ("hhttp://x", Some((false, 8))),
+            ("HTTPS//x", Some((true, 7))),
+            ("http//x", Some((false, 6))),
+            ("http:/x", Some((false, 6))),
+            ("httpss://x", Some((true, 9))),
+            ("htp://x", Some((false, 6))),
+            ("http://x", None),
+            ("HTTPS://x", None),
+            ("http:///x", None),
+            ("hxxp://x", None),
+            ("ttp://x", None),
+            ("http:x", None),
+            ("hdl:1/2", None),
+        ] {
+            assert_eq!(scheme_typo(t), want, "{t}");
+        }
+    }
+
+    #[test]
+    fn publisher_queries() {
+        assert_eq!(doi_param("doi=10.1/x"), Some("10.1/x"));
+        assert_eq!(doi_param("a=1&DOI=10.1/x&b=2"), Some("10.1/x"));
+        assert_eq!(doi_param("xdoi=10.1/x"), None);
+        assert_eq!(doi_param("do"), None);
+        assert!(is_publisher_url("/a", Some("doi=10.1/x")));
+        assert!(!is_publisher_url("/a", Some("doi=10.1/")));
+        assert!(!is_publisher_url("/a", Some("doi=x10.1/y")));
+        assert_eq!(file_extension_len("/10.1/x.PDF"), 4);
+        assert_eq!(file_extension_len("/10.1/x.htm"), 4);
+        assert_eq!(file_extension_len("/10.1/x.html"), 5);
+        assert_eq!(file_extension_len("/10.1/x.pdfx"), 0);
     }
 
     #[test]

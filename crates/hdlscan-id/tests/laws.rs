@@ -53,7 +53,7 @@ fn suffix() -> impl Strategy<Value = String> {
 
 /// A handle wrapped in one of SPEC §2's forms.
 fn identifier() -> impl Strategy<Value = String> {
-    (prefix(), suffix(), 0..12usize, any::<bool>()).prop_map(|(p, s, form, pad)| {
+    (prefix(), suffix(), 0..16usize, any::<bool>()).prop_map(|(p, s, form, pad)| {
         let enc = |x: &str| x.replace('%', "%25").replace('?', "%3F").replace('#', "%23");
         let v = match form {
             0 => format!("{p}/{s}"),
@@ -67,6 +67,14 @@ fn identifier() -> impl Strategy<Value = String> {
             8 => format!("urn:doi:{p}/{}", enc(&s)),
             9 => format!("hdl://190.12.34.56:2641/{p}/{}#x", enc(&s)),
             10 => format!("https://www.doi.org/api/handles/{p}/{}", enc(&s)),
+            // SPEC v3 §2's forms.
+            12 => format!("http://hdl.cqu.edu.au/{p}/{}", enc(&s)),
+            13 => format!("https://hdl.handle.net/hdl:{p}/{}", enc(&s)),
+            14 => format!("info:eu-repo/semantics/altIdentifier/hdl/{p}/{}", enc(&s)),
+            15 => format!(
+                "https://repo.example.edu/bitstream/{p}/{}/1/f.pdf",
+                enc(&s).replace('/', "%2F")
+            ),
             _ => format!("info:doi/{p}/{}", enc(&s)),
         };
         if pad { format!(" \u{FEFF}{v}\u{A0}") } else { v }

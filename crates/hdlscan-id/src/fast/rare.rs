@@ -1,7 +1,8 @@
 //! The forms the fast path (`fast.rs`) leaves that are still common
 //! enough to cost (SPEC §2: other `info:` namespaces, `hdl://` hosts,
 //! ports, `%2F` in bare values, escaped URLs; §6: `extra_text` without
-//! two candidates): read out of line once `fast::parse` gave up, before
+//! two candidates; §8: labelled values and the schemes' resolver URLs):
+//! read out of line once `fast::parse` gave up, before
 //! the full parser. Each of these values is rare, so its code is cold when
 //! one comes, and the full parser's general steps (authority, ports,
 //! labels, users' hosts) mispredict and miss the cache all the way
@@ -38,10 +39,22 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     }
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
+    // A link ending in a PubMed tag is read as tagged (SPEC §8), by the
+    // full parser.
+    if t.bytes().last() == Some(&b']') && pieces::is_link(t.s) {
+        return Err(scratch);
+    }
     let mut ws = trimmed;
+    // A §8 label, read once for the steps below that ask.
+    let lab = other::label(t.s);
     // A value of SPEC §8 whose groups are joined by spaces is one value.
-    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::is_spaced_shape(t.s);
-    let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
+    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::spaced_shape(t.s, lab);
+    let several = || {
+        raw_space
+            || (classes.may_separate(t.bytes())
+                && !classes.only_lone_colons(t.bytes())
+                && classes.may_be_several(t.bytes()))
+    };
     // Classes without `GIVE_UP`: no control character.
     match whole::before_forms(t.s, Found::default(), several) {
         // Its whole-value repair is the full parser's.
@@ -52,7 +65,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         // (`url_parts`), and pieces of §8 in a value §6 looks at are
         // `whole::candidates`'.
         Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
-            return other::read_one(t.s, ws, scratch);
+            return other::read_one(t.s, lab, ws, scratch);
         }
         // Raw spaces (line breaks, and the `\` of one written as text, are
         // `GIVE_UP`) where no
@@ -81,12 +94,15 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     // Below, `%` would be decoded (URIs, URLs) or is taken literally
     // (`no_slash`'s values, but a `%2F` it leaves to the full parser).
     let plain = classes.acc & PCT == 0;
+    let https = Head::of(t.bytes()).starts(&HTTPS);
+    if plain && (https || Head::of(t.bytes()).starts(&HTTP)) {
+        let Some(p) = url_with_port(t, &classes, https, ws, &mut scratch.repair) else {
+            return other_url(t, &classes, https, ws, scratch);
+        };
+        return Ok(p);
+    }
     let parsed = if plain && chars::starts_with_ci(t.s, "hdl://") {
         hdl_host(t, &classes, ws, &mut scratch.repair)
-    } else if plain && Head::of(t.bytes()).starts(&HTTPS) {
-        url_with_port(t, &classes, true, ws, &mut scratch.repair)
-    } else if plain && Head::of(t.bytes()).starts(&HTTP) {
-        url_with_port(t, &classes, false, ws, &mut scratch.repair)
     } else if classes.slash(t.bytes(), 0, t.len()).is_none() {
         match no_slash(t.s) {
             Some((e, w)) => {
@@ -229,6 +245,46 @@ fn url_with_port<'a>(
     })
 }
 
+/// A URL of SPEC §8's resolvers (`https://orcid.org/…`, PubMed's,
+/// arXiv's, any host's `/ark:` path), on a plain host without a port, no
+/// handle resolver's form and no landing page holding a DOI: read by
+/// `other::url::reading` as `resolver::parse` reads it, with its scheme's
+/// warning.
+fn other_url<'a>(
+    t: Text<'a>,
+    classes: &Classes,
+    https: bool,
+    mut ws: Warnings,
+    scratch: &'a mut Scratch,
+) -> Result<Parsed<'a>, &'a mut Scratch> {
+    let at = if https { HTTPS.len } else { HTTP.len };
+    let Some(sep) = classes.slash(t.bytes(), at, t.len()) else {
+        return Err(scratch);
+    };
+    let (host, path) = (t.cut(at, sep), t.cut(sep, t.len()));
+    if !other::url::claims(host, path)
+        || !plain_authority(host)
+        || host.contains(':')
+        || resolver::route(host, path) != Route::None
+        || resolver::publisher_doi(path).is_some()
+    {
+        return Err(scratch);
+    }
+    let Some(reading) = other::url::reading(host, path, &mut ws) else {
+        return Err(scratch);
+    };
+    ws.add_some(scheme_warning(Some(https)));
+    let p = other::parsed(reading, ws, &mut scratch.buf);
+    Ok(match p.error {
+        None => Parsed {
+            kind: Kind::ResolverUrl,
+            resolver: Some(host),
+            ..p
+        },
+        Some(_) => p,
+    })
+}
+
 /// An authority of lowercase letters, digits, `.`, `-` and `:`: nothing
 /// to lowercase for `resolver`, nothing `unencoded_chars` looks at.
 fn plain_authority(auth: &str) -> bool {
@@ -368,7 +424,7 @@ fn escaped_url<'a>(
             ws.add_some(host_ws);
             (from, host, Rule::Any)
         }
-        None if scheme.is_some() => match url_parts(t, classes, at, t.len() - at, scheme) {
+        None if scheme.is_some() => match url_parts(t, classes, at, t.len() - at, scheme, None) {
             Some(Ok((host, handle))) => {
                 ws |= host.warnings;
                 (t.len() - handle.len(), host.name, host.rule)

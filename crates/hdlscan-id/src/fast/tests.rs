@@ -206,6 +206,15 @@ fn agrees_on_unicode_inside() {
     taken_and_left(parser, &taken, &left);
 }
 
+/// A parser with repairs on, which reads a landing page again as its DOI
+/// and a misspelt scheme written right: what the full parser must do.
+fn repairing() -> Parser {
+    Parser::new(Options {
+        repair: true,
+        ..Options::default()
+    })
+}
+
 /// `agree` on each value, which the fast path (or `rare::read`) must
 /// take (`taken`) or leave to the full parser (`left`).
 fn taken_and_left(parser: &Parser, taken: &[&str], left: &[&str]) {
@@ -275,12 +284,25 @@ fn escaped_urls_are_taken_or_left() {
 
 /// The other forms `rare::read` takes (other `info:` namespaces as
 /// written, `hdl://` with a numeric host, a server or a port, other
-/// hosts' URLs with a port, the plain errors of values without `/`),
-/// and neighbours of theirs it must leave.
+/// hosts' URLs with a port, the plain errors of values without `/`,
+/// SPEC §8's resolver URLs on a plain host, labelled values whose only
+/// separator bytes are lone `:`), and neighbours of theirs it must leave.
 #[test]
 fn rare_forms_are_taken_or_left() {
     let parser = &parsers()[0];
     let taken = [
+        // SPEC §8's resolver URLs on a plain host (`other::url::reading`).
+        "https://orcid.org/0000-0002-1825-0097",
+        "http://www.ncbi.nlm.nih.gov/pmc/articles/PMC1234567/",
+        "https://orcid.org/0000-0002-1825-0098",
+        "https://orcid.org/0000-0002",
+        "https://sandbox.orcid.org/0000-0002-1825-0097",
+        "https://gallica.bnf.fr/ark:/12148/bpt6k5619759j",
+        "https://arxiv.org/pdf/2101.00001v2.pdf",
+        "https://ror.org/01eezs655.",
+        // Two lone `:`, a URN's: no separator (`Classes::only_lone_colons`).
+        " urn:isbn:9785967673786 ",
+        "URN:ISSN:1932-6203",
         "info:pmid/14890380",
         "INFO:lccn/2021817118",
         "info:ofi/fmt:kev:mtx:journal",
@@ -356,10 +378,12 @@ fn rare_forms_are_taken_or_left() {
         // decode (SPEC §2): the full parser's.
         "10.1007%2Fa%ZZ",
         "10.1007%2F",
-        // SPEC §8's resolver URLs are the full parser's.
-        "https://orcid.org/0000-0002-1825-0097",
-        // Two `:`, which may separate (the full parser's).
-        " urn:isbn:9785967673786 ",
+        // A link or a marked form ending in a tag: read as tagged (the
+        // parse fuzzer's find).
+        "https://x.org/a/10.1/41768[pmc]",
+        "https://doi.org/10.1/x[pmid]",
+        // `::` separates (the full parser's).
+        "urn:isbn::9785967673786",
     ];
     taken_and_left(parser, &taken, &left);
 }
@@ -407,11 +431,56 @@ fn v2_url_forms_are_taken_or_left() {
     ];
     taken_and_left(parser, &taken, &left);
     // With repair on, a landing page reads as its DOI: left.
-    let repair = Parser::new(Options {
-        repair: true,
-        ..Options::default()
-    });
+    let repair = repairing();
     taken_and_left(&repair, &[], &["https://journals.example.org/doi/full/10.1000/182"]);
+}
+
+/// SPEC v3 §2's and §6's new URL forms: a proxy host's path, an `hdl:`
+/// label in a resolver path and a landing page's `doi=` parameter are
+/// taken by the rules the full parser asks (`resolver::route_local`,
+/// `resolver::part_head`, `resolver::is_publisher_url`); older DSpace
+/// file URLs, URLs without a scheme on other hosts, misspelt schemes
+/// and OpenAIRE's wrappers are left.
+#[test]
+fn v3_url_forms_are_taken_or_left() {
+    let parser = &parsers()[0];
+    let taken = [
+        "http://hdl.cqu.edu.au/10018/58925",
+        "https://handle.example.edu/1721.1/77?x",
+        "hdl.handle.net/hdl:1839/x",
+        "https://hdl.handle.net/hdl:1839/00-0000-0000-0000-3D5C-6",
+        "https://repo.example.edu/handle/HDL:1721.1/5",
+        "https://jamanetwork.com/article.aspx?doi=10.1001/jama.289.8.989",
+        "https://x.example.org/view?id=1&DOI=10.1/x#f",
+        "https://x.example.org/view?doi=abc",
+        "https://link.springer.com/content/pdf/10.1007/0-306-48017-4_14.pdf",
+        "http://hdl.loc.gov/loc.pnp/cph.3a12345",
+        "10.1000/182",
+        "0.NA/12345",
+    ];
+    let left = [
+        "https://repo.example.edu/bitstream/1721.1/77/1/thesis.pdf",
+        "www.bioplatforms.com/party-10",
+        "3dprint.com/x/y",
+        "1a.example.org/10.1000/182",
+        "htttp://dx.doi.org/10.1000/182",
+        "http//doi.org/10.1000/182",
+        "https//doi.org/10.1000/182",
+        "http:/doi.org/10.1000/182",
+        "info:eu-repo/semantics/altIdentifier/doi/10.1000/182",
+        "info:eu-repo/semantics/altIdentifier/pmid/123",
+        "CNRI.TEST/abc",
+    ];
+    taken_and_left(parser, &taken, &left);
+    let repair = repairing();
+    taken_and_left(
+        &repair,
+        &[],
+        &[
+            "https://jamanetwork.com/article.aspx?doi=10.1001/jama.289.8.989",
+            "htttp://dx.doi.org/10.1000/182",
+        ],
+    );
 }
 
 /// SPEC v2's rules about the handle and its dirt (`handle::check`,
@@ -563,6 +632,23 @@ fn shaped() -> impl Strategy<Value = String> {
         "https://x.org/doi/",
         "https://x.org/a\"/handle/",
         "hdl: ",
+        "http://hdl.cqu.edu.au/",
+        "HDL.LOC.GOV/",
+        "https://x.org/bitstream/",
+        "https://x.org/jspui/bitstream/",
+        "https://hdl.handle.net/hdl:",
+        "https://doi.org/HDL%3a",
+        "https://x.org/handle/hdl:",
+        "www.x.com/",
+        "3d.com/",
+        "htttp://doi.org/",
+        "http//doi.org/",
+        "Https:/hdl.handle.net/",
+        "info:eu-repo/semantics/altIdentifier/doi/",
+        "info:eu-repo/semantics/altIdentifier/HDL/",
+        "info:eu-repo/semantics/altIdentifier/pmid/",
+        "https://x.org/a?doi=",
+        "https://x.org/a.aspx?x=1&DOI=",
     ]);
     let prefix = "(10|10\\.[0-9]{1,5}|0\\.NA|0\\.(na|TYPE|0|[0-9]{1,4}|[a-z]{1,3})|00?[0-9]{0,3}|123456789|10\\.5072|10\\.2999|[0-9]{1,5}(\\.[0-9]{1,3})?|[a-z]{1,3}|10\\.1\u{AD}0|1\u{200B}2|)";
     let suffix = "[a-zA-Z0-9./;:()<>\\[\\]{}&%?#@ ,_|\u{AD}\u{200B}\u{2013}\u{2212}\u{A0}\u{85}é日-]{0,14}";
@@ -610,6 +696,10 @@ fn shaped() -> impl Strategy<Value = String> {
         "\u{2010}\u{2010}",
         "a\tb",
         "a\r\nb",
+        ".pdf",
+        ".HTM",
+        "/1/f.pdf",
+        "&x=1",
     ]);
     (head, prefix, prop::bool::ANY, suffix, tail)
         .prop_map(|(h, p, slash, s, t)| format!("{h}{p}{}{s}{t}", if slash { "/" } else { "" }))

@@ -414,10 +414,14 @@ fn is_ark_char(c: u8) -> bool {
 }
 
 /// ARK, what follows `ark:` (its query split off): an optional `/`, the
-/// NAAN (letters and digits), `/`, and a name with its qualifiers.
+/// NAAN (letters and digits), `/`, and a name with its qualifiers. A
+/// trailing `/` is dropped in every form, as SPEC §8 drops it from a URL
+/// (where SPEC is silent for the others: a value and its `url` must share
+/// the canonical; the fuzzer's find).
 pub fn ark(s: &str) -> Result<Id<'_>, Fail> {
     let s = s.strip_prefix('/').unwrap_or(s);
     let (naan, name) = s.split_once('/').ok_or(Fail::Shape)?;
+    let name = name.trim_end_matches('/');
     let fits = !naan.is_empty()
         && naan.bytes().all(|c| c.is_ascii_alphanumeric())
         && !name.is_empty()

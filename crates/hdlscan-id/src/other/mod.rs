@@ -27,7 +27,11 @@ mod labels;
 pub mod url;
 
 pub use ids::{Fail, Id, Scheme};
-pub use labels::{Clean, doi_tag, head_len, is_spaced_shape, may_hold, may_hold_cut, piece_may_be};
+pub use labels::{Clean, doi_tag, head_len, label, may_hold, may_hold_cut, piece_may_be, spaced_shape};
+
+/// A value's §8 label, read once ([`label`]) and handed to each step
+/// that asks.
+pub type Label = Option<(Scheme, usize)>;
 
 use super::codes::{ErrorCode, Kind, Warnings};
 use super::{Cx, Parsed, Scratch, Span};
@@ -44,14 +48,43 @@ pub fn error_of(fail: Fail) -> ErrorCode {
     }
 }
 
-/// Reads the trimmed value `t` if it is a labelled or bare value of SPEC
-/// §8 (`None`: sections 1–6 decide), into `cx`'s draft.
-pub fn parse<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>> {
-    if let Some(read) = labelled_url(cx, t) {
+/// Reads the trimmed value `t`, whose label is `lab`, if it is a
+/// labelled or bare value of SPEC §8 (`None`: sections 1–6 decide), into
+/// `cx`'s draft.
+pub fn parse<'a>(cx: &mut Cx<'a>, t: &'a str, lab: Label) -> Option<Result<(), ErrorCode>> {
+    if let Some(read) = labelled_url(cx, t, lab) {
         return Some(read);
     }
     let mut ws = Warnings::EMPTY;
-    let (reading, query) = labels::read(t, &mut ws)?;
+    let (reading, query) = labels::read_labelled(t, lab, &mut ws)?;
+    cx.d.warnings |= ws;
+    cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    Some(into_draft(cx, reading, Kind::OtherPid))
+}
+
+/// SPEC v3 §2 "Wrapped identifiers": the identifier `id` of an OpenAIRE
+/// wrapper of `scheme` (`pmid`, `pmc`, `arxiv`, `isbn`, `issn`, `ark`,
+/// any case), read as that scheme's labelled form (`pmid:ID`; `ark:ID`,
+/// an `ark:` already written in `id` read once); `None` for another
+/// scheme.
+pub fn wrapped<'a>(cx: &mut Cx<'a>, scheme: &str, id: &'a str) -> Option<Result<(), ErrorCode>> {
+    let scheme = if scheme.eq_ignore_ascii_case("pmc") {
+        Scheme::Pmcid
+    } else {
+        let named = Scheme::ALL.into_iter().find(|s| s.name().eq_ignore_ascii_case(scheme));
+        named.filter(|s| {
+            matches!(
+                s,
+                Scheme::Issn | Scheme::Isbn | Scheme::Arxiv | Scheme::Pmid | Scheme::Ark
+            )
+        })?
+    };
+    let id = match scheme {
+        Scheme::Ark if super::chars::starts_with_ci(id, "ark:") => &id[4..],
+        _ => id,
+    };
+    let mut ws = Warnings::EMPTY;
+    let (reading, query) = labels::after_label(scheme, id, &mut ws);
     cx.d.warnings |= ws;
     cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
     Some(into_draft(cx, reading, Kind::OtherPid))
@@ -60,8 +93,8 @@ pub fn parse<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>> {
 /// A label before its scheme's resolver URL (`ORCID: https://orcid.org/…`):
 /// the URL, with `doubled_label`, as `doi:` before a DOI's URL is read.
 /// A URL of another scheme after a label is `bad_pid`.
-fn labelled_url<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>> {
-    let (scheme, at) = labels::label(t)?;
+fn labelled_url<'a>(cx: &mut Cx<'a>, t: &'a str, lab: Label) -> Option<Result<(), ErrorCode>> {
+    let (scheme, at) = lab?;
     let url = super::resolver::UrlStart::with_scheme(&t[at..])?;
     cx.warn(super::codes::Warning::DoubledLabel);
     Some(super::resolver::parse(cx, url).and_then(|()| {
@@ -78,13 +111,18 @@ fn labelled_url<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<Result<(), ErrorCode>
 /// (a labelled value's cost was the full parser's general steps);
 /// `scratch` back for what `parse` would read otherwise: a label before a
 /// URL, an ARK's query, or no form of §8.
-pub fn read_one<'a>(t: &'a str, mut ws: Warnings, scratch: &'a mut Scratch) -> Result<Parsed<'a>, &'a mut Scratch> {
-    if let Some((_, at)) = labels::label(t)
+pub fn read_one<'a>(
+    t: &'a str,
+    lab: Label,
+    mut ws: Warnings,
+    scratch: &'a mut Scratch,
+) -> Result<Parsed<'a>, &'a mut Scratch> {
+    if let Some((_, at)) = lab
         && super::resolver::UrlStart::with_scheme(&t[at..]).is_some()
     {
         return Err(scratch);
     }
-    match labels::read(t, &mut ws) {
+    match labels::read_labelled(t, lab, &mut ws) {
         Some((reading, None)) => Ok(parsed(reading, ws, &mut scratch.buf)),
         _ => Err(scratch),
     }

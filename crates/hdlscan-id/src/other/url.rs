@@ -3,13 +3,14 @@
 //! PubMed Central's and Europe PMC's pages, `isni.org/isni/`, the ISSN
 //! portal) and any host's `/ark:` path. `resolver::parse` asks [`route`]
 //! of a URL no handle resolver claims, before `not_a_resolver_url`; the
-//! fast path leaves every URL [`claims`] says is one of these.
+//! fast path leaves every URL [`claims`] says is one of these to
+//! `rare::read`, which reads them by [`reading`] as the full parser does.
 
 use super::super::chars::starts_with_ci;
 use super::super::codes::{Kind, Warning, Warnings};
 use super::super::{Cx, ErrorCode};
 use super::ids::{self, Fail, Scheme};
-use super::{Clean, into_draft};
+use super::{Clean, Reading, into_draft};
 
 /// A resolver host (without `www.`), and its paths: a path prefix (any
 /// case) and the scheme of the identifier after it.
@@ -95,11 +96,18 @@ fn locate<'p>(host: &str, path: &'p str) -> Option<(Scheme, &'p str)> {
 /// ARK on a host other than `n2t.net`, `test_resolver` for ORCID's
 /// sandbox. `None`: not one of them.
 pub fn read<'a>(cx: &mut Cx<'a>, host: &str, path: &'a str) -> Option<Result<(), ErrorCode>> {
-    let (scheme, id) = locate(host, path)?;
     let mut ws = Warnings::EMPTY;
+    let reading = reading(host, path, &mut ws)?;
+    cx.d.warnings |= ws;
+    Some(into_draft(cx, reading, Kind::ResolverUrl))
+}
+
+/// [`read`]'s reading, with the warnings it raises added to `ws`: what
+/// the full parser and the fast path's `rare::read` share.
+pub fn reading<'p>(host: &str, path: &'p str, ws: &mut Warnings) -> Option<Reading<'p>> {
+    let (scheme, id) = locate(host, path)?;
     let reading = match scheme {
         Scheme::Ark => {
-            let id = id.strip_suffix('/').unwrap_or(id);
             ws.add_if(!bare_host(host).eq_ignore_ascii_case("n2t.net"), Warning::LocalResolver);
             ids::ark(id)
         }
@@ -109,14 +117,13 @@ pub fn read<'a>(cx: &mut Cx<'a>, host: &str, path: &'a str) -> Option<Result<(),
                 Warning::TestResolver,
             );
             let mut clean = Clean::default();
-            match clean.of(id, &mut ws) {
+            match clean.of(id, ws) {
                 Some(b) => ids::labelled(scheme, b),
                 None => Err(Fail::Shape),
             }
         }
     };
-    cx.d.warnings |= ws;
-    Some(into_draft(cx, reading.map_err(|f| (scheme, f)), Kind::ResolverUrl))
+    Some(reading.map_err(|f| (scheme, f)))
 }
 
 #[cfg(test)]
