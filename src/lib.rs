@@ -5,7 +5,7 @@
 //!
 //! - [`id`]: the pure parser of one value (SPEC.md), the `hdlscan-id` crate
 //!   re-exported: no I/O, threads or arrow.
-//! - [`classify`]: one Arrow string array in, SPEC's columns out: the
+//! - [`classify()`]: one Arrow string array in, SPEC's columns out: the
 //!   values `scan` writes for it. It, the report and the gates come from
 //!   the `hdlscan-core` crate, which the Python package shares; so does
 //!   [`cell_values`], the values a cell holds under `--split`, and

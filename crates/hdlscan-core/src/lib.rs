@@ -3,7 +3,7 @@
 //! crate) and the Python package stand on it, so both write the same
 //! columns and print the same report.
 //!
-//! - [`classify`]: one Arrow string array in, SPEC's columns out.
+//! - [`classify()`]: one Arrow string array in, SPEC's columns out.
 //! - [`columns`]: those columns as Arrow arrays ([`SPEC`] their names).
 //! - [`report`]: the typed [`Report`], made of merged [`Stats`], the
 //!   duplicate clusters' [`clusters::Summary`] and how the run was made; its

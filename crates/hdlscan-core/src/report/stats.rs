@@ -33,7 +33,7 @@ pub struct Example {
     pub value: String,
 }
 
-/// A value as an example shows it: lossy UTF-8, cut at [`EXAMPLE_MAX`]
+/// A value as an example shows it: lossy UTF-8, cut at `EXAMPLE_MAX`
 /// bytes (on a character boundary) and marked `…`.
 pub fn example_text(raw: &[u8]) -> String {
     let mut cut = raw.len().min(EXAMPLE_MAX);
