@@ -1,7 +1,7 @@
 //! Input and output files; no identifier parsing here.
 //!
-//! - [`error`]: [`error::PositionedError`], the one error of CSV and JSON
-//!   input, with its file and [`error::Position`].
+//! - [`error`]: [`error::PositionedError`], the one error of CSV, JSON,
+//!   Parquet and Arrow input, with its file and [`error::Position`].
 //! - [`format`](mod@format): the one [`format::Format`] of a table file,
 //!   from its name or its first bytes.
 //! - [`source`]: where an input's bytes come from: files and stdin, opened,
