@@ -442,15 +442,7 @@ impl Report {
             .iter()
             .map(|g| g.judge(&now, baseline.map(|b| b.1)))
             .collect::<Result<_, _>>()?;
-        let held = |s: Severity| self.gates.iter().any(|v| v.holds && v.severity == s);
-        self.verdict = if held(Severity::Fail) {
-            "fail"
-        } else if held(Severity::Warn) {
-            "warn"
-        } else {
-            "pass"
-        }
-        .to_string();
+        self.verdict = Verdict::overall(&self.gates).to_string();
         Ok(())
     }
 }

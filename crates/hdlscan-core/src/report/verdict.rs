@@ -55,6 +55,17 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// A run's verdict from its gates': `fail` when a `--fail-if` held,
+    /// else `warn` when a `--warn-if` did, else `pass`.
+    pub fn overall(gates: &[Verdict]) -> &'static str {
+        let held = |s: Severity| gates.iter().any(|v| v.holds && v.severity == s);
+        match (held(Severity::Fail), held(Severity::Warn)) {
+            (true, _) => "fail",
+            (false, true) => "warn",
+            (false, false) => "pass",
+        }
+    }
+
     /// One line for stderr.
     pub fn describe(&self) -> String {
         let shown = match (self.then, self.denominator) {
