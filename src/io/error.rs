@@ -128,13 +128,14 @@ impl ErrorKind {
     /// The decoder's own words, without the wrappers each library layer adds
     /// ("Parquet argument error: Parquet error: …").
     pub(crate) fn columnar_message(e: &dyn fmt::Display) -> String {
-        const WRAPPERS: [&str; 6] = [
+        const WRAPPERS: [&str; 7] = [
             "Parquet argument error: ",
             "Parquet error: ",
             "External error: ",
             "External: ",
             "Arrow: ",
             "Ipc error: ",
+            "Parser error: ",
         ];
         let s = e.to_string();
         let mut rest = s.as_str();
@@ -334,5 +335,18 @@ impl std::error::Error for PositionedError {
     // would make `{:#}` print it twice.
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoder_messages_lose_their_wrappers_only() {
+        let m = |s: &str| ErrorKind::columnar_message(&s);
+        assert_eq!(m("Parquet argument error: Parquet error: bad page"), "bad page");
+        assert_eq!(m("Parser error: Arrow file does not contain correct footer"), "Arrow file does not contain correct footer");
+        assert_eq!(m("EOF: Parquet file too small"), "EOF: Parquet file too small");
     }
 }
