@@ -19,8 +19,8 @@
 //!   renamed into place when complete).
 //! - [`diff`]: what changed between two outputs of a scan.
 //!
-//! Inside (private): `io` (readers and sinks), `select` (which columns),
-//! `dups` (duplicate clusters in bounded memory), `plan`,
+//! Inside (private): `io` (readers and sinks), `select` (which columns:
+//! the core's, shared with the Python package), `dups` (duplicate clusters in bounded memory), `plan`,
 //! `pipeline` (blocks, rayon, the per-value loop, the writer thread),
 //! `spill` (the engine `dups` and `diff` share past
 //! memory: partition files, the k-way merge, the table of keys), `heap`
@@ -45,9 +45,9 @@ macro_rules! modules {
     )*};
 }
 
-modules!(dups, heap, io, open_files, pipeline, plan, select, spill);
+modules!(dups, heap, io, open_files, pipeline, plan, spill);
 // The core's modules, under the names the crate's own code uses.
-use hdlscan_core::{at, clusters, columns, gates, report, strings, variant};
+use hdlscan_core::{at, clusters, columns, gates, report, select, strings, variant};
 pub mod diff;
 
 pub use hdlscan_core::id;

@@ -543,9 +543,52 @@ fn a_file_scan_did_not_write_is_refused_clearly() {
     assert_eq!(counts(&read_json(&d.join("r.json"))), [1, 1, 1, 1, 2, 2]);
     // Not a table at all, or not there.
     fs::write(d.join("junk.parquet"), b"PAR1 not really").unwrap();
-    diff(d, &["junk.parquet", "b.csv", "--key", "id"]).fails_with(&["junk.parquet is not a readable Parquet file"]);
+    diff(d, &["junk.parquet", "b.csv", "--key", "id"]).fails_with(&["junk.parquet: not a readable Parquet file"]);
     diff(d, &["missing.csv", "b.csv", "--key", "id"]).fails_with(&["missing.csv: cannot open"]);
     assert!(!entries(d).contains(&"ch.csv".to_string()));
+    assert_no_temp_files(d);
+}
+
+/// A scan output broken after it was written is read by diff through the
+/// input layer: the same messages as `scan` gives (file, and row group or
+/// record when the data are damaged), exit 1, nothing written.
+#[test]
+fn a_broken_output_of_scan_is_the_input_layers_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "a.parquet", &["-c", URI]);
+    scanned(d, "old.csv", "a.arrow", &["-c", URI]);
+    let cut = |name: &str, to: &str| {
+        let bytes = fs::read(d.join(name)).unwrap();
+        fs::write(d.join(to), &bytes[..bytes.len() / 2]).unwrap();
+    };
+    cut("a.parquet", "cut.parquet");
+    cut("a.arrow", "cut.arrow");
+    // `kind` of a type no diff reads as text.
+    let (_, batches) = crate::scan::read_parquet(&d.join("a.parquet"));
+    let b = &batches[0];
+    let kind = b.schema().index_of("kind").unwrap();
+    let mut columns = b.columns().to_vec();
+    columns[kind] = arrow_array::new_null_array(&arrow_schema::DataType::Date32, b.num_rows());
+    let mut fields: Vec<arrow_schema::Field> = b.schema().fields().iter().map(|f| f.as_ref().clone()).collect();
+    fields[kind] = arrow_schema::Field::new("kind", arrow_schema::DataType::Date32, true);
+    let typed = arrow_array::RecordBatch::try_new(std::sync::Arc::new(arrow_schema::Schema::new(fields)), columns);
+    crate::hostile::write_parquet(&d.join("typed.parquet"), &typed.unwrap());
+    for (new, says) in [
+        (
+            "cut.parquet",
+            "cut.parquet: not a readable Parquet file: it ends before its footer",
+        ),
+        ("cut.arrow", "cut.arrow: not a readable Arrow IPC file: "),
+        (
+            "typed.parquet",
+            "typed.parquet: column 'kind' has type Date32, not one a diff reads as text",
+        ),
+    ] {
+        diff(d, &["a.parquet", new, "--key", "id", "-o", "ch.csv"]).fails_with(&[says]);
+        assert!(!entries(d).contains(&"ch.csv".to_string()));
+    }
     assert_no_temp_files(d);
 }
 

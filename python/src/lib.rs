@@ -1,5 +1,5 @@
 //! The Python package `hdlscan`'s extension module (`hdlscan._hdlscan`):
-//! [`parse`], [`variant::variant`] and the [`report::Report`] over Arrow's C data interface,
+//! [`parse`], [`variant::variant`], [`select_columns`] and the [`report::Report`] over Arrow's C data interface,
 //! standing on `hdlscan-core` so that Python gets the CLI's columns,
 //! values and report, not a copy of them.
 //!
@@ -105,10 +105,24 @@ fn parse<'py>(
     batch.to_pyarrow(py)
 }
 
+/// select_columns(names, selectors, shown)
+/// --
+///
+/// The columns of `names` that `selectors` choose, as indices, by the
+/// CLI's `-c` rules: an exact name, a trimmed or case-blind name when one
+/// fits, a 1-based number, or a pattern (`*`, `?`); each column once, in
+/// the order chosen. A selector that chooses none raises `ValueError`,
+/// naming `shown` and listing the columns, with the nearest name.
+#[pyfunction]
+fn select_columns(names: Vec<String>, selectors: Vec<String>, shown: &str) -> PyResult<Vec<usize>> {
+    hdlscan_core::select::select(&names, &selectors, shown).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 #[pymodule]
 fn _hdlscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(variant::variant, m)?)?;
+    m.add_function(wrap_pyfunction!(select_columns, m)?)?;
     m.add_class::<report::Report>()?;
     m.add("SPEC", hdlscan_core::SPEC.to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -6,6 +6,7 @@
 
 use hdlscan_core::id::{Options, Parser, Split};
 use hdlscan_core::options::{parser_options, split_expect};
+use hdlscan_core::select;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -56,14 +57,8 @@ impl Given {
         for arg in &self.expect {
             let targets: Vec<usize> = match split_expect(arg) {
                 (None, _) => (0..columns.len()).collect(),
-                (Some(c), _) => match columns.iter().position(|n| n == c) {
-                    Some(i) => vec![i],
-                    None => {
-                        return Err(value_error(format!(
-                            "expect={arg:?}: {c:?} is not one of the report's columns {columns:?}"
-                        )));
-                    }
-                },
+                (Some(c), _) => select::one(columns, c, "the report's columns")
+                    .map_err(|e| value_error(format!("expect={arg:?}: {e}")))?,
             };
             for t in targets {
                 options[t].expect(split_expect(arg).1).map_err(value_error)?;

@@ -13,7 +13,7 @@ use hdlscan_core::clusters::{self, Member, Repeated, Summary, TopCluster, TopMem
 use hdlscan_core::id::{Parser, Split, Warnings};
 use hdlscan_core::report::{InputInfo, Made, Stats, example_text};
 use hdlscan_core::variant::Variant;
-use hdlscan_core::{Gate, Markup, Pages, Severity};
+use hdlscan_core::{Gate, Markup, Pages, Severity, select};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyType};
@@ -262,7 +262,7 @@ impl Report {
                 canonical: m.canonical.clone(),
                 at: m.at,
                 value: String::from_utf8_lossy(&m.value).into_owned(),
-                warnings: u64::from(m.warnings.bits()),
+                warnings: m.warnings.bits(),
             })
             .collect();
         let bytes = serde_json::to_vec(&state).map_err(value_error)?;
@@ -381,14 +381,18 @@ impl Report {
     /// --
     ///
     /// Judges `expr`, a `--fail-if` gate (`"invalid>1%"`,
-    /// `"doi:bad_check_digit>0"`), or a `--warn-if` one with `warn=True`, on
-    /// the report: whether it holds. The gate stays with the report, whose
-    /// `verdict` is then `fail` (or `warn`) while it holds. An expression
-    /// that is not a gate raises `ValueError`.
+    /// `"doi:bad_check_digit>0"`, `"dc.identifier.*:invalid>0"`), or a
+    /// `--warn-if` one with `warn=True`, on the report: whether it holds.
+    /// `COLUMN:` selects the report's columns as the CLI's gates do (a
+    /// name, number or pattern; a pattern sums the columns it matches).
+    /// The gate stays with the report, whose `verdict` is then `fail` (or
+    /// `warn`) while it holds. An expression that is not a gate, or a
+    /// `COLUMN:` that selects none, raises `ValueError`.
     #[pyo3(signature = (expr, *, warn=false))]
     fn check(&mut self, expr: &str, warn: bool) -> PyResult<bool> {
         let severity = if warn { Severity::Warn } else { Severity::Fail };
-        let gate = Gate::parse(expr, severity).map_err(value_error)?;
+        let mut gate = Gate::parse(expr, severity).map_err(value_error)?;
+        select::gate_columns(std::slice::from_mut(&mut gate), &self.state.columns).map_err(value_error)?;
         if !self.gates.contains(&gate) {
             self.gates.push(gate.clone());
         }

@@ -213,3 +213,43 @@ def test_several_columns_and_inputs_are_the_clis(cli, tmp_path):
         first += table.num_rows
     r.compute_clusters()
     assert comparable(json.loads(r.to_json())) == comparable(cli_report)
+
+
+def test_column_gates_select_as_the_clis(cli, tmp_path):
+    """`COLUMN:` in a gate is a selector, as `--fail-if` reads it: a
+    pattern sums the columns it matches, a number or a name in another case
+    picks one; the outcome and the refusal are the CLI's, word for word."""
+    columns = ["dc.identifier.uri", "dc.title"]
+    gates = ["dc.*:invalid>50%", "dc.identifier.*:invalid>0", "2:valid>0", "DC.Title:present<1", "invalid>1%"]
+    flags = [f for g in gates for f in ("--fail-if", g)]
+    run = subprocess.run([cli, "scan", SAMPLE, *(f for c in columns for f in ("-c", c)), *flags,
+                          "--report", tmp_path / "r.json", "-q"], cwd=ROOT, capture_output=True)
+    assert run.returncode == 3, run.stderr
+    cli_gates = json.loads((tmp_path / "r.json").read_text())["gates"]
+
+    opts = pc.ConvertOptions(column_types={c: pa.string() for c in columns}, strings_can_be_null=False)
+    table = pc.read_csv(ROOT / SAMPLE, convert_options=opts)
+    r = hdlscan.Report(columns, [SAMPLE])
+    for c in columns:
+        r.add(table.column(c), column=c)
+    held = [r.check(g) for g in gates]
+    ours = json.loads(r.to_json())["gates"]
+    assert ours == cli_gates
+    assert held == [g["holds"] for g in cli_gates]
+
+    bad = "dc.x*:invalid>0"
+    run = subprocess.run([cli, "scan", SAMPLE, "-c", columns[0], "--fail-if", bad, "-q"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    with pytest.raises(ValueError) as e:
+        hdlscan.Report([columns[0]]).check(bad)
+    assert f"hdlscan: {e.value}\n" == run.stderr
+
+
+def test_select_columns_is_the_clis():
+    from hdlscan import _hdlscan
+
+    names = ["id", "dc.identifier.uri", "dc.identifier.uri[en_US]", "doi\u00a0", "URL"]
+    assert _hdlscan.select_columns(names, ["dc.identifier.uri*", "2", "doi", "url"], "x.csv") == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="no column named 'dio' in x.csv .did you mean 'doi"):
+        _hdlscan.select_columns(names, ["dio"], "x.csv")

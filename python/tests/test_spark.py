@@ -218,11 +218,24 @@ def test_command_warn_gates_warn(spark, tmp_path):
         [str(SAMPLE), "-c", "no_such_column"],
         [str(SAMPLE), "-c", "dc.identifier.uri", "--fail-if", "invalid>>1"],
         [str(SAMPLE), str(SAMPLE), "-c", "dc.identifier.uri"],
+        [str(SAMPLE), "-c", "dc.identifier.uri", "--fail-if", "dc.x*:invalid>0"],
+        [str(SAMPLE), "-c", "dc.x*"],
     ],
-    ids=["missing column", "bad gate", "input twice"],
+    ids=["missing column", "bad gate", "input twice", "gate pattern matching nothing", "column pattern matching nothing"],
 )
 def test_command_usage_errors(spark, argv):
     assert run_command(*argv) == 2
+
+
+def test_command_pattern_gates_exit_as_the_clis(spark, cli, tmp_path):
+    """`-c` and `COLUMN:` are read by the CLI's selectors: a column number
+    and patterns, judged as the CLI judges them, with its exit status."""
+    argv = [str(SAMPLE), "-c", "6", "--fail-if", "dc.identifier.*:invalid>1%", "--warn-if", "dc.*:valid<1"]
+    cli_run = subprocess.run([cli, "scan", *argv, "-q", "--report", str(tmp_path / "cli.json")])
+    assert cli_run.returncode == 3
+    assert run_command(*argv, "--report", str(tmp_path / "spark.json")) == cli_run.returncode
+    gates = [json.loads((tmp_path / f).read_text())["gates"] for f in ("cli.json", "spark.json")]
+    assert gates[0] == gates[1]
 
 
 def test_command_help_has_an_example(capsys):

@@ -13,17 +13,19 @@
 use super::layout::{self, Layout};
 use super::row::{RowBuf, normalize_warnings};
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, parse_block};
+use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::format::Format;
 use crate::io::parquet_in::ParquetInput;
 use crate::io::source::InputSpec;
 use crate::strings::{IdColumn, StrColumn};
-use anyhow::{Context, Result, anyhow};
+use anyhow::Result;
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_schema::{DataType, SchemaRef};
 use std::fs::File;
 use std::io::Write;
+use std::sync::Arc;
 
 enum Source {
     Csv(Box<CsvBlockReader>),
@@ -46,13 +48,15 @@ impl Table {
         let (format, source) = match (spec, Format::sniff(&head)) {
             (InputSpec::Path(p), Some(Format::Parquet)) => (Format::Parquet, Source::Parquet(ParquetInput::open(p)?)),
             (InputSpec::Path(p), Some(Format::Arrow)) => {
-                let file = File::open(p).with_context(|| format!("cannot open {name}"))?;
-                let reader: Box<dyn RecordBatchReader + Send> = if head.starts_with(b"ARROW1") {
-                    Box::new(arrow_ipc::reader::FileReader::try_new_buffered(file, None)?)
+                let shown: Arc<str> = name.as_str().into();
+                let err = |kind| PositionedError::new(&shown, Position::default(), kind);
+                let file = File::open(p).map_err(|e| err(ErrorKind::Open(e)))?;
+                let reader: Result<Box<dyn RecordBatchReader + Send>, _> = if head.starts_with(b"ARROW1") {
+                    arrow_ipc::reader::FileReader::try_new_buffered(file, None).map(|r| Box::new(r) as _)
                 } else {
-                    Box::new(arrow_ipc::reader::StreamReader::try_new_buffered(file, None)?)
+                    arrow_ipc::reader::StreamReader::try_new_buffered(file, None).map(|r| Box::new(r) as _)
                 };
-                (Format::Arrow, Source::Arrow(reader))
+                (Format::Arrow, Source::Arrow(reader.map_err(|e| err(arrow_error(&e)))?))
             }
             // Text, by its name: TSV, or CSV.
             _ => {
@@ -131,13 +135,26 @@ impl Table {
             }
             Source::Arrow(reader) => {
                 let schema = reader.schema();
+                let shown: Arc<str> = name.as_str().into();
                 for batch in reader {
-                    let batch = batch.map_err(|e| anyhow!("reading {name}: {e}"))?;
+                    let pos = Position {
+                        record: Some(buf.row + 1),
+                        ..Position::default()
+                    };
+                    let batch = batch.map_err(|e| PositionedError::new(&shown, pos, arrow_error(&e)))?;
                     batch_rows(&name, &schema, &batch, layout, &mut buf, &mut f)?;
                 }
             }
         }
         Ok(buf.row)
+    }
+}
+
+/// An Arrow IPC reader's failure, in the input layer's words.
+fn arrow_error(e: &arrow_schema::ArrowError) -> ErrorKind {
+    ErrorKind::Columnar {
+        format: Format::Arrow,
+        message: ErrorKind::columnar_message(e),
     }
 }
 
@@ -156,13 +173,14 @@ fn batch_rows(
     f: &mut impl FnMut(&RowBuf) -> Result<()>,
 ) -> Result<()> {
     let column = |i: usize| -> Result<Text<'_>> {
-        Text::new(batch.column(i)).with_context(|| {
+        Text::new(batch.column(i)).map_err(|_| {
             let field = schema.field(i);
-            format!(
-                "{name}: column {:?} is {}, which a diff cannot read as text",
-                field.name(),
-                field.data_type()
-            )
+            let kind = ErrorKind::ColumnType {
+                column: field.name().clone(),
+                found: field.data_type().to_string(),
+                wanted: "one a diff reads as text (strings, bytes, numbers, booleans, lists of strings)",
+            };
+            PositionedError::new(&name.into(), Position::default(), kind).into()
         })
     };
     let keys: Vec<Text<'_>> = layout.key.iter().map(|&k| column(k)).collect::<Result<_>>()?;

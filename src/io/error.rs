@@ -1,11 +1,13 @@
-//! The one error of the input layer, CSV and JSON alike (rust-csv's
-//! `Error` and `Position` shape): what went wrong ([`ErrorKind`]), in
-//! which file, and where ([`Position`]: record, line, byte, column).
+//! The one error of the input layer, CSV, JSON, Parquet and Arrow alike
+//! (rust-csv's `Error` and `Position` shape): what went wrong
+//! ([`ErrorKind`]), in which file, and where ([`Position`]: record, line,
+//! byte, column; a Parquet file's row group).
 
 use std::fmt;
 use std::io;
 use std::sync::Arc;
 
+use crate::io::format::Format;
 use crate::io::magic;
 
 /// Where an error happened. Any part may be unknown.
@@ -20,6 +22,18 @@ pub struct Position {
     pub byte: Option<u64>,
     /// 1-based byte in the line (JSON syntax errors).
     pub column: Option<u64>,
+    /// The Parquet row group being decoded (its first record is
+    /// `record`).
+    pub row_group: Option<RowGroup>,
+}
+
+/// A Parquet row group: its 0-based index and its number of rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowGroup {
+    /// 0-based, as Parquet tools number them.
+    pub index: usize,
+    /// Rows in the group, from the footer.
+    pub rows: u64,
 }
 
 impl Position {
@@ -91,6 +105,45 @@ pub enum ErrorKind {
     NotObject { found: &'static str },
     /// JSON with `records`: no document held an array at the path.
     NoRecords { path: String },
+    /// The Parquet or Arrow IPC reader failed, with its own message:
+    /// without a position, the file is not readable as `format` at all
+    /// (cut short, a corrupt footer); with one, its data are damaged there.
+    Columnar { format: Format, message: String },
+    /// A file read as Parquet that is not: what its first bytes say it is
+    /// instead (another format, plain or `compressed`), or nothing known
+    /// (no `PAR1` at its start).
+    NotParquet {
+        format: Option<magic::NotCsv>,
+        compressed: Option<&'static str>,
+    },
+    /// A column read as text whose type cannot be: `wanted` says what can.
+    ColumnType {
+        column: String,
+        found: String,
+        wanted: &'static str,
+    },
+}
+
+impl ErrorKind {
+    /// The decoder's own words, without the wrappers each library layer adds
+    /// ("Parquet argument error: Parquet error: …").
+    pub(crate) fn columnar_message(e: &dyn fmt::Display) -> String {
+        const WRAPPERS: [&str; 7] = [
+            "Parquet argument error: ",
+            "Parquet error: ",
+            "External error: ",
+            "External: ",
+            "Arrow: ",
+            "Ipc error: ",
+            "Parser error: ",
+        ];
+        let s = e.to_string();
+        let mut rest = s.as_str();
+        while let Some(inner) = WRAPPERS.iter().find_map(|w| rest.strip_prefix(w)) {
+            rest = inner;
+        }
+        rest.to_string()
+    }
 }
 
 /// Why a Parquet file was read as CSV, for the hint that gets it read.
@@ -106,29 +159,53 @@ pub enum ReadAsCsv {
     OtherName,
 }
 
-/// An error naming the file and the position reached.
+/// An error naming the file and the position reached: boxed, as
+/// rust-csv's `Error`, so a `Result` carrying it stays one pointer wide.
 #[derive(Debug)]
-pub struct PositionedError {
-    pub file: Arc<str>,
-    pub pos: Position,
-    pub kind: ErrorKind,
+pub struct PositionedError(Box<Located>);
+
+#[derive(Debug)]
+struct Located {
+    file: Arc<str>,
+    pos: Position,
+    kind: ErrorKind,
 }
 
 impl PositionedError {
     pub(crate) fn new(file: &Arc<str>, pos: Position, kind: ErrorKind) -> Self {
-        PositionedError {
+        PositionedError(Box::new(Located {
             file: file.clone(),
             pos,
             kind,
-        }
+        }))
+    }
+
+    /// The file, as named in messages.
+    pub fn file(&self) -> &str {
+        &self.0.file
+    }
+
+    /// Where in the file.
+    pub fn pos(&self) -> &Position {
+        &self.0.pos
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
     }
 }
 
 impl fmt::Display for PositionedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.file)?;
-        let p = &self.pos;
-        match (&self.kind, p.record, p.line) {
+        let Located { file, pos: p, kind } = &*self.0;
+        write!(f, "{file}: ")?;
+        if let (Some(g), Some(r)) = (p.row_group, p.record) {
+            let last = r + g.rows.max(1) - 1;
+            write!(f, "row group {} (records {r} to {last}): ", g.index)?;
+        }
+        match (kind, p.record, p.line) {
+            (_, _, _) if p.row_group.is_some() => {}
             // CSV names the record and byte reached after "read error".
             (ErrorKind::Read(_), _, _) if p.byte.is_some() => {}
             (_, Some(r), Some(l)) => write!(f, "record {r} (line {l}): ")?,
@@ -136,8 +213,8 @@ impl fmt::Display for PositionedError {
             (_, None, Some(l)) => write!(f, "line {l}: ")?,
             _ => {}
         }
-        match &self.kind {
-            ErrorKind::Open(e) => write!(f, "cannot open: {e}"),
+        match kind {
+            ErrorKind::Open(e) => write!(f, "cannot open: {}", crate::io::atomic::os_reason(e)),
             ErrorKind::Read(e) => {
                 write!(f, "read error")?;
                 match (p.record, p.byte) {
@@ -223,6 +300,32 @@ impl fmt::Display for PositionedError {
             }
             ErrorKind::NotObject { found } => write!(f, "{found}, not a JSON object"),
             ErrorKind::NoRecords { path } => write!(f, "no array at {path} (--records)"),
+            ErrorKind::Columnar { format, message } => {
+                let noun = match format {
+                    Format::Arrow => "Arrow IPC",
+                    _ => "Parquet",
+                };
+                match (p.record, p.row_group) {
+                    (None, None) => write!(f, "not a readable {noun} file: {message}"),
+                    _ => write!(f, "damaged {noun} data: {message}"),
+                }
+            }
+            ErrorKind::NotParquet {
+                format: Some(format), ..
+            } => write!(f, "this is {}, not Parquet: {}", format.noun(), format.advice()),
+            ErrorKind::NotParquet {
+                compressed: Some(c), ..
+            } => write!(
+                f,
+                "{c}-compressed; hdlscan reads Parquet files as written (their pages are compressed inside): \
+                 decompress it first"
+            ),
+            ErrorKind::NotParquet { .. } => f.write_str(
+                "not a Parquet file (it does not start with PAR1); if it is CSV, pass --input-format csv",
+            ),
+            ErrorKind::ColumnType { column, found, wanted } => {
+                write!(f, "column '{column}' has type {found}, not {wanted}")
+            }
         }
     }
 }
@@ -232,5 +335,18 @@ impl std::error::Error for PositionedError {
     // would make `{:#}` print it twice.
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoder_messages_lose_their_wrappers_only() {
+        let m = |s: &str| ErrorKind::columnar_message(&s);
+        assert_eq!(m("Parquet argument error: Parquet error: bad page"), "bad page");
+        assert_eq!(m("Parser error: Arrow file does not contain correct footer"), "Arrow file does not contain correct footer");
+        assert_eq!(m("EOF: Parquet file too small"), "EOF: Parquet file too small");
     }
 }

@@ -33,18 +33,20 @@
 //!
 //! # Damaged files
 //! A file that is not Parquet, is truncated or has a corrupt footer fails in
-//! [`ParquetInput::open`] (named as Arrow IPC, gzip or zstd when its first
-//! bytes say so); damaged pages fail while reading batches. Every
-//! error names the file. Decoding runs under `catch_unwind`, so a decoder
-//! panic on malformed data also becomes an error (the panic message may
-//! still be printed by the default panic hook).
+//! [`ParquetInput::open`] (named as Arrow IPC, gzip, zstd, CSV's
+//! look-alikes when its first bytes say so); damaged pages fail while
+//! reading batches, naming the row group and its records. Every error is
+//! the input layer's [`PositionedError`], naming the file. Decoding runs
+//! under `catch_unwind`, so a decoder panic on malformed data also becomes
+//! an error (the panic message may still be printed by the default panic
+//! hook).
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
-use anyhow::{Result, anyhow, bail};
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType, SchemaRef};
 use parquet::arrow::ProjectionMask;
@@ -52,10 +54,14 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
 };
 
-use super::atomic::os_reason;
+use super::error::{ErrorKind, Position, PositionedError, RowGroup};
+use super::format::Format;
 use super::magic;
 use super::source::Compression;
 use crate::strings::is_string_type;
+
+/// What a Parquet input fails with.
+pub type Result<T, E = PositionedError> = std::result::Result<T, E>;
 
 /// Rows per decoded batch: about a CSV block's worth, which bounds what is
 /// in flight (64Ki-row batches peaked at 304 MB on a 10M-row
@@ -64,7 +70,7 @@ pub const DEFAULT_BATCH_SIZE: usize = 32 * 1024;
 
 /// An open Parquet file (footer parsed, nothing else read yet).
 pub struct ParquetInput {
-    path: PathBuf,
+    name: Arc<str>,
     file: File,
     meta: ArrowReaderMetadata,
     batch_size: usize,
@@ -75,69 +81,45 @@ pub struct ParquetInput {
 impl std::fmt::Debug for ParquetInput {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetInput")
-            .field("path", &self.path)
+            .field("name", &self.name)
             .field("num_rows", &self.num_rows())
             .field("num_row_groups", &self.num_row_groups())
             .finish()
     }
 }
 
-fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
+/// A decoder's panic as its message.
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    let said = if let Some(s) = p.downcast_ref::<&str>() {
+        s
     } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
+        s
     } else {
-        "unknown panic".to_string()
-    }
+        "unknown panic"
+    };
+    format!("the decoder panicked: {said}")
 }
 
 impl ParquetInput {
-    /// Opens `path` and reads its footer.
-    ///
-    /// Errors: "cannot open F: no such file or directory",
-    /// "F is not a readable Parquet file: ..." (not Parquet, truncated,
-    /// corrupt footer).
+    /// Opens `path` and reads its footer. A file that is not Parquet is
+    /// named as what its first bytes say it is (Arrow IPC, gzip, …).
     pub fn open(path: &Path) -> Result<ParquetInput> {
-        let shown = path.display();
-        let file = File::open(path).map_err(|e| anyhow!("cannot open {shown}: {}", os_reason(&e)))?;
+        let name: Arc<str> = path.display().to_string().into();
+        let err = |kind| PositionedError::new(&name, Position::default(), kind);
+        let file = File::open(path).map_err(|e| err(ErrorKind::Open(e)))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
-            bail!("cannot open {shown}: is a directory");
+            return Err(err(ErrorKind::Open(std::io::Error::from_raw_os_error(libc::EISDIR))));
         }
         let loaded = catch_unwind(AssertUnwindSafe(|| {
             ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())
         }));
         let meta = match loaded {
             Ok(Ok(m)) => m,
-            Ok(Err(e)) => {
-                // Named as what it is when its first bytes tell (a gzip'd
-                // export says "Corrupt footer" otherwise).
-                let mut head = Vec::with_capacity(magic::SNIFF_LEN);
-                // The footer's reads moved the file's offset.
-                if (&file).seek(SeekFrom::Start(0)).is_ok() {
-                    let _ = (&file).take(magic::SNIFF_LEN as u64).read_to_end(&mut head);
-                }
-                if magic::is_arrow_ipc(&head) {
-                    bail!("{shown}: {}", magic::ARROW_IPC);
-                }
-                if let Some(format) = magic::not_csv(&head) {
-                    bail!("{shown}: this is {}, not Parquet: {}", format.noun(), format.advice());
-                }
-                if let Some(c) = Compression::sniff(&head).name() {
-                    bail!(
-                        "{shown} is {c}-compressed; hdlscan reads Parquet files as written (their pages are \
-                         compressed inside): decompress it first"
-                    );
-                }
-                bail!("{shown} is not a readable Parquet file: {e}")
-            }
-            Err(p) => bail!(
-                "{shown} is not a readable Parquet file: decoder panicked: {}",
-                panic_message(&*p)
-            ),
+            Ok(Err(e)) => return Err(err(not_readable(&file, ErrorKind::columnar_message(&e)))),
+            Err(p) => return Err(err(not_readable(&file, panic_message(&*p)))),
         };
         Ok(ParquetInput {
-            path: path.to_path_buf(),
+            name,
             file,
             meta,
             batch_size: DEFAULT_BATCH_SIZE,
@@ -170,9 +152,8 @@ impl ParquetInput {
         self.meta.metadata().file_metadata().num_rows().max(0) as u64
     }
 
-    #[cfg(test)]
     /// Rows in row group `i`, from the footer.
-    pub fn row_group_num_rows(&self, i: usize) -> u64 {
+    fn row_group_num_rows(&self, i: usize) -> u64 {
         self.meta.metadata().row_group(i).num_rows().max(0) as u64
     }
 
@@ -219,19 +200,23 @@ impl ParquetInput {
 
     /// Reads row group `i` (all columns, or those [`Self::project`] chose)
     /// as an iterator of batches of at most the batch size. Only that row
-    /// group is read.
+    /// group is read. Errors name the group and its records.
     pub fn read_row_group(&self, i: usize) -> Result<RowGroupBatches> {
-        let shown = self.path.display();
         if i >= self.num_row_groups() {
-            bail!(
-                "{shown}: row group {i} out of range ({} row groups)",
-                self.num_row_groups()
-            );
+            let message = format!("row group {i} out of range ({} row groups)", self.num_row_groups());
+            return Err(PositionedError::new(&self.name, Position::default(), damaged(message)));
         }
-        let file = self
-            .file
-            .try_clone()
-            .map_err(|e| anyhow!("cannot read {shown}: {}", os_reason(&e)))?;
+        let first = (0..i).map(|g| self.row_group_num_rows(g)).sum::<u64>() + 1;
+        let pos = Position {
+            record: Some(first),
+            row_group: Some(RowGroup {
+                index: i,
+                rows: self.row_group_num_rows(i),
+            }),
+            ..Position::default()
+        };
+        let err = |kind| PositionedError::new(&self.name, pos.clone(), kind);
+        let file = self.file.try_clone().map_err(|e| err(ErrorKind::Read(e)))?;
         let built = catch_unwind(AssertUnwindSafe(|| {
             let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
                 .with_row_groups(vec![i])
@@ -243,16 +228,50 @@ impl ParquetInput {
         }));
         let reader = match built {
             Ok(Ok(r)) => r,
-            Ok(Err(e)) => bail!("reading {shown}, row group {i}: {e}"),
-            Err(p) => bail!(
-                "reading {shown}, row group {i}: decoder panicked: {}",
-                panic_message(&*p)
-            ),
+            Ok(Err(e)) => return Err(err(damaged(ErrorKind::columnar_message(&e)))),
+            Err(p) => return Err(err(damaged(panic_message(&*p)))),
         };
         Ok(RowGroupBatches {
             reader: Some(reader),
-            label: format!("{shown}, row group {i}"),
+            name: self.name.clone(),
+            pos,
         })
+    }
+}
+
+fn damaged(message: String) -> ErrorKind {
+    ErrorKind::Columnar {
+        format: Format::Parquet,
+        message,
+    }
+}
+
+/// Why a file whose footer did not load is not Parquet, from its first
+/// bytes and its last four.
+fn not_readable(file: &File, message: String) -> ErrorKind {
+    let mut head = Vec::with_capacity(magic::SNIFF_LEN);
+    let mut tail = [0u8; 4];
+    // The footer's reads moved the file's offset.
+    let mut file = file;
+    if file.seek(SeekFrom::Start(0)).is_ok() {
+        let _ = file.take(magic::SNIFF_LEN as u64).read_to_end(&mut head);
+    }
+    let ends_like_parquet = file.seek(SeekFrom::End(-4)).is_ok() && file.read_exact(&mut tail).is_ok() && &tail == b"PAR1";
+    if head.is_empty() {
+        return damaged("the file is empty".into());
+    }
+    if magic::is_parquet(&head) {
+        return damaged(match ends_like_parquet {
+            true => message,
+            false => "it ends before its footer (cut short, or still being written)".into(),
+        });
+    }
+    if magic::is_arrow_ipc(&head) {
+        return ErrorKind::LooksArrow;
+    }
+    ErrorKind::NotParquet {
+        format: magic::not_csv(&head),
+        compressed: Compression::sniff(&head).name(),
     }
 }
 
@@ -260,7 +279,9 @@ impl ParquetInput {
 /// error the iterator ends.
 pub struct RowGroupBatches {
     reader: Option<ParquetRecordBatchReader>,
-    label: String,
+    name: Arc<str>,
+    /// The row group, for errors.
+    pos: Position,
 }
 
 impl Iterator for RowGroupBatches {
@@ -269,26 +290,26 @@ impl Iterator for RowGroupBatches {
     fn next(&mut self) -> Option<Self::Item> {
         let reader = self.reader.as_mut()?;
         let res = catch_unwind(AssertUnwindSafe(|| reader.next()));
-        let err = match res {
+        let message = match res {
             Ok(None) => {
                 self.reader = None;
                 return None;
             }
             Ok(Some(Ok(b))) => return Some(Ok(b)),
-            Ok(Some(Err(e))) => anyhow!("reading {}: {e}", self.label),
-            Err(p) => anyhow!(
-                "reading {}: corrupt data, decoder panicked: {}",
-                self.label,
-                panic_message(&*p)
-            ),
+            Ok(Some(Err(e))) => ErrorKind::columnar_message(&e),
+            Err(p) => panic_message(&*p),
         };
         self.reader = None;
-        Some(Err(err))
+        Some(Err(PositionedError::new(&self.name, self.pos.clone(), damaged(message))))
     }
 }
 
+/// What an identifier column may hold (see the module doc).
+const IDENTIFIER_TYPES: &str =
+    "a string type (Utf8, LargeUtf8, Utf8View or a dictionary of strings) nor bytes (Binary)";
+
 /// Fails unless column `i` of `schema` can hold identifiers (see the
-/// module doc).
+/// module doc); `source` names the file.
 pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: &str) -> Result<()> {
     let f = schema.field(i);
     let bytes = matches!(
@@ -296,12 +317,12 @@ pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: 
         DataType::Binary | DataType::LargeBinary | DataType::BinaryView | DataType::Null
     );
     if !is_string_type(f.data_type()) && !bytes {
-        bail!(
-            "column '{}' of {source} has type {}, not a string type (Utf8, LargeUtf8, Utf8View or a dictionary of \
-             strings) nor bytes (Binary)",
-            f.name(),
-            f.data_type()
-        );
+        let kind = ErrorKind::ColumnType {
+            column: f.name().clone(),
+            found: f.data_type().to_string(),
+            wanted: IDENTIFIER_TYPES,
+        };
+        return Err(PositionedError::new(&source.into(), Position::default(), kind));
     }
     Ok(())
 }
@@ -454,7 +475,7 @@ mod tests {
         let err = ParquetInput::open(&dir.path().join("missing.parquet"))
             .unwrap_err()
             .to_string();
-        assert!(err.ends_with("missing.parquet: no such file or directory"), "{err}");
+        assert!(err.ends_with("missing.parquet: cannot open: no such file or directory"), "{err}");
 
         // Footer intact, data pages damaged: must error (or, at worst,
         // decode garbage) but never panic out of the iterator.

@@ -157,6 +157,9 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
         InputSpec::Stdin => BufReader::with_capacity(256 << 10, Box::new(io::stdin())),
         InputSpec::Path(p) => {
             let f = File::open(p).map_err(|e| err(ErrorKind::Open(e)))?;
+            if f.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(err(ErrorKind::Open(io::Error::from_raw_os_error(libc::EISDIR))));
+            }
             BufReader::with_capacity(256 << 10, Box::new(f))
         }
     };

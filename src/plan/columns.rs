@@ -9,13 +9,14 @@ use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, Step};
 use crate::io::nested;
 use crate::select;
+use hdlscan_core::options::split_expect;
 use anyhow::{Result, anyhow};
 use arrow_schema::Schema;
 
 /// `--expect PATH=NS` with PATH as the JSON reader spells it, so that it
 /// matches the column named after the path.
 pub(super) fn normalize_expect(e: &str) -> String {
-    match select::split_expect(e) {
+    match split_expect(e) {
         (Some(col), ns) => JsonPath::parse(col).map_or(e.to_string(), |p| format!("{p}={ns}")),
         (None, _) => e.to_string(),
     }
@@ -57,7 +58,7 @@ pub(super) fn column_parsers(
 ) -> Result<Vec<Parser>, PlanError> {
     let mut options = vec![base.clone(); chosen.len()];
     for arg in expect {
-        let (column, ns) = select::split_expect(arg);
+        let (column, ns) = split_expect(arg);
         let targets: Vec<usize> = match column {
             None => (0..chosen.len()).collect(),
             Some(sel) => {
@@ -121,7 +122,7 @@ pub(super) fn choose_or_nested(
                     nested.push(Some((name, steps)));
                 }
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
     }
     Ok(chosen)
@@ -133,7 +134,7 @@ pub(super) fn choose_or_nested(
 fn choose(names: &[String], selectors: &[String], shown: &str, delimiter: Option<u8>) -> Result<Vec<usize>> {
     select::select(names, selectors, shown).map_err(|e| match delimiter.and_then(|d| delimiter_hint(names, d)) {
         Some(hint) => anyhow!("{e:#} ({hint})"),
-        None => e,
+        None => e.into(),
     })
 }
 

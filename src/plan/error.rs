@@ -68,6 +68,12 @@ impl PlanError {
     }
 }
 
+impl From<crate::io::error::PositionedError> for PlanError {
+    fn from(e: crate::io::error::PositionedError) -> PlanError {
+        PlanError::Input(anyhow::Error::new(e))
+    }
+}
+
 impl From<anyhow::Error> for PlanError {
     fn from(e: anyhow::Error) -> PlanError {
         PlanError::Input(e)

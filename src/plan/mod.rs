@@ -332,7 +332,7 @@ impl ScanPlan {
             // CSV and TSV: Arrow is not read (`InputSpec::format` never
             // names it, `--input-format` does not take it).
             Format::Csv | Format::Tsv | Format::Arrow => {
-                let mut r = CsvBlockReader::open(&self.inputs[0], self.csv.clone()).map_err(anyhow::Error::new)?;
+                let mut r = CsvBlockReader::open(&self.inputs[0], self.csv.clone())?;
                 self.read_as(&r, &first_name)?;
                 let schema = utf8_schema(r.headers());
                 self.header = r.take_header_bytes();

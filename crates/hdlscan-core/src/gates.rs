@@ -35,9 +35,9 @@
 //! point).
 
 use crate::id::{ErrorCode, Warning};
-use crate::report::Figures;
-use crate::report::Snapshot;
-use serde::{Deserialize, Serialize};
+use crate::report::{Changes, Figures, MetricChange, Report, Snapshot};
+// What a gate judged is the report's model; re-exported where gates are.
+pub use crate::report::{Severity, Verdict};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 /// A gate's comparison.
@@ -165,6 +165,28 @@ impl Metric {
         matches!(self, Metric::Records | Metric::Values | Metric::Clusters)
     }
 
+    /// The metric for the run, then and now (a share for
+    /// `valid_of_present`), for the baseline's table.
+    fn change(self, then: &Snapshot, now: &Snapshot) -> MetricChange {
+        let at = |snap: &Snapshot| {
+            let (count, of) = self.measure(snap, &snap.total);
+            match self {
+                Metric::ValidOfPresent => match of.unwrap_or(0) {
+                    0 => 0.0,
+                    of => (count as f64 / of as f64 * 1e6).round() / 1e6,
+                },
+                _ => count as f64,
+            }
+        };
+        let (then, now) = (at(then), at(now));
+        MetricChange {
+            metric: self.name().to_string(),
+            then,
+            now,
+            change: ((now - then) * 1e6).round() / 1e6,
+        }
+    }
+
     /// What the metric counts in `snap` (`f`: the figures of the judged
     /// columns, or the run's), and what a percentage of it is a share of.
     pub fn measure(self, snap: &Snapshot, f: &Figures) -> (u64, Option<u64>) {
@@ -182,26 +204,6 @@ impl Metric {
             Metric::RepeatedInRecord => (snap.repeated_in_record, Some(snap.total.valid)),
             Metric::Error(e) => (f.error(e.as_str()), Some(f.values)),
             Metric::Warning(w) => (f.warnings.get(w.as_str()).copied().unwrap_or(0), Some(f.values)),
-        }
-    }
-}
-
-/// Whether a gate fails the run or only warns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// `--fail-if`: a gate that holds fails the run.
-    Fail,
-    /// `--warn-if`: a gate that holds is reported as a warning.
-    Warn,
-}
-
-impl Severity {
-    /// The flag that gives a gate of this severity.
-    pub fn flag(self) -> &'static str {
-        match self {
-            Severity::Fail => "--fail-if",
-            Severity::Warn => "--warn-if",
         }
     }
 }
@@ -424,50 +426,24 @@ impl Gate {
     }
 }
 
-/// A gate's outcome, as the report lists it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Verdict {
-    /// The expression as given.
-    pub expr: String,
-    /// Fail or warn.
-    pub severity: Severity,
-    /// The column judged, if one.
-    pub column: Option<String>,
-    /// The metric's name.
-    pub metric: String,
-    /// What the metric counts (now).
-    pub count: u64,
-    /// For a `change:` gate, the baseline's value (count or percentage);
-    /// `value` is then the change since.
-    pub then: Option<f64>,
-    /// What a percentage is a share of (null for counts).
-    pub denominator: Option<u64>,
-    /// The value compared: `count`, or its percentage of `denominator`.
-    pub value: f64,
-    /// The comparison (`>`, `>=`, `<`, `<=`).
-    pub op: String,
-    /// The limit compared with.
-    pub limit: f64,
-    /// `count` or `percent`.
-    pub unit: String,
-    /// Whether the expression holds: a `--fail-if` that holds fails the run.
-    pub holds: bool,
-}
-
-impl Verdict {
-    /// One line for stderr.
-    pub fn describe(&self) -> String {
-        let shown = match (self.then, self.denominator) {
-            (Some(then), _) => format!("{:+} since the baseline's {then}", self.value),
-            (None, Some(of)) if self.unit == "percent" => format!("{:.2}% ({} of {of})", self.value, self.count),
-            _ => self.count.to_string(),
-        };
-        let word = match (self.holds, self.severity) {
-            (true, Severity::Fail) => "FAILED",
-            (true, Severity::Warn) => "warning",
-            (false, _) => "passed",
-        };
-        format!("gate {word}: {} (is {shown})", self.expr)
+/// Gates are judged on a finished report: here, so that the report knows
+/// their verdicts but not how they are reached.
+impl Report {
+    /// Judges `gates` on this report (and `change:` gates against the
+    /// baseline, whose changes it records) and records their verdicts. An
+    /// error names a gate that cannot be judged.
+    pub fn judge(&mut self, gates: &[Gate], baseline: Option<(&str, &Snapshot)>) -> Result<(), String> {
+        let now = Snapshot::of(self);
+        if let Some((path, then)) = baseline {
+            let metrics = Metric::TOTALS.iter().map(|m| m.change(then, &now)).collect();
+            self.changes = Some(Changes::between(path.to_string(), then, &now, metrics));
+        }
+        self.gates = gates
+            .iter()
+            .map(|g| g.judge(&now, baseline.map(|b| b.1)))
+            .collect::<Result<_, _>>()?;
+        self.verdict = Verdict::overall(&self.gates).to_string();
+        Ok(())
     }
 }
 

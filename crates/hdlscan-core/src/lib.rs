@@ -9,6 +9,8 @@
 //!   duplicate clusters' [`clusters::Summary`] and how the run was made; its
 //!   printers (JSON by serde, the summary, Markdown and HTML pages).
 //! - [`gates`]: `--fail-if` and `--warn-if`, judged on a report.
+//! - [`select`]: which columns a name, number or pattern chooses (`-c`,
+//!   `--keep`, a gate's `COLUMN:`), with the error that lists them.
 //! - [`options`]: the parser's options as the flags give them.
 //! - [`strings`]: Arrow's string and binary arrays read as bytes.
 //! - [`at`], [`variant`]: where a value was read, and how a cluster's
@@ -25,6 +27,7 @@ pub mod columns;
 pub mod gates;
 pub mod options;
 pub mod report;
+pub mod select;
 pub mod strings;
 pub mod variant;
 

@@ -27,3 +27,16 @@ pub fn split_expect(arg: &str) -> (Option<&str>, &str) {
         None => (None, arg),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn expect_column_or_all() {
+        use super::split_expect;
+        assert_eq!(split_expect("doi"), (None, "doi"));
+        assert_eq!(
+            split_expect("dc.identifier.doi=doi"),
+            (Some("dc.identifier.doi"), "doi")
+        );
+    }
+}

@@ -18,7 +18,6 @@ other columns are null but `record`, its first record.
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,15 +35,13 @@ INTERNAL = (INPUT, COLUMN, VALUE, PARTIAL)
 
 
 def select(names: list[str], wanted) -> list[str]:
-    """The chosen columns, as `-c` resolves them: an exact name wins, else
-    a pattern where `*` and `?` are wildcards."""
-    out = []
-    for w in [wanted] if isinstance(wanted, str) else wanted:
-        hits = [w] if w in names else [n for n in names if "*" in w or "?" in w if fnmatch.fnmatchcase(n, w)]
-        if not hits:
-            raise ValueError(f"no column {w!r}; the columns are {', '.join(names)}")
-        out += [h for h in hits if h not in out]
-    return out
+    """The chosen columns, as the CLI's `-c` resolves them (an exact name,
+    a number, a pattern with `*` and `?`: `_hdlscan.select_columns`); a
+    selector that chooses none raises `ValueError`."""
+    from hdlscan import _hdlscan
+
+    wanted = [wanted] if isinstance(wanted, str) else list(wanted)
+    return [names[i] for i in _hdlscan.select_columns(list(names), wanted, "the DataFrame")]
 
 
 @dataclass(frozen=True)

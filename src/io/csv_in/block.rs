@@ -125,7 +125,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
                     record: Some(raw.first_record + row as u64),
                     line: Some(raw.first_line + line_delta as u64),
                     byte: Some(raw.byte_offset + start as u64),
-                    column: None,
+                    ..Position::default()
                 },
                 ErrorKind::FieldCount {
                     expected: ncols,
@@ -166,7 +166,7 @@ mod tests {
             "data.csv: record 2 (line 3): expected 2 fields, found 3 (--ragged extra keeps the fields past the \
              header as column_N)"
         );
-        assert_eq!(e.pos.byte, Some(8));
+        assert_eq!(e.pos().byte, Some(8));
 
         let data = b"a,b,c\n1,2,3\n4\n\n5,6\n";
         let e = read_all(&mut reader(data, opts()).unwrap()).unwrap_err();
@@ -188,7 +188,7 @@ mod tests {
         assert_eq!(rows[2].1, 5);
         // Long rows stay errors even then.
         let e = read_all(&mut reader(b"a\n1,2\n", o).unwrap()).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::FieldCount { expected: 1, found: 2, .. }));
+        assert!(matches!(e.kind(), ErrorKind::FieldCount { expected: 1, found: 2, .. }));
         // Extra: as many columns as the widest record of the first block.
         let o = CsvOptions {
             ragged: Ragged::Extra,

@@ -209,7 +209,7 @@ impl CsvBlockReader {
             record: (rec > 0).then_some(rec),
             line: None,
             byte: Some(self.origin + self.buf_start.offset + self.buf.len() as u64),
-            column: None,
+            ..Position::default()
         }
     }
 
@@ -239,7 +239,7 @@ impl CsvBlockReader {
                 record: (rec > 0).then_some(rec),
                 line: Some(u.quote.line),
                 byte: Some(self.origin + u.quote.offset),
-                column: None,
+                ..Position::default()
             },
             ErrorKind::UnclosedQuote,
         )
@@ -273,7 +273,7 @@ impl CsvBlockReader {
                     record: rec,
                     line: Some(1 + leading_newlines(&self.buf)),
                     byte: Some(self.origin),
-                    column: None,
+                    ..Position::default()
                 };
                 let limit = self.opts.max_block_size;
                 return Err(self.err(pos, ErrorKind::RecordTooLarge { limit }));
@@ -589,10 +589,10 @@ mod tests {
     #[test]
     fn empty_and_header_only() {
         let e = reader(b"", opts()).err().unwrap();
-        assert!(matches!(e.kind, ErrorKind::NoHeader));
+        assert!(matches!(e.kind(), ErrorKind::NoHeader));
         assert_eq!(e.to_string(), "data.csv: no header: the input holds no record");
         assert!(matches!(
-            reader(b"\r\n\n", opts()).err().unwrap().kind,
+            reader(b"\r\n\n", opts()).err().unwrap().kind(),
             ErrorKind::NoHeader
         ));
 
@@ -634,8 +634,8 @@ mod tests {
             );
         }
         let e = reader(b"\"a,b\n1,2\n", opts()).err().unwrap();
-        assert!(matches!(e.kind, ErrorKind::UnclosedQuote));
-        assert_eq!(e.pos.line, Some(1));
+        assert!(matches!(e.kind(), ErrorKind::UnclosedQuote));
+        assert_eq!(e.pos().line, Some(1));
     }
 
     #[test]
@@ -653,7 +653,7 @@ mod tests {
         };
         let mut rdr = reader(data.as_bytes(), o.clone()).unwrap();
         let e = read_all(&mut rdr).map(|_| ()).expect_err("record over the cap");
-        assert!(matches!(e.kind, ErrorKind::RecordTooLarge { limit: 1000 }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::RecordTooLarge { limit: 1000 }), "{e}");
         assert_eq!(
             e.to_string(),
             "data.csv: record 2 (line 3): record longer than the 1000-byte limit (raise it with --max-record-mib)"
@@ -661,7 +661,7 @@ mod tests {
         // The header too.
         let data = format!("{big}\n1\n");
         let e = reader(data.as_bytes(), o).err().unwrap();
-        assert!(matches!(e.kind, ErrorKind::RecordTooLarge { .. }));
+        assert!(matches!(e.kind(), ErrorKind::RecordTooLarge { .. }));
     }
 
     #[test]
@@ -681,7 +681,7 @@ mod tests {
                 ..opts()
             },
         ] {
-            assert!(matches!(reader(b"a\n", o).err().unwrap().kind, ErrorKind::BadOption(_)));
+            assert!(matches!(reader(b"a\n", o).err().unwrap().kind(), ErrorKind::BadOption(_)));
         }
     }
 
@@ -713,7 +713,7 @@ mod tests {
             Err(e) => e,
             Ok(mut r) => read_all(&mut r).unwrap_err(),
         };
-        assert!(matches!(e.kind, ErrorKind::Read(_)));
+        assert!(matches!(e.kind(), ErrorKind::Read(_)));
         assert_eq!(e.to_string(), "in.csv: read error in record 3 (byte 7): disk on fire");
         // The OS reason is in the message once, not repeated by a source.
         assert_eq!(

@@ -254,8 +254,8 @@ fn records_stream_whatever_the_reads() {
     // A long value off the path is held to the same limit.
     let off = format!("{{\"abstract\":\"{}\",\"items\":[]}}", "x".repeat(100));
     let e = stream(off.as_bytes(), opts.clone().with_max_line(50), 7, &["DOI"]).unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::ValueTooLong { limit: 50 }), "{e}");
-    assert_eq!((e.pos.line, e.pos.record), (Some(1), None));
+    assert!(matches!(e.kind(), ErrorKind::ValueTooLong { limit: 50 }), "{e}");
+    assert_eq!((e.pos().line, e.pos().record), (Some(1), None));
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn records_errors() {
     );
     let bad = JsonlOptions::default().with_records(Some(JsonPath::parse("a[]").unwrap()));
     assert!(matches!(
-        read(b"", bad, &["x"]).unwrap_err().kind,
+        read(b"", bad, &["x"]).unwrap_err().kind(),
         ErrorKind::BadOption(_)
     ));
 }
@@ -309,7 +309,7 @@ fn malformed_lines_error_or_skip() {
         e.to_string(),
         "in.jsonl: record 2 (line 2): not valid JSON: expected a string key at byte 28 of the line"
     );
-    assert_eq!((e.pos.line, e.pos.record), (Some(2), Some(2)));
+    assert_eq!((e.pos().line, e.pos().record), (Some(2), Some(2)));
     for block in [1, 30, 1 << 20] {
         let opts = JsonlOptions::default().with_skip_bad_lines(true).with_block_size(block);
         let all = read(&data, opts, &["doi"]).unwrap();
@@ -436,7 +436,7 @@ fn long_lines_bom_and_empty_input() {
     let opts = JsonlOptions::default().with_max_line(12).with_block_size(4);
     let e = read(&[&b"{\"a\":1}\n"[..], &[b' '; 5000]].concat(), opts, &["a"]).unwrap_err();
     assert!(
-        matches!(e.kind, ErrorKind::LineTooLong { limit: 12 }) && e.pos.line == Some(2),
+        matches!(e.kind(), ErrorKind::LineTooLong { limit: 12 }) && e.pos().line == Some(2),
         "{e}"
     );
 

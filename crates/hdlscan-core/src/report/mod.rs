@@ -3,7 +3,9 @@
 //! JSON is its serde serialization, read back through serde (a
 //! `--baseline`, `diff`'s `--old-report`); the stderr summary
 //! ([`Report::summary`]) and the Markdown and HTML pages ([`page::Markup`])
-//! are its printers.
+//! are its printers. The gates' [`Verdict`]s are part of it; judging them
+//! is `crate::gates`' business ([`Report::judge`]), which stands on the
+//! report and not the other way round.
 //! Every field is documented in docs/report.md; the schema's
 //! version is [`REPORT_VERSION`].
 
@@ -12,9 +14,11 @@ mod printer;
 mod snapshot;
 mod stats;
 mod summary;
+mod verdict;
 
 pub use snapshot::{Changes, CodeChange, Figures, MetricChange, Snapshot};
 pub use stats::{CodeStats, ColumnStats, Decoding, Example, InputInfo, Stats, example_text};
+pub use verdict::{Severity, Verdict};
 
 use crate::at::At;
 use crate::id::{ErrorCode, Kind, Warning};
@@ -338,7 +342,7 @@ pub struct Report {
     /// `pass`, `warn` (a `--warn-if` held) or `fail` (a `--fail-if` held).
     pub verdict: String,
     /// Every gate with its metric's value, denominator, limit and outcome.
-    pub gates: Vec<crate::gates::Verdict>,
+    pub gates: Vec<Verdict>,
     /// What changed since `--baseline`, if given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<Changes>,
@@ -544,31 +548,6 @@ impl Report {
                 input_bytes,
             },
         }
-    }
-
-    /// Judges `gates` on this report (and `change:` gates against the
-    /// baseline, whose changes it records) and records their verdicts. An
-    /// error names a gate that cannot be judged.
-    pub fn judge(&mut self, gates: &[crate::gates::Gate], baseline: Option<(&str, &Snapshot)>) -> Result<(), String> {
-        use crate::gates::Severity;
-        let now = Snapshot::of(self);
-        if let Some((path, then)) = baseline {
-            self.changes = Some(Changes::between(path.to_string(), then, &now));
-        }
-        self.gates = gates
-            .iter()
-            .map(|g| g.judge(&now, baseline.map(|b| b.1)))
-            .collect::<Result<_, _>>()?;
-        let held = |s: Severity| self.gates.iter().any(|v| v.holds && v.severity == s);
-        self.verdict = if held(Severity::Fail) {
-            "fail"
-        } else if held(Severity::Warn) {
-            "warn"
-        } else {
-            "pass"
-        }
-        .to_string();
-        Ok(())
     }
 
     /// Whether a `--fail-if` gate held.

@@ -240,8 +240,8 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font:.85rem ui
 /// The gates table of a page: each gate's expression, severity, value
 /// (with what a percentage is of), limit and outcome. Markdown's needs no
 /// heading: it follows the verdict.
-pub fn gates_table(o: &mut String, m: Markup, gates: &[crate::gates::Verdict]) {
-    use crate::gates::Severity;
+pub fn gates_table(o: &mut String, m: Markup, gates: &[super::Verdict]) {
+    use super::Severity;
     if gates.is_empty() {
         return;
     }

@@ -208,17 +208,10 @@ pub struct CodeChange {
     pub now: u64,
 }
 
-fn share(n: u64, of: u64) -> f64 {
-    if of == 0 {
-        0.0
-    } else {
-        (n as f64 / of as f64 * 1e6).round() / 1e6
-    }
-}
-
 impl Changes {
-    /// What changed from `then` (read from `baseline`) to `now`.
-    pub fn between(baseline: String, then: &Snapshot, now: &Snapshot) -> Changes {
+    /// What changed from `then` (read from `baseline`) to `now`; the
+    /// totals' `metrics` as the gates measure them.
+    pub fn between(baseline: String, then: &Snapshot, now: &Snapshot, metrics: Vec<MetricChange>) -> Changes {
         let without_threads = |o: &Value| {
             let mut o = o.clone();
             if let Some(m) = o.as_object_mut() {
@@ -226,25 +219,6 @@ impl Changes {
             }
             o
         };
-        let metrics = crate::gates::Metric::TOTALS
-            .iter()
-            .map(|m| {
-                let at = |snap: &Snapshot| {
-                    let (count, of) = m.measure(snap, &snap.total);
-                    match m {
-                        crate::gates::Metric::ValidOfPresent => share(count, of.unwrap_or(0)),
-                        _ => count as f64,
-                    }
-                };
-                let (then, now) = (at(then), at(now));
-                MetricChange {
-                    metric: m.name().to_string(),
-                    then,
-                    now,
-                    change: ((now - then) * 1e6).round() / 1e6,
-                }
-            })
-            .collect();
         let (t, n) = (&then.total, &now.total);
         let all = |f: &Figures| -> BTreeMap<String, u64> {
             f.errors

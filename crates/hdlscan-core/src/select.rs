@@ -1,5 +1,6 @@
-//! Which input columns a run reads: `--column` and `--keep` selectors, and
-//! `--expect COLUMN=NS`.
+//! Which columns a selector chooses, by name: `scan`'s `--column`,
+//! `--keep` and `--expect COLUMN=NS`, a gate's `COLUMN:`, and the Python
+//! package's `Report.check` and Spark command, all by these rules.
 //!
 //! A selector is, in this order: a header name (an exact name always wins,
 //! even over a pattern or a number that would match too; then the name
@@ -13,7 +14,32 @@
 //! Selecting nothing is an error that lists the columns (invisible
 //! characters escaped) and suggests the nearest name.
 
-use anyhow::{Result, bail};
+use crate::gates::Gate;
+use crate::report::visible;
+use std::fmt;
+
+/// A selector that chooses no column, or more than one where one is
+/// meant; the message names the input and lists its columns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectError(String);
+
+impl fmt::Display for SelectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SelectError {}
+
+/// What selecting columns gives.
+pub type Result<T, E = SelectError> = std::result::Result<T, E>;
+
+/// Returns early with a [`SelectError`] of the formatted message.
+macro_rules! fail {
+    ($($arg:tt)*) => {
+        return Err(SelectError(format!($($arg)*)))
+    };
+}
 
 /// The columns `selectors` choose among `names`, in the order the
 /// selectors give them (a pattern's matches in header order), each once.
@@ -36,7 +62,7 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
     let exact: Vec<usize> = (0..names.len()).filter(|&i| names[i] == selector).collect();
     match exact.len() {
         1 => return Ok(exact),
-        n if n > 1 => bail!(
+        n if n > 1 => fail!(
             "{shown}: {n} columns are named {selector:?}; choose one by its number (1-based: {})",
             exact.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(", ")
         ),
@@ -53,26 +79,26 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
         match hits.len() {
             1 => return Ok(hits),
             0 => {}
-            n => bail!(
+            n => fail!(
                 "{shown}: no column is named exactly {selector:?}, and {n} columns differ from it only in white space or \
                  case ({}); choose one by its number",
                 hits.iter()
-                    .map(|&i| format!("{} ({})", crate::report::visible(&names[i]), i + 1))
+                    .map(|&i| format!("{} ({})", visible(&names[i]), i + 1))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
         }
     }
-    let list = crate::io::describe_columns(names.iter().map(String::as_str));
+    let list = describe_columns(names.iter().map(String::as_str));
     if selector.is_empty() {
-        bail!("an empty column name; {shown} has the columns: {list}");
+        fail!("an empty column name; {shown} has the columns: {list}");
     }
     if let Ok(n) = selector.trim().parse::<usize>() {
         if (1..=names.len()).contains(&n) {
             return Ok(vec![n - 1]);
         }
         let noun = if names.len() == 1 { "column" } else { "columns" };
-        bail!(
+        fail!(
             "no column named '{selector}' and column number {n} is out of range: {shown} has {} {noun}: {list}",
             names.len()
         );
@@ -80,7 +106,7 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
     if is_pattern(selector) {
         let hits: Vec<usize> = (0..names.len()).filter(|&i| matches(selector, &names[i])).collect();
         if hits.is_empty() {
-            bail!("the pattern '{selector}' matches no column of {shown}; its columns are: {list}");
+            fail!("the pattern '{selector}' matches no column of {shown}; its columns are: {list}");
         }
         return Ok(hits);
     }
@@ -92,7 +118,7 @@ pub fn one(names: &[String], selector: &str, shown: &str) -> Result<Vec<usize>> 
     } else {
         ""
     };
-    bail!("no column named '{selector}' in {shown}{hint}; columns are: {list}{encoding}")
+    fail!("no column named '{selector}' in {shown}{hint}; columns are: {list}{encoding}")
 }
 
 /// `s` without white space or invisible characters around it.
@@ -103,18 +129,18 @@ fn trim(s: &str) -> &str {
 }
 
 /// ` (did you mean 'NAME'?)` for the name nearest `selector`, or nothing.
-pub(crate) fn did_you_mean(names: &[String], selector: &str) -> String {
+pub fn did_you_mean(names: &[String], selector: &str) -> String {
     nearest(names, selector).map_or(String::new(), suggestion)
 }
 
 /// ` (did you mean 'NAME'?)`, invisible characters shown.
-pub(crate) fn suggestion(name: &str) -> String {
-    format!(" (did you mean '{}'?)", crate::report::visible(name))
+pub fn suggestion(name: &str) -> String {
+    format!(" (did you mean '{}'?)", visible(name))
 }
 
 /// The name nearest `selector` by edit distance (ASCII case aside), when
 /// near enough to be a typo: at most a third of its length, and 3.
-pub(crate) fn nearest<'a>(names: &'a [String], selector: &str) -> Option<&'a str> {
+pub fn nearest<'a>(names: &'a [String], selector: &str) -> Option<&'a str> {
     let want: Vec<char> = trim(selector).to_lowercase().chars().collect();
     let limit = (want.len() / 3).clamp(1, 3);
     names
@@ -183,21 +209,57 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
-pub use hdlscan_core::options::split_expect;
-
 /// Resolves each gate's `COLUMN:` against the run's chosen columns
 /// (`names`) with the selectors `-c` takes (a pattern sums the columns it
 /// matches): one matcher for both.
-pub fn gate_columns(gates: &mut [crate::Gate], names: &[String]) -> Result<()> {
+pub fn gate_columns(gates: &mut [Gate], names: &[String]) -> Result<()> {
     for g in gates {
         if let Some(selector) = &g.column {
-            let chosen = one(names, selector, "the chosen columns").map_err(|e| anyhow::anyhow!("gate {:?}: {e}", g.expr))?;
+            let chosen = one(names, selector, "the chosen columns")
+                .map_err(|e| SelectError(format!("gate {:?}: {e}", g.expr)))?;
             g.columns = chosen.into_iter().map(|i| names[i].clone()).collect();
         }
     }
     Ok(())
 }
 
+/// Column names for an error message: at most 20, each cut to 60
+/// characters, so a 100,000-column header or a 100 MB name cannot flood
+/// stderr, and control characters escaped (`\u{1b}`), so a header cannot
+/// drive the terminal.
+pub fn describe_columns<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    const SHOWN: usize = 20;
+    const WIDTH: usize = 60;
+    let total = names.len();
+    if total == 0 {
+        return "none".to_string();
+    }
+    let mut out = String::new();
+    for (i, name) in names.take(SHOWN).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        for (n, c) in name.chars().enumerate() {
+            if n == WIDTH {
+                out.push('…');
+                break;
+            }
+            if c.is_control() {
+                out.extend(c.escape_debug());
+            } else if c != ' ' && visible(c.encode_utf8(&mut [0; 4])).len() > c.len_utf8() {
+                // A no-break space or an invisible character: shown, so two
+                // names that look alike can be told apart.
+                out.push_str(&visible(c.encode_utf8(&mut [0; 4])));
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    if total > SHOWN {
+        out.push_str(&format!(", … and {} more", total - SHOWN));
+    }
+    out
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,11 +346,19 @@ mod tests {
     }
 
     #[test]
-    fn expect_column_or_all() {
-        assert_eq!(split_expect("doi"), (None, "doi"));
+    fn describe_columns_is_short() {
+        let names: Vec<String> = (0..100_000).map(|i| format!("col{i}")).collect();
+        let s = describe_columns(names.iter().map(String::as_str));
+        assert!(s.ends_with(", … and 99980 more"), "{s}");
+        let long = "x".repeat(1000);
         assert_eq!(
-            split_expect("dc.identifier.doi=doi"),
-            (Some("dc.identifier.doi"), "doi")
+            describe_columns([long.as_str()].into_iter()),
+            format!("{}…", "x".repeat(60))
         );
+        assert_eq!(
+            describe_columns(["a\u{1b}[31mb", "c\nd"].into_iter()),
+            "a\\u{1b}[31mb, c\\nd"
+        );
+        assert_eq!(describe_columns(std::iter::empty()), "none");
     }
 }
