@@ -23,8 +23,8 @@
 //! `dups` (duplicate clusters in bounded memory), `plan`,
 //! `pipeline` (blocks, rayon, the per-value loop, the writer thread),
 //! `spill` (the engine `dups` and `diff` share past
-//! memory: partition files, the k-way merge, the table of keys), `heap`
-//! (glibc heap tuning) and `open_files` (the open-file limit). With the
+//! memory: partition files, the k-way merge, the table of keys, the
+//! open-file limit they need) and `heap` (glibc heap tuning). With the
 //! `internals` feature (benches and examples only) they are public, hidden
 //! from the docs and from any promise.
 
@@ -45,7 +45,7 @@ macro_rules! modules {
     )*};
 }
 
-modules!(dups, heap, io, open_files, pipeline, plan, select, spill);
+modules!(dups, heap, io, pipeline, plan, select, spill);
 // The core's modules, under the names the crate's own code uses.
 use hdlscan_core::{at, clusters, columns, gates, report, strings, variant};
 pub mod diff;
@@ -74,5 +74,5 @@ pub use select::gate_columns;
 /// hard limit, for spills). Call once, first.
 pub fn tune_process() {
     heap::configure();
-    open_files::raise();
+    spill::raise_open_files();
 }

@@ -11,12 +11,13 @@
 //! - `merge`: sorted runs in one shared file, and their k-way [`Merge`].
 //! - `table`: distinct keys in an arena, found by hash and bytes.
 //!
-//! How many partition files a spill holds open is bounded by the open-file
-//! limit ([`partitions`]).
+//! - `open_files`: the open-file limit, which bounds how many partition
+//!   files a spill holds open ([`partitions`]).
 
 mod file;
 pub(crate) mod frame;
 mod merge;
+mod open_files;
 mod table;
 
 #[cfg(test)]
@@ -24,6 +25,7 @@ pub(crate) mod suite;
 
 pub(crate) use file::{Frames, Part, Src, Task, Writer, seq_frame};
 pub(crate) use merge::{Merge, Run, RunBuf, RunStore, reduce};
+pub use open_files::raise as raise_open_files;
 pub(crate) use table::Table;
 
 /// The seed of the key hash (the hash-only counter the duplicate engine
@@ -62,5 +64,5 @@ pub(crate) fn bucket(h: u64, n: usize) -> usize {
 /// partition may make: `wanted`, or fewer under a low open-file limit
 /// (fewer partitions only cost more splitting, or a larger partition).
 pub(crate) fn partitions(wanted: usize, files_each: usize) -> usize {
-    (crate::open_files::spill_files(wanted * files_each) / files_each).max(2)
+    (open_files::spill_files(wanted * files_each) / files_each).max(2)
 }
