@@ -6,8 +6,9 @@
 //!   row by row as text; OLD and NEW may differ in format.
 //! - `row`: a row's key and compared cells; OLD's compact form.
 //! - `change`: the six changes and the rule that classifies a pair.
-//! - `join`: OLD's rows held compactly (the `spill` engine's table),
-//!   NEW streamed past them; duplicate keys.
+//! - `held`: rows held by key (the `spill` engine's table), met by NEW's;
+//!   duplicate keys.
+//! - `join`: OLD's rows held in memory, NEW streamed past them.
 //! - `parts`: the same join a partition at a time, in the `spill`
 //!   engine's partition files, when OLD's rows would pass their budget;
 //!   `record`: the byte form of its rows and changes.
@@ -36,6 +37,7 @@
 
 mod change;
 mod gates;
+mod held;
 mod join;
 mod layout;
 mod output;
@@ -50,9 +52,9 @@ mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use change::Change;
+pub use change::{Change, ChangeRow};
 pub use gates::Gate;
-pub use join::{ChangeRow, DuplicateKey, Matched};
+pub use held::{DuplicateKey, Matched};
 pub use layout::LayoutError;
 pub use output::{ChangeWriter, schema as changes_schema};
 pub use parts::Budget;
@@ -63,9 +65,6 @@ use anyhow::Result;
 use join::Join;
 use layout::Layout;
 use read::Table;
-
-/// What the spill engine's errors say its files are for.
-const TASK: crate::spill::Task = crate::spill::Task("diff");
 
 /// A diff to run: the key columns, and where SPEC's columns are.
 #[derive(Debug, Clone)]

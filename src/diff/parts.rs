@@ -2,7 +2,7 @@
 //! both files are hash-partitioned by key into the spill engine's
 //! partition files, then joined one partition at a time (a partition's
 //! OLD rows held, its NEW rows streamed past them), as
-//! [`Join`](super::join::Join) joins the whole files.
+//! `join::Join` joins the whole files.
 //!
 //! A key's rows are all in one partition, so its changes and duplicates
 //! are found there. Each row carries its data row, which orders everything
@@ -12,12 +12,12 @@
 //! second row comes first (OLD's before NEW's), the one the in-memory join
 //! stops at. The counts, examples, `-o` rows and errors are the same.
 
-use super::TASK;
-use super::join::{At, ChangeRow, Held, Matched, duplicate, known};
+use super::change::ChangeRow;
+use super::held::{Held, Matched, duplicate, known};
 use super::layout::Layout;
 use super::read::Table;
-use super::record::{self, Prior};
-use super::row::Side;
+use super::record::{self, Prior, TASK};
+use super::row::{At, Side};
 use crate::spill::{self, Merge, Part, Writer, bucket};
 use anyhow::Result;
 use std::path::PathBuf;

@@ -9,6 +9,13 @@
 
 use crate::spill::Table;
 
+/// Where a row is: its data row in the file and `scan`'s record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    pub row: u64,
+    pub record: Option<u64>,
+}
+
 /// A row being read. Its buffers are reused from row to row.
 #[derive(Debug, Default, Clone)]
 pub struct RowBuf {

@@ -17,15 +17,51 @@
 //! A partition whose file fits a quarter of the budget is read whole and
 //! both passes run in memory; a larger one is streamed through a buffer.
 
-use super::record::{Key, Row, RowKey, get_body, get_key, put_row};
-use crate::variant::variant;
-use super::{At, Counters, Held, Options, Summary, TASK, TopCluster, TopMember};
+use super::options::Options;
+use super::record::{Held, Key, Row, RowKey, TASK, get_body, get_key, put_row};
+use crate::at::At;
+use crate::clusters::{Summary, TopCluster, TopMember};
 use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Src, Table, Writer, bucket, level_hash, seq_frame};
+use crate::variant::variant;
 use anyhow::Result;
 use rayon::prelude::*;
 use std::ops::AddAssign;
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a grouping went, for tests, benchmarks and `--verbose` output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Bytes the collector wrote to its partition files.
+    pub spilled_bytes: u64,
+    /// Partitions split again because their canonicals did not fit.
+    pub repartitions: u64,
+    /// Bytes written by those splits.
+    pub repartitioned_bytes: u64,
+    /// Partitions grouped a buffer at a time, too large to be read whole.
+    pub streamed_partitions: u64,
+    /// Sorted runs of rows made by `finish` (none when grouped in memory:
+    /// its rows are made when written).
+    pub runs: u64,
+    /// Bytes written to the runs file (runs, and merged runs once written).
+    pub run_bytes: u64,
+}
+
+impl EngineStats {
+    /// Every byte written to temporary files.
+    pub fn temp_bytes(&self) -> u64 {
+        self.spilled_bytes + self.repartitioned_bytes + self.run_bytes
+    }
+}
+
+/// Counts shared by the threads of one grouping.
+#[derive(Default)]
+pub(crate) struct Counters {
+    pub repartitions: AtomicU64,
+    pub repartitioned_bytes: AtomicU64,
+    pub streamed: AtomicU64,
+    pub runs: AtomicU64,
+}
 
 /// Levels of splitting before a partition is grouped whatever its table
 /// takes: each level's hash is independent, so only a hash that cannot

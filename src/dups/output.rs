@@ -1,10 +1,10 @@
 //! What grouping found: the [`Summary`] the report shows, and the
 //! duplicates file, written from the merged runs through a [`Sink`].
 
-use super::Summary;
-use super::group::{Ctx, HeldGroups, TopSoFar};
-use super::record::{Row, RowKey, get_row, row_key};
-use super::{Counters, EngineStats, Options, TASK};
+use super::group::{Counters, Ctx, EngineStats, HeldGroups, TopSoFar};
+use super::options::Options;
+use super::record::{Row, RowKey, TASK, get_row, row_key};
+use crate::clusters::Summary;
 use crate::io::sink::Sink;
 use crate::spill::{Run, RunStore, reduce};
 use anyhow::{Result, bail};

@@ -3,11 +3,14 @@
 //! one so small that every path (spill, split, streamed partition, many
 //! runs, merge passes) is taken.
 
-use crate::variant::variant;
+use super::group::EngineStats;
 use super::*;
+use crate::at::At;
+use crate::clusters::{Summary, TopCluster, TopMember};
 use crate::id::{Warning, Warnings};
 use crate::io::format::Format;
 use crate::io::sink::Sink;
+use crate::variant::variant;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -522,7 +525,10 @@ fn across_inputs_and_columns() {
     ];
     let (s, _, rows) = engine(&values, &[], Options::default(), None);
     assert_eq!((s.clusters, s.across_inputs, s.across_columns), (4, 2, 2));
-    assert_eq!((s.values, s.unique, s.values_in_clusters, s.records_in_clusters), (9, 5, 8, 8));
+    assert_eq!(
+        (s.values, s.unique, s.values_in_clusters, s.records_in_clusters),
+        (9, 5, 8, 8)
+    );
     assert!(rows.iter().all(|r| r.canonical != "10.1/alone"));
     check(&values, &[], tiny(), None);
 }
@@ -546,7 +552,10 @@ fn a_record_repeating_its_identifier_is_no_cluster() {
     ];
     let (s, _, rows) = engine(&values, &[], Options::default(), None);
     assert_eq!((s.clusters, s.records_in_clusters, s.values_in_clusters), (1, 2, 3));
-    assert_eq!(s.repeated_in_record, crate::clusters::Repeated { values: 2, records: 2 });
+    assert_eq!(
+        s.repeated_in_record,
+        crate::clusters::Repeated { values: 2, records: 2 }
+    );
     assert_eq!(s.top[0].records, 2);
     // Every member is listed, record 1's two values too.
     let got: Vec<(u64, &str, u64, u64)> = rows
@@ -619,7 +628,10 @@ fn rows_show_first_record_and_variants() {
             (10, 5, "same")
         ]
     );
-    assert!(rows.iter().all(|r| r.cluster == 1 && r.count == 6 && r.records == 6 && r.line.is_none()));
+    assert!(
+        rows.iter()
+            .all(|r| r.cluster == 1 && r.count == 6 && r.records == 6 && r.line.is_none())
+    );
     assert_eq!(s.top[0].members.len(), 6);
     assert_eq!(s.top[0].first.record, 5);
 }
