@@ -68,6 +68,7 @@ pub use io::source::{Compression, InputSpec};
 pub use pipeline::{ScanResult, run};
 pub use plan::{DASH_OUTPUT, Options as ScanOptions, PlanError, Request, ScanPlan, output_format};
 pub use select::gate_columns;
+pub use spill::Budget;
 
 /// Tunes the process for long scans: the glibc heap (so freed blocks go
 /// back and memory stays bounded) and the open-file limit (raised to its

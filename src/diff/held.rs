@@ -107,8 +107,8 @@ pub(super) struct Held {
 
 impl Held {
     /// Memory held once a row of `bytes` more (key and canonical) is.
-    pub fn bytes_with(&self, bytes: usize) -> u64 {
-        self.index.bytes_with(bytes) as u64 + self.vocab.heap_bytes()
+    pub fn bytes_with(&self, bytes: usize) -> usize {
+        self.index.bytes_with(bytes).saturating_add(self.vocab.heap_bytes())
     }
 
     /// Holds a row of OLD's, whose key is not held yet, with what earlier

@@ -11,11 +11,11 @@
 use super::change::ChangeRow;
 use super::held::{Held, Matched, duplicate, known};
 use super::layout::Layout;
-use super::parts::{Budget, Parts};
+use super::parts::Parts;
 use super::read::Table;
 use super::record::Prior;
 use super::row::{At, RowBuf};
-use crate::spill;
+use crate::spill::{self, Budget};
 use anyhow::Result;
 
 /// OLD held in memory, then the keys NEW added.
@@ -50,7 +50,7 @@ impl<'k> Join<'k> {
                 };
                 return Err(duplicate(keys, (&name, layout), &r.key, first, at(r)));
             }
-            if held.bytes_with(r.key.len() + r.canonical.len()) > budget.bytes {
+            if held.bytes_with(r.key.len() + r.canonical.len()) > budget.memory {
                 let mut p = Parts::new(budget)?;
                 for i in 0..held.index.len() {
                     p.push(i as u64 + 1, held.index.key(i), &held.side(i))?;
@@ -87,7 +87,7 @@ impl<'k> Join<'k> {
         let old_rows = m.old_rows as usize;
         let (rows, parts) = until_parts(table, layout, |r| {
             let h = spill::hash(&r.key);
-            if held.index.find(h, &r.key).is_none() && held.bytes_with(r.key.len()) > budget.bytes {
+            if held.index.find(h, &r.key).is_none() && held.bytes_with(r.key.len()) > budget.memory {
                 let p = leave_memory(held, old_rows, budget)?;
                 *held = Held::default();
                 return Ok(Some(p));

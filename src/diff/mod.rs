@@ -17,7 +17,7 @@
 //! - `output`: `-o`, a row per change.
 //!
 //! Memory: OLD's rows are held (its keys, canonicals and interned codes)
-//! up to a budget ([`Diff::budget`], 64 MiB), NEW is streamed; past the
+//! up to a budget ([`Diff::BUDGET`], 64 MiB), NEW is streamed; past the
 //! budget both are partitioned into temporary files; see README's
 //! `hdlscan diff`.
 //!
@@ -57,10 +57,10 @@ pub use gates::Gate;
 pub use held::{DuplicateKey, Matched};
 pub use layout::LayoutError;
 pub use output::{ChangeWriter, schema as changes_schema};
-pub use parts::Budget;
 pub use report::{DiffMade, DiffReport, DiffRun, FileReport, Runs, ScanRun, Tally};
 
 use crate::io::source::InputSpec;
+use crate::spill::Budget;
 use anyhow::Result;
 use join::Join;
 use layout::Layout;
@@ -88,12 +88,18 @@ pub struct Outcome {
 }
 
 impl<'k> Diff<'k> {
+    /// A diff's budget unless told: OLD's index held up to 64 MiB, then
+    /// both files split into 128 partitions. A partition holds about
+    /// 1/128 of OLD's index: that takes OLD's index to 8 GiB (some 90
+    /// million rows) with each partition still within 64 MiB.
+    pub const BUDGET: Budget = Budget::new(64 << 20, 128);
+
     /// A diff by `keys` (column names, as in both files).
     pub fn new(keys: &'k [String]) -> Diff<'k> {
         Diff {
             keys,
             column_prefix: String::new(),
-            budget: Budget::default(),
+            budget: Self::BUDGET,
         }
     }
 
@@ -104,7 +110,8 @@ impl<'k> Diff<'k> {
     }
 
     /// The memory OLD's index may take before both files are partitioned
-    /// into temporary files, and the directory of those files.
+    /// into temporary files (64 MiB unless told), their number (128) and
+    /// directory.
     pub fn budget(mut self, budget: Budget) -> Self {
         self.budget = budget;
         self

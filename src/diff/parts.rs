@@ -18,43 +18,15 @@ use super::layout::Layout;
 use super::read::Table;
 use super::record::{self, Prior, TASK};
 use super::row::{At, Side};
-use crate::spill::{self, Merge, Part, Writer, bucket};
+use crate::spill::{self, Budget, Merge, Part, Writer, bucket};
 use anyhow::Result;
-use std::path::PathBuf;
-
-/// Partitions a spilled diff splits into by default. A partition holds about 1/128 of OLD's index: 64 MiB of budget
-/// takes OLD's index to 8 GiB (some 90 million rows) with each partition
-/// still within it.
-pub const PARTITIONS: usize = 128;
 
 /// Buffer of each file being written or read.
 const BUFFER: usize = 64 * 1024;
 
-/// The memory OLD's index may take before the diff partitions, into how
-/// many partitions (fewer under a low open-file limit), and where.
-#[derive(Debug, Clone)]
-pub struct Budget {
-    /// Bytes OLD's index may take before both files are partitioned.
-    pub bytes: u64,
-    /// Partitions OLD and NEW are split into once past `bytes`.
-    pub partitions: usize,
-    /// Where the partitions' temporary files go (the system's default when `None`).
-    pub temp_dir: Option<PathBuf>,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            bytes: 64 << 20,
-            partitions: PARTITIONS,
-            temp_dir: None,
-        }
-    }
-}
-
 /// Both files being partitioned: OLD's first, then NEW's.
 pub struct Parts {
-    temp_dir: Option<PathBuf>,
+    budget: Budget,
     /// Each partition holds two files open (OLD's and NEW's, then its
     /// changes and `removed`).
     n: usize,
@@ -65,10 +37,10 @@ pub struct Parts {
 
 impl Parts {
     pub fn new(budget: &Budget) -> Result<Parts> {
-        let n = spill::partitions(budget.partitions, 2);
+        let n = budget.open_partitions(2);
         Ok(Parts {
-            writers: TASK.writers(budget.temp_dir.as_deref(), n, BUFFER)?,
-            temp_dir: budget.temp_dir.clone(),
+            writers: budget.writers(TASK, n, BUFFER)?,
+            budget: budget.clone(),
             n,
             old: Vec::new(),
             enc: Vec::new(),
@@ -88,7 +60,7 @@ impl Parts {
 
     /// Ends OLD's partitions; what is pushed next is NEW's.
     pub fn start_new(&mut self) -> Result<()> {
-        let fresh = TASK.writers(self.temp_dir.as_deref(), self.n, BUFFER)?;
+        let fresh = self.budget.writers(TASK, self.n, BUFFER)?;
         let old = std::mem::replace(&mut self.writers, fresh);
         self.old = old.into_iter().map(Writer::finish).collect::<Result<_>>()?;
         Ok(())
@@ -111,7 +83,7 @@ impl Parts {
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
     ) -> Result<Matched> {
         let new_files: Vec<Part> = self.writers.into_iter().map(Writer::finish).collect::<Result<_>>()?;
-        let dir = self.temp_dir.as_deref();
+        let dir = self.budget.dir();
         let mut m = Matched {
             partitions: self.n as u64,
             ..Matched::default()

@@ -155,8 +155,8 @@ impl Vocab {
     }
 
     /// The heap memory held.
-    pub fn heap_bytes(&self) -> u64 {
-        self.0.bytes() as u64
+    pub fn heap_bytes(&self) -> usize {
+        self.0.bytes()
     }
 
     pub fn name(&self, id: u32) -> &str {

@@ -8,7 +8,7 @@ use super::options::Options;
 use super::output::{Grouped, Rows};
 use super::record::{Block, Held, TASK, get_key};
 use crate::clusters::{Repeated, Summary};
-use crate::spill::{self, RunStore, Writer, bucket};
+use crate::spill::{RunStore, Writer, bucket};
 use anyhow::{Result, anyhow};
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
@@ -41,7 +41,7 @@ impl Collector {
     pub fn new(mut opts: Options) -> Collector {
         // Partitions are open files: under a low limit, fewer (a
         // partition too big for memory is only split again).
-        opts.partitions = spill::partitions(opts.partitions, 1);
+        opts.budget.partitions = opts.budget.open_partitions(1);
         Collector {
             opts,
             hash: None,
@@ -94,7 +94,7 @@ impl Collector {
             block: b,
         });
         self.next_seq += n;
-        if self.held_bytes > self.opts.memory {
+        if self.held_bytes > self.opts.budget.memory {
             self.spill()?;
         }
         Ok(())
@@ -114,12 +114,12 @@ impl Collector {
             return Ok(());
         }
         let res = (|| -> Result<u64> {
-            let n = self.opts.partitions.max(2);
+            let budget = &self.opts.budget;
+            let n = budget.partitions.max(2);
             if self.parts.is_none() {
                 // A file's buffer: 16 KiB, less for small budgets.
-                let buffer = (self.opts.memory / 4 / n).clamp(512, 16 * 1024);
-                let dir = self.opts.temp_dir.as_deref();
-                self.parts = Some(TASK.writers(dir, n, buffer)?);
+                let buffer = (budget.memory / 4 / n).clamp(512, 16 * 1024);
+                self.parts = Some(budget.writers(TASK, n, buffer)?);
             }
             let parts = self.parts.as_mut().expect("created above");
             let before: u64 = parts.iter().map(Writer::bytes).sum();
@@ -162,9 +162,9 @@ impl Collector {
         self.check()?;
         let counters = Counters::default();
         let top = TopSoFar::default();
-        let store = RunStore::new(TASK, self.opts.temp_dir.clone());
+        let store = RunStore::new(TASK, self.opts.budget.temp_dir.clone());
         let threads = rayon::current_num_threads().max(1);
-        let memory = self.opts.memory.max(MIN_THREAD_BUDGET);
+        let memory = self.opts.budget.memory.max(MIN_THREAD_BUDGET);
         let values = self.next_seq;
         let opts = self.opts.clone();
         let ctx = Ctx {

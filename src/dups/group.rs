@@ -570,14 +570,13 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
 }
 
 /// Splits a partition by `level`'s hash into files of about a quarter of
-/// a thread's budget (twice as many as needed, at most `opts.partitions`):
+/// a thread's budget (twice as many as needed, at most the budget's partitions):
 /// a split needs few files, and each is one more open descriptor.
 fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let fit = (ctx.per_thread / 4).max(1) as u64;
-    let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.partitions.max(2) as u64) as usize;
-    let dir = ctx.opts.temp_dir.as_deref();
+    let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.budget.partitions.max(2) as u64) as usize;
     let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
-    let mut writers = TASK.writers(dir, n, buffer)?;
+    let mut writers = ctx.opts.budget.writers(TASK, n, buffer)?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
     Source::Stream(part, cap).each(|seq, body| {
         let k = get_key(body).ok_or_else(|| TASK.corrupt())?;

@@ -5,7 +5,7 @@
 //!
 //! Workers fill a [`Block`] each, hashing each canonical once; the
 //! [`Collector`] takes blocks in input order and holds them up to
-//! [`Options::memory`], then spills them to hash-partitioned anonymous
+//! the memory of [`Options::budget`], then spills them to hash-partitioned anonymous
 //! temporary files (the `spill` engine). [`Collector::finish`] groups the
 //! held blocks in memory when their table fits beside them (their rows are
 //! then made only by [`Grouped::write`], so an audit makes none);

@@ -10,6 +10,7 @@ use crate::clusters::{Summary, TopCluster, TopMember};
 use crate::id::{Warning, Warnings};
 use crate::io::format::Format;
 use crate::io::sink::Sink;
+use crate::spill::Budget;
 use crate::variant::variant;
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -50,8 +51,7 @@ fn names(n: &[&str]) -> Vec<String> {
 /// Options that make every path run on a few hundred values.
 fn tiny() -> Options {
     Options {
-        memory: 4096,
-        partitions: 4,
+        budget: Budget::new(4096, 4),
         ..Options::default()
     }
 }
@@ -395,10 +395,9 @@ impl crate::spill::suite::User for Dups {
         input().boxed()
     }
 
-    fn run(input: &Input, memory: usize, partitions: usize) -> Self::Output {
+    fn run(input: &Input, budget: Budget) -> Self::Output {
         let opts = Options {
-            memory,
-            partitions,
+            budget,
             ..input.options()
         };
         let (summary, _, rows) = engine(&input.values, &input.cuts, opts.clone(), None);
@@ -683,8 +682,7 @@ fn full_disk_is_an_error_not_a_count() {
     }
     let _guard = Mount(mnt.clone());
     let opts = Options {
-        memory: 64 << 10,
-        temp_dir: Some(mnt.clone()),
+        budget: Budget::new(64 << 10, 512).with_temp_dir(Some(mnt.clone())),
         ..Options::default()
     };
     let mut c = Collector::new(opts);
@@ -744,8 +742,7 @@ fn held_blocks_whose_table_does_not_fit_are_spilled_at_finish() {
     let mut fell_back = 0;
     for memory in (8 << 10..96 << 10).step_by(2 << 10) {
         let opts = Options {
-            memory,
-            partitions: 4,
+            budget: Budget::new(memory, 4),
             ..Options::default()
         };
         let (want_summary, want_rows) = naive(&values, &opts);

@@ -40,11 +40,6 @@ impl Task {
         }
         .map_err(|e| self.write_error(&e))
     }
-
-    /// `n` partition files being written, each through `buffer` bytes.
-    pub fn writers(self, dir: Option<&Path>, n: usize, buffer: usize) -> Result<Vec<Writer>> {
-        (0..n).map(|_| Writer::new(self, dir, buffer)).collect()
-    }
 }
 
 /// A partition file being written, a frame at a time. Frames written with

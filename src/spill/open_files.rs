@@ -1,5 +1,5 @@
 //! The limit on open files. Grouping duplicates that spill holds a
-//! temporary file per partition (512, `dups::Options::partitions`), and a
+//! temporary file per partition (512 unless told: `dups::Options`), and a
 //! diff that spills two per partition (128), besides the inputs and the
 //! output: more than the soft limit many systems start a process with
 //! (256 on macOS, 1024 on Linux, less in some containers), though their

@@ -20,9 +20,9 @@ pub(crate) trait User {
     /// What it gives back, all of it compared.
     type Output: std::fmt::Debug + PartialEq;
     fn input() -> BoxedStrategy<Self::Input>;
-    /// The work with a budget of `budget` bytes (0 and up: every path
-    /// past memory) over at most `partitions` partition files.
-    fn run(input: &Self::Input, budget: usize, partitions: usize) -> Self::Output;
+    /// The work within `budget` (0 bytes and up: every path past memory,
+    /// over 2 to 8 partitions).
+    fn run(input: &Self::Input, budget: Budget) -> Self::Output;
     /// The work with memory to spare: nothing spilled.
     fn held(input: &Self::Input) -> Self::Output;
 }
@@ -43,7 +43,8 @@ macro_rules! spill_suite {
                 partitions in 2..9usize,
             ) {
                 let held = <$user as $crate::spill::suite::User>::held(&input);
-                let spilled = <$user as $crate::spill::suite::User>::run(&input, budget, partitions);
+                let budget = $crate::spill::Budget::new(budget, partitions);
+                let spilled = <$user as $crate::spill::suite::User>::run(&input, budget);
                 proptest::prop_assert_eq!(spilled, held);
             }
         }
