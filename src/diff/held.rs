@@ -12,7 +12,7 @@
 
 use super::change::{Change, ChangeRow, classify};
 use super::layout::{Layout, Shape};
-use super::record::Prior;
+use super::record::{Prior, TASK};
 use super::row::{At, Side, Vocab, describe_key};
 use crate::spill;
 use anyhow::Result;
@@ -99,13 +99,21 @@ pub struct Matched {
 /// Rows held for a join (all of OLD, or a partition's): the index and the
 /// vocabulary of its codes. The in-memory join and each partition's hold
 /// and meet rows alike.
-#[derive(Default)]
 pub(super) struct Held {
     pub index: Index,
     vocab: Vocab,
 }
 
 impl Held {
+    /// Rows held in a table of at most `table_max` bytes of keys
+    /// (`Budget::table_max`).
+    pub fn new(table_max: usize) -> Held {
+        Held {
+            index: Index::new(table_max),
+            vocab: Vocab::default(),
+        }
+    }
+
     /// Memory held once a row of `bytes` more (key and canonical) is.
     pub fn bytes_with(&self, bytes: usize) -> usize {
         self.index.bytes_with(bytes).saturating_add(self.vocab.heap_bytes())
@@ -113,20 +121,22 @@ impl Held {
 
     /// Holds a row of OLD's, whose key is not held yet, with what earlier
     /// NEW rows did to its key.
-    pub fn hold(&mut self, h: u64, key: &[u8], s: &Side<'_>, prior: Prior) {
+    pub fn hold(&mut self, h: u64, key: &[u8], s: &Side<'_>, prior: Prior) -> Result<()> {
         let (matched, matched_record) = match prior {
             Prior::Matched { row, record } | Prior::Added { row, record } => (row, record),
             Prior::None => (0, 0),
         };
+        let mut id = |s: &str| self.vocab.id(s).ok_or_else(|| TASK.full());
         let entry = Entry {
             record: s.record.unwrap_or(0),
             matched,
             matched_record,
-            kind: self.vocab.id(s.kind),
-            error: self.vocab.id(s.error),
-            warnings: self.vocab.id(s.warnings),
+            kind: id(s.kind)?,
+            error: id(s.error)?,
+            warnings: id(s.warnings)?,
         };
-        self.index.push(h, key, s.canonical.as_bytes(), entry);
+        let pushed = self.index.push(h, key, s.canonical.as_bytes(), entry);
+        pushed.map(|_| ()).ok_or_else(|| TASK.full())
     }
 
     /// Meets NEW's data row `row`: its changes go to `emit` and are
@@ -150,7 +160,7 @@ impl Held {
                 matched_record: record,
                 ..Entry::default()
             };
-            self.index.push(h, key, &[], entry);
+            self.index.push(h, key, &[], entry).ok_or_else(|| TASK.full())?;
             emit(&ChangeRow {
                 change: Change::Added,
                 key,

@@ -26,11 +26,12 @@ pub struct Join<'k> {
 }
 
 impl<'k> Join<'k> {
-    /// `keys` names the key columns in messages.
-    pub fn new(keys: &'k [String]) -> Join<'k> {
+    /// `keys` names the key columns in messages; `budget` says how much
+    /// one table holds.
+    pub fn new(keys: &'k [String], budget: &Budget) -> Join<'k> {
         Join {
             keys,
-            held: Held::default(),
+            held: Held::new(budget.table_max()),
             matched: Matched::default(),
         }
     }
@@ -50,15 +51,15 @@ impl<'k> Join<'k> {
                 };
                 return Err(duplicate(keys, (&name, layout), &r.key, first, at(r)));
             }
-            if held.bytes_with(r.key.len() + r.canonical.len()) > budget.memory {
+            if budget.passed_by(held.bytes_with(r.key.len() + r.canonical.len())) {
                 let mut p = Parts::new(budget)?;
                 for i in 0..held.index.len() {
                     p.push(i as u64 + 1, held.index.key(i), &held.side(i))?;
                 }
-                *held = Held::default();
+                *held = Held::new(budget.table_max());
                 return Ok(Some(p));
             }
-            held.hold(h, &r.key, &r.side(), Prior::None);
+            held.hold(h, &r.key, &r.side(), Prior::None)?;
             Ok(None)
         })?;
         self.matched.old_rows = rows;
@@ -87,9 +88,9 @@ impl<'k> Join<'k> {
         let old_rows = m.old_rows as usize;
         let (rows, parts) = until_parts(table, layout, |r| {
             let h = spill::hash(&r.key);
-            if held.index.find(h, &r.key).is_none() && held.bytes_with(r.key.len()) > budget.memory {
+            if held.index.find(h, &r.key).is_none() && budget.passed_by(held.bytes_with(r.key.len())) {
                 let p = leave_memory(held, old_rows, budget)?;
-                *held = Held::default();
+                *held = Held::new(budget.table_max());
                 return Ok(Some(p));
             }
             match held.meet(h, &r.key, r.row, r.side(), m, emit)? {

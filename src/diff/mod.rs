@@ -142,7 +142,7 @@ impl<'k> Diff<'k> {
             on_change(c)
         };
         let (old_name, new_name) = (old.name().to_string(), new.name().to_string());
-        let mut join = Join::new(self.keys);
+        let mut join = Join::new(self.keys, &self.budget);
         let matched = match join.load(old, &old_layout, &self.budget)? {
             None => match join.compare(new, &new_layout, &self.budget, &mut emit)? {
                 None => join.finish(&mut emit)?,

@@ -141,17 +141,19 @@ pub struct Vocab(Table<()>);
 impl Default for Vocab {
     fn default() -> Self {
         let mut v = Vocab(Table::default());
+        // An empty table has room.
         v.id("");
         v
     }
 }
 
 impl Vocab {
-    pub fn id(&mut self, s: &str) -> u32 {
-        // Fewer than 4G strings (the table's own bound).
-        self.0
-            .find_or_push(crate::spill::hash(s.as_bytes()), s.as_bytes(), || ())
-            .0 as u32
+    /// `None`: the table is full.
+    pub fn id(&mut self, s: &str) -> Option<u32> {
+        let (i, _) = self
+            .0
+            .find_or_push(crate::spill::hash(s.as_bytes()), s.as_bytes(), || ())?;
+        Some(i as u32)
     }
 
     /// The heap memory held.

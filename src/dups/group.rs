@@ -63,9 +63,10 @@ pub(crate) struct Counters {
     pub runs: AtomicU64,
 }
 
-/// Levels of splitting before a partition is grouped whatever its table
-/// takes: each level's hash is independent, so only a hash that cannot
-/// tell canonicals apart (tests) gets here.
+/// Levels of splitting before a partition is grouped whatever memory its
+/// table takes (up to the table's limit): each level's hash is
+/// independent, so only a hash that cannot tell canonicals apart (tests)
+/// gets here.
 const MAX_LEVEL: u32 = 8;
 
 /// Longest value shown in the report's top clusters, in bytes (as the
@@ -220,7 +221,6 @@ struct Group {
 }
 
 /// Distinct canonicals of a partition.
-#[derive(Default)]
 struct Counted {
     groups: Table<Group>,
     /// Each record's group, in order, when the records are in memory: the
@@ -230,14 +230,22 @@ struct Counted {
 }
 
 impl Counted {
+    /// A table of at most `max` bytes of canonicals (`Budget::table_max`).
+    fn new(max: usize) -> Counted {
+        Counted {
+            groups: Table::new(max),
+            of_record: Vec::new(),
+        }
+    }
+
     fn bytes(&self) -> usize {
         self.groups.bytes() + self.of_record.capacity() * 4
     }
 
     /// Counts one member: its group, and whether it was the first of its
-    /// canonical.
+    /// canonical; `None` when the table is full.
     #[inline]
-    fn add(&mut self, seq: u64, k: &Key<'_>) -> (u32, bool) {
+    fn add(&mut self, seq: u64, k: &Key<'_>) -> Option<(u32, bool)> {
         let (i, new) = self.groups.find_or_push(k.hash, k.canonical, || Group {
             count: 1,
             records: 1,
@@ -248,7 +256,7 @@ impl Counted {
             slot: NO_SLOT,
             multi_input: false,
             multi_column: false,
-        });
+        })?;
         if !new {
             let g = self.groups.get_mut(i);
             g.count += 1;
@@ -259,14 +267,14 @@ impl Counted {
             g.multi_input |= g.first_input != k.input;
             g.multi_column |= g.first_column != k.column;
         }
-        (i as u32, new)
+        Some((i as u32, new))
     }
 }
 
-/// Pass 1: the table of `src`, or `None` once it passes `limit` bytes.
-/// `records`: how many `src` holds, when known.
-fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Counted>> {
-    let mut t = Counted::default();
+/// Pass 1: the table of `src`, or `None` once it passes `limit` bytes or
+/// the budget's `table_max`. `records`: how many `src` holds, when known.
+fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Counted>> {
+    let mut t = Counted::new(ctx.opts.budget.table_max());
     if let Some(n) = records {
         // At most every record a canonical, and no more than fit.
         let per = Table::<Group>::ENTRY_BYTES + 4;
@@ -276,7 +284,10 @@ fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Optio
     let track = records.is_some();
     let mut over = false;
     src.each(|seq, body| {
-        let (i, new) = t.add(seq, &get_key(body).ok_or_else(|| TASK.corrupt())?);
+        let Some((i, new)) = t.add(seq, &get_key(body).ok_or_else(|| TASK.corrupt())?) else {
+            over = true;
+            return Ok(false);
+        };
         if track {
             t.of_record.push(i);
         }
@@ -504,7 +515,7 @@ pub(super) fn group_held(
 ) -> Result<Result<(PartOut, HeldGroups), Vec<Held>>> {
     let src = Source::Held(&held);
     let records = held.iter().map(|h| h.block.len() as usize).sum();
-    let Some(mut table) = count(&src, budget.saturating_sub(bytes), Some(records))? else {
+    let Some(mut table) = count(ctx, &src, budget.saturating_sub(bytes), Some(records))? else {
         return Ok(Err(held));
     };
     let out = emit(ctx, &src, &mut table, budget, bytes, Make::Top)?;
@@ -535,7 +546,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
         } else {
             budget - bytes.len()
         };
-        match count(&src, limit, Some(part.records as usize))? {
+        match count(ctx, &src, limit, Some(part.records as usize))? {
             Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), make)?),
             None => None,
         }
@@ -547,7 +558,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
         } else {
             budget.saturating_sub(cap)
         };
-        match count(&src, limit, None)? {
+        match count(ctx, &src, limit, None)? {
             Some(mut t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
                 Some(emit(ctx, &src, &mut t, budget, cap, make)?)
@@ -557,6 +568,10 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
     };
     if let Some(out) = counted {
         return Ok(out);
+    }
+    // Past the last level only a full table gets here: splitting no more.
+    if level >= MAX_LEVEL {
+        return Err(TASK.full());
     }
     let subs = split(ctx, &part, level + 1)?;
     drop(part);

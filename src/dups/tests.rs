@@ -492,6 +492,38 @@ fn equal_hashes_never_merge_clusters() {
     assert!(stats.repartitions > 0, "{stats:?}");
 }
 
+/// Tables that fill long before memory does: the partitions are split
+/// until each fits, and the rows are the naive grouping's. Where no split
+/// can help (one canonical longer than a table holds), an error names the
+/// limit.
+#[test]
+fn a_full_table_splits_its_partition_or_is_an_error() {
+    let mut values: Vec<Value> = (0..600)
+        .map(|i| plain(&format!("10.1000/{}", i % 150), i % 2, u64::from(i), 0, 0))
+        .collect();
+    let small = Options {
+        budget: Budget::new(64 << 20, 4).with_table_max(256),
+        ..Options::default()
+    };
+    let stats = check(&values, &[200], small.clone(), None);
+    assert!(stats.repartitions > 0 && stats.temp_bytes() > 0, "{stats:?}");
+    values.push(plain(&format!("10.1000/{}", "x".repeat(300)), 0, 600, 0, 0));
+    let mut c = Collector::new(small);
+    let mut b = Block::default();
+    for v in &values {
+        b.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
+    }
+    c.append(b).unwrap();
+    let err = c
+        .finish()
+        .err()
+        .expect("no table holds a 308-byte canonical in 256 bytes");
+    assert_eq!(
+        err.to_string(),
+        "grouping duplicates: more distinct keys in one partition than a table holds (4 GiB of them)"
+    );
+}
+
 /// A value written as its canonical, read at that place.
 fn plain(canonical: &str, input: u32, record: u64, column: u32, value_index: u32) -> Value {
     Value {

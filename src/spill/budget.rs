@@ -1,9 +1,9 @@
 //! The engine's one knob, shared by its users: the memory a user holds
-//! before it spills, how many partitions it spills into, and where their
-//! temporary files go.
+//! before it spills, how many partitions it spills into, where their
+//! temporary files go, and the most one table holds.
 
 use super::file::{Task, Writer};
-use super::open_files;
+use super::{open_files, table};
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +20,10 @@ pub struct Budget {
     /// Where temporary files go (the system's temporary directory when
     /// `None`).
     pub temp_dir: Option<PathBuf>,
+    /// The most one [`Table`](super::Table) of the user's holds: its
+    /// limit, or a smaller one in tests, so that what a user does before
+    /// a table is full is tested on a few keys.
+    table_max: usize,
 }
 
 impl Budget {
@@ -30,6 +34,7 @@ impl Budget {
             memory,
             partitions,
             temp_dir: None,
+            table_max: table::MAX,
         }
     }
 
@@ -43,6 +48,24 @@ impl Budget {
     pub fn with_temp_dir(mut self, dir: Option<PathBuf>) -> Budget {
         self.temp_dir = dir;
         self
+    }
+
+    /// With tables of at most `max` bytes of keys, and keys.
+    #[cfg(test)]
+    pub(crate) fn with_table_max(mut self, max: usize) -> Budget {
+        self.table_max = max;
+        self
+    }
+
+    pub(crate) fn table_max(&self) -> usize {
+        self.table_max
+    }
+
+    /// Whether holding `bytes` passes the memory; a table's `usize::MAX`
+    /// ([`Table::bytes_with`](super::Table::bytes_with): it is full)
+    /// passes any.
+    pub(crate) fn passed_by(&self, bytes: usize) -> bool {
+        bytes > self.memory || bytes == usize::MAX
     }
 
     pub(crate) fn dir(&self) -> Option<&Path> {

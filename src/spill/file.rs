@@ -28,6 +28,14 @@ impl Task {
         anyhow!("{}: reading temporary files failed: {}", self.0, os_reason(e))
     }
 
+    /// A table asked for a key past its limit, however the user split.
+    pub fn full(self) -> anyhow::Error {
+        anyhow!(
+            "{}: more distinct keys in one partition than a table holds (4 GiB of them)",
+            self.0
+        )
+    }
+
     pub fn corrupt(self) -> anyhow::Error {
         anyhow!("{}: reading temporary files failed: a record is cut short", self.0)
     }

@@ -20,7 +20,7 @@ mod file;
 pub(crate) mod frame;
 mod merge;
 mod open_files;
-mod table;
+pub(crate) mod table;
 
 #[cfg(test)]
 pub(crate) mod suite;
