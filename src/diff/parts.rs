@@ -87,30 +87,75 @@ impl Parts {
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
     ) -> Result<Matched> {
         let new_files: Vec<Part> = self.writers.into_iter().map(Writer::finish).collect::<Result<_>>()?;
-        let mut j = Joined {
-            keys,
-            old_file,
-            new_file,
-            budget: &self.budget,
-            m: Matched {
-                partitions: self.n as u64,
-                ..Matched::default()
-            },
-            changes: Vec::new(),
-            removed: Vec::new(),
-            old_dup: None,
-            new_dup: None,
-            enc: Vec::new(),
+        let dir = self.budget.dir();
+        let mut m = Matched {
+            partitions: self.n as u64,
+            ..Matched::default()
         };
-        for (old_part, new_part) in self.old.into_iter().zip(new_files) {
-            j.fitting(old_part, new_part, 0)?;
+        let (mut changes, mut removed) = (Vec::new(), Vec::new());
+        // The duplicate key found with the earliest second row, by file.
+        let (mut old_dup, mut new_dup): (Found, Found) = (None, None);
+        let mut enc = Vec::new();
+        let pairs = self
+            .old
+            .into_iter()
+            .zip(new_files)
+            .map(|(o, n)| fit(&self.budget, o, n, 0));
+        for (old_part, new_part) in pairs.collect::<Result<Vec<_>>>()?.into_iter().flatten() {
+            let (mut held, mut rows) = (Held::new(self.budget.table_max()), Vec::new());
+            let mut reader = old_part.frames(BUFFER);
+            while reader.advance()? {
+                let r = record::get_row(reader.frame())?;
+                let h = spill::hash(r.key);
+                if let Some(i) = held.index.find(h, r.key) {
+                    if old_dup.as_ref().is_none_or(|(row, _)| r.row < *row) {
+                        let first = At {
+                            row: rows[i],
+                            record: known(held.index.get(i).record),
+                        };
+                        old_dup = Some((r.row, duplicate(keys, old_file, r.key, first, at(&r))));
+                    }
+                    break;
+                }
+                held.hold(h, r.key, &r.side, r.prior)?;
+                rows.push(r.row);
+            }
+            drop(reader);
+            // The in-memory join stops at OLD's duplicate before NEW is
+            // read: only OLD's partitions are still to search for one.
+            if old_dup.is_some() {
+                continue;
+            }
+            let mut out = Writer::new(TASK, dir, BUFFER)?;
+            let mut reader = new_part.frames(BUFFER);
+            while reader.advance()? {
+                let r = record::get_row(reader.frame())?;
+                let mut to_file = |c: &ChangeRow<'_>| {
+                    record::put_change(&mut enc, r.row, c);
+                    out.push(&enc)
+                };
+                if let Some(first) = held.meet(spill::hash(r.key), r.key, r.row, r.side, &mut m, &mut to_file)? {
+                    if new_dup.as_ref().is_none_or(|(row, _)| r.row < *row) {
+                        new_dup = Some((r.row, duplicate(keys, new_file, r.key, first, at(&r))));
+                    }
+                    break;
+                }
+            }
+            changes.push(out.finish()?);
+            let mut out = Writer::new(TASK, dir, BUFFER)?;
+            // Keys NEW added before the join left memory are matched.
+            held.removed(rows.len(), |i, c| {
+                record::put_change(&mut enc, rows[i], c);
+                out.push(&enc)
+            })?;
+            removed.push(out.finish()?);
         }
-        if let Some((_, e)) = j.old_dup.or(j.new_dup) {
+        if let Some((_, e)) = old_dup.or(new_dup) {
             return Err(e);
         }
-        merge(j.changes, emit)?;
-        merge(j.removed, emit)?;
-        Ok(j.m)
+        merge(changes, emit)?;
+        merge(removed, emit)?;
+        Ok(m)
     }
 }
 
@@ -118,96 +163,23 @@ impl Parts {
 /// its table can take.
 const MAX_LEVEL: u32 = 8;
 
-/// A partitioned join under way: what the partitions joined so far found.
-struct Joined<'a> {
-    keys: &'a [String],
-    old_file: (&'a str, &'a Layout),
-    new_file: (&'a str, &'a Layout),
-    budget: &'a Budget,
-    m: Matched,
-    changes: Vec<Part>,
-    removed: Vec<Part>,
-    /// The duplicate key found with the earliest second row, by file.
-    old_dup: Found,
-    new_dup: Found,
-    enc: Vec<u8>,
-}
-
-impl Joined<'_> {
-    /// Joins OLD's and NEW's files of a partition, split in two by the
-    /// next level's hash first (and again) while they might not fit one
-    /// table: its keys and canonicals take fewer bytes than the files,
-    /// its keys and codes are fewer than three a row.
-    fn fitting(&mut self, old: Part, new: Part, level: u32) -> Result<()> {
-        let max = self.budget.table_max() as u64;
-        if level >= MAX_LEVEL || (old.bytes + new.bytes <= max && 3 * (old.records + new.records) < max) {
-            return self.pair(old, new);
-        }
-        let (olds, news) = (
-            split(self.budget, &old, level + 1)?,
-            split(self.budget, &new, level + 1)?,
-        );
-        drop((old, new));
-        for (old, new) in olds.into_iter().zip(news) {
-            self.fitting(old, new, level + 1)?;
-        }
-        Ok(())
+/// A partition's OLD and NEW files, split in two by the next level's hash
+/// (and again) while they might not fit one table: its keys and
+/// canonicals take fewer bytes than the files, its keys and codes are
+/// fewer than three a row.
+fn fit(budget: &Budget, old: Part, new: Part, level: u32) -> Result<Vec<(Part, Part)>> {
+    let max = budget.table_max() as u64;
+    if level >= MAX_LEVEL || (old.bytes + new.bytes <= max && 3 * (old.records + new.records) < max) {
+        return Ok(vec![(old, new)]);
     }
-
-    /// Joins one partition's files: its changes and `removed` go to files
-    /// of their own, for the merge.
-    fn pair(&mut self, old_part: Part, new_part: Part) -> Result<()> {
-        let Joined { keys, enc, .. } = self;
-        let (mut held, mut rows) = (Held::new(self.budget.table_max()), Vec::new());
-        let mut reader = old_part.frames(BUFFER);
-        while reader.advance()? {
-            let r = record::get_row(reader.frame())?;
-            let h = spill::hash(r.key);
-            if let Some(i) = held.index.find(h, r.key) {
-                if self.old_dup.as_ref().is_none_or(|(row, _)| r.row < *row) {
-                    let first = At {
-                        row: rows[i],
-                        record: known(held.index.get(i).record),
-                    };
-                    self.old_dup = Some((r.row, duplicate(keys, self.old_file, r.key, first, at(&r))));
-                }
-                break;
-            }
-            held.hold(h, r.key, &r.side, r.prior)?;
-            rows.push(r.row);
-        }
-        drop(reader);
-        // The in-memory join stops at OLD's duplicate before NEW is
-        // read: only OLD's partitions are still to search for one.
-        if self.old_dup.is_some() {
-            return Ok(());
-        }
-        let dir = self.budget.dir();
-        let mut out = Writer::new(TASK, dir, BUFFER)?;
-        let mut reader = new_part.frames(BUFFER);
-        while reader.advance()? {
-            let r = record::get_row(reader.frame())?;
-            let mut to_file = |c: &ChangeRow<'_>| {
-                record::put_change(enc, r.row, c);
-                out.push(enc)
-            };
-            if let Some(first) = held.meet(spill::hash(r.key), r.key, r.row, r.side, &mut self.m, &mut to_file)? {
-                if self.new_dup.as_ref().is_none_or(|(row, _)| r.row < *row) {
-                    self.new_dup = Some((r.row, duplicate(keys, self.new_file, r.key, first, at(&r))));
-                }
-                break;
-            }
-        }
-        self.changes.push(out.finish()?);
-        let mut out = Writer::new(TASK, dir, BUFFER)?;
-        // Keys NEW added before the join left memory are matched.
-        held.removed(rows.len(), |i, c| {
-            record::put_change(enc, rows[i], c);
-            out.push(enc)
-        })?;
-        self.removed.push(out.finish()?);
-        Ok(())
+    let halves = split(budget, &old, level + 1)?
+        .into_iter()
+        .zip(split(budget, &new, level + 1)?);
+    let mut pairs = Vec::new();
+    for (old, new) in halves {
+        pairs.extend(fit(budget, old, new, level + 1)?);
     }
+    Ok(pairs)
 }
 
 /// `part` split in two by `level`'s hash of its rows' keys, each half in

@@ -214,6 +214,13 @@ impl Collector {
             top: out.top.into_iter().map(|c| c.cluster).collect(),
             ..out.counts
         };
-        Ok(Grouped::new(summary, rows, store, opts, memory, stats))
+        Ok(Grouped {
+            summary,
+            rows,
+            store,
+            opts,
+            memory,
+            stats,
+        })
     }
 }

@@ -29,33 +29,15 @@ pub(super) enum Rows {
 
 /// The grouped collection: its summary now, its file when written.
 pub struct Grouped {
-    summary: Summary,
-    rows: Rows,
-    store: RunStore,
-    opts: Options,
-    memory: usize,
-    stats: EngineStats,
+    pub(super) summary: Summary,
+    pub(super) rows: Rows,
+    pub(super) store: RunStore,
+    pub(super) opts: Options,
+    pub(super) memory: usize,
+    pub(super) stats: EngineStats,
 }
 
 impl Grouped {
-    pub(super) fn new(
-        summary: Summary,
-        rows: Rows,
-        store: RunStore,
-        opts: Options,
-        memory: usize,
-        stats: EngineStats,
-    ) -> Self {
-        Grouped {
-            summary,
-            rows,
-            store,
-            opts,
-            memory,
-            stats,
-        }
-    }
-
     /// The clusters' counts and largest clusters, for the report.
     pub fn summary(&self) -> &Summary {
         &self.summary
