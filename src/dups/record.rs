@@ -129,7 +129,7 @@ pub(super) struct Key<'a> {
     pub record: u64,
 }
 
-#[inline]
+#[inline(always)]
 pub(super) fn get_key(body: &[u8]) -> Option<Key<'_>> {
     let head = body.get(..HEAD)?;
     let len = u32_at(head, 16) as usize;

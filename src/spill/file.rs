@@ -84,7 +84,7 @@ impl Writer {
 
     /// Appends a frame of `seq` and `body`; `seq` must not be below the
     /// last one's (see [`seq_frame`]).
-    #[inline]
+    #[inline(always)]
     pub fn push_seq(&mut self, seq: u64, body: &[u8]) -> Result<()> {
         debug_assert!(seq >= self.last_seq);
         let delta = seq - self.last_seq;
