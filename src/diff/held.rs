@@ -121,6 +121,7 @@ impl Held {
 
     /// Holds a row of OLD's, whose key is not held yet, with what earlier
     /// NEW rows did to its key.
+    #[inline]
     pub fn hold(&mut self, h: u64, key: &[u8], s: &Side<'_>, prior: Prior) -> Result<()> {
         let (matched, matched_record) = match prior {
             Prior::Matched { row, record } | Prior::Added { row, record } => (row, record),
