@@ -128,9 +128,10 @@ fn main() -> Result<()> {
     let c1 = cpu();
     let gen_cpu = c1 - c0;
 
+    let defaults = Options::default();
     let opts = Options {
-        memory: memory_mib << 20,
-        ..Options::default()
+        budget: defaults.budget.with_memory(memory_mib << 20),
+        ..defaults
     };
     let mut c = Collector::new(opts);
     let (mut push_s, mut append_s) = (0.0, 0.0);

@@ -23,10 +23,13 @@
 //! the core's, shared with the Python package), `dups` (duplicate clusters in bounded memory), `plan`,
 //! `pipeline` (blocks, rayon, the per-value loop, the writer thread),
 //! `spill` (the engine `dups` and `diff` share past
-//! memory: partition files, the k-way merge, the table of keys), `heap`
-//! (glibc heap tuning) and `open_files` (the open-file limit). With the
+//! memory: partition files, the k-way merge, the table of keys, the
+//! open-file limit they need) and `heap` (glibc heap tuning). With the
 //! `internals` feature (benches and examples only) they are public, hidden
 //! from the docs and from any promise.
+//!
+//! `docs/architecture.md` draws the flow (arguments, plan, pipeline,
+//! report) and says where to change what.
 
 #![deny(missing_docs)]
 // The internals' accessors are for a few examples, not an API to round out.
@@ -45,7 +48,7 @@ macro_rules! modules {
     )*};
 }
 
-modules!(dups, heap, io, open_files, pipeline, plan, spill);
+modules!(dups, heap, io, pipeline, plan, spill);
 // The core's modules, under the names the crate's own code uses.
 use hdlscan_core::{at, clusters, columns, gates, report, select, strings, variant};
 pub mod diff;
@@ -68,11 +71,12 @@ pub use io::source::{Compression, InputSpec};
 pub use pipeline::{ScanResult, run};
 pub use plan::{DASH_OUTPUT, Options as ScanOptions, PlanError, Request, ScanPlan, output_format};
 pub use select::gate_columns;
+pub use spill::Budget;
 
 /// Tunes the process for long scans: the glibc heap (so freed blocks go
 /// back and memory stays bounded) and the open-file limit (raised to its
 /// hard limit, for spills). Call once, first.
 pub fn tune_process() {
     heap::configure();
-    open_files::raise();
+    spill::raise_open_files();
 }

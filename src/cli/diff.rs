@@ -5,7 +5,7 @@
 use super::report_files::{self, Claimed, ReportFormat};
 use super::{Exit, Usage};
 use anyhow::{Context, Result, bail};
-use hdlscan::diff::{Budget, ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
+use hdlscan::diff::{ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
 use hdlscan::{AtomicFile, InputSpec, Severity, Sink, SinkOptions, commit_all};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -177,11 +177,11 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
 
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)
-        .budget(Budget {
-            bytes: args.memory_mib.saturating_mul(1 << 20),
-            temp_dir: args.temp_dir.clone(),
-            ..Budget::default()
-        })
+        .budget(
+            Diff::BUDGET
+                .with_memory(usize::try_from(args.memory_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
+                .with_temp_dir(args.temp_dir.clone()),
+        )
         .run(&old, &new, |c| match &mut writer {
             Some(w) => w.push(c),
             None => Ok(()),

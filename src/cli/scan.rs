@@ -281,13 +281,14 @@ impl ScanArgs {
             max_len: self.parser.max_len,
             resolvers: self.parser.resolvers.clone(),
             expect: self.parser.expect.clone(),
-            dups: hdlscan::DuplicateOptions {
-                temp_dir: self.temp_dir.clone(),
-                file: self.duplicates.is_some(),
-                memory: self
-                    .dups_memory_kib
-                    .map_or(hdlscan::DuplicateOptions::default().memory, |k| k.max(1) << 10),
-                ..hdlscan::DuplicateOptions::default()
+            dups: {
+                let d = hdlscan::DuplicateOptions::default();
+                let memory = self.dups_memory_kib.map_or(d.budget.memory, |k| k.max(1) << 10);
+                hdlscan::DuplicateOptions {
+                    budget: d.budget.with_memory(memory).with_temp_dir(self.temp_dir.clone()),
+                    file: self.duplicates.is_some(),
+                    ..d
+                }
             },
         }
     }

@@ -18,6 +18,19 @@
 
 use super::row::Side;
 
+/// One change of one key, as the report and `-o` take it.
+#[derive(Debug, Clone, Copy)]
+pub struct ChangeRow<'a> {
+    /// Which change.
+    pub change: Change,
+    /// The encoded key (see `row::key_cells`).
+    pub key: &'a [u8],
+    /// None for `added`.
+    pub old: Option<Side<'a>>,
+    /// None for `removed`.
+    pub new: Option<Side<'a>>,
+}
+
 /// How one key's row changed between OLD and NEW (or that it did not exist on one side).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Change {

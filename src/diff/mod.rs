@@ -6,8 +6,9 @@
 //!   row by row as text; OLD and NEW may differ in format.
 //! - `row`: a row's key and compared cells; OLD's compact form.
 //! - `change`: the six changes and the rule that classifies a pair.
-//! - `join`: OLD's rows held compactly (the `spill` engine's table),
-//!   NEW streamed past them; duplicate keys.
+//! - `held`: rows held by key (the `spill` engine's table), met by NEW's;
+//!   duplicate keys.
+//! - `join`: OLD's rows held in memory, NEW streamed past them.
 //! - `parts`: the same join a partition at a time, in the `spill`
 //!   engine's partition files, when OLD's rows would pass their budget;
 //!   `record`: the byte form of its rows and changes.
@@ -16,7 +17,7 @@
 //! - `output`: `-o`, a row per change.
 //!
 //! Memory: OLD's rows are held (its keys, canonicals and interned codes)
-//! up to a budget ([`Diff::budget`], 64 MiB), NEW is streamed; past the
+//! up to a budget ([`Diff::BUDGET`], 64 MiB), NEW is streamed; past the
 //! budget both are partitioned into temporary files; see README's
 //! `hdlscan diff`.
 //!
@@ -36,6 +37,7 @@
 
 mod change;
 mod gates;
+mod held;
 mod join;
 mod layout;
 mod output;
@@ -50,22 +52,19 @@ mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use change::Change;
+pub use change::{Change, ChangeRow};
 pub use gates::Gate;
-pub use join::{ChangeRow, DuplicateKey, Matched};
+pub use held::{DuplicateKey, Matched};
 pub use layout::LayoutError;
 pub use output::{ChangeWriter, schema as changes_schema};
-pub use parts::Budget;
 pub use report::{DiffMade, DiffReport, DiffRun, FileReport, Runs, ScanRun, Tally};
 
 use crate::io::source::InputSpec;
+use crate::spill::Budget;
 use anyhow::Result;
 use join::Join;
 use layout::Layout;
 use read::Table;
-
-/// What the spill engine's errors say its files are for.
-const TASK: crate::spill::Task = crate::spill::Task("diff");
 
 /// A diff to run: the key columns, and where SPEC's columns are.
 #[derive(Debug, Clone)]
@@ -89,12 +88,18 @@ pub struct Outcome {
 }
 
 impl<'k> Diff<'k> {
+    /// A diff's budget unless told: OLD's index held up to 64 MiB, then
+    /// both files split into 128 partitions. A partition holds about
+    /// 1/128 of OLD's index: that takes OLD's index to 8 GiB (some 90
+    /// million rows) with each partition still within 64 MiB.
+    pub const BUDGET: Budget = Budget::new(64 << 20, 128);
+
     /// A diff by `keys` (column names, as in both files).
     pub fn new(keys: &'k [String]) -> Diff<'k> {
         Diff {
             keys,
             column_prefix: String::new(),
-            budget: Budget::default(),
+            budget: Self::BUDGET,
         }
     }
 
@@ -105,7 +110,8 @@ impl<'k> Diff<'k> {
     }
 
     /// The memory OLD's index may take before both files are partitioned
-    /// into temporary files, and the directory of those files.
+    /// into temporary files (64 MiB unless told), their number (128) and
+    /// directory.
     pub fn budget(mut self, budget: Budget) -> Self {
         self.budget = budget;
         self
@@ -136,7 +142,7 @@ impl<'k> Diff<'k> {
             on_change(c)
         };
         let (old_name, new_name) = (old.name().to_string(), new.name().to_string());
-        let mut join = Join::new(self.keys);
+        let mut join = Join::new(self.keys, &self.budget);
         let matched = match join.load(old, &old_layout, &self.budget)? {
             None => match join.compare(new, &new_layout, &self.budget, &mut emit)? {
                 None => join.finish(&mut emit)?,

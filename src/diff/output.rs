@@ -7,7 +7,7 @@
 //! two changes (`canonical_changed` and `codes_changed`) has two rows, so
 //! the rows of a change are as many as its count.
 
-use super::join::ChangeRow;
+use super::change::ChangeRow;
 use super::row::{Side, key_cells};
 use crate::io::sink::Sink;
 use anyhow::{Result, bail};

@@ -2,7 +2,7 @@
 //! both files are hash-partitioned by key into the spill engine's
 //! partition files, then joined one partition at a time (a partition's
 //! OLD rows held, its NEW rows streamed past them), as
-//! [`Join`](super::join::Join) joins the whole files.
+//! `join::Join` joins the whole files.
 //!
 //! A key's rows are all in one partition, so its changes and duplicates
 //! are found there. Each row carries its data row, which orders everything
@@ -11,50 +11,26 @@
 //! hands them on in the files' order; a duplicate key is the one whose
 //! second row comes first (OLD's before NEW's), the one the in-memory join
 //! stops at. The counts, examples, `-o` rows and errors are the same.
+//!
+//! A partition too large for one table of the engine's (4 GiB of keys)
+//! is split in two by the next level's hash before it is joined, and
+//! again, so none holds more.
 
-use super::TASK;
-use super::join::{At, ChangeRow, Held, Matched, duplicate, known};
+use super::change::ChangeRow;
+use super::held::{Held, Matched, duplicate, known};
 use super::layout::Layout;
 use super::read::Table;
-use super::record::{self, Prior};
-use super::row::Side;
-use crate::spill::{self, Merge, Part, Writer, bucket};
+use super::record::{self, Prior, TASK};
+use super::row::{At, Side};
+use crate::spill::{self, Budget, Merge, Part, Writer, bucket};
 use anyhow::Result;
-use std::path::PathBuf;
-
-/// Partitions a spilled diff splits into by default. A partition holds about 1/128 of OLD's index: 64 MiB of budget
-/// takes OLD's index to 8 GiB (some 90 million rows) with each partition
-/// still within it.
-pub const PARTITIONS: usize = 128;
 
 /// Buffer of each file being written or read.
 const BUFFER: usize = 64 * 1024;
 
-/// The memory OLD's index may take before the diff partitions, into how
-/// many partitions (fewer under a low open-file limit), and where.
-#[derive(Debug, Clone)]
-pub struct Budget {
-    /// Bytes OLD's index may take before both files are partitioned.
-    pub bytes: u64,
-    /// Partitions OLD and NEW are split into once past `bytes`.
-    pub partitions: usize,
-    /// Where the partitions' temporary files go (the system's default when `None`).
-    pub temp_dir: Option<PathBuf>,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            bytes: 64 << 20,
-            partitions: PARTITIONS,
-            temp_dir: None,
-        }
-    }
-}
-
 /// Both files being partitioned: OLD's first, then NEW's.
 pub struct Parts {
-    temp_dir: Option<PathBuf>,
+    budget: Budget,
     /// Each partition holds two files open (OLD's and NEW's, then its
     /// changes and `removed`).
     n: usize,
@@ -65,10 +41,10 @@ pub struct Parts {
 
 impl Parts {
     pub fn new(budget: &Budget) -> Result<Parts> {
-        let n = spill::partitions(budget.partitions, 2);
+        let n = budget.open_partitions(2);
         Ok(Parts {
-            writers: TASK.writers(budget.temp_dir.as_deref(), n, BUFFER)?,
-            temp_dir: budget.temp_dir.clone(),
+            writers: budget.writers(TASK, n, BUFFER)?,
+            budget: budget.clone(),
             n,
             old: Vec::new(),
             enc: Vec::new(),
@@ -88,7 +64,7 @@ impl Parts {
 
     /// Ends OLD's partitions; what is pushed next is NEW's.
     pub fn start_new(&mut self) -> Result<()> {
-        let fresh = TASK.writers(self.temp_dir.as_deref(), self.n, BUFFER)?;
+        let fresh = self.budget.writers(TASK, self.n, BUFFER)?;
         let old = std::mem::replace(&mut self.writers, fresh);
         self.old = old.into_iter().map(Writer::finish).collect::<Result<_>>()?;
         Ok(())
@@ -111,7 +87,7 @@ impl Parts {
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
     ) -> Result<Matched> {
         let new_files: Vec<Part> = self.writers.into_iter().map(Writer::finish).collect::<Result<_>>()?;
-        let dir = self.temp_dir.as_deref();
+        let dir = self.budget.dir();
         let mut m = Matched {
             partitions: self.n as u64,
             ..Matched::default()
@@ -120,8 +96,13 @@ impl Parts {
         // The duplicate key found with the earliest second row, by file.
         let (mut old_dup, mut new_dup): (Found, Found) = (None, None);
         let mut enc = Vec::new();
-        for (old_part, new_part) in self.old.into_iter().zip(new_files) {
-            let (mut held, mut rows) = (Held::default(), Vec::new());
+        let pairs = self
+            .old
+            .into_iter()
+            .zip(new_files)
+            .map(|(o, n)| fit(&self.budget, o, n, 0));
+        for (old_part, new_part) in pairs.collect::<Result<Vec<_>>>()?.into_iter().flatten() {
+            let (mut held, mut rows) = (Held::new(self.budget.table_max()), Vec::new());
             let mut reader = old_part.frames(BUFFER);
             while reader.advance()? {
                 let r = record::get_row(reader.frame())?;
@@ -136,7 +117,7 @@ impl Parts {
                     }
                     break;
                 }
-                held.hold(h, r.key, &r.side, r.prior);
+                held.hold(h, r.key, &r.side, r.prior)?;
                 rows.push(r.row);
             }
             drop(reader);
@@ -176,6 +157,41 @@ impl Parts {
         merge(removed, emit)?;
         Ok(m)
     }
+}
+
+/// Levels of splitting a partition in two before it is joined whatever
+/// its table can take.
+const MAX_LEVEL: u32 = 8;
+
+/// A partition's OLD and NEW files, split in two by the next level's hash
+/// (and again) while they might not fit one table: its keys and
+/// canonicals take fewer bytes than the files, its keys and codes are
+/// fewer than three a row.
+fn fit(budget: &Budget, old: Part, new: Part, level: u32) -> Result<Vec<(Part, Part)>> {
+    let max = budget.table_max() as u64;
+    if level >= MAX_LEVEL || (old.bytes + new.bytes <= max && 3 * (old.records + new.records) < max) {
+        return Ok(vec![(old, new)]);
+    }
+    let halves = split(budget, &old, level + 1)?
+        .into_iter()
+        .zip(split(budget, &new, level + 1)?);
+    let mut pairs = Vec::new();
+    for (old, new) in halves {
+        pairs.extend(fit(budget, old, new, level + 1)?);
+    }
+    Ok(pairs)
+}
+
+/// `part` split in two by `level`'s hash of its rows' keys, each half in
+/// `part`'s order.
+fn split(budget: &Budget, part: &Part, level: u32) -> Result<Vec<Part>> {
+    let mut halves = budget.writers(TASK, 2, BUFFER)?;
+    let mut reader = part.frames(BUFFER);
+    while reader.advance()? {
+        let key = record::get_row(reader.frame())?.key;
+        halves[bucket(spill::level_hash(level, key), 2)].push(reader.frame())?;
+    }
+    halves.into_iter().map(Writer::finish).collect()
 }
 
 /// A duplicate key's error, and its second row.

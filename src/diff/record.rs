@@ -3,12 +3,13 @@
 //! each partition hands to the merge. The spill suite (`diff::tests`)
 //! round-trips every kind through a partitioned diff.
 
-use super::TASK;
-use super::change::Change;
-use super::join::ChangeRow;
+use super::change::{Change, ChangeRow};
 use super::row::Side;
 use crate::spill::frame::{get_bytes, get_varint, put_bytes, put_varint};
 use anyhow::Result;
+
+/// What the spill engine's errors say its files are for.
+pub(super) const TASK: crate::spill::Task = crate::spill::Task("diff");
 
 fn put_side(out: &mut Vec<u8>, s: &Side<'_>) {
     put_varint(out, s.record.map_or(0, |r| r.saturating_add(1)));

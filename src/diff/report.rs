@@ -9,9 +9,9 @@
 //! columns or the shape differ, since a change of any of them changes rows
 //! that did not change in the data.
 
-use super::change::Change;
+use super::change::{Change, ChangeRow};
 use super::gates::{Counts, Gate};
-use super::join::{ChangeRow, Matched};
+use super::held::Matched;
 use super::row::{Side, key_cells};
 use crate::gates::{Severity, Verdict};
 use crate::report::{Report, example_text};

@@ -9,6 +9,13 @@
 
 use crate::spill::Table;
 
+/// Where a row is: its data row in the file and `scan`'s record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    pub row: u64,
+    pub record: Option<u64>,
+}
+
 /// A row being read. Its buffers are reused from row to row.
 #[derive(Debug, Default, Clone)]
 pub struct RowBuf {
@@ -134,22 +141,24 @@ pub struct Vocab(Table<()>);
 impl Default for Vocab {
     fn default() -> Self {
         let mut v = Vocab(Table::default());
+        // An empty table has room.
         v.id("");
         v
     }
 }
 
 impl Vocab {
-    pub fn id(&mut self, s: &str) -> u32 {
-        // Fewer than 4G strings (the table's own bound).
-        self.0
-            .find_or_push(crate::spill::hash(s.as_bytes()), s.as_bytes(), || ())
-            .0 as u32
+    /// `None`: the table is full.
+    pub fn id(&mut self, s: &str) -> Option<u32> {
+        let (i, _) = self
+            .0
+            .find_or_push(crate::spill::hash(s.as_bytes()), s.as_bytes(), || ())?;
+        Some(i as u32)
     }
 
     /// The heap memory held.
-    pub fn heap_bytes(&self) -> u64 {
-        self.0.bytes() as u64
+    pub fn heap_bytes(&self) -> usize {
+        self.0.bytes()
     }
 
     pub fn name(&self, id: u32) -> &str {

@@ -90,17 +90,12 @@ impl User for DiffUser {
             .boxed()
     }
 
-    fn run(files: &Files, budget: usize, partitions: usize) -> Self::Output {
-        let budget = Budget {
-            bytes: budget as u64,
-            partitions,
-            ..Budget::default()
-        };
+    fn run(files: &Files, budget: Budget) -> Self::Output {
         diff(files, budget)
     }
 
     fn held(files: &Files) -> Self::Output {
-        diff(files, Budget::default())
+        diff(files, Diff::BUDGET)
     }
 }
 

@@ -3,59 +3,15 @@
 //! in memory up to the budget, then spilled to hash-partitioned anonymous
 //! temporary files; and [`Collector::finish`], which groups them.
 
-use super::group::{self, Ctx, PartOut, TopSoFar};
-use super::Summary;
-use crate::clusters::Repeated;
+use super::group::{self, Counters, Ctx, EngineStats, PartOut, TopSoFar};
+use super::options::Options;
 use super::output::{Grouped, Rows};
-use super::record::{Block, get_key};
-use super::{Counters, EngineStats, Held, TASK};
-use crate::spill::{self, RunStore, Writer, bucket};
+use super::record::{Block, Held, TASK, get_key};
+use crate::clusters::{Repeated, Summary};
+use crate::spill::{RunStore, Writer, bucket};
 use anyhow::{Result, anyhow};
 use rayon::prelude::*;
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-
-/// How the engine runs; the defaults are what `scan` uses.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Bytes of values held in memory before spilling, and the memory the
-    /// grouping may use at once (shared by its threads).
-    pub memory: usize,
-    /// Partitions of the spill, and of each further split.
-    pub partitions: usize,
-    /// Whether the run repairs values (`--repair`), for the variant rule.
-    pub repair: bool,
-    /// Clusters in [`Summary::top`].
-    pub top: usize,
-    /// Members shown for each of them.
-    pub top_members: usize,
-    /// Where temporary files go (default: the system's temporary directory).
-    pub temp_dir: Option<PathBuf>,
-    /// Whether the duplicates file is wanted ([`Grouped::write`]): a
-    /// collection that spilled makes its rows while grouping, and only
-    /// then; without them an audit groups for the summary alone.
-    pub file: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            // Beside a scan's ~265 MB at 10M rows, within its 300 MB.
-            memory: 16 << 20,
-            // A partition's distinct canonicals must fit a thread's share
-            // of `memory` or it is split again (written and read once
-            // more): 512 keep 20M of them (10M works' three paths) whole.
-            // Open files: these, and a split's few per thread; fewer
-            // under a low limit (`spill::partitions`).
-            partitions: 512,
-            repair: false,
-            top: crate::clusters::TOP,
-            top_members: crate::clusters::TOP_MEMBERS,
-            temp_dir: None,
-            file: true,
-        }
-    }
-}
 
 /// The smallest budget a thread gets, whatever `memory` says: a few
 /// records' worth, so tiny budgets (tests) still make progress.
@@ -85,7 +41,7 @@ impl Collector {
     pub fn new(mut opts: Options) -> Collector {
         // Partitions are open files: under a low limit, fewer (a
         // partition too big for memory is only split again).
-        opts.partitions = spill::partitions(opts.partitions, 1);
+        opts.budget.partitions = opts.budget.open_partitions(1);
         Collector {
             opts,
             hash: None,
@@ -138,7 +94,7 @@ impl Collector {
             block: b,
         });
         self.next_seq += n;
-        if self.held_bytes > self.opts.memory {
+        if self.held_bytes > self.opts.budget.memory {
             self.spill()?;
         }
         Ok(())
@@ -158,12 +114,12 @@ impl Collector {
             return Ok(());
         }
         let res = (|| -> Result<u64> {
-            let n = self.opts.partitions.max(2);
+            let budget = &self.opts.budget;
+            let n = budget.partitions.max(2);
             if self.parts.is_none() {
                 // A file's buffer: 16 KiB, less for small budgets.
-                let buffer = (self.opts.memory / 4 / n).clamp(512, 16 * 1024);
-                let dir = self.opts.temp_dir.as_deref();
-                self.parts = Some(TASK.writers(dir, n, buffer)?);
+                let buffer = (budget.memory / 4 / n).clamp(512, 16 * 1024);
+                self.parts = Some(budget.writers(TASK, n, buffer)?);
             }
             let parts = self.parts.as_mut().expect("created above");
             let before: u64 = parts.iter().map(Writer::bytes).sum();
@@ -206,9 +162,9 @@ impl Collector {
         self.check()?;
         let counters = Counters::default();
         let top = TopSoFar::default();
-        let store = RunStore::new(TASK, self.opts.temp_dir.clone());
+        let store = RunStore::new(TASK, self.opts.budget.temp_dir.clone());
         let threads = rayon::current_num_threads().max(1);
-        let memory = self.opts.memory.max(MIN_THREAD_BUDGET);
+        let memory = self.opts.budget.memory.max(MIN_THREAD_BUDGET);
         let values = self.next_seq;
         let opts = self.opts.clone();
         let ctx = Ctx {
@@ -258,6 +214,13 @@ impl Collector {
             top: out.top.into_iter().map(|c| c.cluster).collect(),
             ..out.counts
         };
-        Ok(Grouped::new(summary, rows, store, opts, memory, stats))
+        Ok(Grouped {
+            summary,
+            rows,
+            store,
+            opts,
+            memory,
+            stats,
+        })
     }
 }

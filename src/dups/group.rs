@@ -17,19 +17,56 @@
 //! A partition whose file fits a quarter of the budget is read whole and
 //! both passes run in memory; a larger one is streamed through a buffer.
 
-use super::record::{Key, Row, RowKey, get_body, get_key, put_row};
-use crate::variant::variant;
-use super::{At, Counters, Held, Options, Summary, TASK, TopCluster, TopMember};
+use super::options::Options;
+use super::record::{Held, Key, Row, RowKey, TASK, get_body, get_key, put_row};
+use crate::at::At;
+use crate::clusters::{Summary, TopCluster, TopMember};
 use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Src, Table, Writer, bucket, level_hash, seq_frame};
+use crate::variant::variant;
 use anyhow::Result;
 use rayon::prelude::*;
 use std::ops::AddAssign;
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Levels of splitting before a partition is grouped whatever its table
-/// takes: each level's hash is independent, so only a hash that cannot
-/// tell canonicals apart (tests) gets here.
+/// How a grouping went, for tests, benchmarks and `--verbose` output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Bytes the collector wrote to its partition files.
+    pub spilled_bytes: u64,
+    /// Partitions split again because their canonicals did not fit.
+    pub repartitions: u64,
+    /// Bytes written by those splits.
+    pub repartitioned_bytes: u64,
+    /// Partitions grouped a buffer at a time, too large to be read whole.
+    pub streamed_partitions: u64,
+    /// Sorted runs of rows made by `finish` (none when grouped in memory:
+    /// its rows are made when written).
+    pub runs: u64,
+    /// Bytes written to the runs file (runs, and merged runs once written).
+    pub run_bytes: u64,
+}
+
+impl EngineStats {
+    /// Every byte written to temporary files.
+    pub fn temp_bytes(&self) -> u64 {
+        self.spilled_bytes + self.repartitioned_bytes + self.run_bytes
+    }
+}
+
+/// Counts shared by the threads of one grouping.
+#[derive(Default)]
+pub(crate) struct Counters {
+    pub repartitions: AtomicU64,
+    pub repartitioned_bytes: AtomicU64,
+    pub streamed: AtomicU64,
+    pub runs: AtomicU64,
+}
+
+/// Levels of splitting before a partition is grouped whatever memory its
+/// table takes (up to the table's limit): each level's hash is
+/// independent, so only a hash that cannot tell canonicals apart (tests)
+/// gets here.
 const MAX_LEVEL: u32 = 8;
 
 /// Longest value shown in the report's top clusters, in bytes (as the
@@ -184,7 +221,6 @@ struct Group {
 }
 
 /// Distinct canonicals of a partition.
-#[derive(Default)]
 struct Counted {
     groups: Table<Group>,
     /// Each record's group, in order, when the records are in memory: the
@@ -194,14 +230,22 @@ struct Counted {
 }
 
 impl Counted {
+    /// A table of at most `max` bytes of canonicals (`Budget::table_max`).
+    fn new(max: usize) -> Counted {
+        Counted {
+            groups: Table::new(max),
+            of_record: Vec::new(),
+        }
+    }
+
     fn bytes(&self) -> usize {
         self.groups.bytes() + self.of_record.capacity() * 4
     }
 
     /// Counts one member: its group, and whether it was the first of its
-    /// canonical.
+    /// canonical; `None` when the table is full.
     #[inline]
-    fn add(&mut self, seq: u64, k: &Key<'_>) -> (u32, bool) {
+    fn add(&mut self, seq: u64, k: &Key<'_>) -> Option<(u32, bool)> {
         let (i, new) = self.groups.find_or_push(k.hash, k.canonical, || Group {
             count: 1,
             records: 1,
@@ -212,7 +256,7 @@ impl Counted {
             slot: NO_SLOT,
             multi_input: false,
             multi_column: false,
-        });
+        })?;
         if !new {
             let g = self.groups.get_mut(i);
             g.count += 1;
@@ -223,14 +267,14 @@ impl Counted {
             g.multi_input |= g.first_input != k.input;
             g.multi_column |= g.first_column != k.column;
         }
-        (i as u32, new)
+        Some((i as u32, new))
     }
 }
 
-/// Pass 1: the table of `src`, or `None` once it passes `limit` bytes.
-/// `records`: how many `src` holds, when known.
-fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Counted>> {
-    let mut t = Counted::default();
+/// Pass 1: the table of `src`, or `None` once it passes `limit` bytes or
+/// the budget's `table_max`. `records`: how many `src` holds, when known.
+fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Option<Counted>> {
+    let mut t = Counted::new(ctx.opts.budget.table_max());
     if let Some(n) = records {
         // At most every record a canonical, and no more than fit.
         let per = Table::<Group>::ENTRY_BYTES + 4;
@@ -240,7 +284,10 @@ fn count(src: &Source<'_>, limit: usize, records: Option<usize>) -> Result<Optio
     let track = records.is_some();
     let mut over = false;
     src.each(|seq, body| {
-        let (i, new) = t.add(seq, &get_key(body).ok_or_else(|| TASK.corrupt())?);
+        let Some((i, new)) = t.add(seq, &get_key(body).ok_or_else(|| TASK.corrupt())?) else {
+            over = true;
+            return Ok(false);
+        };
         if track {
             t.of_record.push(i);
         }
@@ -468,7 +515,7 @@ pub(super) fn group_held(
 ) -> Result<Result<(PartOut, HeldGroups), Vec<Held>>> {
     let src = Source::Held(&held);
     let records = held.iter().map(|h| h.block.len() as usize).sum();
-    let Some(mut table) = count(&src, budget.saturating_sub(bytes), Some(records))? else {
+    let Some(mut table) = count(ctx, &src, budget.saturating_sub(bytes), Some(records))? else {
         return Ok(Err(held));
     };
     let out = emit(ctx, &src, &mut table, budget, bytes, Make::Top)?;
@@ -499,7 +546,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
         } else {
             budget - bytes.len()
         };
-        match count(&src, limit, Some(part.records as usize))? {
+        match count(ctx, &src, limit, Some(part.records as usize))? {
             Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), make)?),
             None => None,
         }
@@ -511,7 +558,7 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
         } else {
             budget.saturating_sub(cap)
         };
-        match count(&src, limit, None)? {
+        match count(ctx, &src, limit, None)? {
             Some(mut t) => {
                 ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
                 Some(emit(ctx, &src, &mut t, budget, cap, make)?)
@@ -521,6 +568,10 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
     };
     if let Some(out) = counted {
         return Ok(out);
+    }
+    // Past the last level only a full table gets here: splitting no more.
+    if level >= MAX_LEVEL {
+        return Err(TASK.full());
     }
     let subs = split(ctx, &part, level + 1)?;
     drop(part);
@@ -534,14 +585,13 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
 }
 
 /// Splits a partition by `level`'s hash into files of about a quarter of
-/// a thread's budget (twice as many as needed, at most `opts.partitions`):
+/// a thread's budget (twice as many as needed, at most the budget's partitions):
 /// a split needs few files, and each is one more open descriptor.
 fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let fit = (ctx.per_thread / 4).max(1) as u64;
-    let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.partitions.max(2) as u64) as usize;
-    let dir = ctx.opts.temp_dir.as_deref();
+    let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.budget.partitions.max(2) as u64) as usize;
     let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
-    let mut writers = TASK.writers(dir, n, buffer)?;
+    let mut writers = ctx.opts.budget.writers(TASK, n, buffer)?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
     Source::Stream(part, cap).each(|seq, body| {
         let k = get_key(body).ok_or_else(|| TASK.corrupt())?;

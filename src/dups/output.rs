@@ -1,10 +1,10 @@
 //! What grouping found: the [`Summary`] the report shows, and the
 //! duplicates file, written from the merged runs through a [`Sink`].
 
-use super::Summary;
-use super::group::{Ctx, HeldGroups, TopSoFar};
-use super::record::{Row, RowKey, get_row, row_key};
-use super::{Counters, EngineStats, Options, TASK};
+use super::group::{Counters, Ctx, EngineStats, HeldGroups, TopSoFar};
+use super::options::Options;
+use super::record::{Row, RowKey, TASK, get_row, row_key};
+use crate::clusters::Summary;
 use crate::io::sink::Sink;
 use crate::spill::{Run, RunStore, reduce};
 use anyhow::{Result, bail};
@@ -29,33 +29,15 @@ pub(super) enum Rows {
 
 /// The grouped collection: its summary now, its file when written.
 pub struct Grouped {
-    summary: Summary,
-    rows: Rows,
-    store: RunStore,
-    opts: Options,
-    memory: usize,
-    stats: EngineStats,
+    pub(super) summary: Summary,
+    pub(super) rows: Rows,
+    pub(super) store: RunStore,
+    pub(super) opts: Options,
+    pub(super) memory: usize,
+    pub(super) stats: EngineStats,
 }
 
 impl Grouped {
-    pub(super) fn new(
-        summary: Summary,
-        rows: Rows,
-        store: RunStore,
-        opts: Options,
-        memory: usize,
-        stats: EngineStats,
-    ) -> Self {
-        Grouped {
-            summary,
-            rows,
-            store,
-            opts,
-            memory,
-            stats,
-        }
-    }
-
     /// The clusters' counts and largest clusters, for the report.
     pub fn summary(&self) -> &Summary {
         &self.summary

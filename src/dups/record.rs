@@ -19,11 +19,20 @@
 //! Decoding returns `None` on bytes that cannot be a record: temporary
 //! files are ours, but a short read must be an error, never a panic.
 
-use super::At;
+use crate::at::At;
 use crate::clusters::Repeated;
-use crate::variant::Variant;
 use crate::id::Warnings;
 use crate::spill::frame::{begin_frame, end_frame, get_bytes, get_frame, get_u32, get_varint, put_bytes, put_varint};
+use crate::variant::Variant;
+
+/// What the engine's errors say this spill is for.
+pub(super) const TASK: crate::spill::Task = crate::spill::Task("grouping duplicates");
+
+/// A block appended to the collector, its values numbered from `base`.
+pub(crate) struct Held {
+    pub base: u64,
+    pub block: Block,
+}
 
 const HAS_LINE: u8 = 1;
 const VALUE_IS_CANONICAL: u8 = 2;
@@ -120,7 +129,7 @@ pub(super) struct Key<'a> {
     pub record: u64,
 }
 
-#[inline]
+#[inline(always)]
 pub(super) fn get_key(body: &[u8]) -> Option<Key<'_>> {
     let head = body.get(..HEAD)?;
     let len = u32_at(head, 16) as usize;

@@ -3,11 +3,15 @@
 //! one so small that every path (spill, split, streamed partition, many
 //! runs, merge passes) is taken.
 
-use crate::variant::variant;
+use super::group::EngineStats;
 use super::*;
+use crate::at::At;
+use crate::clusters::{Summary, TopCluster, TopMember};
 use crate::id::{Warning, Warnings};
 use crate::io::format::Format;
 use crate::io::sink::Sink;
+use crate::spill::Budget;
+use crate::variant::variant;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -47,8 +51,7 @@ fn names(n: &[&str]) -> Vec<String> {
 /// Options that make every path run on a few hundred values.
 fn tiny() -> Options {
     Options {
-        memory: 4096,
-        partitions: 4,
+        budget: Budget::new(4096, 4),
         ..Options::default()
     }
 }
@@ -392,10 +395,9 @@ impl crate::spill::suite::User for Dups {
         input().boxed()
     }
 
-    fn run(input: &Input, memory: usize, partitions: usize) -> Self::Output {
+    fn run(input: &Input, budget: Budget) -> Self::Output {
         let opts = Options {
-            memory,
-            partitions,
+            budget,
             ..input.options()
         };
         let (summary, _, rows) = engine(&input.values, &input.cuts, opts.clone(), None);
@@ -490,6 +492,38 @@ fn equal_hashes_never_merge_clusters() {
     assert!(stats.repartitions > 0, "{stats:?}");
 }
 
+/// Tables that fill long before memory does: the partitions are split
+/// until each fits, and the rows are the naive grouping's. Where no split
+/// can help (one canonical longer than a table holds), an error names the
+/// limit.
+#[test]
+fn a_full_table_splits_its_partition_or_is_an_error() {
+    let mut values: Vec<Value> = (0..600)
+        .map(|i| plain(&format!("10.1000/{}", i % 150), i % 2, u64::from(i), 0, 0))
+        .collect();
+    let small = Options {
+        budget: Budget::new(64 << 20, 4).with_table_max(256),
+        ..Options::default()
+    };
+    let stats = check(&values, &[200], small.clone(), None);
+    assert!(stats.repartitions > 0 && stats.temp_bytes() > 0, "{stats:?}");
+    values.push(plain(&format!("10.1000/{}", "x".repeat(300)), 0, 600, 0, 0));
+    let mut c = Collector::new(small);
+    let mut b = Block::default();
+    for v in &values {
+        b.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
+    }
+    c.append(b).unwrap();
+    let err = c
+        .finish()
+        .err()
+        .expect("no table holds a 308-byte canonical in 256 bytes");
+    assert_eq!(
+        err.to_string(),
+        "grouping duplicates: more distinct keys in one partition than a table holds (4 GiB of them)"
+    );
+}
+
 /// A value written as its canonical, read at that place.
 fn plain(canonical: &str, input: u32, record: u64, column: u32, value_index: u32) -> Value {
     Value {
@@ -522,7 +556,10 @@ fn across_inputs_and_columns() {
     ];
     let (s, _, rows) = engine(&values, &[], Options::default(), None);
     assert_eq!((s.clusters, s.across_inputs, s.across_columns), (4, 2, 2));
-    assert_eq!((s.values, s.unique, s.values_in_clusters, s.records_in_clusters), (9, 5, 8, 8));
+    assert_eq!(
+        (s.values, s.unique, s.values_in_clusters, s.records_in_clusters),
+        (9, 5, 8, 8)
+    );
     assert!(rows.iter().all(|r| r.canonical != "10.1/alone"));
     check(&values, &[], tiny(), None);
 }
@@ -546,7 +583,10 @@ fn a_record_repeating_its_identifier_is_no_cluster() {
     ];
     let (s, _, rows) = engine(&values, &[], Options::default(), None);
     assert_eq!((s.clusters, s.records_in_clusters, s.values_in_clusters), (1, 2, 3));
-    assert_eq!(s.repeated_in_record, crate::clusters::Repeated { values: 2, records: 2 });
+    assert_eq!(
+        s.repeated_in_record,
+        crate::clusters::Repeated { values: 2, records: 2 }
+    );
     assert_eq!(s.top[0].records, 2);
     // Every member is listed, record 1's two values too.
     let got: Vec<(u64, &str, u64, u64)> = rows
@@ -619,7 +659,10 @@ fn rows_show_first_record_and_variants() {
             (10, 5, "same")
         ]
     );
-    assert!(rows.iter().all(|r| r.cluster == 1 && r.count == 6 && r.records == 6 && r.line.is_none()));
+    assert!(
+        rows.iter()
+            .all(|r| r.cluster == 1 && r.count == 6 && r.records == 6 && r.line.is_none())
+    );
     assert_eq!(s.top[0].members.len(), 6);
     assert_eq!(s.top[0].first.record, 5);
 }
@@ -671,8 +714,7 @@ fn full_disk_is_an_error_not_a_count() {
     }
     let _guard = Mount(mnt.clone());
     let opts = Options {
-        memory: 64 << 10,
-        temp_dir: Some(mnt.clone()),
+        budget: Budget::new(64 << 10, 512).with_temp_dir(Some(mnt.clone())),
         ..Options::default()
     };
     let mut c = Collector::new(opts);
@@ -732,8 +774,7 @@ fn held_blocks_whose_table_does_not_fit_are_spilled_at_finish() {
     let mut fell_back = 0;
     for memory in (8 << 10..96 << 10).step_by(2 << 10) {
         let opts = Options {
-            memory,
-            partitions: 4,
+            budget: Budget::new(memory, 4),
             ..Options::default()
         };
         let (want_summary, want_rows) = naive(&values, &opts);

@@ -76,7 +76,7 @@ pub fn live_temp_files() -> Vec<PathBuf> {
 /// The OS reason of an I/O error, as in "permission denied" (no
 /// "(os error 13)" suffix, lower-case first letter). Too many open files
 /// says what to do: only a limit the process cannot raise itself
-/// (`open_files::raise`) gets here.
+/// (`spill::raise_open_files`) gets here.
 pub fn os_reason(e: &io::Error) -> String {
     let s = e.to_string();
     let s = match s.find(" (os error ") {

@@ -28,6 +28,14 @@ impl Task {
         anyhow!("{}: reading temporary files failed: {}", self.0, os_reason(e))
     }
 
+    /// A table asked for a key past its limit, however the user split.
+    pub fn full(self) -> anyhow::Error {
+        anyhow!(
+            "{}: more distinct keys in one partition than a table holds (4 GiB of them)",
+            self.0
+        )
+    }
+
     pub fn corrupt(self) -> anyhow::Error {
         anyhow!("{}: reading temporary files failed: a record is cut short", self.0)
     }
@@ -39,11 +47,6 @@ impl Task {
             None => tempfile::tempfile(),
         }
         .map_err(|e| self.write_error(&e))
-    }
-
-    /// `n` partition files being written, each through `buffer` bytes.
-    pub fn writers(self, dir: Option<&Path>, n: usize, buffer: usize) -> Result<Vec<Writer>> {
-        (0..n).map(|_| Writer::new(self, dir, buffer)).collect()
     }
 }
 
@@ -81,7 +84,7 @@ impl Writer {
 
     /// Appends a frame of `seq` and `body`; `seq` must not be below the
     /// last one's (see [`seq_frame`]).
-    #[inline]
+    #[inline(always)]
     pub fn push_seq(&mut self, seq: u64, body: &[u8]) -> Result<()> {
         debug_assert!(seq >= self.last_seq);
         let delta = seq - self.last_seq;

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One sorted run of frames.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) enum Run {
     /// Kept in memory.
     Mem(Vec<u8>),
@@ -291,10 +291,7 @@ pub(crate) fn reduce<K: Ord>(
             if group.len() == 1 {
                 // Nothing to merge; its bytes can stay where they are. A
                 // run held in memory stays there too.
-                next.push(match &group[0] {
-                    Run::Mem(v) => Run::Mem(v.clone()),
-                    Run::File { off, len } => Run::File { off: *off, len: *len },
-                });
+                next.push(group[0].clone());
                 continue;
             }
             let total = group.iter().map(Run::len).sum();

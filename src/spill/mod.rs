@@ -11,19 +11,24 @@
 //! - `merge`: sorted runs in one shared file, and their k-way [`Merge`].
 //! - `table`: distinct keys in an arena, found by hash and bytes.
 //!
-//! How many partition files a spill holds open is bounded by the open-file
-//! limit ([`partitions`]).
+//! - `budget`: the [`Budget`] every user spills by.
+//! - `open_files`: the open-file limit, which bounds how many partition
+//!   files a spill holds open ([`Budget::open_partitions`]).
 
+mod budget;
 mod file;
 pub(crate) mod frame;
 mod merge;
-mod table;
+mod open_files;
+pub(crate) mod table;
 
 #[cfg(test)]
 pub(crate) mod suite;
 
+pub use budget::Budget;
 pub(crate) use file::{Frames, Part, Src, Task, Writer, seq_frame};
 pub(crate) use merge::{Merge, Run, RunBuf, RunStore, reduce};
+pub use open_files::raise as raise_open_files;
 pub(crate) use table::Table;
 
 /// The seed of the key hash (the hash-only counter the duplicate engine
@@ -56,11 +61,4 @@ pub(crate) fn level_hash(level: u32, key: &[u8]) -> u64 {
 #[inline]
 pub(crate) fn bucket(h: u64, n: usize) -> usize {
     ((u128::from(h) * n as u128) >> 64) as usize
-}
-
-/// How many partitions a spill that holds `files_each` files open per
-/// partition may make: `wanted`, or fewer under a low open-file limit
-/// (fewer partitions only cost more splitting, or a larger partition).
-pub(crate) fn partitions(wanted: usize, files_each: usize) -> usize {
-    (crate::open_files::spill_files(wanted * files_each) / files_each).max(2)
 }

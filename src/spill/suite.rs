@@ -20,9 +20,9 @@ pub(crate) trait User {
     /// What it gives back, all of it compared.
     type Output: std::fmt::Debug + PartialEq;
     fn input() -> BoxedStrategy<Self::Input>;
-    /// The work with a budget of `budget` bytes (0 and up: every path
-    /// past memory) over at most `partitions` partition files.
-    fn run(input: &Self::Input, budget: usize, partitions: usize) -> Self::Output;
+    /// The work within `budget` (0 bytes and up: every path past memory,
+    /// over 2 to 8 partitions, with tables that fill at a few keys).
+    fn run(input: &Self::Input, budget: Budget) -> Self::Output;
     /// The work with memory to spare: nothing spilled.
     fn held(input: &Self::Input) -> Self::Output;
 }
@@ -41,9 +41,14 @@ macro_rules! spill_suite {
                     4096..(1usize << 16)
                 ],
                 partitions in 2..9usize,
+                table_max in proptest::prop_oneof![
+                    proptest::strategy::Just($crate::spill::table::MAX),
+                    128..1024usize
+                ],
             ) {
                 let held = <$user as $crate::spill::suite::User>::held(&input);
-                let spilled = <$user as $crate::spill::suite::User>::run(&input, budget, partitions);
+                let budget = $crate::spill::Budget::new(budget, partitions).with_table_max(table_max);
+                let spilled = <$user as $crate::spill::suite::User>::run(&input, budget);
                 proptest::prop_assert_eq!(spilled, held);
             }
         }
@@ -169,27 +174,36 @@ proptest! {
     fn a_table_finds_what_a_map_does(
         keys in proptest::collection::vec(proptest::collection::vec(0..4u8, 0..6), 0..300),
         degenerate in any::<bool>(),
+        max in prop_oneof![Just(table::MAX), 0..200usize],
     ) {
         // A degenerate hash puts every key in one slot chain: still found
-        // by its bytes. Every other key has a tail, its index.
+        // by its bytes. Every other key has a tail, its index. A table
+        // past `max` refuses new keys, and says so before.
         let h = |k: &[u8]| if degenerate { 7 } else { hash(k) };
-        let mut t: Table<usize> = Table::default();
+        let mut t: Table<usize> = Table::new(max);
         let mut model: HashMap<&[u8], usize> = HashMap::new();
         for (n, k) in keys.iter().enumerate() {
             let want = model.get(k.as_slice()).copied();
             prop_assert_eq!(t.find(h(k), k), want);
-            let before = t.bytes_with(k.len() + 8);
-            let i = match want {
-                Some(i) => i,
-                None if n.is_multiple_of(2) => t.find_or_push(h(k), k, || n).0,
-                None => t.push(h(k), k, &n.to_le_bytes(), n),
+            let tail: &[u8] = if n.is_multiple_of(2) { &[] } else { &n.to_le_bytes() };
+            let before = t.bytes_with(k.len() + tail.len());
+            let pushed = match want {
+                Some(i) => Some(i),
+                None if tail.is_empty() => t.find_or_push(h(k), k, || n).map(|(i, _)| i),
+                None => t.push(h(k), k, tail, n),
+            };
+            prop_assert_eq!(pushed.is_none(), want.is_none() && before == usize::MAX);
+            let Some(i) = pushed else {
+                prop_assert_eq!(t.find(h(k), k), None);
+                continue;
             };
             if want.is_none() {
                 prop_assert!(t.bytes() <= before, "{} past the {} foreseen", t.bytes(), before);
                 model.insert(k, i);
             }
-            prop_assert_eq!(t.find_or_push(h(k), k, || 0), (i, false));
+            prop_assert_eq!(t.find_or_push(h(k), k, || 0), Some((i, false)));
         }
+        prop_assert!(t.len() <= max);
         prop_assert_eq!(t.len(), model.len());
         for (k, &i) in &model {
             let n = *t.get(i);

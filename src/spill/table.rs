@@ -7,6 +7,12 @@
 //! An entry may carry bytes after its key in the arena (its *tail*, such
 //! as a diff's canonical), pushed with it and read back until the next
 //! entry's key.
+//!
+//! Offsets and entry numbers are `u32`: a table holds at most [`MAX`]
+//! bytes of keys and tails, and fewer than [`MAX`] keys. Past that it
+//! refuses a new key (`None`), and says it takes all there is
+//! ([`Table::bytes_with`]), so its user spills or splits first; tests
+//! give a table a small limit to take those paths.
 
 use hashbrown::HashTable;
 
@@ -19,21 +25,23 @@ struct Slot<E> {
     value: E,
 }
 
+/// The most bytes of keys, and keys, a table holds: what `u32` offsets
+/// and entry numbers reach.
+pub(crate) const MAX: usize = u32::MAX as usize;
+
 /// A table of distinct keys, each with a value `E`.
 #[derive(Debug)]
 pub(crate) struct Table<E> {
     slots: HashTable<u32>,
     entries: Vec<Slot<E>>,
     arena: Vec<u8>,
+    /// At most [`MAX`].
+    max: usize,
 }
 
 impl<E> Default for Table<E> {
     fn default() -> Self {
-        Table {
-            slots: HashTable::new(),
-            entries: Vec::new(),
-            arena: Vec::new(),
-        }
+        Table::new(MAX)
     }
 }
 
@@ -52,6 +60,23 @@ impl<E> Table<E> {
     /// Bytes of one entry, to size a table before it is made.
     pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot<E>>() + SLOT_BYTES;
 
+    /// A table of at most `max` bytes of keys, and keys (and never more
+    /// than [`MAX`]).
+    pub fn new(max: usize) -> Table<E> {
+        Table {
+            slots: HashTable::new(),
+            entries: Vec::new(),
+            arena: Vec::new(),
+            max: max.min(MAX),
+        }
+    }
+
+    /// Whether one more key of `bytes` (tail included) fits.
+    #[inline]
+    fn room(entries: &[Slot<E>], arena: &[u8], max: usize, bytes: usize) -> bool {
+        entries.len() < max && bytes <= max - arena.len()
+    }
+
     /// Memory held.
     pub fn bytes(&self) -> usize {
         self.slots.capacity() * SLOT_BYTES
@@ -62,10 +87,9 @@ impl<E> Table<E> {
     /// Memory held once one more key of `bytes` (tail included) is pushed:
     /// the arena, entries and slots grown as they grow when full. Asked
     /// before the push, so a budget is kept before a growth rather than
-    /// found passed after it. A table holds at most 4 GiB of keys: past
-    /// that it takes all there is.
+    /// found passed after it. Past the table's limit, all there is.
     pub fn bytes_with(&self, bytes: usize) -> usize {
-        if self.arena.len() + bytes > u32::MAX as usize {
+        if !Self::room(&self.entries, &self.arena, self.max, bytes) {
             return usize::MAX;
         }
         let arena = if self.arena.capacity() - self.arena.len() < bytes {
@@ -108,48 +132,60 @@ impl<E> Table<E> {
             .map(|&i| i as usize)
     }
 
-    /// The entry of `key`, made with `value()` when new; and whether it was.
+    /// The entry of `key`, made with `value()` when new; and whether it
+    /// was. `None`: the key is new and the table is full.
     #[inline]
-    pub fn find_or_push(&mut self, hash: u64, key: &[u8], value: impl FnOnce() -> E) -> (usize, bool) {
+    pub fn find_or_push(&mut self, hash: u64, key: &[u8], value: impl FnOnce() -> E) -> Option<(usize, bool)> {
         use hashbrown::hash_table::Entry;
-        let Table { slots, entries, arena } = self;
+        let Table {
+            slots,
+            entries,
+            arena,
+            max,
+        } = self;
         // One probe finds the key or the empty slot for a new one.
         let entry = slots.entry(
             slot_hash(hash),
             |&i| {
                 let e = &entries[i as usize];
-                e.hash == hash && &arena[e.off as usize..(e.off + e.len) as usize] == key
+                e.hash == hash && Self::bytes_at(arena, e) == key
             },
             |&j| slot_hash(entries[j as usize].hash),
         );
         match entry {
-            Entry::Occupied(o) => (*o.get() as usize, false),
+            Entry::Occupied(o) => Some((*o.get() as usize, false)),
             Entry::Vacant(v) => {
+                if !Self::room(entries, arena, *max, key.len()) {
+                    return None;
+                }
                 let i = entries.len();
-                v.insert(u32::try_from(i).expect("fewer than 4G keys in a table"));
+                v.insert(i as u32);
                 Self::append(entries, arena, hash, key, &[], value());
-                (i, true)
+                Some((i, true))
             }
         }
     }
 
     /// Adds `key`, which must not be there yet, with `tail` after it.
-    pub fn push(&mut self, hash: u64, key: &[u8], tail: &[u8], value: E) -> usize {
+    /// `None`: the table is full.
+    pub fn push(&mut self, hash: u64, key: &[u8], tail: &[u8], value: E) -> Option<usize> {
+        if !Self::room(&self.entries, &self.arena, self.max, key.len() + tail.len()) {
+            return None;
+        }
         let i = self.entries.len();
         let entries = &self.entries;
-        self.slots.insert_unique(
-            slot_hash(hash),
-            u32::try_from(i).expect("fewer than 4G keys in a table"),
-            |&j| slot_hash(entries[j as usize].hash),
-        );
+        self.slots
+            .insert_unique(slot_hash(hash), i as u32, |&j| slot_hash(entries[j as usize].hash));
         Self::append(&mut self.entries, &mut self.arena, hash, key, tail, value);
-        i
+        Some(i)
     }
 
+    /// Appends an entry the table has room for: its offset and length fit
+    /// a `u32`, as [`room`](Self::room) made sure.
     fn append(entries: &mut Vec<Slot<E>>, arena: &mut Vec<u8>, hash: u64, key: &[u8], tail: &[u8], value: E) {
         entries.push(Slot {
             hash,
-            off: u32::try_from(arena.len()).expect("a table's keys under 4 GiB"),
+            off: arena.len() as u32,
             len: key.len() as u32,
             value,
         });
@@ -164,8 +200,13 @@ impl<E> Table<E> {
     }
 
     #[inline]
+    fn bytes_at<'a>(arena: &'a [u8], e: &Slot<E>) -> &'a [u8] {
+        &arena[e.off as usize..e.off as usize + e.len as usize]
+    }
+
+    #[inline]
     fn key_of(&self, e: &Slot<E>) -> &[u8] {
-        &self.arena[e.off as usize..(e.off + e.len) as usize]
+        Self::bytes_at(&self.arena, e)
     }
 
     /// Entry `i`'s key.
@@ -178,7 +219,7 @@ impl<E> Table<E> {
     pub fn tail(&self, i: usize) -> &[u8] {
         let e = &self.entries[i];
         let end = self.entries.get(i + 1).map_or(self.arena.len(), |n| n.off as usize);
-        &self.arena[(e.off + e.len) as usize..end]
+        &self.arena[e.off as usize + e.len as usize..end]
     }
 
     #[inline]

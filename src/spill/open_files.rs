@@ -1,5 +1,5 @@
 //! The limit on open files. Grouping duplicates that spill holds a
-//! temporary file per partition (512, `dups::Options::partitions`), and a
+//! temporary file per partition (512 unless told: `dups::Options`), and a
 //! diff that spills two per partition (128), besides the inputs and the
 //! output: more than the soft limit many systems start a process with
 //! (256 on macOS, 1024 on Linux, less in some containers), though their
@@ -41,7 +41,7 @@ pub fn raise() {
 
 /// The soft limit on open files; `None` when there is none or it cannot
 /// be read.
-pub fn soft_limit() -> Option<u64> {
+fn soft_limit() -> Option<u64> {
     #[cfg(unix)]
     {
         // `rlim_t` is narrower than `u64` on some 32-bit systems.
@@ -61,7 +61,7 @@ const RESERVED: u64 = 64;
 /// How many temporary files a spill may hold open at once: `wanted`, or,
 /// under a low limit, half of what the limit leaves past `RESERVED` (at
 /// least 2). Fewer partitions only cost a spill more splitting.
-pub fn spill_files(wanted: usize) -> usize {
+pub(super) fn spill_files(wanted: usize) -> usize {
     match soft_limit() {
         Some(limit) => wanted.min((limit.saturating_sub(RESERVED) / 2) as usize).max(2),
         None => wanted,

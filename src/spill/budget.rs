@@ -1,0 +1,88 @@
+//! The engine's one knob, shared by its users: the memory a user holds
+//! before it spills, how many partitions it spills into, where their
+//! temporary files go, and the most one table holds.
+
+use super::file::{Task, Writer};
+use super::{open_files, table};
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+
+/// What a user of the spill engine (grouping duplicates, a diff) may
+/// hold in memory, and how it spills past that. Each user starts from its
+/// own defaults ([`DuplicateOptions`](crate::DuplicateOptions)'s,
+/// [`Diff::new`](crate::diff::Diff::new)'s).
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// Bytes held in memory before spilling.
+    pub memory: usize,
+    /// Partitions of a spill (fewer under a low open-file limit).
+    pub partitions: usize,
+    /// Where temporary files go (the system's temporary directory when
+    /// `None`).
+    pub temp_dir: Option<PathBuf>,
+    /// The most one [`Table`](super::Table) of the user's holds: its
+    /// limit, or a smaller one in tests, so that what a user does before
+    /// a table is full is tested on a few keys.
+    table_max: usize,
+}
+
+impl Budget {
+    /// `memory` bytes held before spilling into `partitions` partitions,
+    /// in the system's temporary directory.
+    pub const fn new(memory: usize, partitions: usize) -> Budget {
+        Budget {
+            memory,
+            partitions,
+            temp_dir: None,
+            table_max: table::MAX,
+        }
+    }
+
+    /// With `memory` bytes held before spilling.
+    pub fn with_memory(mut self, memory: usize) -> Budget {
+        self.memory = memory;
+        self
+    }
+
+    /// With temporary files in `dir` (the system's when `None`).
+    pub fn with_temp_dir(mut self, dir: Option<PathBuf>) -> Budget {
+        self.temp_dir = dir;
+        self
+    }
+
+    /// With tables of at most `max` bytes of keys, and keys.
+    #[cfg(test)]
+    pub(crate) fn with_table_max(mut self, max: usize) -> Budget {
+        self.table_max = max;
+        self
+    }
+
+    pub(crate) fn table_max(&self) -> usize {
+        self.table_max
+    }
+
+    /// Whether holding `bytes` passes the memory; a table's `usize::MAX`
+    /// ([`Table::bytes_with`](super::Table::bytes_with): it is full)
+    /// passes any.
+    pub(crate) fn passed_by(&self, bytes: usize) -> bool {
+        bytes > self.memory || bytes == usize::MAX
+    }
+
+    pub(crate) fn dir(&self) -> Option<&Path> {
+        self.temp_dir.as_deref()
+    }
+
+    /// How many partitions a spill that holds `files_each` files open per
+    /// partition may make: [`partitions`](Self::partitions), or fewer
+    /// under a low open-file limit (fewer partitions only cost more
+    /// splitting, or a larger partition).
+    pub(crate) fn open_partitions(&self, files_each: usize) -> usize {
+        (open_files::spill_files(self.partitions * files_each) / files_each).max(2)
+    }
+
+    /// `n` partition files of `task` in the budget's directory, each
+    /// written through `buffer` bytes.
+    pub(crate) fn writers(&self, task: Task, n: usize, buffer: usize) -> Result<Vec<Writer>> {
+        (0..n).map(|_| Writer::new(task, self.dir(), buffer)).collect()
+    }
+}
