@@ -221,6 +221,34 @@ impl Part {
     }
 }
 
+impl Drop for Part {
+    /// Gives the partition's disk back now, not when the spill's last
+    /// partition goes: partitions are grouped one after another while runs
+    /// are written, and the temporary disk would otherwise hold both.
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.file) == 1 {
+            return;
+        }
+        #[cfg(target_os = "linux")]
+        for e in &self.extents {
+            use std::os::fd::AsRawFd;
+            let (Ok(off), Ok(len)) = (i64::try_from(e.off), i64::try_from(e.len)) else {
+                continue;
+            };
+            // SAFETY: a plain system call on a descriptor this file owns;
+            // a file system without holes says so and keeps the bytes.
+            unsafe {
+                libc::fallocate(
+                    self.file.as_raw_fd(),
+                    libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
+                    off,
+                    len,
+                );
+            }
+        }
+    }
+}
+
 /// Splits a frame written by [`Writer::push_seq`] into its sequence number
 /// (from the previous one, `last`) and its body.
 #[inline]
