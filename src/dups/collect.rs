@@ -38,10 +38,9 @@ pub struct Collector {
 }
 
 impl Collector {
-    pub fn new(mut opts: Options) -> Collector {
-        // Partitions are open files: under a low limit, fewer (a
-        // partition too big for memory is only split again).
-        opts.budget.partitions = opts.budget.open_partitions(1);
+    /// A spill is one file whatever its partitions (`spill::file`), so
+    /// the open-file limit does not bound them.
+    pub fn new(opts: Options) -> Collector {
         Collector {
             opts,
             hash: None,

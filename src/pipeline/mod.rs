@@ -232,7 +232,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         _ => None,
     };
 
-    let mut collector = dups::Collector::new(dups);
+    let collecting = Collecting::start(dups, threads)?;
     let result = drive(
         progress,
         &shape,
@@ -240,27 +240,31 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         threads,
         work_rx,
         writer.as_ref().map(|(tx, _)| tx),
-        &mut collector,
+        &collecting.tx,
     );
     let (stats, reach) = match result {
         Ok(done) => done,
         Err(e) => {
             // Closing the writer's channel without `Finish` makes it drop the
             // sink, which removes the temporary file; wait for that before
-            // returning, since the process exits right after. A writer that
-            // failed first (disk full) has the better message.
+            // returning, since the process exits right after. A writer or a
+            // collector that failed first (disk full) has the better message.
             let writer_err = writer.and_then(|(tx, handle)| {
                 drop(tx);
                 handle.join().ok().and_then(|r| r.err())
             });
+            let collector_err = collecting.finish().err();
             let _ = reader.join();
-            return Err(match writer_err {
-                Some(w) if e.to_string().contains("writer stopped early") => w,
+            let said = e.to_string();
+            return Err(match (writer_err, collector_err) {
+                (Some(w), _) if said.contains("writer stopped early") => w,
+                (_, Some(c)) if said.contains("grouping duplicates stopped early") => c,
                 _ => e,
             });
         }
     };
     let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
+    let collector = collecting.finish()?;
     let rows_out = if long { stats.total().values } else { stats.records };
     // The blocks' free pages go back before grouping adds its own (the
     // peak of a run with --duplicates was here, over 300 MB).
@@ -328,7 +332,7 @@ fn drive(
     threads: usize,
     work_rx: Receiver<Result<Work>>,
     writer: Option<&SyncSender<WriterMsg>>,
-    collector: &mut dups::Collector,
+    collector: &SyncSender<dups::Block>,
 ) -> Result<(Stats, Reach)> {
     let mut stats = Stats::new(shape.parsers.len());
     let mut reach = Reach::default();
@@ -355,7 +359,9 @@ fn drive(
                 reach.merge(r);
             }
             // In input order: the order defines a cluster's first member.
-            collector.append(d.dups)?;
+            collector
+                .send(d.dups)
+                .map_err(|_| anyhow!("grouping duplicates stopped early"))?;
             done_units += d.progress;
         }
         progress(done_units);
@@ -373,6 +379,35 @@ fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str) -> Resu
     let flag = if u.path < chosen { "--column" } else { "--keep" };
     let path = &paths.paths()[u.path];
     Err(PlanError::flag(format!("{flag} {path}"), format_args!("reaches nothing in any record of {shown}: {}", u.reason)).into())
+}
+
+/// The duplicate collector on a thread of its own: appending a unit's
+/// valid values, and spilling them past its budget, overlaps the next
+/// units' classification instead of holding the workers back.
+struct Collecting {
+    tx: SyncSender<dups::Block>,
+    handle: thread::JoinHandle<Result<dups::Collector>>,
+}
+
+impl Collecting {
+    /// `depth` blocks may wait for it: a unit's worth each.
+    fn start(opts: dups::Options, depth: usize) -> Result<Collecting> {
+        let (tx, rx) = sync_channel::<dups::Block>(depth);
+        let handle = thread::Builder::new().name("hdlscan-dups".into()).spawn(move || {
+            let mut collector = dups::Collector::new(opts);
+            for block in rx {
+                collector.append(block)?;
+            }
+            Ok(collector)
+        })?;
+        Ok(Collecting { tx, handle })
+    }
+
+    /// Every block appended, or the error that stopped it.
+    fn finish(self) -> Result<dups::Collector> {
+        drop(self.tx);
+        self.handle.join().map_err(|_| anyhow!("the duplicates thread panicked"))?
+    }
 }
 
 enum WriterMsg {

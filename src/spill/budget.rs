@@ -80,9 +80,9 @@ impl Budget {
         (open_files::spill_files(self.partitions * files_each) / files_each).max(2)
     }
 
-    /// `n` partition files of `task` in the budget's directory, each
-    /// written through `buffer` bytes.
+    /// `n` partitions of `task`, sharing one new file in the budget's
+    /// directory, each written through `buffer` bytes.
     pub(crate) fn writers(&self, task: Task, n: usize, buffer: usize) -> Result<Vec<Writer>> {
-        (0..n).map(|_| Writer::new(task, self.dir(), buffer)).collect()
+        task.writers(self.dir(), n, buffer)
     }
 }

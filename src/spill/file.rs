@@ -1,19 +1,24 @@
-//! Temporary files: partition files written a frame at a time, and frames
-//! read back from files or memory.
+//! Temporary files: partitions written a frame at a time, and frames read
+//! back from files or memory.
 //!
 //! Files are anonymous (`tempfile::tempfile`, `O_TMPFILE` on Linux): they
 //! have no name, so they vanish when closed or when the process dies, and
-//! an interrupted run leaves nothing behind. Every I/O error becomes the
-//! same clear message, naming the task and the OS reason ("no space left
-//! on device").
+//! an interrupted run leaves nothing behind. The partitions of one spill
+//! share one file, each a list of the extents its buffer wrote: making a
+//! file is the costly step on ext4 (its inode search), and hundreds a run
+//! cost more than the writes themselves. Every I/O error becomes the same
+//! clear message, naming the task and the OS reason ("no space left on
+//! device").
 
 use super::frame::{get_frame, get_varint, put_varint, varint_len};
 use crate::io::atomic::os_reason;
 use anyhow::{Result, anyhow};
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a spill is for, as its errors name it ("grouping duplicates").
 #[derive(Debug, Clone, Copy)]
@@ -48,14 +53,43 @@ impl Task {
         }
         .map_err(|e| self.write_error(&e))
     }
+
+    /// `n` partitions being written into one new file, each through
+    /// `buffer` bytes.
+    pub fn writers(self, dir: Option<&Path>, n: usize, buffer: usize) -> Result<Vec<Writer>> {
+        let file = Shared::new(self.temp_file(dir)?);
+        Ok((0..n).map(|_| Writer::into(self, file.clone(), buffer)).collect())
+    }
 }
 
-/// A partition file being written, a frame at a time. Frames written with
-/// [`push_seq`](Self::push_seq) carry a sequence number as its distance
-/// from the previous one's (they only grow within a file).
+/// A file the partitions of one spill share: each writer appends its
+/// buffer at the end, which it reserves first, so writers on several
+/// threads never overlap.
+#[derive(Clone)]
+struct Shared {
+    file: Arc<File>,
+    end: Arc<AtomicU64>,
+}
+
+impl Shared {
+    fn new(file: File) -> Shared {
+        Shared {
+            file: Arc::new(file),
+            end: Arc::new(AtomicU64::new(0)),
+        }
+    }
+}
+
+/// A partition being written, a frame at a time, into a buffer that goes
+/// to its file when full. Frames written with [`push_seq`](Self::push_seq)
+/// carry a sequence number as its distance from the previous one's (they
+/// only grow within a partition).
 pub(crate) struct Writer {
     task: Task,
-    w: BufWriter<File>,
+    file: Shared,
+    buf: Vec<u8>,
+    /// Where the buffer's earlier fillings went, in order.
+    extents: Vec<Extent>,
     last_seq: u64,
     bytes: u64,
     records: u64,
@@ -63,15 +97,22 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
+    /// A partition alone in a new file.
     pub fn new(task: Task, dir: Option<&Path>, buffer: usize) -> Result<Writer> {
-        Ok(Writer {
+        Ok(Writer::into(task, Shared::new(task.temp_file(dir)?), buffer))
+    }
+
+    fn into(task: Task, file: Shared, buffer: usize) -> Writer {
+        Writer {
             task,
-            w: BufWriter::with_capacity(buffer, task.temp_file(dir)?),
+            file,
+            buf: Vec::with_capacity(buffer),
+            extents: Vec::new(),
             last_seq: 0,
             bytes: 0,
             records: 0,
             head: Vec::with_capacity(20),
-        })
+        }
     }
 
     /// Appends a frame of `body`.
@@ -97,11 +138,34 @@ impl Writer {
 
     #[inline]
     fn write(&mut self, body: &[u8]) -> Result<()> {
-        let task = self.task;
-        self.w.write_all(&self.head).map_err(|e| task.write_error(&e))?;
-        self.w.write_all(body).map_err(|e| task.write_error(&e))?;
+        // A frame longer than the buffer grows it for once; the next
+        // flush takes it whole.
+        if self.buf.len() + self.head.len() + body.len() > self.buf.capacity() && !self.buf.is_empty() {
+            self.flush()?;
+        }
+        self.buf.extend_from_slice(&self.head);
+        self.buf.extend_from_slice(body);
         self.bytes += (self.head.len() + body.len()) as u64;
         self.records += 1;
+        Ok(())
+    }
+
+    /// Writes the buffer at the file's end, which it reserves.
+    fn flush(&mut self) -> Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let len = self.buf.len() as u64;
+        let off = self.file.end.fetch_add(len, Ordering::Relaxed);
+        self.file
+            .file
+            .write_all_at(&self.buf, off)
+            .map_err(|e| self.task.write_error(&e))?;
+        match self.extents.last_mut() {
+            Some(last) if last.off + last.len == off => last.len += len,
+            _ => self.extents.push(Extent { off, len }),
+        }
+        self.buf.clear();
         Ok(())
     }
 
@@ -109,23 +173,31 @@ impl Writer {
         self.bytes
     }
 
-    /// The written file, flushed.
-    pub fn finish(self) -> Result<Part> {
-        let task = self.task;
-        let file = self.w.into_inner().map_err(|e| task.write_error(e.error()))?;
+    /// The written partition, flushed.
+    pub fn finish(mut self) -> Result<Part> {
+        self.flush()?;
         Ok(Part {
-            task,
-            file,
+            task: self.task,
+            file: self.file.file,
+            extents: self.extents,
             bytes: self.bytes,
             records: self.records,
         })
     }
 }
 
-/// A partition file written in full.
+/// A range of a file a partition's buffer wrote.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Extent {
+    off: u64,
+    len: u64,
+}
+
+/// A partition written in full: its extents of a file, in order.
 pub(crate) struct Part {
     pub task: Task,
-    pub file: File,
+    pub file: Arc<File>,
+    extents: Vec<Extent>,
     pub bytes: u64,
     pub records: u64,
 }
@@ -133,10 +205,11 @@ pub(crate) struct Part {
 impl Part {
     /// Its frames, read through a buffer of about `cap` bytes.
     pub fn frames(&self, cap: usize) -> Frames<'_> {
-        let src = Src::File {
+        let src = Src::Extents {
             file: &self.file,
-            pos: 0,
-            end: self.bytes,
+            extents: &self.extents,
+            skip: 0,
+            left: self.bytes,
         };
         Frames::new(self.task, src, cap)
     }
@@ -144,10 +217,43 @@ impl Part {
     /// Its bytes, read whole.
     pub fn read(&self) -> Result<Vec<u8>> {
         let mut bytes = vec![0u8; self.bytes as usize];
-        self.file
-            .read_exact_at(&mut bytes, 0)
-            .map_err(|e| self.task.read_error(&e))?;
+        let mut at = 0;
+        for e in &self.extents {
+            let len = e.len as usize;
+            self.file
+                .read_exact_at(&mut bytes[at..at + len], e.off)
+                .map_err(|e| self.task.read_error(&e))?;
+            at += len;
+        }
         Ok(bytes)
+    }
+}
+
+impl Drop for Part {
+    /// Gives the partition's disk back now, not when the spill's last
+    /// partition goes: partitions are grouped one after another while runs
+    /// are written, and the temporary disk would otherwise hold both.
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.file) == 1 {
+            return;
+        }
+        #[cfg(target_os = "linux")]
+        for e in &self.extents {
+            use std::os::fd::AsRawFd;
+            let (Ok(off), Ok(len)) = (i64::try_from(e.off), i64::try_from(e.len)) else {
+                continue;
+            };
+            // SAFETY: a plain system call on a descriptor this file owns;
+            // a file system without holes says so and keeps the bytes.
+            unsafe {
+                libc::fallocate(
+                    self.file.as_raw_fd(),
+                    libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
+                    off,
+                    len,
+                );
+            }
+        }
     }
 }
 
@@ -161,11 +267,60 @@ pub(crate) fn seq_frame<'a>(task: Task, frame: &'a [u8], last: &mut u64) -> Resu
     Ok((*last, &frame[pos..]))
 }
 
-/// Where a stream of frames is read from: a range of a file (read with
-/// `pread`, so one file serves many streams), or memory.
+/// Where a stream of frames is read from: a range of a file, or extents
+/// of one (read with `pread`, so one file serves many streams), or memory.
 pub(crate) enum Src<'a> {
-    File { file: &'a File, pos: u64, end: u64 },
+    File {
+        file: &'a File,
+        pos: u64,
+        end: u64,
+    },
+    /// `left` bytes still to read, from `skip` bytes into `extents[0]`.
+    Extents {
+        file: &'a File,
+        extents: &'a [Extent],
+        skip: u64,
+        left: u64,
+    },
     Mem(&'a [u8]),
+}
+
+impl Src<'_> {
+    /// The file, where the next read starts, how much of it is one range,
+    /// and how much is left in all.
+    fn next_range(&self) -> Option<(&File, u64, u64, u64)> {
+        match *self {
+            Src::File { file, pos, end } => Some((file, pos, end - pos, end - pos)),
+            Src::Extents {
+                file,
+                extents,
+                skip,
+                left,
+            } => {
+                let e = extents.first()?;
+                Some((file, e.off + skip, (e.len - skip).min(left), left))
+            }
+            Src::Mem(_) => None,
+        }
+    }
+
+    /// `n` bytes were read at the start of the range.
+    fn consume(&mut self, n: u64) {
+        match self {
+            Src::File { pos, .. } => *pos += n,
+            Src::Extents {
+                extents, skip, left, ..
+            } => {
+                *left -= n;
+                *skip += n;
+                if *skip == extents[0].len {
+                    *extents = &extents[1..];
+                    *skip = 0;
+                }
+            }
+            Src::Mem(_) => {}
+        }
+    }
 }
 
 /// Frames read one at a time through a buffer of about `cap` bytes (grown
@@ -184,8 +339,8 @@ pub(crate) struct Frames<'a> {
 impl<'a> Frames<'a> {
     pub fn new(task: Task, src: Src<'a>, cap: usize) -> Frames<'a> {
         let (buf, hi) = match &src {
-            Src::File { .. } => (Vec::with_capacity(cap.max(64)), 0),
             Src::Mem(m) => (Vec::new(), m.len()),
+            _ => (Vec::with_capacity(cap.max(64)), 0),
         };
         Frames {
             task,
@@ -239,15 +394,15 @@ impl<'a> Frames<'a> {
     /// is left to read.
     fn fill(&mut self, need: Option<usize>) -> Result<bool> {
         let task = self.task;
-        let Src::File { file, pos, end } = &mut self.src else {
+        let Some((file, at, range, left)) = self.src.next_range() else {
             return Ok(false);
         };
-        if *pos >= *end {
+        if left == 0 {
             return Ok(false);
         }
         // A length past what is left cannot be ours: bad bytes, not a
         // reason to allocate.
-        if need.is_some_and(|n| (n - (self.hi - self.lo)) as u64 > *end - *pos) {
+        if need.is_some_and(|n| (n - (self.hi - self.lo)) as u64 > left) {
             return Err(task.corrupt());
         }
         // Keep the unread tail at the front, and room for the frame.
@@ -256,14 +411,14 @@ impl<'a> Frames<'a> {
         self.lo = 0;
         let cap = self.buf.capacity().max(need.unwrap_or(0));
         self.buf.resize(cap.max(self.hi + 64), 0);
-        let want = ((self.buf.len() - self.hi) as u64).min(*end - *pos) as usize;
+        let want = ((self.buf.len() - self.hi) as u64).min(range) as usize;
         let got = file
-            .read_at(&mut self.buf[self.hi..self.hi + want], *pos)
+            .read_at(&mut self.buf[self.hi..self.hi + want], at)
             .map_err(|e| task.read_error(&e))?;
         if got == 0 {
             return Err(task.corrupt());
         }
-        *pos += got as u64;
+        self.src.consume(got as u64);
         self.hi += got;
         Ok(true)
     }
@@ -273,7 +428,7 @@ impl<'a> Frames<'a> {
     pub fn frame(&self) -> &[u8] {
         match self.src {
             Src::Mem(m) => &m[self.cur.0..self.cur.1],
-            Src::File { .. } => &self.buf[self.cur.0..self.cur.1],
+            _ => &self.buf[self.cur.0..self.cur.1],
         }
     }
 }

@@ -12,8 +12,9 @@
 //! - `table`: distinct keys in an arena, found by hash and bytes.
 //!
 //! - `budget`: the [`Budget`] every user spills by.
-//! - `open_files`: the open-file limit, which bounds how many partition
-//!   files a spill holds open ([`Budget::open_partitions`]).
+//! - `open_files`: the open-file limit, which bounds how many files a
+//!   spill holds open ([`Budget::open_partitions`]: diff's join keeps two
+//!   a partition; a spill's partitions share one).
 
 mod budget;
 mod file;

@@ -95,6 +95,35 @@ proptest! {
     }
 
     #[test]
+    fn partitions_sharing_a_file_read_back_their_own(
+        bodies in bodies(),
+        to in proptest::collection::vec(0..5usize, 60),
+        buffer in 1..300usize,
+        cap in 1..700usize,
+    ) {
+        let mut writers = TASK.writers(None, 5, buffer).unwrap();
+        let mut want = vec![Vec::new(); 5];
+        for (b, &p) in bodies.iter().zip(&to) {
+            writers[p].push(b).unwrap();
+            want[p].push(b.clone());
+        }
+        for (w, want) in writers.into_iter().zip(want) {
+            let part = w.finish().unwrap();
+            let mut frames = part.frames(cap);
+            let mut got = Vec::new();
+            while frames.advance().unwrap() {
+                got.push(frames.frame().to_vec());
+            }
+            prop_assert_eq!(&got, &want);
+            let mut whole = Vec::new();
+            for b in &want {
+                put_bytes(&mut whole, b);
+            }
+            prop_assert_eq!(part.read().unwrap(), whole);
+        }
+    }
+
+    #[test]
     fn frames_read_back_whatever_the_buffer(bodies in bodies(), cap in 1..5000usize, seq in any::<bool>()) {
         let part = part_of(&bodies, seq);
         let mut mem = Vec::new();
