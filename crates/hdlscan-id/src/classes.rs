@@ -142,33 +142,13 @@ impl Classes {
 }
 
 impl Classes {
-    /// True when every `SEP` byte of `b` (the bytes these classes were
-    /// taken of, at most `MASKED`) is a `:` with no `:` beside it: then
-    /// `b` holds none of SPEC §6's separators but whitespace (`::` is one;
-    /// a lone `:` is a scheme's or a label's, as the two of
-    /// `urn:isbn:978…`). Asked by `rare::read` of the values that
-    /// `may_separate` lets through.
-    pub fn only_lone_colons(&self, b: &[u8]) -> bool {
-        let mut m = self.seps;
-        if b.len() > MASKED || m & (m >> 1) != 0 {
-            return false;
-        }
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if b[i] != b':' {
-                return false;
-            }
-        }
-        true
-    }
-
     /// `pieces::may_be_several(b)`, for `b` the bytes these classes were
     /// taken of, told by the masks when they can: a value of up to
-    /// `MASKED` bytes without `%` or `urn:doi:` has two pieces that could
-    /// hold an identifier only if it holds two `/` and one after its first
-    /// separator other than whitespace. The rest, and the values that may
-    /// be several, are `pieces::may_be_several`'s. Out of line: `one_value`
+    /// `MASKED` bytes without `%` or `urn:doi:` is one piece when its
+    /// separator bytes are lone `:`, and has two pieces that could hold a
+    /// handle only if it holds two `/` and one after its first separator
+    /// other than whitespace. The rest, and the values that may be
+    /// several, are `pieces::may_be_several`'s. Out of line: `one_value`
     /// asks it of few values (SICI DOIs), for which the masks spare a
     /// search.
     #[cold]
@@ -194,6 +174,9 @@ impl Classes {
         match first_sep {
             // `i < MASKED`: the shift keeps the `/` from the separator on.
             Some(i) if self.slashes.count_ones() > 1 && self.slashes >> i != 0 => pieces::may_be_several(b),
+            // Separator bytes that are all lone `:` (a scheme's, a
+            // label's, a port's) leave one piece.
+            None => false,
             // A piece of SPEC §8 needs no `/`. Without whitespace, the
             // separator bytes are where its pieces end.
             _ if self.acc & (SPACE | GIVE_UP) == 0 => other::may_hold_cut(b, self.seps),

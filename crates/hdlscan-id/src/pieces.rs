@@ -76,12 +76,39 @@ pub fn space_len(s: &str, i: usize) -> usize {
 
 /// True when `s` holds raw whitespace ([`space_len`]).
 pub fn has_space(s: &str) -> bool {
+    // Most text holds no byte that may start whitespace: one look at
+    // eight bytes at a time says so.
+    if !may_start_space(s.as_bytes()) {
+        return false;
+    }
     // ASCII text is tested a byte at a time, without decoding it.
     let any = match s.is_ascii() {
         true => s.bytes().any(|b| is_space(char::from(b))),
         false => s.contains(is_space),
     };
     any || has_escaped_space(s.as_bytes())
+}
+
+/// True when `b` holds a byte that may start raw whitespace: ASCII
+/// white space or a control byte (below `!`), `\\` (of `\n` written as
+/// text), or a byte outside ASCII (Unicode White_Space). Eight bytes at a
+/// time, as `chars::find_byte` reads them.
+fn may_start_space(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // A lane below `!` or with its high bit set; a lane equal to `\`.
+    let hit = |w: u64| {
+        let x = w ^ (LO * u64::from(b'\\'));
+        (w.wrapping_sub(LO * 0x21) | w | x.wrapping_sub(LO) & !x) & HI != 0
+    };
+    let mut words = b.chunks_exact(8);
+    if words.by_ref().any(|w| hit(u64::from_le_bytes(w.try_into().unwrap()))) {
+        return true;
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&c| c < 0x21 || c == b'\\' || !c.is_ascii())
 }
 
 /// True when `b` holds an escaped line break written as text (`\n`, `\r`,
@@ -322,20 +349,21 @@ fn at_most_one_handle(t: &[u8]) -> bool {
 #[cold]
 #[inline(never)]
 pub fn may_be_several(t: &[u8]) -> bool {
-    // Pieces of SPEC §8 may be there: the full parser reads them.
-    if other::may_hold(t) {
-        return true;
-    }
-    if at_most_one_handle(t) {
-        return false;
-    }
-    // The second candidate stands after a separator: a URL holding a
-    // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.
+    // Without a separator, the value is one piece.
     let first_sep = memchr::memchr3(b'|', b';', b',', t)
         .into_iter()
         .chain(memchr::memchr_iter(b':', t).find(|&i| t.get(i + 1) == Some(&b':')))
         .min();
-    if first_sep.is_none_or(|p| !could_hold_identifier(&t[p..])) {
+    let Some(first_sep) = first_sep else {
+        return false;
+    };
+    // Pieces of SPEC §8 may be there: the full parser reads them.
+    if other::may_hold(t) {
+        return true;
+    }
+    // The second candidate stands after a separator: a URL holding a
+    // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.
+    if at_most_one_handle(t) || !could_hold_identifier(&t[first_sep..]) {
         return false;
     }
     let (mut candidates, mut piece_could) = (0, false);

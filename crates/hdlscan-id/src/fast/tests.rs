@@ -300,7 +300,7 @@ fn rare_forms_are_taken_or_left() {
         "https://gallica.bnf.fr/ark:/12148/bpt6k5619759j",
         "https://arxiv.org/pdf/2101.00001v2.pdf",
         "https://ror.org/01eezs655.",
-        // Two lone `:`, a URN's: no separator (`Classes::only_lone_colons`).
+        // Two lone `:`, a URN's: no separator (`Classes::may_be_several`).
         " urn:isbn:9785967673786 ",
         "URN:ISSN:1932-6203",
         "info:pmid/14890380",
