@@ -412,9 +412,8 @@ pub fn may_hold(t: &[u8]) -> bool {
 }
 
 /// [`may_hold`] for a value `t` of up to 64 bytes whose bytes that end a
-/// piece are the set bits of `ends` (`classes::Classes` knows them for a
-/// value without whitespace: its separator bytes).
-pub fn may_hold_cut(t: &[u8], ends: u64) -> bool {
+/// piece are the set bits of `ends`.
+fn may_hold_cut(t: &[u8], ends: u64) -> bool {
     debug_assert!(t.len() <= 64);
     if t.is_empty() {
         return false;

@@ -27,7 +27,7 @@ mod labels;
 pub mod url;
 
 pub use ids::{Fail, Id, Scheme};
-pub use labels::{Clean, doi_tag, head_len, label, may_hold, may_hold_cut, piece_may_be, spaced_shape};
+pub use labels::{Clean, doi_tag, head_len, label, may_hold, piece_may_be, spaced_shape};
 
 /// A value's §8 label, read once ([`label`]) and handed to each step
 /// that asks.
