@@ -162,6 +162,20 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     {
         return Ok(());
     }
+    // The other way round: the normalization unescapes the escapes of
+    // unreserved characters (seed 004 §6 c), which can make the text
+    // after a §6 separator an identifier: `info:d7/a,ark:f4/x%55` is one
+    // URI (its piece `ark:f4/x%55` is no ARK), its canonical
+    // `info:d7/a,ark:f4/xU` two (the fuzzer's find). Such values (fewer
+    // `%` in the canonical than in the value, a separator byte in it) are
+    // left out too.
+    let escapes = |b: &[u8]| b.iter().filter(|&&c| c == b'%').count();
+    if canonical.starts_with("info:")
+        && escapes(canonical.as_bytes()) < escapes(v)
+        && canonical.bytes().any(|b| matches!(b, b'|' | b';' | b',' | b':'))
+    {
+        return Ok(());
+    }
     let expect = |law: &str, got: Option<&str>, want: &str| {
         if got == Some(want) {
             Ok(())
