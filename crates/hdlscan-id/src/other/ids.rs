@@ -429,11 +429,12 @@ fn is_ark_char(c: u8) -> bool {
 /// NAAN (letters and digits), `/`, and a name with its qualifiers. A
 /// trailing `/` is dropped in every form, as SPEC §8 drops it from a URL
 /// (where SPEC is silent for the others: a value and its `url` must share
-/// the canonical; the fuzzer's find).
+/// the canonical; the fuzzer's find), and so is one that only hyphens,
+/// identity-inert, follow (`x/-` is `x`, not the `x/` its url would drop).
 pub fn ark(s: &str) -> Result<Id<'_>, Fail> {
     let s = s.strip_prefix('/').unwrap_or(s);
     let (naan, name) = s.split_once('/').ok_or(Fail::Shape)?;
-    let name = name.trim_end_matches('/');
+    let name = name.trim_end_matches(['/', '-']);
     let fits = !naan.is_empty()
         && naan.bytes().all(|c| c.is_ascii_alphanumeric())
         && !name.is_empty()
@@ -534,6 +535,10 @@ mod tests {
         assert_eq!(l(Scheme::Pmcid, "pmc1234567"), Ok("pmcid:PMC1234567".into()));
         assert_eq!(l(Scheme::Isni, "0000000109435850"), Ok("isni:0000000109435850".into()));
         assert_eq!(canonical(ark("/13030/tf5p-30086k")), Ok("ark:13030/tf5p30086k".into()));
+        assert_eq!(
+            canonical(ark("/13030/tf5p30086k/-/")),
+            Ok("ark:13030/tf5p30086k".into())
+        );
     }
 
     #[test]
