@@ -134,8 +134,10 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     // join text around a §6 separator into a second identifier:
     // `info:x//,5%C2%AD//` reads as one value, its repaired `info:x//,5//`
     // as two; `0/);doi.org/a/` as one, its repaired `0/);DOI.ORG/A` as two
-    // (a shortDOI once the `/` is gone) (the fuzzer's finds). SPEC states
-    // the laws without repair; such values are left out.
+    // (a shortDOI once the `/` is gone), or leave a PubMed tag at the end
+    // (`0/c41768[pmc]]` as `0/c41768[pmc]`, a PMCID's tag: SPEC §8) (the
+    // fuzzer's finds). SPEC states the laws without repair; such values
+    // are left out.
     const REMOVING: [Warning; 4] = [
         Warning::HtmlEntity,
         Warning::InvisibleChar,
@@ -144,7 +146,7 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     ];
     if parser.options().repair
         && REMOVING.iter().any(|w| first.warnings.contains(*w))
-        && canonical.bytes().any(|b| matches!(b, b'|' | b';' | b',' | b':'))
+        && (canonical.bytes().any(|b| matches!(b, b'|' | b';' | b',' | b':')) || canonical.ends_with(']'))
     {
         return Ok(());
     }
