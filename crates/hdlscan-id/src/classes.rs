@@ -142,63 +142,57 @@ impl Classes {
 }
 
 impl Classes {
-    /// True when every `SEP` byte of `b` (the bytes these classes were
-    /// taken of, at most `MASKED`) is a `:` with no `:` beside it: then
-    /// `b` holds none of SPEC §6's separators but whitespace (`::` is one;
-    /// a lone `:` is a scheme's or a label's, as the two of
-    /// `urn:isbn:978…`). Asked by `rare::read` of the values that
-    /// `may_separate` lets through.
-    pub fn only_lone_colons(&self, b: &[u8]) -> bool {
-        let mut m = self.seps;
-        if b.len() > MASKED || m & (m >> 1) != 0 {
-            return false;
-        }
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if b[i] != b':' {
-                return false;
-            }
-        }
-        true
-    }
-
     /// `pieces::may_be_several(b)`, for `b` the bytes these classes were
-    /// taken of, told by the masks when they can: a value of up to
-    /// `MASKED` bytes without `%` or `urn:doi:` has two pieces that could
-    /// hold an identifier only if it holds two `/` and one after its first
-    /// separator other than whitespace. The rest, and the values that may
-    /// be several, are `pieces::may_be_several`'s. Out of line: `one_value`
+    /// taken of, told by the masks when they can: for a value of up to
+    /// `MASKED` bytes without `%`, whitespace or `urn:doi:`, its pieces
+    /// run between its separators (`|`, `;`, `,`, `::`, not a lone `:`),
+    /// and a piece could hold an identifier when it holds a `/` (the
+    /// mask says so) or could be one of SPEC §8's (`other::piece_may_be`).
+    /// The rest are `pieces::may_be_several`'s. Out of line: `one_value`
     /// asks it of few values (SICI DOIs), for which the masks spare a
     /// search.
     #[cold]
     #[inline(never)]
     pub fn may_be_several(&self, b: &[u8]) -> bool {
-        if b.len() > MASKED || self.acc & PCT != 0 {
+        if b.len() > MASKED || self.acc & (PCT | SPACE | GIVE_UP) != 0 {
             return pieces::may_be_several(b);
         }
-        let (mut first_sep, mut urn_doi) = (None, false);
+        // Bit i set when byte i is (part of) a separator.
+        let (mut cuts, mut urn_doi) = (0u64, false);
         let mut m = self.seps;
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            let colon = b[i] == b':';
-            if !colon || b.get(i + 1) == Some(&b':') {
-                first_sep = first_sep.or(Some(i));
+            if b[i] != b':' {
+                cuts |= 1 << i;
+            } else if b.get(i + 1) == Some(&b':') {
+                cuts |= 3 << i;
+                m &= !(2 << i);
+            } else {
+                urn_doi |= i >= 7 && b[i - 7..=i].eq_ignore_ascii_case(b"urn:doi:");
             }
-            urn_doi |= colon && i >= 7 && b[i - 7..=i].eq_ignore_ascii_case(b"urn:doi:");
         }
         if urn_doi {
             return pieces::may_be_several(b);
         }
-        match first_sep {
-            // `i < MASKED`: the shift keeps the `/` from the separator on.
-            Some(i) if self.slashes.count_ones() > 1 && self.slashes >> i != 0 => pieces::may_be_several(b),
-            // A piece of SPEC §8 needs no `/`. Without whitespace, the
-            // separator bytes are where its pieces end.
-            _ if self.acc & (SPACE | GIVE_UP) == 0 => other::may_hold_cut(b, self.seps),
-            _ => other::may_hold(b),
+        // Without a separator, one piece (an empty value has none).
+        if cuts == 0 {
+            return false;
         }
+        // Bit i set when a piece starts at byte i (no piece is empty).
+        let mut starts = ((cuts << 1) | 1) & !cuts & (u64::MAX >> (MASKED - b.len()));
+        let mut candidates = 0;
+        while starts != 0 {
+            let start = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            let end = (start + (cuts >> start).trailing_zeros() as usize).min(b.len());
+            let piece = (u64::MAX >> (MASKED - end)) & !((1 << start) - 1);
+            candidates += (self.slashes & piece != 0 || other::piece_may_be(&b[start..end])) as u32;
+            if candidates >= 2 {
+                return true;
+            }
+        }
+        false
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::chars::{self, is_digits, is_invisible, is_visibly};
 use super::codes::{ErrorCode, Warning, Warnings};
-use super::{Cx, Span, dirt};
+use super::{Cx, Span, dirt, other};
 
 /// Which prefixes a form accepts (§1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +127,12 @@ fn check_shape(prefix: &str, rule: Rule, ws: &mut Warnings) -> Result<bool, Erro
             Ok(false)
         }
         Rule::Numeric => Err(ErrorCode::BadPrefix),
+        // A label of SPEC §8 and its `:` start another scheme's identifier
+        // (§8 "labelled"), not a naming authority: the canonical, which
+        // drops the `hdl:`, would read as that identifier (`hdl:pmid:1/x`
+        // as `PMID:1/x`), or, before a separator, as two (`PMID:1822,34/a/`),
+        // where §3 and §6 want one identifier of the same meaning.
+        Rule::Any if other::label(prefix).is_some() => Err(ErrorCode::BadPrefix),
         Rule::Any => {
             ws.add(Warning::NonnumericPrefix);
             Ok(false)
@@ -322,6 +328,10 @@ mod tests {
         assert_eq!(c("10.abc", Rule::Any), Err(ErrorCode::BadDoiPrefix));
         assert_eq!(c("N", Rule::Numeric), Err(ErrorCode::BadPrefix));
         assert_eq!(c("CNRI.TEST", Rule::Any), Ok(false));
+        // A §8 label before its `:` is no naming authority.
+        assert_eq!(c("pmid:1822,34", Rule::Any), Err(ErrorCode::BadPrefix));
+        assert_eq!(c("ISSN:1", Rule::Any), Err(ErrorCode::BadPrefix));
+        assert_eq!(c("pmidx:1", Rule::Any), Ok(false));
         assert_eq!(c("1234", Rule::Doi), Err(ErrorCode::BadDoiPrefix));
         assert_eq!(c("12..3", Rule::Any), Err(ErrorCode::BadPrefix));
         assert_eq!(c("12.", Rule::Any), Err(ErrorCode::BadPrefix));

@@ -76,12 +76,45 @@ pub fn space_len(s: &str, i: usize) -> usize {
 
 /// True when `s` holds raw whitespace ([`space_len`]).
 pub fn has_space(s: &str) -> bool {
-    // ASCII text is tested a byte at a time, without decoding it.
-    let any = match s.is_ascii() {
-        true => s.bytes().any(|b| is_space(char::from(b))),
-        false => s.contains(is_space),
+    // Most text holds no byte that may start whitespace: one look at
+    // eight bytes at a time says so.
+    if !may_start_space(s.as_bytes()) {
+        return false;
+    }
+    // ASCII is tested a byte at a time, without decoding, in one walk
+    // with the escaped line breaks; text outside ASCII as characters.
+    let b = s.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b' ' | b'\t'..=b'\r' => return true,
+            b'\\' if b.get(i + 1).is_some_and(|&n| is_escape_letter(n)) => return true,
+            0x80.. => return s[i..].contains(is_space) || has_escaped_space(&b[i..]),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when `b` holds a byte that may start raw whitespace: ASCII
+/// white space or a control byte (below `!`), `\` (of `\n` written as
+/// text), or a byte outside ASCII (Unicode White_Space). Eight bytes at a
+/// time, as `chars::find_byte` reads them.
+fn may_start_space(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // A lane below `!` or with its high bit set; a lane equal to `\`.
+    let hit = |w: u64| {
+        let x = w ^ (LO * u64::from(b'\\'));
+        (w.wrapping_sub(LO * 0x21) | w | x.wrapping_sub(LO) & !x) & HI != 0
     };
-    any || has_escaped_space(s.as_bytes())
+    let mut words = b.chunks_exact(8);
+    if words.by_ref().any(|w| hit(u64::from_le_bytes(w.try_into().unwrap()))) {
+        return true;
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&c| c < 0x21 || c == b'\\' || !c.is_ascii())
 }
 
 /// True when `b` holds an escaped line break written as text (`\n`, `\r`,
@@ -312,50 +345,50 @@ fn at_most_one_handle(t: &[u8]) -> bool {
     true
 }
 
-/// True when `t` may be cut by a separator other than whitespace (`|`,
-/// `;`, `,`, `::`) into two or more pieces that [`could_hold_identifier`]
-/// each. False proves that `multiple_values` cannot apply to a value
-/// without raw whitespace; the fast path asks it of values holding `|`,
-/// `;`, `,` or `:` after their head. One pass, since SICI DOIs all come
-/// here. Out of line: the fast path's registers are
+/// True when `t` is cut by a separator other than whitespace (`|`, `;`,
+/// `,`, `::`) into two or more pieces that [`could_hold_identifier`]
+/// each: for a value without raw whitespace, whether `multiple_values`
+/// may apply (`whole::candidates` counts the same pieces). The fast path
+/// asks it of values holding `|`, `;`, `,` or `::` (`Classes` tells most
+/// of them by its masks). Out of line: the fast path's registers are
 /// worth more than the call.
 #[cold]
 #[inline(never)]
 pub fn may_be_several(t: &[u8]) -> bool {
-    // Pieces of SPEC §8 may be there: the full parser reads them.
-    if other::may_hold(t) {
-        return true;
-    }
-    if at_most_one_handle(t) {
-        return false;
-    }
-    // The second candidate stands after a separator: a URL holding a
-    // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.
+    // Without a separator, the value is one piece.
     let first_sep = memchr::memchr3(b'|', b';', b',', t)
         .into_iter()
         .chain(memchr::memchr_iter(b':', t).find(|&i| t.get(i + 1) == Some(&b':')))
         .min();
-    if first_sep.is_none_or(|p| !could_hold_identifier(&t[p..])) {
+    let Some(first_sep) = first_sep else {
+        return false;
+    };
+    // The second candidate stands after a separator: a URL holding a
+    // SICI DOI (`…37:9%3C598::AID-JPS5%3E3.0.CO;2-J`) has its `/` before.
+    // A piece of SPEC §8 there needs none: `other::may_hold` looks.
+    let rest = &t[first_sep..];
+    if !could_hold_identifier(rest) && !other::may_hold(rest) {
         return false;
     }
-    let (mut candidates, mut piece_could) = (0, false);
-    let mut i = 0;
+    let (mut candidates, mut start, mut i) = (0, 0, 0);
     while i < t.len() {
         let sep = match t[i] {
             b'|' | b';' | b',' => 1,
             b':' if t.get(i + 1) == Some(&b':') => 2,
             _ => 0,
         };
-        if sep > 0 {
-            candidates += piece_could as u32;
-            piece_could = false;
-            i += sep;
+        if sep == 0 {
+            i += 1;
             continue;
         }
-        piece_could |= starts_identifier_at(t, i);
-        i += 1;
+        candidates += (i > start && could_hold_identifier(&t[start..i])) as u32;
+        if candidates >= 2 {
+            return true;
+        }
+        i += sep;
+        start = i;
     }
-    candidates + piece_could as u32 >= 2
+    candidates + (start < t.len() && could_hold_identifier(&t[start..])) as u32 >= 2
 }
 
 #[cfg(test)]

@@ -133,6 +133,11 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
             if !pieces::could_hold_identifier(p.as_bytes()) {
                 continue;
             }
+            // Without a repair to make, no canonical is compared.
+            if !cx.opts.repair {
+                found += (piece.is_identifier(p) || pieces::is_link(p)) as usize;
+                continue;
+            }
             let id = piece.canonical(p);
             if id.is_some() || pieces::is_link(p) {
                 found += 1;
@@ -158,8 +163,8 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
         return Ok(());
     }
     if let Some((before, after)) = wrapped(t) {
-        let after_is_one = pieces::could_hold_identifier(after.as_bytes())
-            && (pieces::is_link(after) || piece.canonical(after).is_some());
+        let after_is_one =
+            pieces::could_hold_identifier(after.as_bytes()) && (pieces::is_link(after) || piece.is_identifier(after));
         if !pieces::has_space(after) && !after_is_one {
             // A second line that repeats the end of the first is the
             // same text twice, not the rest of it: joining would make a
@@ -198,7 +203,7 @@ pub fn candidates(t: &str, opts: &super::Options) -> usize {
 fn extra_text_repair<'a>(piece: &mut Piece<'_>, t: &'a str, opts: &super::Options) -> Option<&'a str> {
     let words: Vec<&'a str> = Pieces::new(t, Cut::Whitespace, opts).map(|r| &t[r]).collect();
     let mut ids = (0..words.len())
-        .filter(|&i| pieces::could_hold_identifier(words[i].as_bytes()) && piece.canonical(words[i]).is_some());
+        .filter(|&i| pieces::could_hold_identifier(words[i].as_bytes()) && piece.is_identifier(words[i]));
     let (Some(i), None) = (ids.next(), ids.next()) else {
         return None;
     };
@@ -257,19 +262,27 @@ impl<'o> Piece<'o> {
 
     /// The canonical of `piece` (trimmed first), when it is an identifier.
     fn canonical(&mut self, piece: &str) -> Option<&str> {
-        // The fast path first: it answers only what §6 has no say in, and
-        // a piece holds no separator, so its answer is the forms'. A cell
-        // of DSpace's `a||b` reads its pieces at the fast path's speed.
-        let p = match super::fast::parse(piece.as_bytes(), self.opts, &mut self.scratch.repair) {
-            Some(p) => p,
-            None => super::read_value(piece, &mut self.scratch, self.opts, Level::Forms),
-        };
-        if p.error.is_some() {
-            return None;
-        }
+        let p = read_piece(piece, self.opts, &mut self.scratch)?;
         render::render(&p, self.opts.repair, &mut self.out);
         self.out.canonical()
     }
+
+    /// True when `piece` (trimmed first) is an identifier.
+    fn is_identifier(&mut self, piece: &str) -> bool {
+        read_piece(piece, self.opts, &mut self.scratch).is_some()
+    }
+}
+
+/// `piece` read alone (SPEC §6 "is an identifier"), when it is one.
+fn read_piece<'a>(piece: &'a str, opts: &super::Options, scratch: &'a mut Scratch) -> Option<super::Parsed<'a>> {
+    // The fast path first: it answers only what §6 has no say in, and a
+    // piece holds no separator, so its answer is the forms'. A cell of
+    // DSpace's `a||b` reads its pieces at the fast path's speed.
+    let p = match super::fast::parse(piece.as_bytes(), opts, &mut scratch.repair) {
+        Some(p) => p,
+        None => super::read_value(piece, scratch, opts, Level::Forms),
+    };
+    p.error.is_none().then_some(p)
 }
 
 /// The warning a repaired value keeps for SPEC §6's `error` (the same

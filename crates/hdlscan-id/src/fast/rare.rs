@@ -49,12 +49,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     let lab = other::label(t.s);
     // A value of SPEC §8 whose groups are joined by spaces is one value.
     let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::spaced_shape(t.s, lab);
-    let several = || {
-        raw_space
-            || (classes.may_separate(t.bytes())
-                && !classes.only_lone_colons(t.bytes())
-                && classes.may_be_several(t.bytes()))
-    };
+    let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
     // Classes without `GIVE_UP`: no control character.
     match whole::before_forms(t.s, Found::default(), several) {
         // Its whole-value repair is the full parser's.

@@ -300,7 +300,7 @@ fn rare_forms_are_taken_or_left() {
         "https://gallica.bnf.fr/ark:/12148/bpt6k5619759j",
         "https://arxiv.org/pdf/2101.00001v2.pdf",
         "https://ror.org/01eezs655.",
-        // Two lone `:`, a URN's: no separator (`Classes::only_lone_colons`).
+        // Two lone `:`, a URN's: no separator (`Classes::may_be_several`).
         " urn:isbn:9785967673786 ",
         "URN:ISSN:1932-6203",
         "info:pmid/14890380",
@@ -349,6 +349,9 @@ fn rare_forms_are_taken_or_left() {
         "33604029[pmid]",
         "hep-th/9901001",
         "978 0 306 40615 7",
+        // `::` separates, but before the one piece that could be an
+        // identifier: one value, read as the full parser reads it.
+        "urn:isbn::9785967673786",
     ];
     let left = [
         "info:PMID/1",
@@ -382,8 +385,8 @@ fn rare_forms_are_taken_or_left() {
         // parse fuzzer's find).
         "https://x.org/a/10.1/41768[pmc]",
         "https://doi.org/10.1/x[pmid]",
-        // `::` separates (the full parser's).
-        "urn:isbn::9785967673786",
+        // Two pieces that could be identifiers after a `::`.
+        "urn:isbn:9785967673786::1932-6203",
     ];
     taken_and_left(parser, &taken, &left);
 }

@@ -302,11 +302,13 @@ const ARCHIVES: &[&str] = &[
     "quant-ph", "solv-int", "supr-con",
 ];
 
-/// Bit `n` set when an archive of `ARCHIVES` is `n` bytes long.
-const ARCHIVE_LENGTHS: u64 = {
-    let (mut m, mut i) = (0u64, 0);
+/// By an archive's first letter (`a` to `z`): bit `n` set when an
+/// archive of `ARCHIVES` starting with it is `n` bytes long.
+const ARCHIVE_LENGTHS: [u64; 26] = {
+    let (mut m, mut i) = ([0u64; 26], 0);
     while i < ARCHIVES.len() {
-        m |= 1 << ARCHIVES[i].len();
+        let a = ARCHIVES[i].as_bytes();
+        m[(a[0] - b'a') as usize] |= 1 << a.len();
         i += 1;
     }
     m
@@ -316,12 +318,19 @@ const ARCHIVE_LENGTHS: u64 = {
 /// `.SUBJ` (`math.GT`).
 pub fn is_archive(b: &[u8]) -> bool {
     let archive = b.split(|&c| c == b'.').next().unwrap_or(b);
-    // Most words are none: told by their length (`doi/…`, `hdl/…` are
-    // none of the archives'), then their first letter.
-    if archive.len() >= 64 || ARCHIVE_LENGTHS >> archive.len() & 1 == 0 {
+    // Most words are none: told by their first letter and length
+    // together (`doi/…`, `hdl:/…`, `pmid/…` are none of the archives'),
+    // before the list is read.
+    let Some(first) = archive.first().map(|c| c | 0x20).filter(u8::is_ascii_lowercase) else {
+        return false;
+    };
+    if archive.len() >= 64 || ARCHIVE_LENGTHS[usize::from(first - b'a')] >> archive.len() & 1 == 0 {
         return false;
     }
-    let first = archive.first().map_or(0, |c| c | 0x20);
+    // Archives are letters and `-` (`https:` is none).
+    if !archive.iter().all(|&c| c.is_ascii_alphabetic() || c == b'-') {
+        return false;
+    }
     ARCHIVES
         .iter()
         .any(|a| a.len() == archive.len() && a.as_bytes()[0] == first && a.as_bytes().eq_ignore_ascii_case(archive))
@@ -358,8 +367,11 @@ fn arxiv<'a>(b: &[u8], new: bool) -> Result<Id<'a>, Fail> {
             Some(_) => return Err(Fail::Shape),
             None => archive,
         };
-        let known = ARCHIVES.iter().any(|a| a.as_bytes().eq_ignore_ascii_case(archive));
-        if !known || number.len() != 7 || !year_month(&number[..4]) || !number.iter().all(u8::is_ascii_digit) {
+        if !is_archive(archive)
+            || number.len() != 7
+            || !year_month(&number[..4])
+            || !number.iter().all(u8::is_ascii_digit)
+        {
             return Err(Fail::Shape);
         }
         let mut lower = [0u8; 8];
@@ -417,11 +429,12 @@ fn is_ark_char(c: u8) -> bool {
 /// NAAN (letters and digits), `/`, and a name with its qualifiers. A
 /// trailing `/` is dropped in every form, as SPEC §8 drops it from a URL
 /// (where SPEC is silent for the others: a value and its `url` must share
-/// the canonical; the fuzzer's find).
+/// the canonical; the fuzzer's find), and so is one that only hyphens,
+/// identity-inert, follow (`x/-` is `x`, not the `x/` its url would drop).
 pub fn ark(s: &str) -> Result<Id<'_>, Fail> {
     let s = s.strip_prefix('/').unwrap_or(s);
     let (naan, name) = s.split_once('/').ok_or(Fail::Shape)?;
-    let name = name.trim_end_matches('/');
+    let name = name.trim_end_matches(['/', '-']);
     let fits = !naan.is_empty()
         && naan.bytes().all(|c| c.is_ascii_alphanumeric())
         && !name.is_empty()
@@ -522,6 +535,10 @@ mod tests {
         assert_eq!(l(Scheme::Pmcid, "pmc1234567"), Ok("pmcid:PMC1234567".into()));
         assert_eq!(l(Scheme::Isni, "0000000109435850"), Ok("isni:0000000109435850".into()));
         assert_eq!(canonical(ark("/13030/tf5p-30086k")), Ok("ark:13030/tf5p30086k".into()));
+        assert_eq!(
+            canonical(ark("/13030/tf5p30086k/-/")),
+            Ok("ark:13030/tf5p30086k".into())
+        );
     }
 
     #[test]

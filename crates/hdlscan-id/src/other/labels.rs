@@ -335,7 +335,7 @@ pub fn piece_may_be(b: &[u8]) -> bool {
         // characters are dirt `Clean` takes away.
         let b = &b[..b.len() - b.iter().rev().take_while(|c| TRAILING.contains(c)).count()];
         let fits = |&c: &u8| c.is_ascii_digit() || matches!(c, b'-' | b' ' | b'X' | b'x') || !c.is_ascii();
-        return (9..=64).contains(&b.len()) && b.iter().all(fits);
+        return (9..=64).contains(&b.len()) && b.iter().all(fits) && is_shape_count(characters(b));
     }
     starts_label(&b[..b.len().min(12)]) || bare_word_may_be(b)
 }
@@ -412,9 +412,8 @@ pub fn may_hold(t: &[u8]) -> bool {
 }
 
 /// [`may_hold`] for a value `t` of up to 64 bytes whose bytes that end a
-/// piece are the set bits of `ends` (`classes::Classes` knows them for a
-/// value without whitespace: its separator bytes).
-pub fn may_hold_cut(t: &[u8], ends: u64) -> bool {
+/// piece are the set bits of `ends`.
+fn may_hold_cut(t: &[u8], ends: u64) -> bool {
     debug_assert!(t.len() <= 64);
     if t.is_empty() {
         return false;
@@ -466,8 +465,9 @@ fn piece_may_hold(t: &[u8], start: usize, end: usize) -> bool {
 }
 
 /// True when `piece` is 9 to 64 bytes of a bare shape then trailing
-/// punctuation; told at the first byte that breaks the shape, which in a
-/// DOI's prefix is its fourth.
+/// punctuation, holding as many digits and `X` as a bare shape has; told
+/// at the first byte that breaks the shape, which in a DOI's prefix is
+/// its fourth.
 fn is_bare_shape(piece: &[u8]) -> bool {
     let mut shape_len = 0;
     let mut trail = false;
@@ -481,7 +481,21 @@ fn is_bare_shape(piece: &[u8]) -> bool {
             return false;
         }
     }
-    (9..=64).contains(&shape_len)
+    (9..=64).contains(&shape_len) && is_shape_count(characters(piece))
+}
+
+/// How many ASCII digits and `X` (either case) `b` holds: the characters
+/// of a bare shape, whose dashes, spaces and dirt hold none.
+fn characters(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| c.is_ascii_digit() || c | 0x20 == b'x').count()
+}
+
+/// True when a bare shape of `ids::bare` has `n` characters: an ISSN's
+/// 8, an ISBN's 10 or 13, an ORCID iD's or an ISNI's 16. A DOI broken by
+/// a stray space (`10.1002/advs. 201086893`) leaves a piece of digits
+/// that is none of them, which `whole::check` need not read.
+fn is_shape_count(n: usize) -> bool {
+    matches!(n, 8 | 10 | 13 | 16)
 }
 
 /// True when `b` starts with a label, `urn:issn:`, `urn:isbn:` or `ark:`.
@@ -560,8 +574,12 @@ mod tests {
             }
             let piece = &t[start..i];
             let shape_len = piece.len() - trailing;
+            let count = piece
+                .iter()
+                .filter(|&&c| c.is_ascii_digit() || c == b'x' || c == b'X')
+                .count();
             if piece.last() == Some(&b']')
-                || (shape && (9..=64).contains(&shape_len))
+                || (shape && (9..=64).contains(&shape_len) && matches!(count, 8 | 10 | 13 | 16))
                 || (first.is_ascii_alphabetic()
                     && (starts_label(&t[start..t.len().min(start + 12)]) || bare_word_may_be(piece)))
             {

@@ -27,7 +27,7 @@ mod labels;
 pub mod url;
 
 pub use ids::{Fail, Id, Scheme};
-pub use labels::{Clean, doi_tag, head_len, label, may_hold, may_hold_cut, piece_may_be, spaced_shape};
+pub use labels::{Clean, doi_tag, head_len, label, may_hold, piece_may_be, spaced_shape};
 
 /// A value's §8 label, read once ([`label`]) and handed to each step
 /// that asks.
@@ -170,16 +170,17 @@ pub fn into_draft(cx: &mut Cx<'_>, reading: Reading<'_>, kind: Kind) -> Result<(
     }
 }
 
-/// True when the trimmed bytes `t` could be a value of SPEC §8 in any
-/// form the fast path would otherwise answer: a label or `urn:`/`ark:`
-/// head, a bare shape, a PubMed or DOI tag. Cheap and conservative: the
-/// fast path gives up on what it says, and the full parser reads it.
+/// True when the trimmed bytes `t`, which SPEC §6 found to be one value,
+/// could be a value of SPEC §8 in any form the fast path would otherwise
+/// answer: a label or `urn:`/`ark:` head, a bare shape, a PubMed or DOI
+/// tag. Only the whole value is read as §8 then (`labels::read_labelled`),
+/// so it is looked at as one piece, not cut at its `:`. Cheap and
+/// conservative: the fast path gives up on what it says, and `read_one`
+/// or the full parser reads it.
 #[cold]
 #[inline(never)]
 pub fn may_be(t: &[u8]) -> bool {
-    // A value whose groups are joined by spaces is one shape, which
-    // `may_hold` cuts.
-    (t.first().is_some_and(u8::is_ascii_digit) && piece_may_be(t)) || may_hold(t)
+    piece_may_be(t)
 }
 
 /// Writes `canonical` (`scheme:` + the identifier) and `url` of a §8
