@@ -52,24 +52,29 @@ impl Given {
     /// A parser per column of `columns`: `expect` holds `NS` for all and
     /// `COLUMN=NS` for the column so named.
     pub fn column_parsers(&self, columns: &[String]) -> PyResult<Vec<Parser>> {
-        let mut options = vec![self.base()?; columns.len()];
         for arg in &self.expect {
-            let targets: Vec<usize> = match split_expect(arg) {
-                (None, _) => (0..columns.len()).collect(),
-                (Some(c), _) => match columns.iter().position(|n| n == c) {
-                    Some(i) => vec![i],
-                    None => {
-                        return Err(value_error(format!(
-                            "expect={arg:?}: {c:?} is not one of the report's columns {columns:?}"
-                        )));
-                    }
-                },
-            };
-            for t in targets {
-                options[t].expect(split_expect(arg).1).map_err(value_error)?;
+            if let (Some(c), _) = split_expect(arg)
+                && !columns.iter().any(|n| n == c)
+            {
+                return Err(value_error(format!(
+                    "expect={arg:?}: {c:?} is not one of the report's columns {columns:?}"
+                )));
             }
         }
-        Ok(options.into_iter().map(Parser::new).collect())
+        columns.iter().map(|c| self.column_parser(c)).collect()
+    }
+
+    /// The parser of column `column`: `expect`'s `NS` and its `COLUMN=NS`
+    /// for this column; a `COLUMN=NS` naming another column does not apply.
+    pub fn column_parser(&self, column: &str) -> PyResult<Parser> {
+        let mut opts = self.base()?;
+        for arg in &self.expect {
+            let (c, ns) = split_expect(arg);
+            if c.is_none_or(|c| c == column) {
+                opts.expect(ns).map_err(value_error)?;
+            }
+        }
+        Ok(Parser::new(opts))
     }
 
     /// The split, if one was given.
