@@ -16,8 +16,14 @@ mod options;
 mod report;
 mod variant;
 
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int64Type, UInt32Type, UInt64Type};
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray, downcast_dictionary_array, make_array};
+use arrow_buffer::ArrowNativeType;
 use arrow_pyarrow::ToPyArrow;
+use arrow_schema::{DataType, Field, Schema};
 use hdlscan_core::classify::{Value, classify_cells};
 use hdlscan_core::id::{Parser, Split};
 use options::Given;
@@ -56,7 +62,42 @@ fn classify_arrays(
     arrow_select::concat::concat_batches(&schema, &batches).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// parse(values, *, repair=False, expect=(), resolvers=(), split=None, max_len=2048)
+/// A dictionary of strings as plain strings (a loop of its own: arrow's
+/// `take` kernels would add 2 MB to the module for SPEC's three
+/// dictionary columns).
+fn decoded(c: &dyn Array) -> ArrayRef {
+    downcast_dictionary_array!(
+        c => match c.values().as_string_opt::<i32>() {
+            Some(values) => Arc::new(
+                c.keys().iter().map(|k| k.map(|k| values.value(k.as_usize()))).collect::<StringArray>(),
+            ),
+            None => make_array(c.to_data()),
+        },
+        _ => make_array(c.to_data()),
+    )
+}
+
+/// `batch` in types Spark reads: dictionaries decoded to their values,
+/// unsigned integers (`record`, `value_index`) as `int64`, so that a Spark
+/// task hands the batch on without a cast of its own.
+fn spark_types(batch: RecordBatch) -> PyResult<RecordBatch> {
+    let err = |e: arrow_schema::ArrowError| PyValueError::new_err(e.to_string());
+    let mut fields = Vec::with_capacity(batch.num_columns());
+    let mut columns = Vec::with_capacity(batch.num_columns());
+    for (f, c) in batch.schema().fields().iter().zip(batch.columns()) {
+        let c: ArrayRef = match c.data_type() {
+            DataType::Dictionary(_, _) => decoded(c.as_ref()),
+            DataType::UInt64 => Arc::new(c.as_primitive::<UInt64Type>().unary::<_, Int64Type>(|v| v as i64)),
+            DataType::UInt32 => Arc::new(c.as_primitive::<UInt32Type>().unary::<_, Int64Type>(i64::from)),
+            _ => c.clone(),
+        };
+        fields.push(Field::new(f.name(), c.data_type().clone(), f.is_nullable()));
+        columns.push(c);
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(err)
+}
+
+/// parse(values, *, repair=False, expect=(), resolvers=(), split=None, max_len=2048, column=None, spark_types=False)
 /// --
 ///
 /// Parses every value of `values` and returns a `pyarrow.RecordBatch` of
@@ -81,8 +122,15 @@ fn classify_arrays(
 /// says it: `record` (the 1-based position of its cell in `values`),
 /// `value_index` (its 1-based place in the cell) and `value` (its text);
 /// a cell that is not split is one value, an empty one too.
+///
+/// `column`: the name of the column `values` come from; `expect` may then
+/// also hold `COLUMN=NS`, as a `Report` takes it (those naming another
+/// column do not apply). `spark_types`: the columns in types Spark reads
+/// (`kind`, `namespace` and `error` as strings, `record` and
+/// `value_index` as int64), as `hdlscan.spark` returns them.
 #[pyfunction]
-#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=options::MAX_LEN))]
+#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=options::MAX_LEN, column=None, spark_types=false))]
+#[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
     values: &Bound<'py, PyAny>,
@@ -91,6 +139,8 @@ fn parse<'py>(
     resolvers: Vec<String>,
     split: Option<String>,
     max_len: usize,
+    column: Option<String>,
+    spark_types: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let given = Given {
         repair,
@@ -99,9 +149,20 @@ fn parse<'py>(
         resolvers,
         split,
     };
-    let (parser, split) = (given.parser()?, given.split()?);
+    let parser = match column {
+        Some(c) => given.column_parser(&c)?,
+        None => given.parser()?,
+    };
+    let split = given.split()?;
     let arrays = input::arrays(values)?;
-    let batch = py.detach(|| classify_arrays(&arrays, &parser, split.as_ref(), 1, |_, _| {}))?;
+    let batch = py.detach(|| {
+        let batch = classify_arrays(&arrays, &parser, split.as_ref(), 1, |_, _| {})?;
+        if spark_types {
+            self::spark_types(batch)
+        } else {
+            Ok(batch)
+        }
+    })?;
     batch.to_pyarrow(py)
 }
 

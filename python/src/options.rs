@@ -51,20 +51,41 @@ impl Given {
     }
 
     /// A parser per column of `columns`: `expect` holds `NS` for all and
-    /// `COLUMN=NS` for the column so named.
+    /// `COLUMN=NS` for the columns `COLUMN` selects, as `-c` selects them
+    /// (a name, a number, a pattern); one that selects none is an error.
     pub fn column_parsers(&self, columns: &[String]) -> PyResult<Vec<Parser>> {
-        let mut options = vec![self.base()?; columns.len()];
+        let mut targets = Vec::with_capacity(self.expect.len());
         for arg in &self.expect {
-            let targets: Vec<usize> = match split_expect(arg) {
-                (None, _) => (0..columns.len()).collect(),
-                (Some(c), _) => select::one(columns, c, "the report's columns")
-                    .map_err(|e| value_error(format!("expect={arg:?}: {e}")))?,
-            };
-            for t in targets {
-                options[t].expect(split_expect(arg).1).map_err(value_error)?;
+            targets.push(match split_expect(arg) {
+                (None, _) => None,
+                (Some(c), _) => Some(
+                    select::one(columns, c, "the report's columns")
+                        .map_err(|e| value_error(format!("expect={arg:?}: {e}")))?,
+                ),
+            });
+        }
+        (0..columns.len())
+            .map(|i| self.parser_where(|k| targets[k].as_ref().is_none_or(|t| t.contains(&i))))
+            .collect()
+    }
+
+    /// The parser of column `column` (`parse(column=)`): `expect`'s `NS`,
+    /// and its `COLUMN=NS` where `COLUMN` selects this column; one that
+    /// selects another column does not apply.
+    pub fn column_parser(&self, column: &str) -> PyResult<Parser> {
+        let one = [column.to_string()];
+        self.parser_where(|k| split_expect(&self.expect[k]).0.is_none_or(|c| select::one(&one, c, "").is_ok()))
+    }
+
+    /// A parser with the `expect` entries `applies` takes, by index.
+    fn parser_where(&self, applies: impl Fn(usize) -> bool) -> PyResult<Parser> {
+        let mut opts = self.base()?;
+        for (k, arg) in self.expect.iter().enumerate() {
+            if applies(k) {
+                opts.expect(split_expect(arg).1).map_err(value_error)?;
             }
         }
-        Ok(options.into_iter().map(Parser::new).collect())
+        Ok(Parser::new(opts))
     }
 
     /// The split, if one was given.

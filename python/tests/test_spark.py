@@ -112,19 +112,47 @@ def test_duplicates_equal_the_cli(sample_job, cli_sample):
     assert got == [tuple(r[k] for k in DUPLICATE_ROW) for r in cli_sample[2]]
 
 
-def test_generated_parquet_report_equals_the_cli(spark, cli, tmp_path):
+@pytest.fixture(scope="module")
+def generated(cli, tmp_path_factory):
+    """A generated 200k-row Parquet file and the CLI's report and output of it."""
+    tmp = tmp_path_factory.mktemp("gen")
+    data, out = tmp / "gen.parquet", tmp / "out.parquet"
+    subprocess.run([cli, "gen", "--rows", "200000", "--seed", "7", "-q", "-o", str(data)], check=True)
+    report = cli_scan(cli, tmp, data, "identifier", "-o", str(out))
+    return data, report, out
+
+
+@pytest.fixture
+def small_splits(spark):
+    """Several splits a file, so records are numbered across tasks."""
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(1 << 20))
+    yield
+    spark.conf.unset("spark.sql.files.maxPartitionBytes")
+
+
+def test_generated_parquet_report_equals_the_cli(spark, generated, small_splits):
     from hdlscan.spark import report
 
-    data = tmp_path / "gen.parquet"
-    subprocess.run([cli, "gen", "--rows", "200000", "--seed", "7", "-q", "-o", str(data)], check=True)
-    # Several splits, so records are numbered across tasks.
-    spark.conf.set("spark.sql.files.maxPartitionBytes", str(1 << 20))
-    try:
-        df = spark.read.parquet(str(data))
-        r = json.loads(report(df, "identifier").to_json())
-    finally:
-        spark.conf.unset("spark.sql.files.maxPartitionBytes")
-    assert_same(r, cli_scan(cli, tmp_path, data, "identifier"))
+    data, want, _ = generated
+    r = json.loads(report(spark.read.parquet(str(data)), "identifier").to_json())
+    assert_same(r, want)
+
+
+def test_parquet_scan_is_the_cli_output_without_a_pass_of_its_own(spark, generated, small_splits):
+    """One Parquet file read whole: records are its row indexes, so no job
+    runs before the output's own."""
+    from hdlscan.spark import scan
+
+    data, _, out = generated
+    sc = spark.sparkContext
+    read = spark.read.parquet(str(data))
+    sc.setJobGroup("plan", "scan's plan")
+    df = scan(read, "identifier")
+    assert sc.statusTracker().getJobIdsForGroup("plan") == []
+    got = df.toArrow().sort_by("record")
+    want = pq.read_table(out)
+    assert got.column_names == want.column_names
+    assert got.to_pylist() == want.to_pylist()
 
 
 def test_two_columns_report_equals_the_cli(spark, cli, tmp_path):

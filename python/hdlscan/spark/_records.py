@@ -2,7 +2,10 @@
 number (1-based, counted across all inputs in their order, the header not
 counted), so examples and clusters name the same records the CLI names.
 
-A DataFrame read from files carries Spark's `_metadata`: a row's input is
+A plain read of one Parquet file needs no pass of its own: Spark gives
+every row its place in the file (`_metadata.row_index`, Parquet only), so
+a row's record is that place plus one, computed in the JVM. Otherwise,
+a DataFrame read from files carries Spark's `_metadata`: a row's input is
 its `file_path`, and its place is the file split (`file_block_start`) it
 was read from plus its position in that split. One task reads one split
 from its start, row by row, so one cheap counting pass (rows per split)
@@ -19,6 +22,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
+import numpy as np
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -27,42 +31,76 @@ PATH = "__hdlscan_path"
 BLOCK = "__hdlscan_block"
 PART = "__hdlscan_part"
 META = (PATH, BLOCK, PART)
+RECORD = "__hdlscan_record"
 
 
-def placed(df: DataFrame) -> DataFrame:
-    """`df` with the three columns a row's place is read from."""
+def placed(df: DataFrame, inputs: list[str] | None = None) -> tuple[DataFrame, Layout]:
+    """`df` with the columns a row's record is read from, and the `Layout`
+    that reads them: `RECORD` itself for a plain read of one Parquet file,
+    else `META` and the rows counted per split (`layout`)."""
     try:
+        meta = df.select("_metadata").schema[0].dataType.names
+    except AnalysisException:
+        meta = []
+    if meta and "row_index" in meta and plain_read(df) and len(files := df.inputFiles()) == 1:
+        out = df.withColumn(RECORD, F.col("_metadata.row_index") + 1)
+        return out, Layout(inputs=(display_name(files[0]),), first=None)
+    if meta:
         out = df.withColumn(PATH, F.col("_metadata.file_path")).withColumn(
             BLOCK, F.col("_metadata.file_block_start").cast("long")
         )
-        out.schema  # resolves the plan: a DataFrame without _metadata fails here
-    except AnalysisException:
+    else:
         out = df.withColumn(PATH, F.lit("")).withColumn(BLOCK, F.lit(0).cast("long"))
-    return out.withColumn(PART, F.spark_partition_id())
+    out = out.withColumn(PART, F.spark_partition_id())
+    return out, layout(out, inputs)
+
+
+def plain_read(df: DataFrame) -> bool:
+    """Whether `df` is a file read with at most columns chosen: every
+    row of its files, once (not filtered, joined or unioned), so a
+    row's place in its file is its record."""
+    try:
+        node = df._jdf.queryExecution().optimizedPlan()
+    except AttributeError:  # Spark Connect: no plan to look at
+        return False
+    while node.nodeName() == "Project":
+        node = node.child()
+    return node.nodeName() == "LogicalRelation"
 
 
 def display_name(path: str) -> str:
-    """A file URI as the CLI would print its path."""
-    return path[len("file:") :] if path.startswith("file:/") else path
+    """A file URI (`file:/x`, `file:///x`) as the CLI would print its path."""
+    return "/" + path[len("file:") :].lstrip("/") if path.startswith("file:/") else path
 
 
 @dataclass(frozen=True)
 class Layout:
-    """Inputs in order and the first record of every split."""
+    """Inputs in order and how a task numbers its rows."""
 
     inputs: tuple[str, ...]
     """The inputs' display names, in input order."""
-    first: dict
-    """(path, block start, partition) -> (input index, records before it)."""
-    records: int
+    first: dict | None
+    """(path, block start, partition) -> (input index, records before it);
+    None where the rows carry their record (`RECORD`)."""
 
-    def place(self, key) -> tuple[int, int]:
-        """The input index and records before the split `key`."""
-        return self.first[key]
+    def runs(self, batches):
+        """(rows, input index, first record) of every run of consecutive
+        records of one input in `batches` (a task's, in order)."""
+        key_now = None
+        for batch in batches:
+            if self.first is None:
+                yield from record_runs(batch)
+                continue
+            for key, off, n in split_runs(batch):
+                if key != key_now:
+                    key_now, done = key, 0
+                input, before = self.first[key]
+                yield batch.slice(off, n), input, before + done + 1
+                done += n
 
 
 def layout(df_placed: DataFrame, inputs: list[str] | None = None) -> Layout:
-    """Counts the rows of every split of `df_placed` (from `placed`) and
+    """Counts the rows of every split of `df_placed` (with `META`) and
     numbers them. Files are in the order of the `inputs` that name them
     (URIs as `_metadata` gives them: a file, a directory or a glob), files
     named by one input (or by none) in sorted order, as a shell sorts
@@ -81,10 +119,22 @@ def layout(df_placed: DataFrame, inputs: list[str] | None = None) -> Layout:
         first[(r[PATH], r[BLOCK], r[PART])] = (order[r[PATH]], done)
         done += r["count"]
     names = tuple(display_name(p) for p in paths) or ("",)
-    return Layout(inputs=names, first=first, records=done)
+    return Layout(inputs=names, first=first)
 
 
-def runs(batch):
+def record_runs(batch):
+    """The runs of `batch` whose `RECORD`s follow each other: a task may
+    read several splits of the file, in any order."""
+    n = batch.num_rows
+    if n == 0:
+        return
+    records = batch.column(RECORD).to_numpy()
+    starts = [0, *(np.flatnonzero(np.diff(records) != 1) + 1).tolist(), n]
+    for a, b in zip(starts, starts[1:]):
+        yield batch.slice(a, b - a), 0, int(records[a])
+
+
+def split_runs(batch):
     """The runs of consecutive rows of `batch` read from one split:
     (key, offset, length). A task reads each split whole and in order, so a
     batch whose first and last rows share a split is one run."""

@@ -1,7 +1,8 @@
 """The scan inside Spark: a `mapInArrow` whose tasks parse their rows with
 the wheel and give back the CLI's output shapes (`hdlscan scan --help`,
 "Output shapes"), in types Spark reads (no dictionaries, no unsigned
-integers), with each split's partial report as one extra row.
+integers), with each split's partial report as one extra row when a
+report is made.
 
 - wide (one column, not split): every input column, `record`, SPEC's
   columns;
@@ -10,10 +11,13 @@ integers), with each split's partial report as one extra row.
   record starts), `column`, `value_index`, `value`, the `keep` columns,
   SPEC's columns.
 
-Four internal columns ride along (`INTERNAL`), dropped from what users see:
-the input's index, the column's index, the value parsed, and the partial
-report (`Report.to_partial`) on the one row that closes a split, whose
-other columns are null but `record`, its first record.
+A scan that makes a report (`Job`) adds four internal columns
+(`INTERNAL`), dropped from what users see: the input's index, the
+column's index, the value parsed, and the partial report
+(`Report.to_partial`) on the one row that closes a split, whose other
+columns are null but `record`, its first record. A plain `scan` parses
+with `hdlscan.parse` and adds nothing: its rows go to the writer as the
+task made them.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import DataFrame
 from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
 
@@ -122,13 +127,32 @@ class Plan:
             self.prefix = "hdl_" if n == 1 else f"hdl{n}_"
             n += 1
 
+    def parse(self, values, column: str, input: int, first: int, report) -> pa.RecordBatch:
+        """SPEC's columns of `values` in types Spark reads, `record`
+        numbered from `first` under `split`; counted into `report` if one
+        is given."""
+        if report is None:
+            import hdlscan
+
+            o = self.options
+            spec = hdlscan.parse(
+                values, repair=o.repair, expect=list(o.expect), resolvers=list(o.resolvers), split=o.split,
+                column=column, spark_types=True,
+            )
+            if o.split is not None and first != 1:
+                spec = spec.set_column(0, "record", pc.add(spec.column(0), first - 1))
+            return spec
+        spec = report.add(values, column=column, input=input, first_record=first)
+        return pa.RecordBatch.from_arrays([spark_array(c) for c in spec.columns], names=spec.schema.names)
+
     def enrich(self, rows: pa.RecordBatch, input: int, first: int, report) -> list[pa.RecordBatch]:
-        """The output of `rows` (one split's run, records from `first`)."""
+        """The output of `rows` (one split's run, records from `first`),
+        counted into `report` if one is given."""
         out = []
         n = rows.num_rows
         for ci, name in enumerate(self.columns):
             values = rows.column(name)
-            spec = report.add(values, column=name, input=input, first_record=first)
+            spec = self.parse(values, name, input, first, report)
             cols, names = [], []
             if self.options.split is None:
                 record = pa.array(np.arange(first, first + n, dtype=np.int64))
@@ -136,9 +160,9 @@ class Plan:
                 index = constant(1, n, pa.int64())
                 parsed = values
             else:
-                record = spark_array(spec.column("record"))
-                take = pa.array(record.to_numpy() - first)
-                index = spark_array(spec.column("value_index"))
+                record = spec.column("record")
+                take = pc.subtract(record, first)
+                index = spec.column("value_index")
                 parsed = spec.column("value")
             if self.wide:
                 for k in self.names:
@@ -159,12 +183,13 @@ class Plan:
             skip = {"record", "value_index", "value"} if self.options.split is not None else set()
             for s in spec.schema.names:
                 if s not in skip:
-                    cols.append(spark_array(spec.column(s)))
+                    cols.append(spec.column(s))
                     names.append(self.prefix + s)
-            m = len(record)
-            cols += [constant(input, m, pa.int32()), constant(ci, m, pa.int32()), parsed, pa.nulls(m, pa.binary())]
-            names += list(INTERNAL)
-            out.append(pa.RecordBatch.from_arrays([spark_array(c) if c is not parsed else c for c in cols], names=names))
+            if self.partials:
+                m = len(record)
+                cols += [constant(input, m, pa.int32()), constant(ci, m, pa.int32()), parsed, pa.nulls(m, pa.binary())]
+                names += list(INTERNAL)
+            out.append(pa.RecordBatch.from_arrays(cols, names=names))
         return out
 
     def closing(self, schema: pa.Schema, report, input: int, first: int) -> pa.RecordBatch:
@@ -190,12 +215,15 @@ def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
     names = list(df.columns)
     plan_columns = select(names, columns)
     keep = select(names, keep) if keep else []
-    placed = _records.placed(df)
-    plan = Plan(names, plan_columns, keep, options, _records.layout(placed, inputs), partials)
+    placed, layout = _records.placed(df, inputs)
+    plan = Plan(names, plan_columns, keep, options, layout, partials)
     arrow_in = to_arrow_schema(placed.schema)
     empty = pa.RecordBatch.from_arrays([pa.array([], f.type) for f in arrow_in], schema=arrow_in)
     plan.clash_prefix(hdlscan.SPEC)
-    sample = plan.enrich(empty, 0, 1, options.report(plan.columns, plan.layout.inputs))[0]
+    # A report checks the options on the driver (`expect`'s columns), also
+    # for a scan that counts nothing.
+    checked = options.report(plan.columns, plan.layout.inputs)
+    sample = plan.enrich(empty, 0, 1, checked if partials else None)[0]
     schema = from_arrow_schema(sample.schema)
     arrow_out = to_arrow_schema(schema)
 
@@ -205,22 +233,20 @@ def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
     safe = placed.toDF(*[f"__hdlscan_c{i}" if "." in n else n for i, n in enumerate(real)])
 
     def task(batches):
-        report = key_now = None
-        start = (0, 1)
-        for batch in batches:
-            batch = pa.RecordBatch.from_arrays(batch.columns, names=real)
-            for key, off, n in _records.runs(batch):
-                input, before = plan.layout.place(key)
-                if key != key_now:
-                    if report is not None and plan.partials:
-                        yield plan.closing(arrow_out, report, *start)
-                    key_now, done = key, 0
-                    report = options.report(plan.columns, plan.layout.inputs)
-                    start = (input, before + 1)
-                for b in plan.enrich(batch.slice(off, n), input, before + done + 1, report):
-                    yield b.cast(arrow_out) if b.schema != arrow_out else b
-                done += n
-        if report is not None and plan.partials:
+        report = start = after = None
+        named = (pa.RecordBatch.from_arrays(b.columns, names=real) for b in batches)
+        for rows, input, first in plan.layout.runs(named):
+            if (input, first) != after:
+                # Records that do not follow the last run's: another split,
+                # with a partial report of its own.
+                if start is not None and partials:
+                    yield plan.closing(arrow_out, report, *start)
+                report = options.report(plan.columns, plan.layout.inputs) if partials else None
+                start = (input, first)
+            for b in plan.enrich(rows, input, first, report):
+                yield b.cast(arrow_out) if b.schema != arrow_out else b
+            after = (input, first + rows.num_rows)
+        if start is not None and partials:
             yield plan.closing(arrow_out, report, *start)
 
     return safe.mapInArrow(task, schema), plan
@@ -228,4 +254,6 @@ def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
 
 def public(df: DataFrame) -> DataFrame:
     """The rows and columns users see."""
+    if PARTIAL not in df.columns:
+        return df
     return df.where(df[PARTIAL].isNull()).drop(*INTERNAL)
