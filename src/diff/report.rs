@@ -13,7 +13,7 @@ use super::change::{Change, ChangeRow};
 use super::gates::{Counts, Gate};
 use super::held::Matched;
 use super::row::{Side, key_cells};
-use crate::gates::{Severity, Verdict};
+use crate::gates::Verdict;
 use crate::report::{Report, example_text};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -349,14 +349,7 @@ impl DiffReport {
     pub fn judge(&mut self, gates: &[Gate]) {
         let counts = self.counts();
         self.gates = gates.iter().map(|g| g.judge(&counts)).collect();
-        let held = |s: Severity| self.gates.iter().any(|v| v.holds && v.severity == s);
-        self.verdict = if held(Severity::Fail) {
-            "fail"
-        } else if held(Severity::Warn) {
-            "warn"
-        } else {
-            "pass"
-        };
+        self.verdict = Verdict::overall(&self.gates);
     }
 
     /// Whether a `--fail-if` gate held.
