@@ -1,8 +1,11 @@
 //! The file formats hdlscan reads and writes, told from a file's name
 //! ([`Format::from_path`]) or its first bytes ([`Format::sniff`]). Each
 //! command takes the ones it handles: `scan` reads CSV, TSV, Parquet and
-//! JSON Lines and writes CSV, TSV, Parquet, Arrow and JSON Lines; `diff` reads what
-//! `scan` writes; `gen` writes CSV, Parquet and JSON Lines.
+//! JSON Lines (the format from the name or `--input-format`; the first
+//! bytes only refuse a file that is something else, `io::magic`) and
+//! writes CSV, TSV, Parquet, Arrow and JSON Lines; `diff` reads what
+//! `scan` writes, by name or first bytes; `gen` writes CSV, Parquet and
+//! JSON Lines.
 
 use super::magic;
 use std::path::Path;

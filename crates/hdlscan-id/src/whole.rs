@@ -1,6 +1,8 @@
 //! SPEC §6 "What is not one identifier": its order up to the forms of §2
-//! ([`before_forms`], which every reader calls: `empty`, `control_char`,
-//! `placeholder`, then whether the value may be several), the rows that
+//! ([`before_forms`], which every reader calls, the fast path through its
+//! own `fast::before_forms` wrapper: `empty`, `control_char`,
+//! `formula_text`, `placeholder`, then whether the value may be
+//! several), the rows that
 //! look at pieces ([`check`]: `multiple_values`, `wrapped_line`,
 //! `extra_text`), and what each one's whole-value repair reads instead.
 //! `publisher_url` is checked among the URL forms (`resolver.rs`),
