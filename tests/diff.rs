@@ -593,6 +593,35 @@ fn a_broken_output_of_scan_is_the_input_layers_error() {
 }
 
 #[test]
+fn a_kind_scan_never_writes_is_refused_not_read_as_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "a.csv", &["-c", URI]);
+    // An edited output: every kind a number, as a spreadsheet may leave it.
+    let text = fs::read_to_string(d.join("a.csv")).unwrap();
+    let mut lines = text.lines();
+    let head = lines.next().unwrap();
+    let kind = head.split(',').position(|c| c == "kind").unwrap();
+    let mut edited = format!("{head}\n");
+    for line in lines {
+        let mut cells: Vec<&str> = line.split(',').collect();
+        if cells.len() > kind {
+            cells[kind] = "1";
+        }
+        edited.push_str(&cells.join(","));
+        edited.push('\n');
+    }
+    fs::write(d.join("b.csv"), edited).unwrap();
+    diff(d, &["a.csv", "b.csv", "--key", "id", "-o", "ch.csv"]).fails_with(&[
+        "b.csv: row ",
+        ": column 'kind' holds \"1\", which is none of the kinds scan writes",
+    ]);
+    assert!(!entries(d).contains(&"ch.csv".to_string()));
+    assert_no_temp_files(d);
+}
+
+#[test]
 fn a_held_gate_exits_3_with_everything_written() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -121,6 +121,7 @@ impl Table {
                         buf.record = layout
                             .record
                             .and_then(|c| std::str::from_utf8(block.field(r, c)).ok()?.parse().ok());
+                        known_kind(&name, &buf)?;
                         f(&buf)?;
                     }
                 }
@@ -156,6 +157,22 @@ fn arrow_error(e: &arrow_schema::ArrowError) -> ErrorKind {
         format: Format::Arrow,
         message: ErrorKind::columnar_message(e),
     }
+}
+
+/// A `kind` that is none of SPEC's kinds is a file `scan` did not write
+/// (or one edited since): compared anyway, its rows would pass for
+/// valid identifiers.
+fn known_kind(name: &str, buf: &RowBuf) -> Result<()> {
+    if buf.kind.is_empty() || crate::id::Kind::from_name(&buf.kind).is_some() {
+        return Ok(());
+    }
+    let kinds: Vec<&str> = crate::id::Kind::ALL.iter().map(|k| k.as_str()).collect();
+    anyhow::bail!(
+        "{name}: row {}: column 'kind' holds {:?}, which is none of the kinds scan writes ({}): is it a scan's output?",
+        buf.row,
+        buf.kind,
+        kinds.join(", ")
+    )
 }
 
 fn set(s: &mut String, v: &str) {
@@ -209,6 +226,7 @@ fn batch_rows(
             c.write(r, &mut scratch);
             std::str::from_utf8(&scratch).ok()?.parse().ok()
         });
+        known_kind(name, buf)?;
         f(buf)?;
     }
     Ok(())
