@@ -74,7 +74,11 @@ impl Given {
     /// selects another column does not apply.
     pub fn column_parser(&self, column: &str) -> PyResult<Parser> {
         let one = [column.to_string()];
-        self.parser_where(|k| split_expect(&self.expect[k]).0.is_none_or(|c| select::one(&one, c, "").is_ok()))
+        self.parser_where(|k| {
+            split_expect(&self.expect[k])
+                .0
+                .is_none_or(|c| select::one(&one, c, "").is_ok())
+        })
     }
 
     /// A parser with the `expect` entries `applies` takes, by index.

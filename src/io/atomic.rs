@@ -399,7 +399,8 @@ impl Synced {
     fn rename(mut self) -> Result<()> {
         if is_stdout(&self.target) {
             // Dropping `self` then removes the file.
-            let mut f = File::open(&self.tmp).map_err(|e| anyhow::anyhow!("reading back the output: {}", os_reason(&e)))?;
+            let mut f =
+                File::open(&self.tmp).map_err(|e| anyhow::anyhow!("reading back the output: {}", os_reason(&e)))?;
             let mut out = io::stdout().lock();
             io::copy(&mut f, &mut out).and_then(|_| out.flush())?;
             return Ok(());

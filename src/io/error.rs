@@ -320,9 +320,9 @@ impl fmt::Display for PositionedError {
                 "{c}-compressed; hdlscan reads Parquet files as written (their pages are compressed inside): \
                  decompress it first"
             ),
-            ErrorKind::NotParquet { .. } => f.write_str(
-                "not a Parquet file (it does not start with PAR1); if it is CSV, pass --input-format csv",
-            ),
+            ErrorKind::NotParquet { .. } => {
+                f.write_str("not a Parquet file (it does not start with PAR1); if it is CSV, pass --input-format csv")
+            }
             ErrorKind::ColumnType { column, found, wanted } => {
                 write!(f, "column '{column}' has type {found}, not {wanted}")
             }
@@ -346,7 +346,10 @@ mod tests {
     fn decoder_messages_lose_their_wrappers_only() {
         let m = |s: &str| ErrorKind::columnar_message(&s);
         assert_eq!(m("Parquet argument error: Parquet error: bad page"), "bad page");
-        assert_eq!(m("Parser error: Arrow file does not contain correct footer"), "Arrow file does not contain correct footer");
+        assert_eq!(
+            m("Parser error: Arrow file does not contain correct footer"),
+            "Arrow file does not contain correct footer"
+        );
         assert_eq!(m("EOF: Parquet file too small"), "EOF: Parquet file too small");
     }
 }

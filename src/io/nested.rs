@@ -35,7 +35,10 @@ pub fn resolve(schema: &Schema, path: &JsonPath) -> Result<(usize, Vec<Step>)> {
     };
     let Some(col) = schema.fields().iter().position(|f| f.name().as_str() == &**top) else {
         let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
-        bail!("no column named '{top}' (the first key of {path}){}", did_you_mean(&names, top));
+        bail!(
+            "no column named '{top}' (the first key of {path}){}",
+            did_you_mean(&names, top)
+        );
     };
     check(schema.field(col), &steps[1..], path)?;
     Ok((col, steps[1..].to_vec()))

@@ -256,7 +256,8 @@ fn not_readable(file: &File, message: String) -> ErrorKind {
     if file.seek(SeekFrom::Start(0)).is_ok() {
         let _ = file.take(magic::SNIFF_LEN as u64).read_to_end(&mut head);
     }
-    let ends_like_parquet = file.seek(SeekFrom::End(-4)).is_ok() && file.read_exact(&mut tail).is_ok() && &tail == b"PAR1";
+    let ends_like_parquet =
+        file.seek(SeekFrom::End(-4)).is_ok() && file.read_exact(&mut tail).is_ok() && &tail == b"PAR1";
     if head.is_empty() {
         return damaged("the file is empty".into());
     }
@@ -300,7 +301,11 @@ impl Iterator for RowGroupBatches {
             Err(p) => panic_message(&*p),
         };
         self.reader = None;
-        Some(Err(PositionedError::new(&self.name, self.pos.clone(), damaged(message))))
+        Some(Err(PositionedError::new(
+            &self.name,
+            self.pos.clone(),
+            damaged(message),
+        )))
     }
 }
 
@@ -330,14 +335,14 @@ pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::types::{Int8Type, UInt16Type};
     use crate::strings::{StrColumn, to_utf8};
     use arrow_array::cast::AsArray;
+    use arrow_array::types::{Int8Type, UInt16Type};
     use arrow_array::{Array, DictionaryArray, Int8Array, Int64Array, LargeStringArray, StringArray, StringViewArray};
-    use std::sync::Arc;
     use arrow_schema::{Field, Schema};
     use parquet::arrow::ArrowWriter;
     use parquet::file::properties::WriterProperties;
+    use std::sync::Arc;
 
     fn write_test_file(path: &Path, rows: usize, row_group: usize) -> SchemaRef {
         let schema = Arc::new(Schema::new(vec![
@@ -399,7 +404,9 @@ mod tests {
         for c in [0, 2, 3, 4] {
             check_identifier_column(input.schema(), c, "in.parquet").unwrap();
         }
-        let err = check_identifier_column(input.schema(), 1, "in.parquet").unwrap_err().to_string();
+        let err = check_identifier_column(input.schema(), 1, "in.parquet")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("column 'n'") && err.contains("Int64"), "{err}");
 
         let mut total = 0;
@@ -475,7 +482,10 @@ mod tests {
         let err = ParquetInput::open(&dir.path().join("missing.parquet"))
             .unwrap_err()
             .to_string();
-        assert!(err.ends_with("missing.parquet: cannot open: no such file or directory"), "{err}");
+        assert!(
+            err.ends_with("missing.parquet: cannot open: no such file or directory"),
+            "{err}"
+        );
 
         // Footer intact, data pages damaged: must error (or, at worst,
         // decode garbage) but never panic out of the iterator.

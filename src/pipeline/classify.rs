@@ -11,14 +11,14 @@ use crate::at::At;
 use crate::columns;
 use crate::dups;
 use crate::id::{Rendered, Scratch};
-use hdlscan_core::classify::cell_values;
 use crate::io::csv_in::{self, RowBlock};
 use crate::io::jsonl::{self, JsonRecords};
 use crate::io::nested::{self, Flat};
-use crate::strings::IdColumn;
 use crate::report::Stats;
+use crate::strings::IdColumn;
 use anyhow::Result;
 use arrow_array::{ArrayRef, RecordBatch};
+use hdlscan_core::classify::cell_values;
 use std::sync::Arc;
 
 /// The chosen cells of one unit of work. A CSV or Parquet cell holds one

@@ -378,7 +378,11 @@ fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str) -> Resu
     };
     let flag = if u.path < chosen { "--column" } else { "--keep" };
     let path = &paths.paths()[u.path];
-    Err(PlanError::flag(format!("{flag} {path}"), format_args!("reaches nothing in any record of {shown}: {}", u.reason)).into())
+    Err(PlanError::flag(
+        format!("{flag} {path}"),
+        format_args!("reaches nothing in any record of {shown}: {}", u.reason),
+    )
+    .into())
 }
 
 /// The duplicate collector on a thread of its own: appending a unit's
@@ -406,7 +410,9 @@ impl Collecting {
     /// Every block appended, or the error that stopped it.
     fn finish(self) -> Result<dups::Collector> {
         drop(self.tx);
-        self.handle.join().map_err(|_| anyhow!("the duplicates thread panicked"))?
+        self.handle
+            .join()
+            .map_err(|_| anyhow!("the duplicates thread panicked"))?
     }
 }
 

@@ -9,9 +9,9 @@ use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, Step};
 use crate::io::nested;
 use crate::select;
-use hdlscan_core::options::split_expect;
 use anyhow::{Result, anyhow};
 use arrow_schema::Schema;
+use hdlscan_core::options::split_expect;
 
 /// `--expect PATH=NS` with PATH as the JSON reader spells it, so that it
 /// matches the column named after the path.
@@ -142,7 +142,9 @@ fn choose(names: &[String], selectors: &[String], shown: &str, delimiter: Option
 /// (and that is not the delimiter in use): the `--delimiter` to try.
 fn delimiter_hint(names: &[String], delimiter: u8) -> Option<String> {
     let [name] = names else { return None };
-    let d = SNIFFED.into_iter().find(|&b| b != delimiter && name.as_bytes().contains(&b))?;
+    let d = SNIFFED
+        .into_iter()
+        .find(|&b| b != delimiter && name.as_bytes().contains(&b))?;
     let (shown, arg) = delimiter_name(d);
     Some(format!(
         "the header is one column holding {shown}: if that is the delimiter, add --delimiter {arg}"

@@ -1,7 +1,6 @@
 //! [`parse_block`]: a [`RawBlock`] of whole records into a columnar
 //! [`RowBlock`] of field spans, with the position of every row.
 
-
 use super::{ParseOptions, Ragged, RawBlock};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::record;
@@ -150,9 +149,9 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CsvOptions, Ragged};
     use super::super::reader::csv_reader;
     use super::super::test_util::{fields, opts, read_all, reader};
+    use super::super::{CsvOptions, Ragged};
     use super::*;
     use proptest::prelude::*;
 
@@ -188,7 +187,14 @@ mod tests {
         assert_eq!(rows[2].1, 5);
         // Long rows stay errors even then.
         let e = read_all(&mut reader(b"a\n1,2\n", o).unwrap()).unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::FieldCount { expected: 1, found: 2, .. }));
+        assert!(matches!(
+            e.kind(),
+            ErrorKind::FieldCount {
+                expected: 1,
+                found: 2,
+                ..
+            }
+        ));
         // Extra: as many columns as the widest record of the first block.
         let o = CsvOptions {
             ragged: Ragged::Extra,
@@ -205,7 +211,10 @@ mod tests {
         // A later block's wider record: the columns were fixed.
         let late = [&b"a\n"[..], &b"1\n".repeat(600_000), b"2,3\n"].concat();
         let e = read_all(&mut reader(&late, o).unwrap()).unwrap_err();
-        assert!(e.to_string().contains("more than any record of the first block had"), "{e}");
+        assert!(
+            e.to_string().contains("more than any record of the first block had"),
+            "{e}"
+        );
     }
 
     /// Expected rows from one sequential `csv` parse of the whole input:

@@ -16,8 +16,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use encoding_rs::{Decoder, DecoderResult, Encoding};
 use crate::report::Decoding;
+use encoding_rs::{Decoder, DecoderResult, Encoding};
 
 /// A text encoding of CSV input, by its WHATWG label (`utf-8`,
 /// `windows-1252`, `latin1`, `utf-16le`, …: what browsers accept, so

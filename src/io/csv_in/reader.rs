@@ -8,11 +8,11 @@ use std::sync::Arc;
 use super::block::leading_newlines;
 use super::decode::{self, Tally};
 use super::{CsvOptions, ParseOptions, Ragged};
-use crate::report::Decoding;
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::sheet::SheetRead;
 use crate::io::source::{InputSpec, open_input};
 use crate::io::split::{Boundary, Splitter, UnclosedQuote};
+use crate::report::Decoding;
 
 /// A block of whole records, as raw bytes.
 #[derive(Clone, Debug)]
@@ -681,7 +681,10 @@ mod tests {
                 ..opts()
             },
         ] {
-            assert!(matches!(reader(b"a\n", o).err().unwrap().kind(), ErrorKind::BadOption(_)));
+            assert!(matches!(
+                reader(b"a\n", o).err().unwrap().kind(),
+                ErrorKind::BadOption(_)
+            ));
         }
     }
 

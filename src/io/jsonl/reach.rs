@@ -97,7 +97,10 @@ impl Reach {
                 let above = super::JsonPath::from_steps(path.steps()[..j].to_vec()).ok();
                 let under = above.as_ref().map_or(String::new(), |p| format!(" under {p}"));
                 let reason = match step {
-                    Step::Each => format!("{} is an empty list (or null) in every record", above.expect("a key first")),
+                    Step::Each => format!(
+                        "{} is an empty list (or null) in every record",
+                        above.expect("a key first")
+                    ),
                     Step::Key(k) => {
                         // Keys of paths seen there, then the sampled others.
                         let mut keys: Vec<String> = node
@@ -106,7 +109,11 @@ impl Reach {
                             .filter(|(_, c)| self.seen[*c as usize])
                             .map(|(n, _)| String::from_utf8_lossy(n).into_owned())
                             .collect();
-                        keys.extend(self.keys[at as usize].iter().map(|k| String::from_utf8_lossy(k).into_owned()));
+                        keys.extend(
+                            self.keys[at as usize]
+                                .iter()
+                                .map(|k| String::from_utf8_lossy(k).into_owned()),
+                        );
                         let hint = crate::select::nearest(&keys, k).map_or(String::new(), |near| {
                             let mut steps = path.steps().to_vec();
                             steps[j] = Step::Key(near.into());

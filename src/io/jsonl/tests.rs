@@ -3,8 +3,8 @@
 //! the scanner against `serde_json`: the values it takes out against a walk
 //! of `serde_json::Value`, and what it accepts against `IgnoredAny`.
 
-use super::scan::{self, Out};
 use super::records::BadLine;
+use super::scan::{self, Out};
 use super::*;
 use crate::io::error::{ErrorKind, PositionedError};
 use proptest::prelude::*;

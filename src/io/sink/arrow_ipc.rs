@@ -81,9 +81,9 @@ impl<W: Write> ArrowIpc<W> {
 mod tests {
     use super::*;
     use crate::io::format::Format;
-    use crate::strings::to_utf8;
     use crate::io::sink::Sink;
     use crate::io::sink::test_util::{have_pyarrow, pipeline_batch, pipeline_schema};
+    use crate::strings::to_utf8;
     use std::fs;
 
     #[test]

@@ -104,9 +104,18 @@ mod tests {
     #[test]
     fn cells_as_json() {
         let batch = RecordBatch::try_from_iter(vec![
-            ("n", Arc::new(UInt64Array::from(vec![Some(1), None, Some(3)])) as ArrayRef),
-            ("x", Arc::new(Float64Array::from(vec![Some(1.5), Some(f64::NAN), None])) as ArrayRef),
-            ("s", Arc::new(StringArray::from(vec![Some("a\"b"), Some(""), None])) as ArrayRef),
+            (
+                "n",
+                Arc::new(UInt64Array::from(vec![Some(1), None, Some(3)])) as ArrayRef,
+            ),
+            (
+                "x",
+                Arc::new(Float64Array::from(vec![Some(1.5), Some(f64::NAN), None])) as ArrayRef,
+            ),
+            (
+                "s",
+                Arc::new(StringArray::from(vec![Some("a\"b"), Some(""), None])) as ArrayRef,
+            ),
         ])
         .unwrap();
         let mut sink = Sink::from_writer(Vec::new(), Format::Jsonl, batch.schema(), "t").unwrap();

@@ -44,10 +44,7 @@ mod text;
 // The row-group size an example times its writes against.
 #[cfg(feature = "internals")]
 pub use self::parquet::PARQUET_MAX_ROW_GROUP_ROWS;
-pub use self::parquet::{
-    PARQUET_ZSTD_LEVEL, parquet_properties,
-    parquet_properties_builder, parquet_zstd,
-};
+pub use self::parquet::{PARQUET_ZSTD_LEVEL, parquet_properties, parquet_properties_builder, parquet_zstd};
 
 /// Tuning knobs; the defaults are what hdlscan uses.
 #[derive(Debug, Clone)]

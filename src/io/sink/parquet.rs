@@ -365,8 +365,14 @@ mod tests {
                 Arc::new(BinaryArray::from_iter_values((0..n).map(|i| i.to_le_bytes()))),
             ),
             ("most", text(|i| (i % 890).to_string())), // 89% distinct: below the line
-            ("record", Arc::new(UInt64Array::from_iter_values((1..=n as u64).map(|i| i / 3)))),
-            ("gaps", Arc::new(Int32Array::from_iter((0..n as i32).map(|i| (i % 7 != 0).then_some(i))))),
+            (
+                "record",
+                Arc::new(UInt64Array::from_iter_values((1..=n as u64).map(|i| i / 3))),
+            ),
+            (
+                "gaps",
+                Arc::new(Int32Array::from_iter((0..n as i32).map(|i| (i % 7 != 0).then_some(i)))),
+            ),
             ("num", Arc::new(Int64Array::from_iter_values((0..n).map(|i| i % 10)))),
         ])
         .unwrap();
@@ -393,7 +399,8 @@ mod tests {
         use arrow_array::UInt64Array;
         use arrow_schema::{Field, Schema};
         let schema = Arc::new(Schema::new(vec![Field::new("record", DataType::UInt64, true)]));
-        let column = |v: Vec<Option<u64>>| RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(UInt64Array::from(v))]);
+        let column =
+            |v: Vec<Option<u64>>| RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(UInt64Array::from(v))]);
         let batches = [
             column((0..5000).map(Some).collect()).unwrap(),
             column(vec![Some(u64::MAX), Some(3), None, Some(0), Some(u64::MAX / 2)]).unwrap(),
@@ -410,7 +417,10 @@ mod tests {
         let encodings = reader.metadata().row_group(0).column(0).encodings().collect::<Vec<_>>();
         assert!(encodings.contains(&Encoding::DELTA_BINARY_PACKED), "{encodings:?}");
         let got: Vec<RecordBatch> = reader.build().unwrap().map(|b| b.unwrap()).collect();
-        assert_eq!(arrow_select::concat::concat_batches(&schema, &got).unwrap(), arrow_select::concat::concat_batches(&schema, &batches).unwrap());
+        assert_eq!(
+            arrow_select::concat::concat_batches(&schema, &got).unwrap(),
+            arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+        );
     }
 
     #[test]
