@@ -614,7 +614,13 @@ fn a_cell_of_a_million_pieces() {
     ];
     let (run, rss) = scan_measured(d, &args);
     run.ok();
-    assert_rss("a cell of a million pieces", rss, 300 << 20);
+    // One record's million values are one unit, so one batch of a million
+    // rows (its output columns near 200 MB) beside their duplicate block:
+    // 276 MB alone, up to 304 MB with another scan on the same cores (the
+    // heap trimmed later), measured alike before and after the duplicate
+    // collector got its thread. Cutting a unit into batches would bound it
+    // like any other input; until then the bound here is 320 MB.
+    assert_rss("a cell of a million pieces", rss, 320 << 20);
     let r = read_json(&d.join("r.json"));
     assert_eq!(
         (r["records"].as_u64(), r["cells"].as_u64(), r["values"].as_u64()),
