@@ -179,11 +179,43 @@ fn select_columns(names: Vec<String>, selectors: Vec<String>, shown: &str) -> Py
     hdlscan_core::select::select(&names, &selectors, shown).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// added_prefix(names, long, prefix=None)
+/// --
+///
+/// The prefix of the columns a scan adds, as the CLI's
+/// `--column-prefix` rule gives it: `prefix` when given (`ValueError`
+/// when an added column would then be named like one of `names`, in any
+/// case), else none unless one of `names` is named like an added column
+/// (OpenAPC's `url`), then the first free of `hdl_`, `hdl2_`, ….
+/// `names` are the output's own columns: the input's in the wide shape,
+/// the kept ones in the long shape (`long`).
+#[pyfunction]
+#[pyo3(signature = (names, long, prefix=None))]
+fn added_prefix(names: Vec<String>, long: bool, prefix: Option<String>) -> PyResult<String> {
+    use hdlscan_core::columns;
+    let Some(prefix) = prefix else {
+        return Ok(columns::free_prefix(&names, long));
+    };
+    let checked = match long {
+        true => {
+            let keep: Vec<_> = names
+                .iter()
+                .map(|n| Arc::new(Field::new(n, DataType::Utf8, true)))
+                .collect();
+            columns::long_fields(&prefix, &keep, true, DataType::Utf8).map(drop)
+        }
+        false => columns::fields(&prefix, &names).map(drop),
+    };
+    checked.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(prefix)
+}
+
 #[pymodule]
 fn _hdlscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(variant::variant, m)?)?;
     m.add_function(wrap_pyfunction!(select_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(added_prefix, m)?)?;
     m.add_class::<report::Report>()?;
     m.add("SPEC", hdlscan_core::SPEC.to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -199,6 +199,53 @@ def test_long_output_numbers_values(spark):
     assert "input" not in rows[0]
 
 
+@pytest.mark.parametrize(
+    "header, flags",
+    [
+        (["url", "doi"], []),
+        (["record", "doi"], []),
+        (["url", "doi"], ["--column-prefix", "x."]),
+        (["value", "doi"], ["--long", "--keep", "value"]),
+        (["url", "doi"], ["--long"]),
+    ],
+    ids=["openapc url", "a record column", "given prefix with a dot", "long, keeping value", "long, url not kept"],
+)
+def test_added_columns_are_named_as_the_cli_names_them(spark, cli, tmp_path, header, flags):
+    """Every added column gets the prefix (`record` and long output's
+    leading columns too), and an input column named like one of them
+    makes it `hdl_`, as the CLI decides; the duplicates still read them."""
+    data = tmp_path / "in.csv"
+    data.write_text(",".join(header) + "\n1,10.1000/x\n2,10.1000/X\n")
+    want = tmp_path / "cli.parquet"
+    subprocess.run([cli, "scan", str(data), "-c", "doi", "-q", "-o", str(want), *flags], check=True)
+    want = pq.read_table(want)
+    from hdlscan.spark import Job
+
+    opts = dict(zip(flags[::2], flags[1::2])) if "--long" not in flags else {}
+    kwargs = {"column_prefix": opts["--column-prefix"]} if "--column-prefix" in opts else {}
+    if "--long" in flags:
+        kwargs["long"] = True
+        kwargs["keep"] = flags[flags.index("--keep") + 1 :] if "--keep" in flags else ()
+    job = Job(spark.read.csv(str(data), header=True), "doi", **kwargs)
+    try:
+        got = job.output()
+        assert got.columns == want.column_names
+        record = want.column_names[len(header) if "--long" not in flags else 0]
+        # Spark does not say where a CSV record starts: `line` is null.
+        line = want.column_names[1] if "--long" in flags else None
+        rows = [{k: None if k == line else v for k, v in r.items()} for r in want.to_pylist()]
+        assert [r.asDict() for r in got.orderBy(_col(record)).collect()] == rows
+        assert job.clusters().summary()["clusters"] == 1
+    finally:
+        job.close()
+
+
+def _col(name):
+    from pyspark.sql import functions as F
+
+    return F.col("`" + name + "`")
+
+
 def test_a_canonical_twice_in_one_record_is_no_cluster(spark):
     from hdlscan.spark import Job
 

@@ -84,7 +84,7 @@ class Job:
         rows = self._internal()
         partials = (
             rows.where(F.col(_scan.PARTIAL).isNotNull())
-            .select(_scan.INPUT, "record", _scan.PARTIAL)
+            .select(_scan.INPUT, _scan.col(plan.added("record")).alias("record"), _scan.PARTIAL)
             .orderBy(_scan.INPUT, "record")
             .collect()
         )

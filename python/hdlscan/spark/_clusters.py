@@ -32,16 +32,16 @@ def values(df: DataFrame, prefix: str) -> DataFrame:
     """The valid values of an internal scan (`_scan.enriched`, its added
     columns named with `prefix`), with their place: canonical, input,
     record, column, value_index, value, warnings."""
-    canonical = prefix + "canonical"
-    index = F.col("value_index") if "value_index" in df.columns else F.lit(1).cast("long")
-    return df.where(F.col(_scan.PARTIAL).isNull() & F.col(f"`{canonical}`").isNotNull()).select(
-        F.col(f"`{canonical}`").alias("canonical"),
+    canonical = _scan.col(prefix + "canonical")
+    index = _scan.col(prefix + "value_index") if prefix + "value_index" in df.columns else F.lit(1).cast("long")
+    return df.where(F.col(_scan.PARTIAL).isNull() & canonical.isNotNull()).select(
+        canonical.alias("canonical"),
         F.col(_scan.INPUT).alias("input"),
-        F.col("record"),
+        _scan.col(prefix + "record").alias("record"),
         F.col(_scan.COLUMN).alias("column"),
         index.cast("long").alias("value_index"),
         F.col(_scan.VALUE).cast("string").alias("value"),
-        F.col(f"`{prefix}warnings`").alias("warnings"),
+        _scan.col(prefix + "warnings").alias("warnings"),
     )
 
 

@@ -28,6 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
 
 from . import _records
@@ -79,6 +80,11 @@ class Options:
         )
 
 
+def col(name: str):
+    """The column `name`, whatever it holds (dots, backticks)."""
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
 def constant(value, n: int, type: pa.DataType) -> pa.Array:
     """`value` `n` times."""
     return pa.repeat(pa.scalar(value, type), n)
@@ -112,20 +118,18 @@ class Plan:
     prefix: str = field(init=False)
 
     def __post_init__(self):
+        from hdlscan import _hdlscan
+
         o = self.options
         self.wide = len(self.columns) == 1 and o.split is None and not o.long
-        self.prefix = o.column_prefix if o.column_prefix is not None else ""
+        # The CLI's rule, from its own code: every added column gets the
+        # prefix (`record` and long output's leading columns too).
+        own = self.names if self.wide else self.keep
+        self.prefix = _hdlscan.added_prefix(list(own), not self.wide, o.column_prefix)
 
-    def clash_prefix(self, spec: list[str]):
-        """The CLI's `hdl_` (`hdl2_`, …) when an input column is named like
-        one of SPEC's and no prefix was given."""
-        if self.options.column_prefix is not None:
-            return
-        taken = set(self.names) if self.wide else set(self.keep) | {"input", "record", "line", "source_column", "value_index", "value"}
-        n = 1
-        while any(self.prefix + s in taken for s in spec):
-            self.prefix = "hdl_" if n == 1 else f"hdl{n}_"
-            n += 1
+    def added(self, name: str) -> str:
+        """The output's name of an added column."""
+        return self.prefix + name
 
     def parse(self, values, column: str, input: int, first: int, report) -> pa.RecordBatch:
         """SPEC's columns of `values` in types Spark reads, `record`
@@ -169,14 +173,14 @@ class Plan:
                     cols.append(rows.column(k))
                     names.append(k)
                 cols.append(record)
-                names.append("record")
+                names.append(self.added("record"))
             else:
                 m = len(record)
                 if len(self.layout.inputs) > 1:
                     cols.append(constant(self.layout.inputs[input], m, pa.string()))
-                    names.append("input")
+                    names.append(self.added("input"))
                 cols += [record, pa.nulls(m, pa.int64()), constant(name, m, pa.string()), index, parsed]
-                names += ["record", "line", "source_column", "value_index", "value"]
+                names += [self.added(n) for n in ("record", "line", "source_column", "value_index", "value")]
                 for k in self.keep:
                     cols.append(rows.column(k) if take is None else rows.column(k).take(take))
                     names.append(k)
@@ -184,7 +188,7 @@ class Plan:
             for s in spec.schema.names:
                 if s not in skip:
                     cols.append(spec.column(s))
-                    names.append(self.prefix + s)
+                    names.append(self.added(s))
             if self.partials:
                 m = len(record)
                 cols += [constant(input, m, pa.int32()), constant(ci, m, pa.int32()), parsed, pa.nulls(m, pa.binary())]
@@ -200,7 +204,7 @@ class Plan:
                 cols.append(pa.array([report.to_partial()], pa.binary()))
             elif f.name == INPUT:
                 cols.append(pa.array([input], pa.int32()))
-            elif f.name == "record":
+            elif f.name == self.added("record"):
                 cols.append(pa.array([first], pa.int64()))
             else:
                 cols.append(pa.nulls(1, f.type))
@@ -210,8 +214,6 @@ class Plan:
 def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inputs=None, partials=False):
     """The internal scan of `df`: output columns plus `INTERNAL`, and the
     `Plan` that made it."""
-    import hdlscan
-
     names = list(df.columns)
     plan_columns = select(names, columns)
     keep = select(names, keep) if keep else []
@@ -219,7 +221,6 @@ def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
     plan = Plan(names, plan_columns, keep, options, layout, partials)
     arrow_in = to_arrow_schema(placed.schema)
     empty = pa.RecordBatch.from_arrays([pa.array([], f.type) for f in arrow_in], schema=arrow_in)
-    plan.clash_prefix(hdlscan.SPEC)
     # A report checks the options on the driver (`expect`'s columns), also
     # for a scan that counts nothing.
     checked = options.report(plan.columns, plan.layout.inputs)
@@ -257,3 +258,4 @@ def public(df: DataFrame) -> DataFrame:
     if PARTIAL not in df.columns:
         return df
     return df.where(df[PARTIAL].isNull()).drop(*INTERNAL)
+
