@@ -186,6 +186,10 @@ impl Collector {
                 self.spill()?;
                 let parts = self.parts.take().unwrap_or_default();
                 let files = parts.into_iter().map(Writer::finish).collect::<Result<Vec<_>>>()?;
+                let ctx = Ctx {
+                    per_thread: group::per_thread(ctx.per_thread, memory, &files),
+                    ..ctx
+                };
                 let mut out = files
                     .into_par_iter()
                     .map(|p| group::group_file(&ctx, p, 0))

@@ -530,6 +530,18 @@ impl HeldGroups {
     }
 }
 
+/// A thread's memory for grouping the partition `files`: its share of the
+/// budget, or, when the largest partition needs more to be counted
+/// without being split again (about four times its bytes: its frames and
+/// its table), up to the whole `memory`. The blocks the scan held are
+/// gone by then, and a split writes and reads a partition once more: at
+/// 10^8 values every partition needed one.
+pub(super) fn per_thread(share: usize, memory: usize, files: &[Part]) -> usize {
+    let largest = files.iter().map(|p| p.bytes).max().unwrap_or(0);
+    let needs = usize::try_from(largest.saturating_mul(4)).unwrap_or(usize::MAX);
+    share.max(needs.min(memory))
+}
+
 /// Groups one partition file at `level` (0: the collector's partitions),
 /// splitting it when its canonicals do not fit.
 pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {

@@ -451,6 +451,24 @@ fn tiny_budget_takes_every_path() {
     assert!(stats.run_bytes > 0, "{stats:?}");
 }
 
+/// Partitions too large for a thread's share of the budget but within the
+/// whole budget are counted as they are, not split again (a split writes
+/// and reads each once more), and group as the naive grouping does.
+#[test]
+fn partitions_within_the_budget_are_not_split_again() {
+    let values: Vec<Value> = (0..4000)
+        .map(|i| plain(&format!("10.1000/{}", i % 1500), i % 2, u64::from(i), 0, 0))
+        .collect();
+    let opts = Options {
+        budget: Budget::new(64 << 10, 4),
+        ..Options::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    let stats = pool.install(|| check(&values, &[1000, 2000, 3000], opts, None));
+    assert!(stats.spilled_bytes > 4 * (64 << 10) / 4, "{stats:?}");
+    assert_eq!(stats.repartitions, 0, "{stats:?}");
+}
+
 fn same_hash(_: &[u8]) -> u64 {
     0x5555_5555_5555_5555
 }

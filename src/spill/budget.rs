@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 /// [`Diff::new`](crate::diff::Diff::new)'s).
 #[derive(Debug, Clone)]
 pub struct Budget {
-    /// Bytes held in memory before spilling.
+    /// Bytes held in memory before spilling; grouping a spill takes up to
+    /// this much on each thread, where a partition needs it.
     pub memory: usize,
     /// Partitions of a spill (fewer under a low open-file limit).
     pub partitions: usize,
