@@ -62,17 +62,18 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
             return other::read_one(t.s, lab, ws, scratch);
         }
-        // Raw spaces (line breaks, and the `\` of one written as text, are
-        // `GIVE_UP`) where no
-        // two pieces could be identifiers is `extra_text`, as
-        // `whole::check` finds it, unless a repair must read a piece;
-        // anything else is its.
-        Before::Several => {
-            return match raw_space && !opts.repair && whole::candidates(t.s, opts) < 2 {
-                true => Ok(Parsed::invalid(ErrorCode::ExtraText, ws)),
-                false => Err(scratch),
+        // Without a line break (line breaks, and the `\\` of one written
+        // as text, are `GIVE_UP`): `multiple_values` or `extra_text`, as
+        // `whole::check` finds them, unless a repair must read a piece;
+        // anything else is the full parser's. A value of §8's spaced
+        // shapes is one value to the full parser, whatever it holds.
+        Before::Several if !opts.repair && (raw_space || !other::spaced_shape(t.s, lab)) => {
+            return match whole::several(t.s, opts, raw_space) {
+                Some(e) => Ok(Parsed::invalid(e, ws)),
+                None => Err(scratch),
             };
         }
+        Before::Several => return Err(scratch),
         Before::Forms => {}
     }
     let mut scratch = scratch;
