@@ -348,7 +348,7 @@ fn at_most_one_handle(t: &[u8]) -> bool {
 /// True when `t` is cut by a separator other than whitespace (`|`, `;`,
 /// `,`, `::`) into two or more pieces that [`could_hold_identifier`]
 /// each: for a value without raw whitespace, whether `multiple_values`
-/// may apply (`whole::candidates` counts the same pieces). The fast path
+/// may apply (`whole::multiple` reads the same pieces). The fast path
 /// asks it of values holding `|`, `;`, `,` or `::` (`Classes` tells most
 /// of them by its masks). Out of line: the fast path's registers are
 /// worth more than the call.

@@ -154,8 +154,9 @@ fn multiple<'a>(piece: &mut Piece<'_>, t: &'a str) -> Option<Option<&'a str>> {
     let opts = piece.opts;
     // A piece is read only when it could be an identifier or a link at
     // all (`pieces::could_hold_identifier`): most pieces of dirty values
-    // are words, and reading each would cost a parse.
-    if candidates(t, opts) < 2 {
+    // are words, and reading each would cost a parse. Counting them first
+    // would walk the pieces twice where two are found.
+    if pieces::at_most_one_candidate(t.as_bytes()) {
         return None;
     }
     let mut found = 0;
@@ -206,19 +207,6 @@ pub fn several(t: &str, opts: &super::Options, space: bool) -> Option<ErrorCode>
         Some(_) => Some(ErrorCode::MultipleValues),
         None => space.then_some(ErrorCode::ExtraText),
     }
-}
-
-/// How many pieces of `t` could be identifiers or links
-/// (`pieces::could_hold_identifier`), counted up to two: `multiple_values`
-/// needs two.
-pub fn candidates(t: &str, opts: &super::Options) -> usize {
-    if pieces::at_most_one_candidate(t.as_bytes()) {
-        return pieces::could_hold_identifier(t.as_bytes()) as usize;
-    }
-    Pieces::new(t, Cut::All, opts)
-        .filter(|r| pieces::could_hold_identifier(t[r.clone()].as_bytes()))
-        .take(2)
-        .count()
 }
 
 /// `extra_text`'s repair: the one word of `t` that is an identifier,
