@@ -63,7 +63,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
             return other::read_one(t.s, lab, ws, scratch);
         }
-        // Without a line break (line breaks, and the `\\` of one written
+        // Without a line break (line breaks, and the `\` of one written
         // as text, are `GIVE_UP`): `multiple_values` or `extra_text`, as
         // `whole::check` finds them, unless a repair must read a piece;
         // anything else is the full parser's. A value of §8's spaced
