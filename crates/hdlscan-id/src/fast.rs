@@ -349,7 +349,8 @@ fn bare_readable(t: Text<'_>, classes: &Classes) -> bool {
 #[inline(always)]
 fn may_be_other(t: Text<'_>, classes: &Classes) -> bool {
     let b = t.bytes();
-    let shape = b.len() <= 64 && (!classes.has_slash_masked() || !b[0].is_ascii_digit());
+    // Most bare values start with a digit and hold a `/`: told first.
+    let shape = (!classes.has_slash_masked() || !b[0].is_ascii_digit()) && b.len() <= 64;
     (shape || b[b.len() - 1] == b']') && other::may_be(b)
 }
 

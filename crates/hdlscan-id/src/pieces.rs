@@ -348,7 +348,7 @@ fn at_most_one_handle(t: &[u8]) -> bool {
 /// True when `t` is cut by a separator other than whitespace (`|`, `;`,
 /// `,`, `::`) into two or more pieces that [`could_hold_identifier`]
 /// each: for a value without raw whitespace, whether `multiple_values`
-/// may apply (`whole::candidates` counts the same pieces). The fast path
+/// may apply (`whole::multiple` reads the same pieces). The fast path
 /// asks it of values holding `|`, `;`, `,` or `::` (`Classes` tells most
 /// of them by its masks). Out of line: the fast path's registers are
 /// worth more than the call.
@@ -356,9 +356,10 @@ fn at_most_one_handle(t: &[u8]) -> bool {
 #[inline(never)]
 pub fn may_be_several(t: &[u8]) -> bool {
     // Without a separator, the value is one piece.
+    let double_colon = memchr::memchr_iter(b':', t).find(|&i| t.get(i + 1) == Some(&b':'));
     let first_sep = memchr::memchr3(b'|', b';', b',', t)
         .into_iter()
-        .chain(memchr::memchr_iter(b':', t).find(|&i| t.get(i + 1) == Some(&b':')))
+        .chain(double_colon)
         .min();
     let Some(first_sep) = first_sep else {
         return false;
@@ -370,23 +371,36 @@ pub fn may_be_several(t: &[u8]) -> bool {
     if !could_hold_identifier(rest) && !other::may_hold(rest) {
         return false;
     }
-    let (mut candidates, mut start, mut i) = (0, 0, 0);
-    while i < t.len() {
-        let sep = match t[i] {
-            b'|' | b';' | b',' => 1,
-            b':' if t.get(i + 1) == Some(&b':') => 2,
-            _ => 0,
-        };
-        if sep == 0 {
-            i += 1;
-            continue;
-        }
-        candidates += (i > start && could_hold_identifier(&t[start..i])) as u32;
-        if candidates >= 2 {
+    let (mut candidates, mut start) = (0, 0);
+    // The piece that ends at `end`, the next starting at `next`: true
+    // when two could hold an identifier.
+    let mut piece = |end: usize, next: usize| {
+        candidates += (end > start && could_hold_identifier(&t[start..end])) as u32;
+        start = next;
+        candidates >= 2
+    };
+    if double_colon.is_none() {
+        // Nearly every value: its separators found 16 bytes at a time.
+        if memchr::memchr3_iter(b'|', b';', b',', t).any(|i| piece(i, i + 1)) {
             return true;
         }
-        i += sep;
-        start = i;
+    } else {
+        let mut i = 0;
+        while i < t.len() {
+            let sep = match t[i] {
+                b'|' | b';' | b',' => 1,
+                b':' if t.get(i + 1) == Some(&b':') => 2,
+                _ => 0,
+            };
+            if sep == 0 {
+                i += 1;
+                continue;
+            }
+            if piece(i, i + sep) {
+                return true;
+            }
+            i += sep;
+        }
     }
     candidates + (start < t.len() && could_hold_identifier(&t[start..])) as u32 >= 2
 }

@@ -115,51 +115,12 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     if !space && !pieces::may_be_several(t.as_bytes()) {
         return Ok(());
     }
-    // A piece is read only when it could be an identifier or a link at
-    // all (`pieces::could_hold_identifier`): most pieces of dirty values
-    // are words, and reading each would cost a parse.
-    let mut piece = Piece::new(cx);
-    if candidates(t, cx.opts) >= 2 {
-        // multiple_values: two or more pieces are identifiers or links.
-        let mut found = 0;
-        let mut first_id: Option<&'a str> = None;
-        let mut one_canonical = true;
-        let mut canonical = String::new();
-        for r in Pieces::new(t, Cut::All, cx.opts) {
-            // Two found decide it, unless a repair must know whether all
-            // identifiers share one canonical.
-            if found >= 2 && !(cx.opts.repair && one_canonical) {
-                break;
-            }
-            let p = &t[r];
-            if !pieces::could_hold_identifier(p.as_bytes()) {
-                continue;
-            }
-            // Without a repair to make, no canonical is compared.
-            if !cx.opts.repair {
-                found += (piece.is_identifier(p) || pieces::is_link(p)) as usize;
-                continue;
-            }
-            let id = piece.canonical(p);
-            if id.is_some() || pieces::is_link(p) {
-                found += 1;
-            }
-            if let Some(c) = id {
-                match first_id {
-                    None => {
-                        first_id = Some(p);
-                        canonical.push_str(c);
-                    }
-                    Some(_) => one_canonical &= canonical == c,
-                }
-            }
+    let mut piece = Piece::new(cx.opts);
+    if let Some(first_id) = multiple(&mut piece, t) {
+        if let Some(p) = first_id {
+            cx.d.whole = cx.span_of(p);
         }
-        if found >= 2 {
-            if let (Some(p), true) = (first_id, one_canonical) {
-                cx.d.whole = cx.span_of(p);
-            }
-            return Err(ErrorCode::MultipleValues);
-        }
+        return Err(ErrorCode::MultipleValues);
     }
     if !space {
         return Ok(());
@@ -186,17 +147,66 @@ pub fn check<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
     Err(ErrorCode::ExtraText)
 }
 
-/// How many pieces of `t` could be identifiers or links
-/// (`pieces::could_hold_identifier`), counted up to two: `multiple_values`
-/// needs two.
-pub fn candidates(t: &str, opts: &super::Options) -> usize {
+/// SPEC §6 `multiple_values`: two or more pieces of `t` are identifiers
+/// or links. `Some` when they are, holding the first identifier's piece
+/// when a repair is asked and every identifier shares its canonical.
+fn multiple<'a>(piece: &mut Piece<'_>, t: &'a str) -> Option<Option<&'a str>> {
+    let opts = piece.opts;
+    // A piece is read only when it could be an identifier or a link at
+    // all (`pieces::could_hold_identifier`): most pieces of dirty values
+    // are words, and reading each would cost a parse. Counting them first
+    // would walk the pieces twice where two are found.
     if pieces::at_most_one_candidate(t.as_bytes()) {
-        return pieces::could_hold_identifier(t.as_bytes()) as usize;
+        return None;
     }
-    Pieces::new(t, Cut::All, opts)
-        .filter(|r| pieces::could_hold_identifier(t[r.clone()].as_bytes()))
-        .take(2)
-        .count()
+    let mut found = 0;
+    let mut first_id: Option<&'a str> = None;
+    let mut one_canonical = true;
+    let mut canonical = String::new();
+    for r in Pieces::new(t, Cut::All, opts) {
+        // Two found decide it, unless a repair must know whether all
+        // identifiers share one canonical.
+        if found >= 2 && !(opts.repair && one_canonical) {
+            break;
+        }
+        let p = &t[r];
+        if !pieces::could_hold_identifier(p.as_bytes()) {
+            continue;
+        }
+        // Without a repair to make, no canonical is compared.
+        if !opts.repair {
+            found += (piece.is_identifier(p) || pieces::is_link(p)) as usize;
+            continue;
+        }
+        let id = piece.canonical(p);
+        if id.is_some() || pieces::is_link(p) {
+            found += 1;
+        }
+        if let Some(c) = id {
+            match first_id {
+                None => {
+                    first_id = Some(p);
+                    canonical.push_str(c);
+                }
+                Some(_) => one_canonical &= canonical == c,
+            }
+        }
+    }
+    (found >= 2).then_some(first_id.filter(|_| one_canonical))
+}
+
+/// What [`check`] answers for a trimmed value `t` without a line break,
+/// read without repairs: `multiple_values`, else `extra_text` when `space`
+/// (it holds raw whitespace, `pieces::has_raw_space`), else `None`: one
+/// identifier's worth of text, for the forms. `fast::rare::read` asks it
+/// of the ASCII values it finds may be several, sparing them the full
+/// parser.
+pub fn several(t: &str, opts: &super::Options, space: bool) -> Option<ErrorCode> {
+    debug_assert!(!opts.repair && line_break(t, 0).is_none());
+    match multiple(&mut Piece::new(opts), t) {
+        Some(_) => Some(ErrorCode::MultipleValues),
+        None => space.then_some(ErrorCode::ExtraText),
+    }
 }
 
 /// `extra_text`'s repair: the one word of `t` that is an identifier,
@@ -254,9 +264,9 @@ struct Piece<'o> {
 }
 
 impl<'o> Piece<'o> {
-    fn new(cx: &Cx<'o>) -> Piece<'o> {
+    fn new(opts: &'o super::Options) -> Piece<'o> {
         Piece {
-            opts: cx.opts,
+            opts,
             scratch: Scratch::default(),
             out: Rendered::default(),
         }

@@ -1,7 +1,8 @@
 //! The forms the fast path (`fast.rs`) leaves that are still common
 //! enough to cost (SPEC §2: other `info:` namespaces, `hdl://` hosts,
-//! ports, `%2F` in bare values, escaped URLs; §6: `extra_text` without
-//! two candidates; §8: labelled values and the schemes' resolver URLs):
+//! ports, `%2F` in bare values, escaped URLs; §6: `multiple_values` and
+//! `extra_text` without a line break; §8: labelled values and the
+//! schemes' resolver URLs):
 //! read out of line once `fast::parse` gave up, before
 //! the full parser. Each of these values is rare, so its code is cold when
 //! one comes, and the full parser's general steps (authority, ports,
@@ -58,21 +59,22 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         // SPEC §8's values, one value by §6: read here as the full
         // parser reads them (`other::parse`). A URL's are its host's
         // (`url_parts`), and pieces of §8 in a value §6 looks at are
-        // `whole::candidates`'.
+        // `whole::several`'s.
         Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
             return other::read_one(t.s, lab, ws, scratch);
         }
-        // Raw spaces (line breaks, and the `\` of one written as text, are
-        // `GIVE_UP`) where no
-        // two pieces could be identifiers is `extra_text`, as
-        // `whole::check` finds it, unless a repair must read a piece;
-        // anything else is its.
-        Before::Several => {
-            return match raw_space && !opts.repair && whole::candidates(t.s, opts) < 2 {
-                true => Ok(Parsed::invalid(ErrorCode::ExtraText, ws)),
-                false => Err(scratch),
+        // Without a line break (line breaks, and the `\` of one written
+        // as text, are `GIVE_UP`): `multiple_values` or `extra_text`, as
+        // `whole::check` finds them, unless a repair must read a piece;
+        // anything else is the full parser's. A value of §8's spaced
+        // shapes is one value to the full parser, whatever it holds.
+        Before::Several if !opts.repair && (raw_space || !other::spaced_shape(t.s, lab)) => {
+            return match whole::several(t.s, opts, raw_space) {
+                Some(e) => Ok(Parsed::invalid(e, ws)),
+                None => Err(scratch),
             };
         }
+        Before::Several => return Err(scratch),
         Before::Forms => {}
     }
     let mut scratch = scratch;

@@ -291,6 +291,17 @@ fn escaped_urls_are_taken_or_left() {
 fn rare_forms_are_taken_or_left() {
     let parser = &parsers()[0];
     let taken = [
+        // SPEC §6 without a line break, read by `whole::several`: two
+        // pieces that are identifiers or links, or one and words, or
+        // separators around one.
+        "10.1000/182 10.1000/183",
+        "10.1146/annurev-astro-059386-116764 PMCID: PMC6942368",
+        "10.1038/nphys1170||10.1016/j.cell.2009.01.002",
+        "10.1/x; 10.1/y",
+        "https://doi.org/10.1/x https://example.org/a",
+        "10.1000/182 and more text",
+        "10.1000/182; PMID: 123",
+        "10.1002/(SICI)1097-4636(199909)47:3<123::AID-JBM1>3.0.CO;2-X",
         // SPEC §8's resolver URLs on a plain host (`other::url::reading`).
         "https://orcid.org/0000-0002-1825-0097",
         "http://www.ncbi.nlm.nih.gov/pmc/articles/PMC1234567/",
@@ -371,8 +382,6 @@ fn rare_forms_are_taken_or_left() {
         "https://repo.example.edu:8080/handle/1",
         "https://repo.example.edu:8080/items/1721.1/5",
         "hdl://hs.example.org/1/2",
-        // SPEC §6: two pieces that could be identifiers.
-        "10.1000/182 10.1000/183",
         "hdl:///x",
         "hdl://1/x?q",
         "hdl:abc",
