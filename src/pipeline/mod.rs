@@ -232,7 +232,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         _ => None,
     };
 
-    let collecting = Collecting::start(dups, threads)?;
+    let collecting = Collecting::start(dups, threads, Arc::clone(&pool))?;
     let result = drive(
         progress,
         &shape,
@@ -394,13 +394,14 @@ struct Collecting {
 }
 
 impl Collecting {
-    /// `depth` blocks may wait for it: a unit's worth each.
-    fn start(opts: dups::Options, depth: usize) -> Result<Collecting> {
+    /// `depth` blocks may wait for it: a unit's worth each. A spill runs
+    /// on the scan's `pool`, so `--threads` bounds it too.
+    fn start(opts: dups::Options, depth: usize, pool: Arc<rayon::ThreadPool>) -> Result<Collecting> {
         let (tx, rx) = sync_channel::<dups::Block>(depth);
         let handle = thread::Builder::new().name("hdlscan-dups".into()).spawn(move || {
             let mut collector = dups::Collector::new(opts);
             for block in rx {
-                collector.append(block)?;
+                pool.install(|| collector.append(block))?;
             }
             Ok(collector)
         })?;
