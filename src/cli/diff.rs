@@ -2,11 +2,11 @@
 //! outputs of `scan`, as a summary, reports (JSON, Markdown, HTML), `-o`
 //! (a row per change) and gates, with `scan`'s exit statuses.
 
+use super::Usage;
 use super::report_files::{self, Claimed, ReportFormat};
-use super::{Exit, Usage};
 use anyhow::{Context, Result, bail};
 use hdlscan::diff::{ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
-use hdlscan::{AtomicFile, InputSpec, Severity, Sink, SinkOptions, commit_all};
+use hdlscan::{AtomicFile, InputSpec, Sink, SinkOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -122,7 +122,7 @@ pub struct DiffArgs {
 pub fn run(args: DiffArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
-    let gates = parse_gates(&args)?;
+    let gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
     for (i, k) in args.key.iter().enumerate() {
         if args.key[..i].contains(k) {
             bail!(Usage(format!("--key {k} is given twice")));
@@ -154,12 +154,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let (old_run, new_run) = (scan_run(&args.old_report)?, scan_run(&args.new_report)?);
     // Output and reports are created before any work, so one that cannot
     // be written fails the run first, and none may replace an input.
-    let mut input_paths: Vec<&Path> = Vec::new();
-    for spec in [&old, &new] {
-        if let InputSpec::Path(p) = spec {
-            input_paths.push(p);
-        }
-    }
+    let mut input_paths: Vec<&Path> = [&old, &new].into_iter().filter_map(InputSpec::path).collect();
     input_paths.extend(args.old_report.iter().chain(&args.new_report).map(PathBuf::as_path));
     let mut claimed = Claimed::default();
     let mut writer = match output {
@@ -173,7 +168,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
+    let reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
 
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)
@@ -207,34 +202,9 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     };
     let mut report = DiffReport::new(made, outcome.tally, outcome.matched);
     report.judge(&gates);
-    // As `scan`: reports written before anything is renamed into place,
-    // then all committed in one step; a reader that stopped reading
-    // `--report -` is not a failed run.
-    let reported = report_files::write(&mut reports, &report);
-    if let Err(e) = &reported
-        && !super::is_broken_pipe(e)
-    {
-        return Err(reported.unwrap_err());
-    }
-    commit_all(output_file.into_iter().chain(report_files::files(reports)).collect())?;
-    reported?;
+    report_files::write_and_commit(reports, &report, output_file)?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary_text().as_bytes());
     }
-    Ok(if report.failed() {
-        Exit::GateFailed
-    } else {
-        Exit::Success
-    }
-    .into())
-}
-
-/// `--fail-if` and `--warn-if`, read before any work: a typo in a metric
-/// is a usage error, not a finished run judged wrong.
-fn parse_gates(args: &DiffArgs) -> Result<Vec<Gate>> {
-    let fail = args.fail_if.iter().map(|e| Gate::parse(e, Severity::Fail));
-    let warn = args.warn_if.iter().map(|e| Gate::parse(e, Severity::Warn));
-    fail.chain(warn)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::Error::new(Usage(e)))
+    super::finished(report.failed())
 }

@@ -3,7 +3,7 @@
 //! optionally writes them back enriched (wide or long), and reports.
 
 use super::report_files::{self, ReportFormat};
-use super::{Exit, ParserArgs, Usage};
+use super::{ParserArgs, Usage};
 use anyhow::Result;
 use hdlscan::{
     Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
@@ -298,7 +298,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
     let plan = ScanPlan::build(&args.request()).map_err(super::plan_error)?;
-    let gates = parse_gates(&args)?;
+    let gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
     let baseline = match &args.baseline {
         Some(p) => Some(read_baseline(p)?),
         None => None,
@@ -306,14 +306,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may
     // replace an input or the output.
-    let input_paths: Vec<&Path> = plan
-        .inputs()
-        .iter()
-        .filter_map(|i| match i {
-            InputSpec::Path(p) => Some(p.as_path()),
-            InputSpec::Stdin => None,
-        })
-        .collect();
+    let input_paths: Vec<&Path> = plan.inputs().iter().filter_map(InputSpec::path).collect();
     let mut claimed = report_files::Claimed::default();
     if let Some((out, format)) = plan.output() {
         if out.as_os_str() == "-" {
@@ -322,7 +315,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             claimed.claim("-o", "the output file", out)?;
         }
     }
-    let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
+    let reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
     let mut dups_sink = match &args.duplicates {
         Some(path) => Some(report_files::open_duplicates(path, &mut claimed, &input_paths)?),
         None => None,
@@ -376,20 +369,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     report
         .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
         .map_err(|e| anyhow::Error::new(Usage(e)))?;
-    // The reports are written before the output is put in place, and all
-    // are committed in one step: a report that cannot be written (full
-    // disk) leaves no output behind, and an interrupt leaves all or none.
-    let reported = report_files::write(&mut reports, &report);
-    // A reader that stopped reading the report (`--report - | head`) is not
-    // a failed run: the output is kept and the exit is 0 (see `main`).
-    if let Err(e) = &reported
-        && !super::is_broken_pipe(e)
-    {
-        return Err(reported.unwrap_err());
-    }
-    let files = result.output.take().into_iter().chain(dups_file);
-    hdlscan::commit_all(files.chain(report_files::files(reports)).collect())?;
-    reported?;
+    report_files::write_and_commit(reports, &report, result.output.take().into_iter().chain(dups_file))?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     } else if report.failed() {
@@ -402,12 +382,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             .collect();
         super::say(format_args!("hdlscan: {}", failed.join("; ")));
     }
-    Ok(if report.failed() {
-        Exit::GateFailed
-    } else {
-        Exit::Success
-    }
-    .into())
+    super::finished(report.failed())
 }
 
 /// `-o -`: stdout takes one file, and Parquet or Arrow only into a pipe
@@ -445,16 +420,6 @@ fn read_baseline(path: &Path) -> Result<Snapshot> {
     let json: serde_json::Value = serde_json::from_slice(&text)
         .map_err(|e| anyhow::anyhow!("--baseline {shown}: not a JSON report of hdlscan scan: {e}"))?;
     Snapshot::from_json(&json).map_err(|e| anyhow::anyhow!("--baseline {shown}: {e}"))
-}
-
-/// `--fail-if` and `--warn-if`, read before any work: a typo in a metric
-/// is a usage error, not a finished run judged wrong.
-fn parse_gates(args: &ScanArgs) -> Result<Vec<Gate>> {
-    let fail = args.fail_if.iter().map(|e| Gate::parse(e, Severity::Fail));
-    let warn = args.warn_if.iter().map(|e| Gate::parse(e, Severity::Warn));
-    fail.chain(warn)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::Error::new(Usage(e)))
 }
 
 /// A bar on a terminal, for files whose size tells the work ahead: bytes

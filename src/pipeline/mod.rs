@@ -187,13 +187,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
     });
     let threads = threads.max(1);
     // The output may replace none of them.
-    let input_paths: Vec<PathBuf> = inputs
-        .iter()
-        .filter_map(|i| match i {
-            InputSpec::Path(p) => Some(p.clone()),
-            InputSpec::Stdin => None,
-        })
-        .collect();
+    let input_paths: Vec<PathBuf> = inputs.iter().filter_map(|i| Some(i.path()?.to_path_buf())).collect();
     // One pool for classification and for the writer's parallel column
     // encoding, so --threads bounds both.
     let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?);
