@@ -28,6 +28,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use self::arrow_ipc::ArrowIpc;
+pub(crate) use self::delimited::Cells;
 use self::delimited::{Delimited, check_delimited_schema};
 use self::jsonl::JsonLines;
 use self::parquet::ParallelParquet;
