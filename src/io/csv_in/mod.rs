@@ -6,6 +6,8 @@
 //!   by `io::source`; errors are `io::error`'s);
 //! - `decode`: the input's [`TextEncoding`], decoded to UTF-8 while
 //!   streaming, before records are split;
+//! - `boundary`: the quote-aware record-boundary finder the reader cuts
+//!   at (no I/O; fuzzed against the `csv` crate);
 //! - `reader`: [`CsvBlockReader`], the sequential cutter into [`RawBlock`]s;
 //! - `block`: [`parse_block`], one raw block into a [`RowBlock`].
 //!
@@ -49,6 +51,7 @@
 //!   but starts no new line).
 
 mod block;
+mod boundary;
 mod decode;
 mod reader;
 mod sniff;
