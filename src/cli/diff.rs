@@ -3,7 +3,7 @@
 //! (a row per change) and gates, with `scan`'s exit statuses.
 
 use super::Usage;
-use super::report_files::{self, Claimed, ReportFormat};
+use super::report_files::{self, Claimed, ReportArgs};
 use anyhow::{Context, Result, bail};
 use hdlscan::diff::{ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
 use hdlscan::{AtomicFile, InputSpec, Sink, SinkOptions};
@@ -80,15 +80,8 @@ pub struct DiffArgs {
     /// Output format, overriding the output file's extension.
     #[arg(long, value_name = "FORMAT", value_parser = super::formats(super::WRITTEN))]
     pub output_format: Option<hdlscan::Format>,
-    /// Write the report here, repeatable: JSON, Markdown or HTML by the
-    /// extension (.json, .md, .html); `-` for stdout. Another extension
-    /// gets --report-format, or JSON.
-    #[arg(long, value_name = "FILE")]
-    pub report: Vec<String>,
-    /// The format of `--report -` and of report files whose extension
-    /// does not say.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub report_format: Option<ReportFormat>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// The JSON report of the scan that made OLD (`scan --report`): the
     /// report then says whether the tool's version or options differ.
     #[arg(long, value_name = "FILE.json")]
@@ -168,7 +161,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
+    let reports = report_files::open(&args.reports, &mut claimed, &input_paths)?;
 
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)

@@ -11,6 +11,20 @@ use hdlscan::{AtomicFile, Format, Markup, Pages, Sink};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// `--report` and `--report-format`, as `scan` and `diff` take them.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Write the report here, repeatable: JSON, Markdown or HTML by the
+    /// extension (.json, .md, .html); `-` for stdout. Another extension
+    /// gets --report-format, or JSON.
+    #[arg(long, value_name = "FILE")]
+    pub report: Vec<String>,
+    /// The format of `--report -` and of report files whose extension
+    /// does not say.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub report_format: Option<ReportFormat>,
+}
+
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportFormat {
     Json,
@@ -70,12 +84,8 @@ impl Claimed {
 }
 
 /// Opens every `--report` target.
-pub fn open(
-    specs: &[String],
-    format: Option<ReportFormat>,
-    claimed: &mut Claimed,
-    inputs: &[&Path],
-) -> Result<Vec<ReportFile>> {
+pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Vec<ReportFile>> {
+    let (specs, format) = (&args.report, args.report_format);
     if specs.iter().filter(|s| *s == "-").count() > 1 {
         bail!(Usage("--report -: stdout can take one report".into()));
     }

@@ -2,7 +2,7 @@
 //! and spreadsheet inputs, classifies the values of the chosen columns,
 //! optionally writes them back enriched (wide or long), and reports.
 
-use super::report_files::{self, ReportFormat};
+use super::report_files::{self, ReportArgs};
 use super::{ParserArgs, Usage};
 use anyhow::Result;
 use hdlscan::{
@@ -154,15 +154,8 @@ pub struct ScanArgs {
     /// Input format, overriding the input files' extensions.
     #[arg(long, value_name = "FORMAT", value_parser = super::formats(READ))]
     pub input_format: Option<Format>,
-    /// Write the report here, repeatable: JSON, Markdown or HTML by the
-    /// extension (.json, .md, .html); `-` for stdout. Another extension
-    /// gets --report-format, or JSON.
-    #[arg(long, value_name = "FILE")]
-    pub report: Vec<String>,
-    /// The format of `--report -` and of report files whose extension
-    /// does not say.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub report_format: Option<ReportFormat>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// Field delimiter of CSV input [default: `,`, or the `;`, tab or `|`
     /// a header of one column splits on; tab for .tsv].
     #[arg(short = 'd', long, value_name = "CHAR")]
@@ -310,12 +303,12 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let mut claimed = report_files::Claimed::default();
     if let Some((out, format)) = plan.output() {
         if out.as_os_str() == "-" {
-            stdout_output(*format, &args.report)?;
+            stdout_output(*format, &args.reports.report)?;
         } else {
             claimed.claim("-o", "the output file", out)?;
         }
     }
-    let reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
+    let reports = report_files::open(&args.reports, &mut claimed, &input_paths)?;
     let mut dups_sink = match &args.duplicates {
         Some(path) => Some(report_files::open_duplicates(path, &mut claimed, &input_paths)?),
         None => None,
