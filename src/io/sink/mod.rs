@@ -122,6 +122,15 @@ impl<W: Write> Write for Capture<W> {
     }
 }
 
+/// Writing `label` failed with `e`: said with the OS reason [`Capture`]
+/// kept, when there is one, rather than as an encoder wrapped it.
+fn failure(err: &Mutex<Option<String>>, label: &str, e: &dyn std::fmt::Display) -> anyhow::Error {
+    match err.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        Some(reason) => anyhow!("writing {label}: {reason}"),
+        None => anyhow!("writing {label}: {e}"),
+    }
+}
+
 enum Encoder<W: Write + Send> {
     Parquet(ParallelParquet<Capture<W>>),
     Arrow(ArrowIpc<Capture<W>>),
@@ -142,16 +151,11 @@ pub struct Sink<W: Write + Send = AtomicFile> {
 impl Sink<AtomicFile> {
     /// Creates `path` (atomically, see [`AtomicFile`]) for `format`.
     pub fn create(path: &Path, format: Format, schema: SchemaRef) -> Result<Sink> {
-        Self::create_checked(path, format, schema, &[])
+        Self::create_with(path, format, schema, &[], SinkOptions::default())
     }
 
-    /// Like [`create`](Self::create), refusing when `path` is the same file
-    /// as one of `inputs`.
-    pub fn create_checked(path: &Path, format: Format, schema: SchemaRef, inputs: &[&Path]) -> Result<Sink> {
-        Self::create_with(path, format, schema, inputs, SinkOptions::default())
-    }
-
-    /// Like [`create_checked`](Self::create_checked), with options.
+    /// Like [`create`](Self::create), with options, refusing when `path`
+    /// is the same file as one of `inputs`.
     pub fn create_with(
         path: &Path,
         format: Format,
@@ -196,12 +200,7 @@ impl<W: Write + Send> Sink<W> {
             err: Arc::clone(&err),
         };
         let label = label.to_string();
-        let fail = |e: &dyn std::fmt::Display| -> anyhow::Error {
-            match err.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                Some(reason) => anyhow!("writing {label}: {reason}"),
-                None => anyhow!("writing {label}: {e}"),
-            }
-        };
+        let fail = |e: &dyn std::fmt::Display| failure(&err, &label, e);
         let (enc, output_schema) = match format {
             Format::Parquet => {
                 let w = ParallelParquet::new(cw, Arc::clone(&schema), options.parquet).map_err(|e| fail(&e))?;
@@ -251,10 +250,7 @@ impl<W: Write + Send> Sink<W> {
     }
 
     fn error(&self, e: &dyn std::fmt::Display) -> anyhow::Error {
-        match self.err.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            Some(reason) => anyhow!("writing {}: {reason}", self.label),
-            None => anyhow!("writing {}: {e}", self.label),
-        }
+        failure(&self.err, &self.label, e)
     }
 
     /// Appends `batch`, whose columns must have the types of
@@ -426,7 +422,7 @@ mod tests {
         drop(sink);
         assert_eq!(fs::read_to_string(&path).unwrap(), "old");
         // And refusal to overwrite an input.
-        let err = Sink::create_checked(&path, Format::Csv, schema, &[&path])
+        let err = Sink::create_with(&path, Format::Csv, schema, &[&path], SinkOptions::default())
             .err()
             .unwrap()
             .to_string();
