@@ -584,9 +584,9 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
         })
 }
 
-/// Splits a partition by `level`'s hash into files of about a quarter of
-/// a thread's budget (twice as many as needed, at most the budget's partitions):
-/// a split needs few files, and each is one more open descriptor.
+/// Splits a partition by `level`'s hash into partitions of about a quarter
+/// of a thread's budget (twice as many as needed, at most the budget's
+/// partitions), sharing one new file.
 fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let fit = (ctx.per_thread / 4).max(1) as u64;
     let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.budget.partitions.max(2) as u64) as usize;

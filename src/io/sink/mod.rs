@@ -244,11 +244,6 @@ impl<W: Write + Send> Sink<W> {
         &self.output_schema
     }
 
-    /// Rows written so far.
-    pub fn rows(&self) -> u64 {
-        self.rows
-    }
-
     fn error(&self, e: &dyn std::fmt::Display) -> anyhow::Error {
         failure(&self.err, &self.label, e)
     }
