@@ -314,8 +314,6 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         None => None,
     };
     let bar = progress_bar(&args, plan.inputs(), plan.format());
-    let options = serde_json::to_value(plan.options())?;
-    let output = plan.output().map(|(p, _)| p.display().to_string());
     let progress = |n: u64| {
         if let Some(b) = &bar {
             b.inc(n);
@@ -332,14 +330,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Err(e) => e,
     })?;
     let made = Made {
-        inputs: result.inputs,
-        columns: result.columns,
-        output,
-        long: result.long,
-        column_prefix: result.column_prefix,
-        notes: result.notes,
-        options,
         elapsed_seconds: started.elapsed().as_secs_f64(),
+        ..result.made
     };
     // The clusters' file: written whole to its temporary file before
     // anything is committed, like the output.

@@ -24,7 +24,7 @@ use crate::io::jsonl::{JsonlOptions, PathSet, RawLines, Reach, Step};
 use crate::io::sink::{self, Sink, SinkOptions};
 use crate::io::source::InputSpec;
 use crate::plan::{PlanError, ScanPlan};
-use crate::report::{InputInfo, Stats};
+use crate::report::{Made, Stats};
 use anyhow::{Result, anyhow, bail};
 use arrow_array::{RecordBatch, StringArray};
 use arrow_schema::SchemaRef;
@@ -38,16 +38,10 @@ use std::thread;
 
 /// What a run produced, for the report.
 pub struct ScanResult {
-    /// Each input: its path, format, bytes and records.
-    pub inputs: Vec<InputInfo>,
-    /// The chosen columns' names, in the run's order.
-    pub columns: Vec<String>,
-    /// Whether the output (or would-be output) is long.
-    pub long: bool,
-    /// The added columns' prefix.
-    pub column_prefix: String,
-    /// What the run noticed that the user should hear (see `Report::notes`).
-    pub notes: Vec<String>,
+    /// How the run was made, as its report says it: the inputs read, the
+    /// chosen columns, the output's shape, the plan's options; all but
+    /// the elapsed time, which the caller measures from where it starts.
+    pub made: Made,
     /// The counts of every column, for the report.
     pub stats: Stats,
     /// The duplicate clusters, grouped; their file is written by the
@@ -142,6 +136,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         csv,
         json,
         output,
+        options,
         dups,
         threads,
         first_csv,
@@ -161,6 +156,9 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         mut notes,
         ..
     } = plan;
+    // The options and the output as the report shows them.
+    let options = serde_json::to_value(&options)?;
+    let shown_output = output.as_ref().map(|(p, _)| p.display().to_string());
     let several_inputs = inputs.len() > 1;
     let input_names: Vec<String> = inputs.iter().map(InputSpec::display_name).collect();
     let shape = Arc::new(Shape {
@@ -305,11 +303,16 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         }
     }
     Ok(ScanResult {
-        inputs: infos,
-        columns: column_names,
-        long,
-        column_prefix: prefix,
-        notes,
+        made: Made {
+            inputs: infos,
+            columns: column_names,
+            output: shown_output,
+            long,
+            column_prefix: prefix,
+            notes,
+            options,
+            elapsed_seconds: 0.0,
+        },
         stats,
         grouped,
         rows_written,
