@@ -29,7 +29,6 @@ pub mod jsonl;
 pub mod magic;
 pub mod nested;
 pub mod parquet_in;
-mod record;
 pub mod sheet;
 pub mod sink;
 pub mod source;

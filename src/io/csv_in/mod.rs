@@ -9,7 +9,8 @@
 //! - `boundary`: the quote-aware record-boundary finder the reader cuts
 //!   at (no I/O; fuzzed against the `csv` crate);
 //! - `reader`: [`CsvBlockReader`], the sequential cutter into [`RawBlock`]s;
-//! - `block`: [`parse_block`], one raw block into a [`RowBlock`].
+//! - `block`: [`parse_block`], one raw block into a [`RowBlock`], each
+//!   record read by `record` (memchr, falling back to the `csv` crate).
 //!
 //! Private to the crate, so not a doctest (`examples/floor_csv.rs` runs
 //! this loop under the `internals` feature):
@@ -54,6 +55,7 @@ mod block;
 mod boundary;
 mod decode;
 mod reader;
+mod record;
 mod sniff;
 #[cfg(test)]
 mod test_util;
