@@ -6,7 +6,7 @@
 //!
 //! - `frame`: the one byte encoding, LEB128 varints and length-prefixed
 //!   frames.
-//! - `file`: anonymous temporary files, each a [`Spill`] whose partition
+//! - `file`: anonymous temporary files, each a `Spill` whose partition
 //!   [`Writer`]s share it, and [`Frames`] read back from files or memory;
 //!   the [`Task`] errors name.
 //! - `merge`: sorted runs in one shared file, and their k-way [`Merge`].
