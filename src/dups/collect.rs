@@ -3,7 +3,7 @@
 //! in memory up to the budget, then spilled to hash-partitioned anonymous
 //! temporary files; and [`Collector::finish`], which groups them.
 
-use super::group::{self, Counters, Ctx, EngineStats, PartOut, TopSoFar};
+use super::group::{self, Counters, Ctx, EngineStats, TopSoFar};
 use super::options::Options;
 use super::output::{Grouped, Rows};
 use super::record::{Block, Held, TASK, get_key};
@@ -186,14 +186,7 @@ impl Collector {
                 self.spill()?;
                 let parts = self.parts.take().unwrap_or_default();
                 let files = parts.into_iter().map(Writer::finish).collect::<Result<Vec<_>>>()?;
-                let mut out = files
-                    .into_par_iter()
-                    .map(|p| group::group_file(&ctx, p, 0))
-                    .try_reduce(PartOut::default, |mut a, b| {
-                        a += b;
-                        a.keep_top(opts.top);
-                        Ok(a)
-                    })?;
+                let mut out = group::group_files(&ctx, files, 0)?;
                 let runs = std::mem::take(&mut out.runs);
                 (out, if opts.file { Rows::Runs(runs) } else { Rows::NotMade })
             }

@@ -532,7 +532,7 @@ impl HeldGroups {
 
 /// Groups one partition file at `level` (0: the collector's partitions),
 /// splitting it when its canonicals do not fit.
-pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
+fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
     if part.records == 0 {
         return Ok(PartOut::default());
     }
@@ -575,8 +575,14 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
     }
     let subs = split(ctx, &part, level + 1)?;
     drop(part);
-    subs.into_par_iter()
-        .map(|p| group_file(ctx, p, level + 1))
+    group_files(ctx, subs, level + 1)
+}
+
+/// Groups partition files at `level` in parallel, merging what they find.
+pub(super) fn group_files(ctx: &Ctx<'_>, parts: Vec<Part>, level: u32) -> Result<PartOut> {
+    parts
+        .into_par_iter()
+        .map(|p| group_file(ctx, p, level))
         .try_reduce(PartOut::default, |mut a, b| {
             a += b;
             a.keep_top(ctx.opts.top);
