@@ -21,15 +21,13 @@ use crate::id::{Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
 use crate::io::csv_in::{ParseOptions, RawBlock};
 use crate::io::jsonl::{JsonlOptions, PathSet, RawLines, Reach, Step};
-use crate::io::sink::{self, Sink, SinkOptions};
+use crate::io::sink::{Sink, SinkOptions};
 use crate::io::source::InputSpec;
 use crate::plan::{PlanError, ScanPlan};
 use crate::report::{Made, Stats};
 use anyhow::{Result, anyhow, bail};
 use arrow_array::{RecordBatch, StringArray};
 use arrow_schema::SchemaRef;
-use parquet::file::properties::EnabledStatistics;
-use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -424,22 +422,12 @@ enum WriterMsg {
 /// statistics where they prune nothing (see `columns`); `long` output's
 /// leading columns too.
 pub fn sink_options(column_prefix: &str, long: bool) -> SinkOptions {
-    let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
     let long_only = |names: &'static [&'static str]| names.iter().filter(move |_| long);
-    for name in columns::DISTINCT.iter().chain(long_only(&columns::LONG_NO_DICTIONARY)) {
-        props = props.set_column_dictionary_enabled(ColumnPath::from(format!("{column_prefix}{name}")), false);
-    }
-    for name in columns::NO_STATISTICS
-        .iter()
-        .chain(long_only(&columns::LONG_NO_STATISTICS))
-    {
-        let path = ColumnPath::from(format!("{column_prefix}{name}"));
-        props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
-    }
-    SinkOptions {
-        parquet: props.build(),
-        ..SinkOptions::default()
-    }
+    let named = |name: &&str| format!("{column_prefix}{name}");
+    SinkOptions::parquet_without(
+        columns::DISTINCT.iter().chain(long_only(&columns::LONG_NO_DICTIONARY)).map(named),
+        columns::NO_STATISTICS.iter().chain(long_only(&columns::LONG_NO_STATISTICS)).map(named),
+    )
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<(AtomicFile, u64)> {

@@ -22,7 +22,8 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use ::parquet::file::properties::WriterProperties;
+use ::parquet::file::properties::{EnabledStatistics, WriterProperties};
+use ::parquet::schema::types::ColumnPath;
 use anyhow::{Result, anyhow, bail};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
@@ -75,6 +76,27 @@ impl Default for SinkOptions {
 }
 
 impl SinkOptions {
+    /// The defaults, but Parquet writes no dictionary for the
+    /// `no_dictionary` columns and no statistics for the `no_statistics`
+    /// ones (columns whose values are nearly all distinct, or whose
+    /// statistics prune nothing).
+    pub fn parquet_without(
+        no_dictionary: impl IntoIterator<Item = String>,
+        no_statistics: impl IntoIterator<Item = String>,
+    ) -> SinkOptions {
+        let mut props = parquet_properties_builder(parquet_zstd(PARQUET_ZSTD_LEVEL));
+        for name in no_dictionary {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
+        for name in no_statistics {
+            props = props.set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
+        }
+        SinkOptions {
+            parquet: props.build(),
+            ..SinkOptions::default()
+        }
+    }
+
     /// Sets [`SinkOptions::joined_lists`] to the columns of `schema` named
     /// `names` (SPEC's `warnings` as the run named it), each the last of
     /// that name: the added columns come after the input's.
