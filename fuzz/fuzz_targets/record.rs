@@ -1,4 +1,4 @@
-//! Fuzz the memchr CSV record reader (`src/io/record.rs`) against the `csv`
+//! Fuzz the memchr CSV record reader (`src/io/csv_in/record.rs`) against the `csv`
 //! crate.
 //!
 //! Input: byte 0 selects the delimiter (bit 0: `,` or `\t`); the rest is
@@ -15,7 +15,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../src/io/record.rs"]
+#[path = "../../src/io/csv_in/record.rs"]
 mod record;
 
 fuzz_target!(|input: &[u8]| {

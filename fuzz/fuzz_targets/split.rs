@@ -15,7 +15,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../src/io/split.rs"]
+#[path = "../../src/io/csv_in/boundary.rs"]
 #[allow(dead_code)]
 mod split;
 

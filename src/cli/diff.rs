@@ -2,11 +2,11 @@
 //! outputs of `scan`, as a summary, reports (JSON, Markdown, HTML), `-o`
 //! (a row per change) and gates, with `scan`'s exit statuses.
 
-use super::report_files::{self, Claimed, ReportFormat};
-use super::{Exit, Usage};
+use super::Usage;
+use super::report_files::{self, Claimed, ReportArgs};
 use anyhow::{Context, Result, bail};
 use hdlscan::diff::{ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
-use hdlscan::{AtomicFile, InputSpec, Severity, Sink, SinkOptions, commit_all};
+use hdlscan::{AtomicFile, InputSpec, Sink, SinkOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -80,15 +80,8 @@ pub struct DiffArgs {
     /// Output format, overriding the output file's extension.
     #[arg(long, value_name = "FORMAT", value_parser = super::formats(super::WRITTEN))]
     pub output_format: Option<hdlscan::Format>,
-    /// Write the report here, repeatable: JSON, Markdown or HTML by the
-    /// extension (.json, .md, .html); `-` for stdout. Another extension
-    /// gets --report-format, or JSON.
-    #[arg(long, value_name = "FILE")]
-    pub report: Vec<String>,
-    /// The format of `--report -` and of report files whose extension
-    /// does not say.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub report_format: Option<ReportFormat>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// The JSON report of the scan that made OLD (`scan --report`): the
     /// report then says whether the tool's version or options differ.
     #[arg(long, value_name = "FILE.json")]
@@ -122,7 +115,7 @@ pub struct DiffArgs {
 pub fn run(args: DiffArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
-    let gates = parse_gates(&args)?;
+    let gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
     for (i, k) in args.key.iter().enumerate() {
         if args.key[..i].contains(k) {
             bail!(Usage(format!("--key {k} is given twice")));
@@ -154,12 +147,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let (old_run, new_run) = (scan_run(&args.old_report)?, scan_run(&args.new_report)?);
     // Output and reports are created before any work, so one that cannot
     // be written fails the run first, and none may replace an input.
-    let mut input_paths: Vec<&Path> = Vec::new();
-    for spec in [&old, &new] {
-        if let InputSpec::Path(p) = spec {
-            input_paths.push(p);
-        }
-    }
+    let mut input_paths: Vec<&Path> = [&old, &new].into_iter().filter_map(InputSpec::path).collect();
     input_paths.extend(args.old_report.iter().chain(&args.new_report).map(PathBuf::as_path));
     let mut claimed = Claimed::default();
     let mut writer = match output {
@@ -173,7 +161,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
+    let reports = report_files::open(&args.reports, &mut claimed, &input_paths)?;
 
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)
@@ -207,34 +195,9 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     };
     let mut report = DiffReport::new(made, outcome.tally, outcome.matched);
     report.judge(&gates);
-    // As `scan`: reports written before anything is renamed into place,
-    // then all committed in one step; a reader that stopped reading
-    // `--report -` is not a failed run.
-    let reported = report_files::write(&mut reports, &report);
-    if let Err(e) = &reported
-        && !super::is_broken_pipe(e)
-    {
-        return Err(reported.unwrap_err());
-    }
-    commit_all(output_file.into_iter().chain(report_files::files(reports)).collect())?;
-    reported?;
+    report_files::write_and_commit(reports, &report, output_file)?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary_text().as_bytes());
     }
-    Ok(if report.failed() {
-        Exit::GateFailed
-    } else {
-        Exit::Success
-    }
-    .into())
-}
-
-/// `--fail-if` and `--warn-if`, read before any work: a typo in a metric
-/// is a usage error, not a finished run judged wrong.
-fn parse_gates(args: &DiffArgs) -> Result<Vec<Gate>> {
-    let fail = args.fail_if.iter().map(|e| Gate::parse(e, Severity::Fail));
-    let warn = args.warn_if.iter().map(|e| Gate::parse(e, Severity::Warn));
-    fail.chain(warn)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::Error::new(Usage(e)))
+    super::finished(report.failed())
 }

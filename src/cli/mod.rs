@@ -96,7 +96,26 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-use hdlscan::{Format, PlanError};
+use hdlscan::{Format, PlanError, Severity};
+
+/// A run that finished: exit 3 when a `--fail-if` gate held.
+fn finished(gate_failed: bool) -> anyhow::Result<ExitCode> {
+    Ok(if gate_failed { Exit::GateFailed } else { Exit::Success }.into())
+}
+
+/// `--fail-if` and `--warn-if`, read by `parse` before any work: a typo
+/// in a metric is a usage error, not a finished run judged wrong.
+fn gates<G>(
+    fail_if: &[String],
+    warn_if: &[String],
+    parse: fn(&str, Severity) -> Result<G, String>,
+) -> anyhow::Result<Vec<G>> {
+    let fail = fail_if.iter().map(|e| parse(e, Severity::Fail));
+    let warn = warn_if.iter().map(|e| parse(e, Severity::Warn));
+    fail.chain(warn)
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::Error::new(Usage(e)))
+}
 
 /// A plan refused: exit 2 when the command line is at fault, 1 when an
 /// input is (its error as it came, with its chain).

@@ -11,6 +11,20 @@ use hdlscan::{AtomicFile, Format, Markup, Pages, Sink};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// `--report` and `--report-format`, as `scan` and `diff` take them.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Write the report here, repeatable: JSON, Markdown or HTML by the
+    /// extension (.json, .md, .html); `-` for stdout. Another extension
+    /// gets --report-format, or JSON.
+    #[arg(long, value_name = "FILE")]
+    pub report: Vec<String>,
+    /// The format of `--report -` and of report files whose extension
+    /// does not say.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub report_format: Option<ReportFormat>,
+}
+
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportFormat {
     Json,
@@ -70,12 +84,8 @@ impl Claimed {
 }
 
 /// Opens every `--report` target.
-pub fn open(
-    specs: &[String],
-    format: Option<ReportFormat>,
-    claimed: &mut Claimed,
-    inputs: &[&Path],
-) -> Result<Vec<ReportFile>> {
+pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Vec<ReportFile>> {
+    let (specs, format) = (&args.report, args.report_format);
     if specs.iter().filter(|s| *s == "-").count() > 1 {
         bail!(Usage("--report -: stdout can take one report".into()));
     }
@@ -124,12 +134,19 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
     .with_context(|| format!("--duplicates {}", path.display()))
 }
 
-/// Writes `report` into every report file (uncommitted) and to stdout for
-/// `-`. A reader that stopped reading stdout (`--report - | head`) is not
-/// a failed run: that error is returned last, after the files are written.
-pub fn write(reports: &mut [ReportFile], report: &dyn Pages) -> Result<()> {
+/// Writes `report` into every report file and to stdout for `-`, then
+/// commits the files with `outputs` in one step: a report that cannot be
+/// written (full disk) leaves no output behind, and an interrupt leaves
+/// all or none. A reader that stopped reading stdout (`--report - | head`)
+/// is not a failed run: the files are committed, and that error is
+/// returned last (`main` exits 0 for it).
+pub fn write_and_commit(
+    mut reports: Vec<ReportFile>,
+    report: &dyn Pages,
+    outputs: impl IntoIterator<Item = AtomicFile>,
+) -> Result<()> {
     let mut stdout_err = None;
-    for r in reports.iter_mut() {
+    for r in &mut reports {
         let text = r.format.render(report)?;
         match &mut r.file {
             Some(f) => f
@@ -143,10 +160,10 @@ pub fn write(reports: &mut [ReportFile], report: &dyn Pages) -> Result<()> {
             }
         }
     }
+    if let Some(e) = stdout_err.take_if(|e| !super::is_broken_pipe(e)) {
+        return Err(e);
+    }
+    let files = outputs.into_iter().chain(reports.into_iter().filter_map(|r| r.file));
+    hdlscan::commit_all(files.collect())?;
     stdout_err.map_or(Ok(()), Err)
-}
-
-/// The files to commit.
-pub fn files(reports: Vec<ReportFile>) -> impl Iterator<Item = AtomicFile> {
-    reports.into_iter().filter_map(|r| r.file)
 }

@@ -2,8 +2,8 @@
 //! and spreadsheet inputs, classifies the values of the chosen columns,
 //! optionally writes them back enriched (wide or long), and reports.
 
-use super::report_files::{self, ReportFormat};
-use super::{Exit, ParserArgs, Usage};
+use super::report_files::{self, ReportArgs};
+use super::{ParserArgs, Usage};
 use anyhow::Result;
 use hdlscan::{
     Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
@@ -154,15 +154,8 @@ pub struct ScanArgs {
     /// Input format, overriding the input files' extensions.
     #[arg(long, value_name = "FORMAT", value_parser = super::formats(READ))]
     pub input_format: Option<Format>,
-    /// Write the report here, repeatable: JSON, Markdown or HTML by the
-    /// extension (.json, .md, .html); `-` for stdout. Another extension
-    /// gets --report-format, or JSON.
-    #[arg(long, value_name = "FILE")]
-    pub report: Vec<String>,
-    /// The format of `--report -` and of report files whose extension
-    /// does not say.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub report_format: Option<ReportFormat>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// Field delimiter of CSV input [default: `,`, or the `;`, tab or `|`
     /// a header of one column splits on; tab for .tsv].
     #[arg(short = 'd', long, value_name = "CHAR")]
@@ -298,7 +291,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
     let plan = ScanPlan::build(&args.request()).map_err(super::plan_error)?;
-    let gates = parse_gates(&args)?;
+    let gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
     let baseline = match &args.baseline {
         Some(p) => Some(read_baseline(p)?),
         None => None,
@@ -306,30 +299,21 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may
     // replace an input or the output.
-    let input_paths: Vec<&Path> = plan
-        .inputs()
-        .iter()
-        .filter_map(|i| match i {
-            InputSpec::Path(p) => Some(p.as_path()),
-            InputSpec::Stdin => None,
-        })
-        .collect();
+    let input_paths: Vec<&Path> = plan.inputs().iter().filter_map(InputSpec::path).collect();
     let mut claimed = report_files::Claimed::default();
     if let Some((out, format)) = plan.output() {
         if out.as_os_str() == "-" {
-            stdout_output(*format, &args.report)?;
+            stdout_output(*format, &args.reports.report)?;
         } else {
             claimed.claim("-o", "the output file", out)?;
         }
     }
-    let mut reports = report_files::open(&args.report, args.report_format, &mut claimed, &input_paths)?;
+    let reports = report_files::open(&args.reports, &mut claimed, &input_paths)?;
     let mut dups_sink = match &args.duplicates {
         Some(path) => Some(report_files::open_duplicates(path, &mut claimed, &input_paths)?),
         None => None,
     };
     let bar = progress_bar(&args, plan.inputs(), plan.format());
-    let options = serde_json::to_value(plan.options())?;
-    let output = plan.output().map(|(p, _)| p.display().to_string());
     let progress = |n: u64| {
         if let Some(b) = &bar {
             b.inc(n);
@@ -346,14 +330,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         Err(e) => e,
     })?;
     let made = Made {
-        inputs: result.inputs,
-        columns: result.columns,
-        output,
-        long: result.long,
-        column_prefix: result.column_prefix,
-        notes: result.notes,
-        options,
         elapsed_seconds: started.elapsed().as_secs_f64(),
+        ..result.made
     };
     // The clusters' file: written whole to its temporary file before
     // anything is committed, like the output.
@@ -376,20 +354,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     report
         .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
         .map_err(|e| anyhow::Error::new(Usage(e)))?;
-    // The reports are written before the output is put in place, and all
-    // are committed in one step: a report that cannot be written (full
-    // disk) leaves no output behind, and an interrupt leaves all or none.
-    let reported = report_files::write(&mut reports, &report);
-    // A reader that stopped reading the report (`--report - | head`) is not
-    // a failed run: the output is kept and the exit is 0 (see `main`).
-    if let Err(e) = &reported
-        && !super::is_broken_pipe(e)
-    {
-        return Err(reported.unwrap_err());
-    }
-    let files = result.output.take().into_iter().chain(dups_file);
-    hdlscan::commit_all(files.chain(report_files::files(reports)).collect())?;
-    reported?;
+    report_files::write_and_commit(reports, &report, result.output.take().into_iter().chain(dups_file))?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     } else if report.failed() {
@@ -402,12 +367,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
             .collect();
         super::say(format_args!("hdlscan: {}", failed.join("; ")));
     }
-    Ok(if report.failed() {
-        Exit::GateFailed
-    } else {
-        Exit::Success
-    }
-    .into())
+    super::finished(report.failed())
 }
 
 /// `-o -`: stdout takes one file, and Parquet or Arrow only into a pipe
@@ -445,16 +405,6 @@ fn read_baseline(path: &Path) -> Result<Snapshot> {
     let json: serde_json::Value = serde_json::from_slice(&text)
         .map_err(|e| anyhow::anyhow!("--baseline {shown}: not a JSON report of hdlscan scan: {e}"))?;
     Snapshot::from_json(&json).map_err(|e| anyhow::anyhow!("--baseline {shown}: {e}"))
-}
-
-/// `--fail-if` and `--warn-if`, read before any work: a typo in a metric
-/// is a usage error, not a finished run judged wrong.
-fn parse_gates(args: &ScanArgs) -> Result<Vec<Gate>> {
-    let fail = args.fail_if.iter().map(|e| Gate::parse(e, Severity::Fail));
-    let warn = args.warn_if.iter().map(|e| Gate::parse(e, Severity::Warn));
-    fail.chain(warn)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::Error::new(Usage(e)))
 }
 
 /// A bar on a terminal, for files whose size tells the work ahead: bytes

@@ -1,8 +1,9 @@
 //! The join of OLD and NEW when OLD's index would pass its memory budget:
 //! both files are hash-partitioned by key into the spill engine's
-//! partition files, then joined one partition at a time (a partition's
-//! OLD rows held, its NEW rows streamed past them), as
-//! `join::Join` joins the whole files.
+//! partitions (OLD's sharing one file, NEW's another), then joined one
+//! partition at a time (a partition's OLD rows held, its NEW rows streamed
+//! past them), as `join::Join` joins the whole files; every partition's
+//! changes and `removed` share a third file.
 //!
 //! A key's rows are all in one partition, so its changes and duplicates
 //! are found there. Each row carries its data row, which orders everything
@@ -22,7 +23,7 @@ use super::layout::Layout;
 use super::read::Table;
 use super::record::{self, Prior, TASK};
 use super::row::{At, Side};
-use crate::spill::{self, Budget, Merge, Part, Writer, bucket};
+use crate::spill::{self, Budget, Merge, Part, Spill, Writer, bucket};
 use anyhow::Result;
 
 /// Buffer of each file being written or read.
@@ -31,8 +32,6 @@ const BUFFER: usize = 64 * 1024;
 /// Both files being partitioned: OLD's first, then NEW's.
 pub struct Parts {
     budget: Budget,
-    /// Each partition holds two files open (OLD's and NEW's, then its
-    /// changes and `removed`).
     n: usize,
     writers: Vec<Writer>,
     old: Vec<Part>,
@@ -41,7 +40,7 @@ pub struct Parts {
 
 impl Parts {
     pub fn new(budget: &Budget) -> Result<Parts> {
-        let n = budget.open_partitions(2);
+        let n = budget.partitions;
         Ok(Parts {
             writers: budget.writers(TASK, n, BUFFER)?,
             budget: budget.clone(),
@@ -87,7 +86,7 @@ impl Parts {
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
     ) -> Result<Matched> {
         let new_files: Vec<Part> = self.writers.into_iter().map(Writer::finish).collect::<Result<_>>()?;
-        let dir = self.budget.dir();
+        let out_file = Spill::new(TASK, self.budget.dir())?;
         let mut m = Matched {
             partitions: self.n as u64,
             ..Matched::default()
@@ -126,7 +125,7 @@ impl Parts {
             if old_dup.is_some() {
                 continue;
             }
-            let mut out = Writer::new(TASK, dir, BUFFER)?;
+            let mut out = out_file.writer(BUFFER);
             let mut reader = new_part.frames(BUFFER);
             while reader.advance()? {
                 let r = record::get_row(reader.frame())?;
@@ -142,7 +141,7 @@ impl Parts {
                 }
             }
             changes.push(out.finish()?);
-            let mut out = Writer::new(TASK, dir, BUFFER)?;
+            let mut out = out_file.writer(BUFFER);
             // Keys NEW added before the join left memory are matched.
             held.removed(rows.len(), |i, c| {
                 record::put_change(&mut enc, rows[i], c);

@@ -7,8 +7,9 @@
 //! [`Table::for_each`] hands the rows to a callback one at a time in a
 //! reused [`RowBuf`]: the key cells and the four compared columns, as text
 //! (see `row`). Key cells of any type are text as `scan`'s CSV writes them
-//! (integers and floats in decimal, booleans `true`/`false`), so an `id`
-//! that is an integer in Parquet matches the same `id` in CSV.
+//! (its writer's [`Cells`]: integers and floats in decimal, booleans
+//! `true`/`false`, lists of strings joined with `;`), so an `id` that is
+//! an integer in Parquet matches the same `id` in CSV.
 
 use super::layout::{self, Layout};
 use super::row::{RowBuf, normalize_warnings};
@@ -16,15 +17,14 @@ use crate::io::csv_in::{CsvBlockReader, CsvOptions, parse_block};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::format::Format;
 use crate::io::parquet_in::ParquetInput;
+use crate::io::sink::Cells;
 use crate::io::source::InputSpec;
-use crate::strings::{IdColumn, StrColumn};
+use crate::strings::is_string_type;
 use anyhow::Result;
-use arrow_array::cast::AsArray;
-use arrow_array::types::*;
-use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchReader};
+use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{DataType, SchemaRef};
+use std::borrow::Cow;
 use std::fs::File;
-use std::io::Write;
 use std::sync::Arc;
 
 enum Source {
@@ -189,163 +189,56 @@ fn batch_rows(
     buf: &mut RowBuf,
     f: &mut impl FnMut(&RowBuf) -> Result<()>,
 ) -> Result<()> {
-    let column = |i: usize| -> Result<Text<'_>> {
-        Text::new(batch.column(i)).map_err(|_| {
-            let field = schema.field(i);
+    let column = |i: usize| -> Result<Cells<'_>> {
+        let field = schema.field(i);
+        if !readable(field.data_type()) {
             let kind = ErrorKind::ColumnType {
                 column: field.name().clone(),
                 found: field.data_type().to_string(),
                 wanted: "one a diff reads as text (strings, bytes, numbers, booleans, lists of strings)",
             };
-            PositionedError::new(&name.into(), Position::default(), kind).into()
-        })
+            return Err(PositionedError::new(&name.into(), Position::default(), kind).into());
+        }
+        Cells::new(batch.column(i), true)
     };
-    let keys: Vec<Text<'_>> = layout.key.iter().map(|&k| column(k)).collect::<Result<_>>()?;
+    let keys: Vec<Cells<'_>> = layout.key.iter().map(|&k| column(k)).collect::<Result<_>>()?;
     let [kind, canonical, error, warnings] =
         [layout::KIND, layout::CANONICAL, layout::ERROR, layout::WARNINGS].map(|c| column(layout.spec[c]));
     let (kind, canonical, error, warnings) = (kind?, canonical?, error?, warnings?);
     let record = layout.record.map(column).transpose()?;
     let mut scratch = Vec::new();
-    let mut parts: Vec<&str> = Vec::new();
     for r in 0..batch.num_rows() {
         buf.row += 1;
         buf.clear_key();
         for k in &keys {
-            scratch.clear();
-            k.write(r, &mut scratch);
-            buf.push_key(&scratch);
+            buf.push_key(text(k, r, &mut scratch).as_bytes());
         }
-        kind.set(r, &mut buf.kind);
-        canonical.set(r, &mut buf.canonical);
-        error.set(r, &mut buf.error);
-        parts.clear();
-        warnings.each(r, |w| parts.push(w));
-        normalize_warnings(parts.iter().copied(), &mut buf.warnings);
-        buf.record = record.as_ref().and_then(|c| {
-            scratch.clear();
-            c.write(r, &mut scratch);
-            std::str::from_utf8(&scratch).ok()?.parse().ok()
-        });
+        set(&mut buf.kind, &text(&kind, r, &mut scratch));
+        set(&mut buf.canonical, &text(&canonical, r, &mut scratch));
+        set(&mut buf.error, &text(&error, r, &mut scratch));
+        normalize_warnings(std::iter::once(&*text(&warnings, r, &mut scratch)), &mut buf.warnings);
+        buf.record = record.as_ref().and_then(|c| text(c, r, &mut scratch).parse().ok());
         known_kind(name, buf)?;
         f(buf)?;
     }
     Ok(())
 }
 
-/// One column of a batch as text, downcast once per batch.
-enum Text<'a> {
-    /// Strings (any string type or a dictionary of them), bytes, nulls.
-    Bytes(IdColumn<'a>),
-    /// Numbers and booleans, in decimal as the CSV writer writes them.
-    Shown(&'a dyn Array, fn(&dyn Array, usize, &mut Vec<u8>)),
-    /// A list of strings (`warnings` in Parquet and Arrow).
-    List(&'a dyn Array, StrColumn<'a>),
+/// Cell `r` of `c` as text (invalid UTF-8 replaced), written through
+/// `scratch`.
+fn text<'s>(c: &Cells<'_>, r: usize, scratch: &'s mut Vec<u8>) -> Cow<'s, str> {
+    scratch.clear();
+    c.write(r, scratch);
+    String::from_utf8_lossy(scratch)
 }
 
-fn shown<T: ArrowPrimitiveType>(a: &dyn Array, i: usize, out: &mut Vec<u8>)
-where
-    T::Native: std::fmt::Display,
-{
-    let _ = write!(out, "{}", a.as_primitive::<T>().value(i));
-}
-
-impl<'a> Text<'a> {
-    fn new(a: &'a ArrayRef) -> Result<Text<'a>> {
-        use DataType::*;
-        let show: fn(&dyn Array, usize, &mut Vec<u8>) = match a.data_type() {
-            Boolean => |a, i, out| out.extend_from_slice(if a.as_boolean().value(i) { b"true" } else { b"false" }),
-            Int8 => shown::<Int8Type>,
-            Int16 => shown::<Int16Type>,
-            Int32 => shown::<Int32Type>,
-            Int64 => shown::<Int64Type>,
-            UInt8 => shown::<UInt8Type>,
-            UInt16 => shown::<UInt16Type>,
-            UInt32 => shown::<UInt32Type>,
-            UInt64 => shown::<UInt64Type>,
-            Float32 => shown::<Float32Type>,
-            Float64 => shown::<Float64Type>,
-            List(_) => {
-                return Ok(Text::List(
-                    a.as_ref(),
-                    StrColumn::new(a.as_list::<i32>().values().as_ref())?,
-                ));
-            }
-            LargeList(_) => {
-                return Ok(Text::List(
-                    a.as_ref(),
-                    StrColumn::new(a.as_list::<i64>().values().as_ref())?,
-                ));
-            }
-            _ => return Ok(Text::Bytes(IdColumn::new(a.as_ref())?)),
-        };
-        Ok(Text::Shown(a.as_ref(), show))
-    }
-
-    /// Appends row `i` to `out` (nothing for a null; a list's elements
-    /// joined with `;`).
-    fn write(&self, i: usize, out: &mut Vec<u8>) {
-        match self {
-            Text::Bytes(c) => out.extend_from_slice(c.get_bytes(i).unwrap_or_default()),
-            Text::Shown(a, show) => {
-                if a.is_valid(i) {
-                    show(*a, i, out)
-                }
-            }
-            Text::List(..) => {
-                let mut first = true;
-                self.each(i, |s| {
-                    if !std::mem::take(&mut first) {
-                        out.push(b';');
-                    }
-                    out.extend_from_slice(s.as_bytes());
-                });
-            }
-        }
-    }
-
-    /// Sets `s` to row `i` as text (invalid UTF-8 replaced).
-    fn set(&self, i: usize, s: &mut String) {
-        s.clear();
-        match self {
-            Text::Bytes(IdColumn::Str(c)) => s.push_str(c.get(i).unwrap_or_default()),
-            _ => {
-                let mut bytes = Vec::new();
-                self.write(i, &mut bytes);
-                s.push_str(&String::from_utf8_lossy(&bytes));
-            }
-        }
-    }
-
-    /// Calls `f` with each string of row `i`: a list's elements, or the
-    /// one string.
-    fn each(&self, i: usize, mut f: impl FnMut(&'a str)) {
-        match self {
-            Text::List(a, values) => {
-                if a.is_null(i) {
-                    return;
-                }
-                let (start, end) = match a.data_type() {
-                    DataType::List(_) => {
-                        let o = a.as_list::<i32>().value_offsets();
-                        (o[i] as usize, o[i + 1] as usize)
-                    }
-                    _ => {
-                        let o = a.as_list::<i64>().value_offsets();
-                        (o[i] as usize, o[i + 1] as usize)
-                    }
-                };
-                for j in start..end {
-                    if let Some(v) = values.get(j) {
-                        f(v);
-                    }
-                }
-            }
-            Text::Bytes(IdColumn::Str(c)) => {
-                if let Some(v) = c.get(i) {
-                    f(v)
-                }
-            }
-            _ => {}
-        }
+/// Whether a diff reads a column of type `dt` as text.
+fn readable(dt: &DataType) -> bool {
+    use DataType::*;
+    match dt {
+        Null | Boolean | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 | Float32 | Float64 => true,
+        Binary | LargeBinary | BinaryView => true,
+        List(f) | LargeList(f) => is_string_type(f.data_type()),
+        dt => is_string_type(dt),
     }
 }

@@ -3,7 +3,7 @@
 //! in memory up to the budget, then spilled to hash-partitioned anonymous
 //! temporary files; and [`Collector::finish`], which groups them.
 
-use super::group::{self, Counters, Ctx, EngineStats, PartOut, TopSoFar};
+use super::group::{self, Counters, Ctx, EngineStats, TopSoFar};
 use super::options::Options;
 use super::output::{Grouped, Rows};
 use super::record::{Block, Held, TASK, get_key};
@@ -190,14 +190,7 @@ impl Collector {
                     per_thread: group::per_thread(ctx.per_thread, memory, &files),
                     ..ctx
                 };
-                let mut out = files
-                    .into_par_iter()
-                    .map(|p| group::group_file(&ctx, p, 0))
-                    .try_reduce(PartOut::default, |mut a, b| {
-                        a += b;
-                        a.keep_top(opts.top);
-                        Ok(a)
-                    })?;
+                let mut out = group::group_files(&ctx, files, 0)?;
                 let runs = std::mem::take(&mut out.runs);
                 (out, if opts.file { Rows::Runs(runs) } else { Rows::NotMade })
             }

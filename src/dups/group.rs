@@ -544,7 +544,7 @@ pub(super) fn per_thread(share: usize, memory: usize, files: &[Part]) -> usize {
 
 /// Groups one partition file at `level` (0: the collector's partitions),
 /// splitting it when its canonicals do not fit.
-pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
+fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
     if part.records == 0 {
         return Ok(PartOut::default());
     }
@@ -587,8 +587,14 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
     }
     let subs = split(ctx, &part, level + 1)?;
     drop(part);
-    subs.into_par_iter()
-        .map(|p| group_file(ctx, p, level + 1))
+    group_files(ctx, subs, level + 1)
+}
+
+/// Groups partition files at `level` in parallel, merging what they find.
+pub(super) fn group_files(ctx: &Ctx<'_>, parts: Vec<Part>, level: u32) -> Result<PartOut> {
+    parts
+        .into_par_iter()
+        .map(|p| group_file(ctx, p, level))
         .try_reduce(PartOut::default, |mut a, b| {
             a += b;
             a.keep_top(ctx.opts.top);
@@ -596,9 +602,9 @@ pub(super) fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOu
         })
 }
 
-/// Splits a partition by `level`'s hash into files of about a quarter of
-/// a thread's budget (twice as many as needed, at most the budget's partitions):
-/// a split needs few files, and each is one more open descriptor.
+/// Splits a partition by `level`'s hash into partitions of about a quarter
+/// of a thread's budget (twice as many as needed, at most the budget's
+/// partitions), sharing one new file.
 fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let fit = (ctx.per_thread / 4).max(1) as u64;
     let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.budget.partitions.max(2) as u64) as usize;

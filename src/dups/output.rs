@@ -5,7 +5,7 @@ use super::group::{Counters, Ctx, EngineStats, HeldGroups, TopSoFar};
 use super::options::Options;
 use super::record::{Row, RowKey, TASK, get_row, row_key};
 use crate::clusters::Summary;
-use crate::io::sink::Sink;
+use crate::io::sink::{Sink, SinkOptions};
 use crate::spill::{Run, RunStore, reduce};
 use anyhow::{Result, bail};
 use arrow_array::builder::{StringBuilder, UInt32Builder, UInt64Builder};
@@ -75,20 +75,9 @@ impl Grouped {
     /// dictionaries or statistics on the columns that are (nearly) all
     /// distinct, where interning every value only costs time (5% of an
     /// audit's instructions with the file).
-    pub fn sink_options() -> crate::io::sink::SinkOptions {
-        use crate::io::sink;
-        use parquet::file::properties::EnabledStatistics;
-        use parquet::schema::types::ColumnPath;
-        let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
-        for name in ["canonical", "record", "line", "value", "first_record"] {
-            props = props
-                .set_column_dictionary_enabled(ColumnPath::from(name), false)
-                .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
-        }
-        sink::SinkOptions {
-            parquet: props.build(),
-            ..sink::SinkOptions::default()
-        }
+    pub fn sink_options() -> SinkOptions {
+        let plain = ["canonical", "record", "line", "value", "first_record"].map(String::from);
+        SinkOptions::parquet_without(plain.clone(), plain)
     }
 
     /// Writes every cluster's members in cluster order through `sink`, in

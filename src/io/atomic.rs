@@ -100,25 +100,15 @@ pub fn os_reason(e: &io::Error) -> String {
 /// exist (e.g. `-` for stdin) are skipped, as is a target that doesn't exist
 /// yet.
 pub fn check_not_an_input(target: &Path, inputs: &[&Path]) -> Result<()> {
-    let Ok(tmeta) = fs::metadata(target) else {
+    if fs::metadata(target).is_err() {
         return Ok(());
-    };
-    for input in inputs {
-        let Ok(imeta) = fs::metadata(input) else {
-            continue;
-        };
-        if same_file(&tmeta, &imeta)
-            || matches!(
-                (fs::canonicalize(target), fs::canonicalize(input)),
-                (Ok(a), Ok(b)) if a == b
-            )
-        {
-            bail!(
-                "refusing to write output {}: it is the same file as input {}",
-                target.display(),
-                input.display()
-            );
-        }
+    }
+    if let Some(input) = inputs.iter().find(|i| fs::metadata(i).is_ok() && same_target(target, i)) {
+        bail!(
+            "refusing to write output {}: it is the same file as input {}",
+            target.display(),
+            input.display()
+        );
     }
     Ok(())
 }
@@ -136,15 +126,19 @@ pub fn same_target(a: &Path, b: &Path) -> bool {
         if let Ok(c) = fs::canonicalize(p) {
             return Some(c);
         }
-        let dir = match p.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        Some(fs::canonicalize(dir).ok()?.join(p.file_name()?))
+        Some(fs::canonicalize(dir_of(p)).ok()?.join(p.file_name()?))
     }
     match (resolve(a), resolve(b)) {
         (Some(x), Some(y)) => x == y,
         _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
+}
+
+/// The directory `p` is in: its parent, or `.` for a bare name.
+fn dir_of(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
     }
 }
 
@@ -204,11 +198,7 @@ impl AtomicFile {
             }
             _ => {}
         }
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        AtomicFile::create_in(&dir, name, target)
+        AtomicFile::create_in(dir_of(target), name, target)
     }
 
     /// The temporary file `.NAME.hdlscan-tmp.PID` in `dir`, for `target`.
@@ -411,15 +401,8 @@ impl Synced {
         unregister(&self.tmp);
         // Make the rename itself durable (best effort; not possible everywhere).
         #[cfg(unix)]
-        if let Some(dir) = self.target.parent() {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            if let Ok(d) = File::open(dir) {
-                let _ = d.sync_all();
-            }
+        if let Ok(d) = File::open(dir_of(&self.target)) {
+            let _ = d.sync_all();
         }
         self.tmp = PathBuf::new(); // nothing left for Drop to remove
         Ok(())

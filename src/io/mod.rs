@@ -6,7 +6,6 @@
 //!   from its name or its first bytes.
 //! - [`source`]: where an input's bytes come from: files and stdin, opened,
 //!   decompressed (gzip, zstd) and sniffed.
-//! - [`split`]: the quote-aware CSV record-boundary finder (no I/O).
 //! - [`csv_in`]: CSV/TSV input cut into blocks of whole records by a
 //!   sequential reader, each parsed independently into a columnar
 //!   [`csv_in::RowBlock`].
@@ -30,11 +29,9 @@ pub mod jsonl;
 pub mod magic;
 pub mod nested;
 pub mod parquet_in;
-mod record;
 pub mod sheet;
 pub mod sink;
 pub mod source;
-pub mod split;
 
 /// Column names for an error message, escaped and cut short.
 pub use crate::select::describe_columns;

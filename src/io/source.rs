@@ -34,6 +34,14 @@ impl InputSpec {
         }
     }
 
+    /// The file's path; none for stdin.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            InputSpec::Path(p) => Some(p),
+            InputSpec::Stdin => None,
+        }
+    }
+
     /// The name used in error messages.
     pub fn display_name(&self) -> String {
         match self {

@@ -17,7 +17,7 @@ use crate::io::nested::{self, Flat};
 use crate::report::Stats;
 use crate::strings::IdColumn;
 use anyhow::Result;
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use hdlscan_core::classify::cell_values;
 use std::sync::Arc;
 
@@ -136,6 +136,34 @@ impl Out {
             ))),
         }
     }
+
+    /// The block's output batch: wide, the input's own arrays (`input`)
+    /// then the added columns; long, the long builder's arrays with the
+    /// kept columns (`keep`; `value_bytes`: CSV to CSV keeps the raw
+    /// bytes); none for an audit.
+    fn finish(
+        self,
+        shape: &Shape,
+        input: impl FnOnce(&mut u64) -> Result<Vec<ArrayRef>>,
+        keep: impl FnOnce(&mut u64) -> Result<Vec<ArrayRef>>,
+        value_bytes: bool,
+        lossy: &mut u64,
+    ) -> Result<Option<RecordBatch>> {
+        let (arrays, schema) = match (self, &shape.shaped) {
+            (Out::Wide(enriched), Shaped::Wide(schema)) => {
+                let mut arrays = input(lossy)?;
+                arrays.extend(enriched.finish());
+                (arrays, schema)
+            }
+            (Out::Long(long), Shaped::Long(schema)) => {
+                let keep = keep(lossy)?;
+                let arrays = long.finish(&shape.input_names, &shape.column_names, &keep, value_bytes, lossy)?;
+                (arrays, schema)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(RecordBatch::try_new(schema.clone(), arrays)?))
+    }
 }
 
 /// The values `each_value` will meet in `cells` before `--split` (a path
@@ -199,20 +227,6 @@ fn each_value(cells: &impl Cells, input: u32, shape: &Shape, out: &mut Out, stat
     }
 }
 
-/// A block's long output: the long builder's arrays with the block's kept
-/// columns (`value_bytes`: CSV to CSV keeps the raw bytes).
-fn long_batch(
-    shape: &Shape,
-    schema: &arrow_schema::SchemaRef,
-    long: LongBuilder,
-    keep: &[ArrayRef],
-    value_bytes: bool,
-    lossy: &mut u64,
-) -> Result<RecordBatch> {
-    let arrays = long.finish(&shape.input_names, &shape.column_names, keep, value_bytes, lossy)?;
-    Ok(RecordBatch::try_new(schema.clone(), arrays)?)
-}
-
 /// Classifies one unit of work.
 pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
     let mut stats = Stats::new(shape.parsers.len());
@@ -248,25 +262,13 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 })
                 .collect()
             };
-            let batch = match (out, &shape.shaped) {
-                (Out::Wide(enriched), Shaped::Wide(schema)) => {
-                    let mut arrays = text(&mut (0..input.ncols), &mut stats.lossy_cells)?;
-                    arrays.extend(enriched.finish());
-                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
-                }
-                (Out::Long(long), Shaped::Long(schema)) => {
-                    let keep = text(&mut input.keep.iter().copied(), &mut stats.lossy_cells)?;
-                    Some(long_batch(
-                        shape,
-                        schema,
-                        *long,
-                        &keep,
-                        shape.raw_cells,
-                        &mut stats.lossy_cells,
-                    )?)
-                }
-                _ => None,
-            };
+            let batch = out.finish(
+                shape,
+                |lossy| text(&mut (0..input.ncols), lossy),
+                |lossy| text(&mut input.keep.iter().copied(), lossy),
+                shape.raw_cells,
+                &mut stats.lossy_cells,
+            )?;
             Ok(Done {
                 batch,
                 stats,
@@ -302,18 +304,13 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 first_record,
             };
             each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
-            let out = match (out, &shape.shaped) {
-                (Out::Wide(enriched), Shaped::Wide(schema)) => {
-                    let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
-                    arrays.extend(enriched.finish());
-                    Some(RecordBatch::try_new(schema.clone(), arrays)?)
-                }
-                (Out::Long(long), Shaped::Long(schema)) => {
-                    let keep: Vec<ArrayRef> = input.keep.iter().map(|&k| batch.column(k).clone()).collect();
-                    Some(long_batch(shape, schema, *long, &keep, false, &mut stats.lossy_cells)?)
-                }
-                _ => None,
-            };
+            let out = out.finish(
+                shape,
+                |_| Ok(batch.columns().to_vec()),
+                |_| Ok(input.keep.iter().map(|&k| batch.column(k).clone()).collect()),
+                false,
+                &mut stats.lossy_cells,
+            )?;
             Ok(Done {
                 batch: out,
                 stats,
@@ -339,22 +336,16 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             let mut out = Out::new(shape, values, bytes);
             dups = dups::Block::with_capacity(values);
             each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
-            let batch = match (out, &shape.shaped) {
-                (Out::Long(long), Shaped::Long(schema)) => {
-                    // Kept paths yield one value at most (`[]` is refused
-                    // in --keep): a record's text, or null.
-                    let keep: Vec<ArrayRef> = input
-                        .keep
-                        .iter()
-                        .map(|&k| {
-                            let texts = (0..n).map(|r| recs.values(r, k).next().map(|v| String::from_utf8_lossy(v)));
-                            Arc::new(arrow_array::StringArray::from_iter(texts)) as ArrayRef
-                        })
-                        .collect();
-                    Some(long_batch(shape, schema, *long, &keep, false, &mut stats.lossy_cells)?)
-                }
-                _ => None,
+            // Kept paths yield one value at most (`[]` is refused in
+            // --keep): a record's text, or null.
+            let keep = |_: &mut u64| {
+                let keep = input.keep.iter().map(|&k| {
+                    let texts = (0..n).map(|r| recs.values(r, k).next().map(|v| String::from_utf8_lossy(v)));
+                    Arc::new(StringArray::from_iter(texts)) as ArrayRef
+                });
+                Ok(keep.collect())
             };
+            let batch = out.finish(shape, |_| Ok(Vec::new()), keep, false, &mut stats.lossy_cells)?;
             Ok(Done {
                 batch,
                 stats,

@@ -21,15 +21,13 @@ use crate::id::{Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
 use crate::io::csv_in::{ParseOptions, RawBlock};
 use crate::io::jsonl::{JsonlOptions, PathSet, RawLines, Reach, Step};
-use crate::io::sink::{self, Sink, SinkOptions};
+use crate::io::sink::{Sink, SinkOptions};
 use crate::io::source::InputSpec;
 use crate::plan::{PlanError, ScanPlan};
-use crate::report::{InputInfo, Stats};
+use crate::report::{Made, Stats};
 use anyhow::{Result, anyhow, bail};
 use arrow_array::{RecordBatch, StringArray};
 use arrow_schema::SchemaRef;
-use parquet::file::properties::EnabledStatistics;
-use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -38,16 +36,10 @@ use std::thread;
 
 /// What a run produced, for the report.
 pub struct ScanResult {
-    /// Each input: its path, format, bytes and records.
-    pub inputs: Vec<InputInfo>,
-    /// The chosen columns' names, in the run's order.
-    pub columns: Vec<String>,
-    /// Whether the output (or would-be output) is long.
-    pub long: bool,
-    /// The added columns' prefix.
-    pub column_prefix: String,
-    /// What the run noticed that the user should hear (see `Report::notes`).
-    pub notes: Vec<String>,
+    /// How the run was made, as its report says it: the inputs read, the
+    /// chosen columns, the output's shape, the plan's options; all but
+    /// the elapsed time, which the caller measures from where it starts.
+    pub made: Made,
     /// The counts of every column, for the report.
     pub stats: Stats,
     /// The duplicate clusters, grouped; their file is written by the
@@ -142,6 +134,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         csv,
         json,
         output,
+        options,
         dups,
         threads,
         first_csv,
@@ -161,6 +154,9 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         mut notes,
         ..
     } = plan;
+    // The options and the output as the report shows them.
+    let options = serde_json::to_value(&options)?;
+    let shown_output = output.as_ref().map(|(p, _)| p.display().to_string());
     let several_inputs = inputs.len() > 1;
     let input_names: Vec<String> = inputs.iter().map(InputSpec::display_name).collect();
     let shape = Arc::new(Shape {
@@ -187,13 +183,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
     });
     let threads = threads.max(1);
     // The output may replace none of them.
-    let input_paths: Vec<PathBuf> = inputs
-        .iter()
-        .filter_map(|i| match i {
-            InputSpec::Path(p) => Some(p.clone()),
-            InputSpec::Stdin => None,
-        })
-        .collect();
+    let input_paths: Vec<PathBuf> = inputs.iter().filter_map(|i| Some(i.path()?.to_path_buf())).collect();
     // One pool for classification and for the writer's parallel column
     // encoding, so --threads bounds both.
     let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?);
@@ -311,11 +301,16 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         }
     }
     Ok(ScanResult {
-        inputs: infos,
-        columns: column_names,
-        long,
-        column_prefix: prefix,
-        notes,
+        made: Made {
+            inputs: infos,
+            columns: column_names,
+            output: shown_output,
+            long,
+            column_prefix: prefix,
+            notes,
+            options,
+            elapsed_seconds: 0.0,
+        },
         stats,
         grouped,
         rows_written,
@@ -428,22 +423,12 @@ enum WriterMsg {
 /// statistics where they prune nothing (see `columns`); `long` output's
 /// leading columns too.
 pub fn sink_options(column_prefix: &str, long: bool) -> SinkOptions {
-    let mut props = sink::parquet_properties_builder(sink::parquet_zstd(sink::PARQUET_ZSTD_LEVEL));
     let long_only = |names: &'static [&'static str]| names.iter().filter(move |_| long);
-    for name in columns::DISTINCT.iter().chain(long_only(&columns::LONG_NO_DICTIONARY)) {
-        props = props.set_column_dictionary_enabled(ColumnPath::from(format!("{column_prefix}{name}")), false);
-    }
-    for name in columns::NO_STATISTICS
-        .iter()
-        .chain(long_only(&columns::LONG_NO_STATISTICS))
-    {
-        let path = ColumnPath::from(format!("{column_prefix}{name}"));
-        props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
-    }
-    SinkOptions {
-        parquet: props.build(),
-        ..SinkOptions::default()
-    }
+    let named = |name: &&str| format!("{column_prefix}{name}");
+    SinkOptions::parquet_without(
+        columns::DISTINCT.iter().chain(long_only(&columns::LONG_NO_DICTIONARY)).map(named),
+        columns::NO_STATISTICS.iter().chain(long_only(&columns::LONG_NO_STATISTICS)).map(named),
+    )
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<(AtomicFile, u64)> {

@@ -304,11 +304,6 @@ impl ScanPlan {
         self.output.as_ref()
     }
 
-    /// The report's `options`.
-    pub fn options(&self) -> &Options {
-        &self.options
-    }
-
     /// Opens the first input and resolves the columns, the parsers and
     /// the output's shape against it.
     fn resolve(&mut self, req: &Request, parser: crate::id::Options) -> Result<(), PlanError> {

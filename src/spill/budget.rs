@@ -3,7 +3,7 @@
 //! temporary files go, and the most one table holds.
 
 use super::file::{Task, Writer};
-use super::{open_files, table};
+use super::table;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +16,7 @@ pub struct Budget {
     /// Bytes held in memory before spilling; grouping a spill takes up to
     /// this much on each thread, where a partition needs it.
     pub memory: usize,
-    /// Partitions of a spill (fewer under a low open-file limit).
+    /// Partitions of a spill.
     pub partitions: usize,
     /// Where temporary files go (the system's temporary directory when
     /// `None`).
@@ -71,14 +71,6 @@ impl Budget {
 
     pub(crate) fn dir(&self) -> Option<&Path> {
         self.temp_dir.as_deref()
-    }
-
-    /// How many partitions a spill that holds `files_each` files open per
-    /// partition may make: [`partitions`](Self::partitions), or fewer
-    /// under a low open-file limit (fewer partitions only cost more
-    /// splitting, or a larger partition).
-    pub(crate) fn open_partitions(&self, files_each: usize) -> usize {
-        (open_files::spill_files(self.partitions * files_each) / files_each).max(2)
     }
 
     /// `n` partitions of `task`, sharing one new file in the budget's

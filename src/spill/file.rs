@@ -57,8 +57,8 @@ impl Task {
     /// `n` partitions being written into one new file, each through
     /// `buffer` bytes.
     pub fn writers(self, dir: Option<&Path>, n: usize, buffer: usize) -> Result<Vec<Writer>> {
-        let file = Shared::new(self.temp_file(dir)?);
-        Ok((0..n).map(|_| Writer::into(self, file.clone(), buffer)).collect())
+        let spill = Spill::new(self, dir)?;
+        Ok((0..n).map(|_| spill.writer(buffer)).collect())
     }
 }
 
@@ -66,16 +66,39 @@ impl Task {
 /// buffer at the end, which it reserves first, so writers on several
 /// threads never overlap.
 #[derive(Clone)]
-struct Shared {
-    file: Arc<File>,
-    end: Arc<AtomicU64>,
+pub(crate) struct Spill {
+    task: Task,
+    shared: Arc<Shared>,
 }
 
-impl Shared {
-    fn new(file: File) -> Shared {
-        Shared {
-            file: Arc::new(file),
-            end: Arc::new(AtomicU64::new(0)),
+struct Shared {
+    file: File,
+    end: AtomicU64,
+}
+
+impl Spill {
+    /// A new anonymous file, in `dir` or the system's.
+    pub fn new(task: Task, dir: Option<&Path>) -> Result<Spill> {
+        let shared = Shared {
+            file: task.temp_file(dir)?,
+            end: AtomicU64::new(0),
+        };
+        Ok(Spill {
+            task,
+            shared: Arc::new(shared),
+        })
+    }
+
+    /// A new partition in the file, written through `buffer` bytes.
+    pub fn writer(&self, buffer: usize) -> Writer {
+        Writer {
+            spill: self.clone(),
+            buf: Vec::with_capacity(buffer),
+            extents: Vec::new(),
+            last_seq: 0,
+            bytes: 0,
+            records: 0,
+            head: Vec::with_capacity(20),
         }
     }
 }
@@ -85,8 +108,7 @@ impl Shared {
 /// carry a sequence number as its distance from the previous one's (they
 /// only grow within a partition).
 pub(crate) struct Writer {
-    task: Task,
-    file: Shared,
+    spill: Spill,
     buf: Vec<u8>,
     /// Where the buffer's earlier fillings went, in order.
     extents: Vec<Extent>,
@@ -97,24 +119,6 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
-    /// A partition alone in a new file.
-    pub fn new(task: Task, dir: Option<&Path>, buffer: usize) -> Result<Writer> {
-        Ok(Writer::into(task, Shared::new(task.temp_file(dir)?), buffer))
-    }
-
-    fn into(task: Task, file: Shared, buffer: usize) -> Writer {
-        Writer {
-            task,
-            file,
-            buf: Vec::with_capacity(buffer),
-            extents: Vec::new(),
-            last_seq: 0,
-            bytes: 0,
-            records: 0,
-            head: Vec::with_capacity(20),
-        }
-    }
-
     /// Appends a frame of `body`.
     #[inline]
     pub fn push(&mut self, body: &[u8]) -> Result<()> {
@@ -156,11 +160,9 @@ impl Writer {
             return Ok(());
         }
         let len = self.buf.len() as u64;
-        let off = self.file.end.fetch_add(len, Ordering::Relaxed);
-        self.file
-            .file
-            .write_all_at(&self.buf, off)
-            .map_err(|e| self.task.write_error(&e))?;
+        let shared = &self.spill.shared;
+        let off = shared.end.fetch_add(len, Ordering::Relaxed);
+        shared.file.write_all_at(&self.buf, off).map_err(|e| self.spill.task.write_error(&e))?;
         match self.extents.last_mut() {
             Some(last) if last.off + last.len == off => last.len += len,
             _ => self.extents.push(Extent { off, len }),
@@ -177,8 +179,7 @@ impl Writer {
     pub fn finish(mut self) -> Result<Part> {
         self.flush()?;
         Ok(Part {
-            task: self.task,
-            file: self.file.file,
+            spill: self.spill,
             extents: self.extents,
             bytes: self.bytes,
             records: self.records,
@@ -195,8 +196,7 @@ pub(crate) struct Extent {
 
 /// A partition written in full: its extents of a file, in order.
 pub(crate) struct Part {
-    pub task: Task,
-    pub file: Arc<File>,
+    spill: Spill,
     extents: Vec<Extent>,
     pub bytes: u64,
     pub records: u64,
@@ -206,12 +206,17 @@ impl Part {
     /// Its frames, read through a buffer of about `cap` bytes.
     pub fn frames(&self, cap: usize) -> Frames<'_> {
         let src = Src::Extents {
-            file: &self.file,
+            file: self.file(),
             extents: &self.extents,
             skip: 0,
             left: self.bytes,
         };
-        Frames::new(self.task, src, cap)
+        Frames::new(self.spill.task, src, cap)
+    }
+
+    /// The file its extents are in.
+    pub fn file(&self) -> &File {
+        &self.spill.shared.file
     }
 
     /// Its bytes, read whole.
@@ -220,9 +225,9 @@ impl Part {
         let mut at = 0;
         for e in &self.extents {
             let len = e.len as usize;
-            self.file
+            self.file()
                 .read_exact_at(&mut bytes[at..at + len], e.off)
-                .map_err(|e| self.task.read_error(&e))?;
+                .map_err(|e| self.spill.task.read_error(&e))?;
             at += len;
         }
         Ok(bytes)
@@ -234,7 +239,7 @@ impl Drop for Part {
     /// partition goes: partitions are grouped one after another while runs
     /// are written, and the temporary disk would otherwise hold both.
     fn drop(&mut self) {
-        if Arc::strong_count(&self.file) == 1 {
+        if Arc::strong_count(&self.spill.shared) == 1 {
             return;
         }
         #[cfg(target_os = "linux")]
@@ -247,7 +252,7 @@ impl Drop for Part {
             // a file system without holes says so and keeps the bytes.
             unsafe {
                 libc::fallocate(
-                    self.file.as_raw_fd(),
+                    self.file().as_raw_fd(),
                     libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
                     off,
                     len,

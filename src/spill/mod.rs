@@ -6,15 +6,14 @@
 //!
 //! - `frame`: the one byte encoding, LEB128 varints and length-prefixed
 //!   frames.
-//! - `file`: anonymous temporary files, partition [`Writer`]s, and
-//!   [`Frames`] read back from files or memory; the [`Task`] errors name.
+//! - `file`: anonymous temporary files, each a `Spill` whose partition
+//!   [`Writer`]s share it, and [`Frames`] read back from files or memory;
+//!   the [`Task`] errors name.
 //! - `merge`: sorted runs in one shared file, and their k-way [`Merge`].
 //! - `table`: distinct keys in an arena, found by hash and bytes.
 //!
 //! - `budget`: the [`Budget`] every user spills by.
-//! - `open_files`: the open-file limit, which bounds how many files a
-//!   spill holds open ([`Budget::open_partitions`]: diff's join keeps two
-//!   a partition; a spill's partitions share one).
+//! - `open_files`: the open-file limit, raised for the process.
 
 mod budget;
 mod file;
@@ -27,7 +26,7 @@ pub(crate) mod table;
 pub(crate) mod suite;
 
 pub use budget::Budget;
-pub(crate) use file::{Frames, Part, Src, Task, Writer, seq_frame};
+pub(crate) use file::{Frames, Part, Spill, Src, Task, Writer, seq_frame};
 pub(crate) use merge::{Merge, Run, RunBuf, RunStore, reduce};
 pub use open_files::raise as raise_open_files;
 pub(crate) use table::Table;

@@ -1,13 +1,9 @@
-//! The limit on open files. Grouping duplicates that spill holds a
-//! temporary file per partition (512 unless told: `dups::Options`), and a
-//! diff that spills two per partition (128), besides the inputs and the
-//! output: more than the soft limit many systems start a process with
-//! (256 on macOS, 1024 on Linux, less in some containers), though their
-//! hard limit allows far more. [`raise`], called once by the command at
-//! start, lifts the soft limit to the hard one, as a program that needs
-//! many files should; [`spill_files`] says how many files a spill may hold
-//! when even that is low, or when the library runs in a process that kept
-//! a low limit.
+//! The limit on open files. A spill holds one temporary file whatever its
+//! partitions, but a run holds its inputs, outputs, reports and spills at
+//! once, and some systems start a process with a low soft limit (256 on
+//! macOS, less in some containers), though their hard limit allows far
+//! more. [`raise`], called once by the command at start, lifts the soft
+//! limit to the hard one, as a program that may need many files should.
 
 /// The limits on open files, when they can be read.
 #[cfg(unix)]
@@ -36,34 +32,5 @@ pub fn raise() {
                 libc::setrlimit(libc::RLIMIT_NOFILE, &r);
             }
         }
-    }
-}
-
-/// The soft limit on open files; `None` when there is none or it cannot
-/// be read.
-fn soft_limit() -> Option<u64> {
-    #[cfg(unix)]
-    {
-        // `rlim_t` is narrower than `u64` on some 32-bit systems.
-        #[allow(clippy::unnecessary_cast)]
-        limits()
-            .filter(|r| r.rlim_cur != libc::RLIM_INFINITY)
-            .map(|r| r.rlim_cur as u64)
-    }
-    #[cfg(not(unix))]
-    None
-}
-
-/// Files a process keeps besides a spill's: its inputs and outputs, the
-/// standard streams, a split's few per thread.
-const RESERVED: u64 = 64;
-
-/// How many temporary files a spill may hold open at once: `wanted`, or,
-/// under a low limit, half of what the limit leaves past `RESERVED` (at
-/// least 2). Fewer partitions only cost a spill more splitting.
-pub(super) fn spill_files(wanted: usize) -> usize {
-    match soft_limit() {
-        Some(limit) => wanted.min((limit.saturating_sub(RESERVED) / 2) as usize).max(2),
-        None => wanted,
     }
 }

@@ -58,7 +58,7 @@ pub(crate) use spill_suite;
 
 /// Frames written to a file as `Writer` writes them.
 fn part_of(bodies: &[Vec<u8>], seq: bool) -> Part {
-    let mut w = Writer::new(TASK, None, 64).unwrap();
+    let mut w = Spill::new(TASK, None).unwrap().writer(64);
     for (i, b) in bodies.iter().enumerate() {
         if seq {
             w.push_seq(i as u64 * 3, b).unwrap();
@@ -152,7 +152,7 @@ proptest! {
         // A file cut inside a frame is an error, not an end.
         if bodies.last().is_some_and(|b| !b.is_empty()) {
             let end = part.bytes - 1;
-            let mut cut = Frames::new(TASK, Src::File { file: &part.file, pos: 0, end }, cap);
+            let mut cut = Frames::new(TASK, Src::File { file: part.file(), pos: 0, end }, cap);
             let got = loop {
                 match cut.advance() {
                     Ok(true) => continue,

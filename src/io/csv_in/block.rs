@@ -3,7 +3,7 @@
 
 use super::{ParseOptions, Ragged, RawBlock};
 use crate::io::error::{ErrorKind, Position, PositionedError};
-use crate::io::record;
+use super::record;
 
 /// `\n` count in the blank lines at the start of `data`.
 pub(super) fn leading_newlines(data: &[u8]) -> u64 {

@@ -6,8 +6,11 @@
 //!   by `io::source`; errors are `io::error`'s);
 //! - `decode`: the input's [`TextEncoding`], decoded to UTF-8 while
 //!   streaming, before records are split;
+//! - `boundary`: the quote-aware record-boundary finder the reader cuts
+//!   at (no I/O; fuzzed against the `csv` crate);
 //! - `reader`: [`CsvBlockReader`], the sequential cutter into [`RawBlock`]s;
-//! - `block`: [`parse_block`], one raw block into a [`RowBlock`].
+//! - `block`: [`parse_block`], one raw block into a [`RowBlock`], each
+//!   record read by `record` (memchr, falling back to the `csv` crate).
 //!
 //! Private to the crate, so not a doctest (`examples/floor_csv.rs` runs
 //! this loop under the `internals` feature):
@@ -49,8 +52,10 @@
 //!   but starts no new line).
 
 mod block;
+mod boundary;
 mod decode;
 mod reader;
+mod record;
 mod sniff;
 #[cfg(test)]
 mod test_util;

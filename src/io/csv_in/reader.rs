@@ -11,7 +11,7 @@ use super::{CsvOptions, ParseOptions, Ragged};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::sheet::SheetRead;
 use crate::io::source::{InputSpec, open_input};
-use crate::io::split::{Boundary, Splitter, UnclosedQuote};
+use super::boundary::{Boundary, Splitter, UnclosedQuote};
 use crate::report::Decoding;
 
 /// A block of whole records, as raw bytes.
@@ -738,7 +738,7 @@ mod tests {
         let rate = |t: Instant| mb / t.elapsed().as_secs_f64();
 
         let t = Instant::now();
-        let mut sp = crate::io::split::Splitter::new(b',');
+        let mut sp = crate::io::csv_in::boundary::Splitter::new(b',');
         for c in data.chunks(8 << 20) {
             sp.scan(c);
         }

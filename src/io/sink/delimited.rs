@@ -38,7 +38,7 @@ fn delimited_type_ok(dt: &DataType) -> bool {
 }
 
 /// Formats one cell of a non-string column into `out`; false for null.
-trait CellFmt {
+pub(crate) trait CellFmt {
     fn fmt_cell(&self, i: usize, out: &mut Vec<u8>) -> bool;
 }
 
@@ -67,8 +67,10 @@ impl CellFmt for BooleanArray {
     }
 }
 
-/// A column of one batch, downcast once.
-enum Col<'a> {
+/// A column of one batch, downcast once, whose cells are written as this
+/// writer writes them (`diff` reads typed outputs through it too, so a
+/// Parquet cell compares equal to the CSV cell `scan` wrote for it).
+pub(crate) enum Cells<'a> {
     Str(StrColumn<'a>),
     Bytes(IdColumn<'a>),
     List {
@@ -87,27 +89,27 @@ enum Col<'a> {
     Null,
 }
 
-impl<'a> Col<'a> {
+impl<'a> Cells<'a> {
     /// `joined`: a list of strings is written `;`-joined, not as JSON.
-    fn new(a: &'a ArrayRef, joined: bool) -> Result<Col<'a>> {
+    pub fn new(a: &'a ArrayRef, joined: bool) -> Result<Cells<'a>> {
         use DataType::*;
         Ok(match a.data_type() {
-            Null => Col::Null,
-            Binary | LargeBinary | BinaryView => Col::Bytes(IdColumn::new(a.as_ref())?),
-            Boolean => Col::Fmt(a.as_boolean()),
-            Int8 => Col::Fmt(a.as_primitive::<Int8Type>()),
-            Int16 => Col::Fmt(a.as_primitive::<Int16Type>()),
-            Int32 => Col::Fmt(a.as_primitive::<Int32Type>()),
-            Int64 => Col::Fmt(a.as_primitive::<Int64Type>()),
-            UInt8 => Col::Fmt(a.as_primitive::<UInt8Type>()),
-            UInt16 => Col::Fmt(a.as_primitive::<UInt16Type>()),
-            UInt32 => Col::Fmt(a.as_primitive::<UInt32Type>()),
-            UInt64 => Col::Fmt(a.as_primitive::<UInt64Type>()),
-            Float32 => Col::Fmt(a.as_primitive::<Float32Type>()),
-            Float64 => Col::Fmt(a.as_primitive::<Float64Type>()),
+            Null => Cells::Null,
+            Binary | LargeBinary | BinaryView => Cells::Bytes(IdColumn::new(a.as_ref())?),
+            Boolean => Cells::Fmt(a.as_boolean()),
+            Int8 => Cells::Fmt(a.as_primitive::<Int8Type>()),
+            Int16 => Cells::Fmt(a.as_primitive::<Int16Type>()),
+            Int32 => Cells::Fmt(a.as_primitive::<Int32Type>()),
+            Int64 => Cells::Fmt(a.as_primitive::<Int64Type>()),
+            UInt8 => Cells::Fmt(a.as_primitive::<UInt8Type>()),
+            UInt16 => Cells::Fmt(a.as_primitive::<UInt16Type>()),
+            UInt32 => Cells::Fmt(a.as_primitive::<UInt32Type>()),
+            UInt64 => Cells::Fmt(a.as_primitive::<UInt64Type>()),
+            Float32 => Cells::Fmt(a.as_primitive::<Float32Type>()),
+            Float64 => Cells::Fmt(a.as_primitive::<Float64Type>()),
             List(f) if joined && is_string_type(f.data_type()) => {
                 let l: &GenericListArray<i32> = a.as_list();
-                Col::List {
+                Cells::List {
                     offsets: l.value_offsets(),
                     nulls: l.nulls(),
                     values: StrColumn::new(l.values().as_ref())?,
@@ -115,15 +117,32 @@ impl<'a> Col<'a> {
             }
             LargeList(f) if joined && is_string_type(f.data_type()) => {
                 let l: &GenericListArray<i64> = a.as_list();
-                Col::LargeList {
+                Cells::LargeList {
                     offsets: l.value_offsets(),
                     nulls: l.nulls(),
                     values: StrColumn::new(l.values().as_ref())?,
                 }
             }
-            dt if is_string_type(dt) => Col::Str(StrColumn::new(a.as_ref())?),
-            _ => Col::Text(a.as_ref()),
+            dt if is_string_type(dt) => Cells::Str(StrColumn::new(a.as_ref())?),
+            _ => Cells::Text(a.as_ref()),
         })
+    }
+
+    /// Appends cell `i` to `out` (nothing for a null).
+    pub fn write(&self, i: usize, out: &mut Vec<u8>) {
+        match self {
+            Cells::Str(s) => out.extend_from_slice(s.get_bytes(i).unwrap_or_default()),
+            Cells::Bytes(b) => out.extend_from_slice(b.get_bytes(i).unwrap_or_default()),
+            Cells::Null => {}
+            Cells::Text(a) => {
+                text::write_text(*a, i, out);
+            }
+            Cells::Fmt(f) => {
+                f.fmt_cell(i, out);
+            }
+            Cells::List { offsets, nulls, values } => join_list(offsets, *nulls, values, i, out),
+            Cells::LargeList { offsets, nulls, values } => join_list(offsets, *nulls, values, i, out),
+        }
     }
 }
 
@@ -193,37 +212,22 @@ impl<W: Write> Delimited<W> {
     }
 
     pub(super) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        let cols: Vec<Col<'_>> = batch
+        let cols: Vec<Cells<'_>> = batch
             .columns()
             .iter()
             .enumerate()
-            .map(|(c, a)| Col::new(a, self.joined.get(c).copied().unwrap_or(false)))
+            .map(|(c, a)| Cells::new(a, self.joined.get(c).copied().unwrap_or(false)))
             .collect::<Result<_>>()?;
         for i in 0..batch.num_rows() {
             self.rec.clear();
             for c in &cols {
                 match c {
-                    Col::Str(s) => self.rec.push_field(s.get_bytes(i).unwrap_or_default()),
-                    Col::Bytes(b) => self.rec.push_field(b.get_bytes(i).unwrap_or_default()),
-                    Col::Null => self.rec.push_field(b""),
-                    Col::Text(a) => {
+                    // Strings and bytes as they are, without a copy.
+                    Cells::Str(s) => self.rec.push_field(s.get_bytes(i).unwrap_or_default()),
+                    Cells::Bytes(b) => self.rec.push_field(b.get_bytes(i).unwrap_or_default()),
+                    _ => {
                         self.scratch.clear();
-                        text::write_text(*a, i, &mut self.scratch);
-                        self.rec.push_field(&self.scratch);
-                    }
-                    Col::Fmt(f) => {
-                        self.scratch.clear();
-                        f.fmt_cell(i, &mut self.scratch);
-                        self.rec.push_field(&self.scratch);
-                    }
-                    Col::List { offsets, nulls, values } => {
-                        self.scratch.clear();
-                        join_list(offsets, *nulls, values, i, &mut self.scratch);
-                        self.rec.push_field(&self.scratch);
-                    }
-                    Col::LargeList { offsets, nulls, values } => {
-                        self.scratch.clear();
-                        join_list(offsets, *nulls, values, i, &mut self.scratch);
+                        c.write(i, &mut self.scratch);
                         self.rec.push_field(&self.scratch);
                     }
                 }

@@ -22,12 +22,14 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use ::parquet::file::properties::WriterProperties;
+use ::parquet::file::properties::{EnabledStatistics, WriterProperties};
+use ::parquet::schema::types::ColumnPath;
 use anyhow::{Result, anyhow, bail};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use self::arrow_ipc::ArrowIpc;
+pub(crate) use self::delimited::Cells;
 use self::delimited::{Delimited, check_delimited_schema};
 use self::jsonl::JsonLines;
 use self::parquet::ParallelParquet;
@@ -74,6 +76,27 @@ impl Default for SinkOptions {
 }
 
 impl SinkOptions {
+    /// The defaults, but Parquet writes no dictionary for the
+    /// `no_dictionary` columns and no statistics for the `no_statistics`
+    /// ones (columns whose values are nearly all distinct, or whose
+    /// statistics prune nothing).
+    pub fn parquet_without(
+        no_dictionary: impl IntoIterator<Item = String>,
+        no_statistics: impl IntoIterator<Item = String>,
+    ) -> SinkOptions {
+        let mut props = parquet_properties_builder(parquet_zstd(PARQUET_ZSTD_LEVEL));
+        for name in no_dictionary {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
+        for name in no_statistics {
+            props = props.set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
+        }
+        SinkOptions {
+            parquet: props.build(),
+            ..SinkOptions::default()
+        }
+    }
+
     /// Sets [`SinkOptions::joined_lists`] to the columns of `schema` named
     /// `names` (SPEC's `warnings` as the run named it), each the last of
     /// that name: the added columns come after the input's.
@@ -121,6 +144,15 @@ impl<W: Write> Write for Capture<W> {
     }
 }
 
+/// Writing `label` failed with `e`: said with the OS reason [`Capture`]
+/// kept, when there is one, rather than as an encoder wrapped it.
+fn failure(err: &Mutex<Option<String>>, label: &str, e: &dyn std::fmt::Display) -> anyhow::Error {
+    match err.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        Some(reason) => anyhow!("writing {label}: {reason}"),
+        None => anyhow!("writing {label}: {e}"),
+    }
+}
+
 enum Encoder<W: Write + Send> {
     Parquet(ParallelParquet<Capture<W>>),
     Arrow(ArrowIpc<Capture<W>>),
@@ -141,16 +173,11 @@ pub struct Sink<W: Write + Send = AtomicFile> {
 impl Sink<AtomicFile> {
     /// Creates `path` (atomically, see [`AtomicFile`]) for `format`.
     pub fn create(path: &Path, format: Format, schema: SchemaRef) -> Result<Sink> {
-        Self::create_checked(path, format, schema, &[])
+        Self::create_with(path, format, schema, &[], SinkOptions::default())
     }
 
-    /// Like [`create`](Self::create), refusing when `path` is the same file
-    /// as one of `inputs`.
-    pub fn create_checked(path: &Path, format: Format, schema: SchemaRef, inputs: &[&Path]) -> Result<Sink> {
-        Self::create_with(path, format, schema, inputs, SinkOptions::default())
-    }
-
-    /// Like [`create_checked`](Self::create_checked), with options.
+    /// Like [`create`](Self::create), with options, refusing when `path`
+    /// is the same file as one of `inputs`.
     pub fn create_with(
         path: &Path,
         format: Format,
@@ -195,12 +222,7 @@ impl<W: Write + Send> Sink<W> {
             err: Arc::clone(&err),
         };
         let label = label.to_string();
-        let fail = |e: &dyn std::fmt::Display| -> anyhow::Error {
-            match err.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                Some(reason) => anyhow!("writing {label}: {reason}"),
-                None => anyhow!("writing {label}: {e}"),
-            }
-        };
+        let fail = |e: &dyn std::fmt::Display| failure(&err, &label, e);
         let (enc, output_schema) = match format {
             Format::Parquet => {
                 let w = ParallelParquet::new(cw, Arc::clone(&schema), options.parquet).map_err(|e| fail(&e))?;
@@ -244,16 +266,8 @@ impl<W: Write + Send> Sink<W> {
         &self.output_schema
     }
 
-    /// Rows written so far.
-    pub fn rows(&self) -> u64 {
-        self.rows
-    }
-
     fn error(&self, e: &dyn std::fmt::Display) -> anyhow::Error {
-        match self.err.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            Some(reason) => anyhow!("writing {}: {reason}", self.label),
-            None => anyhow!("writing {}: {e}", self.label),
-        }
+        failure(&self.err, &self.label, e)
     }
 
     /// Appends `batch`, whose columns must have the types of
@@ -425,7 +439,7 @@ mod tests {
         drop(sink);
         assert_eq!(fs::read_to_string(&path).unwrap(), "old");
         // And refusal to overwrite an input.
-        let err = Sink::create_checked(&path, Format::Csv, schema, &[&path])
+        let err = Sink::create_with(&path, Format::Csv, schema, &[&path], SinkOptions::default())
             .err()
             .unwrap()
             .to_string();

@@ -145,19 +145,6 @@ pub struct ExampleReport {
     pub value: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-/// One input file.
-pub struct InputReport {
-    /// As named.
-    pub path: String,
-    /// Its format.
-    pub format: String,
-    /// Its size in bytes (0 for stdin).
-    pub bytes: u64,
-    /// Its data records.
-    pub records: u64,
-}
-
 /// The statistics of a set of values: the run's, or one column's. Every
 /// value is one of `empty`, `placeholder`, `valid` and `invalid`; `present`
 /// is the last two.
@@ -314,7 +301,7 @@ pub struct RunInfo {
     /// The tool and version that made it.
     pub tool: String,
     /// The inputs read.
-    pub inputs: Vec<InputReport>,
+    pub inputs: Vec<InputInfo>,
     /// The enriched output, if any.
     pub output: Option<String>,
     /// `wide` (the input's rows, enriched) or `long` (a row per value).
@@ -528,16 +515,7 @@ impl Report {
                 .collect(),
             run: RunInfo {
                 tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
-                inputs: made
-                    .inputs
-                    .iter()
-                    .map(|i| InputReport {
-                        path: i.path.clone(),
-                        format: i.format.clone(),
-                        bytes: i.bytes,
-                        records: i.records,
-                    })
-                    .collect(),
+                inputs: made.inputs,
                 output: made.output,
                 output_shape: if made.long { "long" } else { "wide" }.to_string(),
                 column_prefix: made.column_prefix,

@@ -277,8 +277,8 @@ impl AddAssign<Stats> for Stats {
     }
 }
 
-/// One input file as the report lists it.
-#[derive(Debug, Clone)]
+/// One input file as the report lists it (`run.inputs`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct InputInfo {
     /// The input, as named.
     pub path: String,
@@ -289,7 +289,9 @@ pub struct InputInfo {
     /// Its data records.
     pub records: u64,
     /// CSV/TSV read in another encoding than UTF-8: which, and how many
-    /// byte sequences were not valid in it.
+    /// byte sequences were not valid in it. The report says it in its
+    /// notes, not here.
+    #[serde(skip)]
     pub decoding: Option<Decoding>,
 }
 
