@@ -3,9 +3,17 @@ JVM's start-up is not the job's): hdlscan's scan by mapInArrow, or Spark
 SQL doing bench_duckdb.sql's classification with regular expressions.
 
     python3 scripts/bench_spark.py hdlscan|sql IN.parquet OUT.parquet [CORES]
+    python3 scripts/bench_spark.py warm IN.parquet OUTDIR [CORES] [ROUNDS]
 
 Prints `seconds=S rows=N` on stdout: the job's wall time (read, classify,
 write zstd Parquet) and the rows written.
+
+`warm` runs both jobs in ONE session, alternated for ROUNDS rounds
+(default 5), the steady state of a long job: the Python workers started,
+the JVM's code compiled. It prints a line a job and round, `tool round
+seconds cpu` (cpu: user+system seconds of the driver, the JVM and the
+Python workers), then the medians with the first round dropped and the
+ratios SQL / hdlscan round by round.
 
 Both jobs run with `spark.sql.execution.arrow.maxRecordsPerBatch` at
 65,536 rows (Spark's default is 10,000): it sizes the batches mapInArrow
@@ -13,6 +21,8 @@ hands to hdlscan in Python (fewer round trips), and the SQL statement,
 which uses no Arrow, does not read it.
 """
 
+import os
+import statistics
 import sys
 import time
 
@@ -82,9 +92,7 @@ FROM classified
 """
 
 
-def main():
-    tool, src, out = sys.argv[1:4]
-    cores = sys.argv[4] if len(sys.argv) > 4 else "2"
+def session(tool, cores):
     spark = (
         SparkSession.builder.master(f"local[{cores}]")
         .appName(f"bench-{tool}")
@@ -95,17 +103,67 @@ def main():
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    started = time.perf_counter()
+    return spark
+
+
+def job(spark, tool, src):
+    """The DataFrame `tool` writes."""
     df = spark.read.parquet(src)
     if tool == "hdlscan":
         from hdlscan.spark import scan
 
-        result = scan(df, "identifier")
-    elif tool == "sql":
+        return scan(df, "identifier")
+    if tool == "sql":
         df.createOrReplaceTempView("input")
-        result = spark.sql(SQL)
-    else:
-        sys.exit(f"bench_spark: no tool {tool!r} (hdlscan or sql)")
+        return spark.sql(SQL)
+    sys.exit(f"bench_spark: no tool {tool!r} (hdlscan, sql or warm)")
+
+
+def tree_cpu():
+    """User+system seconds of this process and every process below it
+    (the JVM, the Python workers), from /proc."""
+    children, ticks = {}, {}
+    for p in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        children.setdefault(int(fields[1]), []).append(int(p))
+        ticks[int(p)] = int(fields[11]) + int(fields[12])
+    total, todo = 0, [os.getpid()]
+    while todo:
+        p = todo.pop()
+        total += ticks.get(p, 0)
+        todo += children.get(p, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def warm(src, outdir, cores, rounds):
+    spark = session("warm", cores)
+    runs = {"hdlscan": [], "sql": []}
+    for r in range(rounds):
+        for tool in runs:
+            cpu, started = tree_cpu(), time.perf_counter()
+            job(spark, tool, src).write.mode("overwrite").parquet(os.path.join(outdir, tool))
+            runs[tool].append((time.perf_counter() - started, tree_cpu() - cpu))
+            print(tool, r + 1, f"{runs[tool][-1][0]:.3f}", f"{runs[tool][-1][1]:.2f}", flush=True)
+    spark.stop()
+    for i, what in ((0, "seconds"), (1, "cpu")):
+        h, q = ([x[i] for x in runs[t][1:]] for t in ("hdlscan", "sql"))
+        ratios = ", ".join(f"{b / a:.2f}" for a, b in zip(h, q))
+        print(f"median {what}: hdlscan {statistics.median(h):.2f}, sql {statistics.median(q):.2f}; sql/hdlscan by round: {ratios}")
+
+
+def main():
+    tool, src, out = sys.argv[1:4]
+    cores = sys.argv[4] if len(sys.argv) > 4 else "2"
+    if tool == "warm":
+        return warm(src, out, cores, int(sys.argv[5]) if len(sys.argv) > 5 else 5)
+    spark = session(tool, cores)
+    started = time.perf_counter()
+    result = job(spark, tool, src)
     result.write.mode("overwrite").parquet(out)
     seconds = time.perf_counter() - started
     rows = spark.read.parquet(out).count()
