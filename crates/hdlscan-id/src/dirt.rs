@@ -152,8 +152,10 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
 /// `test_prefix`, `template_suffix`, `double_slash`. None has a repair.
 fn flag_placeholders(prefix: &str, suffix: &str, ws: &mut Warnings) {
     ws.add_if(is_test_prefix(prefix), Warning::TestPrefix);
-    ws.add_if(is_template(suffix), Warning::TemplateSuffix);
-    ws.add_if(suffix.starts_with('/'), Warning::DoubleSlash);
+    if may_start_placeholder(suffix) {
+        ws.add_if(is_template(suffix), Warning::TemplateSuffix);
+        ws.add_if(suffix.starts_with('/'), Warning::DoubleSlash);
+    }
 }
 
 /// `test_prefix` (§3): `123456789`, `10.5072`, `10.2999` or `10.5555`,
@@ -209,11 +211,17 @@ pub fn may_flag(prefix: &str, suffix: &str, is_doi: bool, look: bool, suffix_sla
 /// `is_template`'s walk, which stops at the first other byte (`nature…`).
 #[inline(always)]
 fn may_flag_placeholder(suffix: &str) -> bool {
+    may_start_placeholder(suffix) && (suffix.starts_with('/') || is_template(suffix))
+}
+
+/// False when the suffix's first byte rules out `template_suffix` and
+/// `double_slash` (nearly every suffix's): one table load.
+#[inline(always)]
+fn may_start_placeholder(suffix: &str) -> bool {
     suffix
         .as_bytes()
         .first()
         .is_some_and(|&c| EDGE_BYTE[c as usize] & FIRST_PLACEHOLDER != 0)
-        && (suffix.starts_with('/') || is_template(suffix))
 }
 
 /// The DOI dirt of `may_flag` in a suffix holding a `/`, as both need: a
