@@ -121,6 +121,18 @@ impl Classes {
         (i < end).then_some(i)
     }
 
+    /// True when `b`, the bytes these classes were taken of, holds a `/`
+    /// after its first, at `first`: one test of the mask (a bare value's
+    /// suffix holds a `/`).
+    #[inline(always)]
+    pub fn second_slash(&self, b: &[u8], first: usize) -> bool {
+        if b.len() > MASKED {
+            return slash_unmasked(b, first + 1, b.len()).is_some();
+        }
+        debug_assert_eq!(self.slashes.trailing_zeros() as usize, first);
+        self.slashes & self.slashes.wrapping_sub(1) != 0
+    }
+
     /// True when `b`, the bytes these classes were taken of, may hold one
     /// of SPEC §6's separators other than whitespace (`|`, `;`, `,`,
     /// `::`): it holds a byte of class `SEP` other than a lone `:` (a

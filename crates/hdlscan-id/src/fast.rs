@@ -316,7 +316,7 @@ fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairB
         Ok(is_doi) => is_doi,
         Err(e) => return Parsed::invalid(e, ws),
     };
-    let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
+    let suffix_slash = classes.second_slash(t.bytes(), slash);
     flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
     handle_parsed(kind, prefix, suffix, is_doi, ws)
