@@ -121,16 +121,16 @@ impl Classes {
         (i < end).then_some(i)
     }
 
-    /// True when `b`, the bytes these classes were taken of, holds a `/`
-    /// after its first, at `first`: one test of the mask (a bare value's
-    /// suffix holds a `/`).
+    /// True when `b[at + 1..]` holds a `/`, `b` the bytes these classes
+    /// were taken of and `at` one of its places: one test of the mask
+    /// (whether a suffix to the end of the value holds a `/`).
     #[inline(always)]
-    pub fn second_slash(&self, b: &[u8], first: usize) -> bool {
+    pub fn slash_after(&self, b: &[u8], at: usize) -> bool {
+        debug_assert!(at < b.len());
         if b.len() > MASKED {
-            return slash_unmasked(b, first + 1, b.len()).is_some();
+            return slash_unmasked(b, at + 1, b.len()).is_some();
         }
-        debug_assert_eq!(self.slashes.trailing_zeros() as usize, first);
-        self.slashes & self.slashes.wrapping_sub(1) != 0
+        self.slashes >> at > 1
     }
 
     /// True when `b`, the bytes these classes were taken of, may hold one
