@@ -121,6 +121,18 @@ impl Classes {
         (i < end).then_some(i)
     }
 
+    /// True when `b[at + 1..]` holds a `/`, `b` the bytes these classes
+    /// were taken of and `at` one of its places: one test of the mask
+    /// (whether a suffix to the end of the value holds a `/`).
+    #[inline(always)]
+    pub fn slash_after(&self, b: &[u8], at: usize) -> bool {
+        debug_assert!(at < b.len());
+        if b.len() > MASKED {
+            return slash_unmasked(b, at + 1, b.len()).is_some();
+        }
+        self.slashes >> at > 1
+    }
+
     /// True when `b`, the bytes these classes were taken of, may hold one
     /// of SPEC §6's separators other than whitespace (`|`, `;`, `,`,
     /// `::`): it holds a byte of class `SEP` other than a lone `:` (a

@@ -316,7 +316,7 @@ fn bare<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, bufs: &mut RepairB
         Ok(is_doi) => is_doi,
         Err(e) => return Parsed::invalid(e, ws),
     };
-    let suffix_slash = classes.slash(t.bytes(), slash + 1, t.len()).is_some();
+    let suffix_slash = classes.slash_after(t.bytes(), slash);
     flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     let kind = if is_doi { Kind::Doi } else { Kind::Handle };
     handle_parsed(kind, prefix, suffix, is_doi, ws)
@@ -548,7 +548,10 @@ fn handle_split<'a>(
     }
     let (prefix, suffix) = (t.cut(from, sep), t.cut(sep + 1, to));
     let is_doi = handle::check(prefix, suffix, rule, &mut ws).ok()?;
-    let suffix_slash = classes.slash(t.bytes(), sep + 1, to).is_some();
+    let suffix_slash = match to == t.len() {
+        true => classes.slash_after(t.bytes(), sep),
+        false => classes.slash(t.bytes(), sep + 1, to).is_some(),
+    };
     flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
     Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
 }

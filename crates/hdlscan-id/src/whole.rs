@@ -55,16 +55,26 @@ pub fn before_forms(t: &str, found: Found, may_be_several: impl FnOnce() -> bool
     if found.control {
         return Before::Error(ErrorCode::ControlChar);
     }
-    if !found.marked && formula_text(t).is_some() {
-        return Before::Error(ErrorCode::FormulaText);
-    }
-    if !found.marked && is_placeholder(t) {
-        return Before::Error(ErrorCode::Placeholder);
+    if !found.marked
+        && let Some(e) = bare_error(t)
+    {
+        return Before::Error(e);
     }
     if may_be_several() {
         return Before::Several;
     }
     Before::Forms
+}
+
+/// `formula_text`, then `placeholder`, of a bare value `t` (not empty):
+/// only a value starting with `=` may be a formula, which one byte tells
+/// most values (they start with a digit) before the two-byte compare.
+#[inline(always)]
+fn bare_error(t: &str) -> Option<ErrorCode> {
+    if t.as_bytes()[0] == b'=' && formula_text(t).is_some() {
+        return Some(ErrorCode::FormulaText);
+    }
+    is_placeholder(t).then_some(ErrorCode::Placeholder)
 }
 
 /// SPEC §6 `formula_text`: the trimmed value `t` is a spreadsheet formula

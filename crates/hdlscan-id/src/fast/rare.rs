@@ -46,10 +46,11 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         return Err(scratch);
     }
     let mut ws = trimmed;
-    // A §8 label, read once for the steps below that ask.
-    let lab = other::label(t.s);
+    // A §8 label, read by the few steps below that ask (most values
+    // these forms take reach none of them).
+    let lab = || other::label(t.s);
     // A value of SPEC §8 whose groups are joined by spaces is one value.
-    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::spaced_shape(t.s, lab);
+    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::spaced_shape(t.s, lab());
     let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
     // Classes without `GIVE_UP`: no control character.
     match whole::before_forms(t.s, Found::default(), several) {
@@ -61,14 +62,14 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         // (`url_parts`), and pieces of §8 in a value §6 looks at are
         // `whole::several`'s.
         Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
-            return other::read_one(t.s, lab, ws, scratch);
+            return other::read_one(t.s, lab(), ws, scratch);
         }
         // Without a line break (line breaks, and the `\` of one written
         // as text, are `GIVE_UP`): `multiple_values` or `extra_text`, as
         // `whole::check` finds them, unless a repair must read a piece;
         // anything else is the full parser's. A value of §8's spaced
         // shapes is one value to the full parser, whatever it holds.
-        Before::Several if !opts.repair && (raw_space || !other::spaced_shape(t.s, lab)) => {
+        Before::Several if !opts.repair && (raw_space || !other::spaced_shape(t.s, lab())) => {
             return match whole::several(t.s, opts, raw_space) {
                 Some(e) => Ok(Parsed::invalid(e, ws)),
                 None => Err(scratch),

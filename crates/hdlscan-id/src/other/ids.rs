@@ -146,27 +146,29 @@ impl<'a> Id<'a> {
 /// never at an end), into `out`: how many, or `None` for any other byte
 /// (an `X` is let through last, for ISBN-10 and ISNI).
 fn grouped(b: &[u8], out: &mut [u8; 16]) -> Option<(usize, usize)> {
-    let sep = b.iter().copied().find(|&c| c == b'-' || c == b' ');
-    let (mut n, mut groups) = (0, 1);
-    let mut last_sep = true;
-    for (i, &c) in b.iter().enumerate() {
-        if Some(c) == sep {
-            if last_sep {
-                return None;
-            }
+    // One walk: the separator is the first `-` or ` ` met, and a byte of
+    // the other kind is none; the last byte alone may be `X`.
+    let (&last, body) = b.split_last()?;
+    let (mut n, mut groups, mut sep, mut last_sep) = (0, 1, 0u8, true);
+    for &c in body {
+        if c.is_ascii_digit() {
+            *out.get_mut(n)? = c;
+            n += 1;
+            last_sep = false;
+        } else if matches!(c, b'-' | b' ') && !last_sep && (sep == 0 || sep == c) {
+            sep = c;
             groups += 1;
             last_sep = true;
-            continue;
-        }
-        let x = c | 0x20 == b'x' && i == b.len() - 1;
-        if !(c.is_ascii_digit() || x) || n == out.len() {
+        } else {
             return None;
         }
-        out[n] = if x { b'X' } else { c };
-        n += 1;
-        last_sep = false;
     }
-    (!last_sep).then_some((n, groups))
+    *out.get_mut(n)? = match last {
+        b'0'..=b'9' => last,
+        b'x' | b'X' => b'X',
+        _ => return None,
+    };
+    Some((n + 1, groups))
 }
 
 /// ISSN: `NNNN-NNNC`, or (`loose`: labelled or declared) `NNNNNNNC`.
@@ -558,5 +560,37 @@ mod tests {
         assert_eq!(b("hep-th/9913001"), None);
         assert_eq!(b("12345/678"), None);
         assert_eq!(b("2101.00001"), None);
+    }
+
+    /// `grouped` as its definition says it: the separator found first,
+    /// then every byte checked against it.
+    fn grouped_defined(b: &[u8]) -> Option<(Vec<u8>, usize)> {
+        let sep = b.iter().copied().find(|&c| c == b'-' || c == b' ');
+        let (mut out, mut groups, mut last_sep) = (Vec::new(), 1, true);
+        for (i, &c) in b.iter().enumerate() {
+            if Some(c) == sep {
+                if last_sep {
+                    return None;
+                }
+                (groups, last_sep) = (groups + 1, true);
+                continue;
+            }
+            let x = c | 0x20 == b'x' && i == b.len() - 1;
+            if !(c.is_ascii_digit() || x) || out.len() == 16 {
+                return None;
+            }
+            out.push(if x { b'X' } else { c });
+            last_sep = false;
+        }
+        (!last_sep).then_some((out, groups))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn grouped_is_its_definition(v in "([0-9]|-|-|x|X| |a){0,20}") {
+            let mut d = [0u8; 16];
+            let got = grouped(v.as_bytes(), &mut d).map(|(n, g)| (d[..n].to_vec(), g));
+            proptest::prop_assert_eq!(got, grouped_defined(v.as_bytes()), "{:?}", v);
+        }
     }
 }

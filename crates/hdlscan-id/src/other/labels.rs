@@ -347,11 +347,17 @@ fn bare_word_may_be(b: &[u8]) -> bool {
     if b.len() > 3 && b[..3].eq_ignore_ascii_case(b"pmc") && b[3].is_ascii_digit() {
         return true;
     }
-    // The archive ends at the first `.` or `/`, within 9 bytes: most
-    // words are told by that alone, before the search for the `/`.
-    let Some(archive) = b.iter().take(9).position(|&c| c == b'.' || c == b'/') else {
+    // The archive ends at the first `.` or `/`, within 9 bytes, and holds
+    // only letters and `-` (as `ids::is_archive` asks): most words are
+    // told by their first bytes, before the search for the `/`.
+    let archive = b
+        .iter()
+        .take(9)
+        .take_while(|&&c| c.is_ascii_alphabetic() || c == b'-')
+        .count();
+    if archive == 9 || !matches!(b.get(archive), Some(b'.' | b'/')) {
         return false;
-    };
+    }
     ids::is_archive(&b[..archive])
         && (b.iter().take(24).position(|&c| c == b'/')).is_some_and(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit))
 }
