@@ -532,14 +532,16 @@ impl HeldGroups {
 
 /// A thread's memory for grouping the partition `files`: its share of the
 /// budget, or, when the largest partition needs more to be counted
-/// without being split again (about four times its bytes: its frames and
-/// its table), up to the whole `memory`. The blocks the scan held are
-/// gone by then, and a split writes and reads a partition once more: at
-/// 10^8 values every partition needed one.
+/// without being split again (about twice its bytes, streamed: its
+/// table of distinct canonicals and a read buffer), up to twice the whole
+/// `memory`. The blocks the scan held are gone by then, and a split
+/// writes and reads a partition once more: at 10^8 values every one of
+/// the 512 partitions (about 15 MB each) needed one under a thread's
+/// share, and still did under the whole budget.
 pub(super) fn per_thread(share: usize, memory: usize, files: &[Part]) -> usize {
     let largest = files.iter().map(|p| p.bytes).max().unwrap_or(0);
-    let needs = usize::try_from(largest.saturating_mul(4)).unwrap_or(usize::MAX);
-    share.max(needs.min(memory))
+    let needs = usize::try_from(largest.saturating_mul(2)).unwrap_or(usize::MAX);
+    share.max(needs.min(memory.saturating_mul(2)))
 }
 
 /// Groups one partition file at `level` (0: the collector's partitions),

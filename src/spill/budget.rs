@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Budget {
     /// Bytes held in memory before spilling; grouping a spill takes up to
-    /// this much on each thread, where a partition needs it.
+    /// twice this much on each thread, where a partition needs it.
     pub memory: usize,
     /// Partitions of a spill.
     pub partitions: usize,
