@@ -206,7 +206,12 @@ fn added_prefix(names: Vec<String>, long: bool, prefix: Option<String>) -> PyRes
         }
         false => columns::fields(&prefix, &names).map(drop),
     };
-    checked.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // The message is the CLI's, which names its flag; here the option is
+    // a keyword argument.
+    checked.map_err(|e| {
+        let m = e.to_string().replace("--column-prefix hdl_", "column_prefix=\"hdl_\"");
+        PyValueError::new_err(m.replace("--column-prefix", "column_prefix"))
+    })?;
     Ok(prefix)
 }
 

@@ -240,6 +240,14 @@ def test_added_columns_are_named_as_the_cli_names_them(spark, cli, tmp_path, hea
         job.close()
 
 
+def test_a_given_prefix_that_clashes_is_a_value_error(spark):
+    from hdlscan.spark import scan
+
+    df = spark.createDataFrame([("1", "10.1000/x")], "url string, doi string")
+    with pytest.raises(ValueError, match=r'column named "url".*column_prefix="hdl_"'):
+        scan(df, "doi", column_prefix="")
+
+
 def _col(name):
     from pyspark.sql import functions as F
 
