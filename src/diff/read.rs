@@ -102,6 +102,10 @@ impl Table {
     pub fn for_each(self, layout: &Layout, mut f: impl FnMut(&RowBuf) -> Result<()>) -> Result<u64> {
         let mut buf = RowBuf::default();
         let name = self.name;
+        let mut f = |b: &RowBuf| {
+            known_kind(&name, b)?;
+            f(b)
+        };
         match self.source {
             Source::Csv(mut reader) => {
                 let (ncols, opts) = (reader.ncols(), reader.parse_options());
@@ -121,7 +125,6 @@ impl Table {
                         buf.record = layout
                             .record
                             .and_then(|c| std::str::from_utf8(block.field(r, c)).ok()?.parse().ok());
-                        known_kind(&name, &buf)?;
                         f(&buf)?;
                     }
                 }
@@ -218,7 +221,6 @@ fn batch_rows(
         set(&mut buf.error, &text(&error, r, &mut scratch));
         normalize_warnings(std::iter::once(&*text(&warnings, r, &mut scratch)), &mut buf.warnings);
         buf.record = record.as_ref().and_then(|c| text(c, r, &mut scratch).parse().ok());
-        known_kind(name, buf)?;
         f(buf)?;
     }
     Ok(())

@@ -29,8 +29,7 @@ impl Default for Options {
             // MB. Partitions: a partition's distinct canonicals must fit
             // a thread's share of the memory or it is split again
             // (written and read once more): 512 keep 20M of them (10M
-            // works' three paths) whole. Open files: these, and a split's
-            // few per thread; fewer under a low limit.
+            // works' three paths) whole.
             budget: Budget::new(16 << 20, 512),
             repair: false,
             top: crate::clusters::TOP,

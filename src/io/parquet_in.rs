@@ -106,10 +106,7 @@ impl ParquetInput {
     pub fn open(path: &Path) -> Result<ParquetInput> {
         let name: Arc<str> = path.display().to_string().into();
         let err = |kind| PositionedError::new(&name, Position::default(), kind);
-        let file = File::open(path).map_err(|e| err(ErrorKind::Open(e)))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(err(ErrorKind::Open(std::io::Error::from_raw_os_error(libc::EISDIR))));
-        }
+        let file = super::source::open_file(path).map_err(|e| err(ErrorKind::Open(e)))?;
         let loaded = catch_unwind(AssertUnwindSafe(|| {
             ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())
         }));

@@ -155,6 +155,16 @@ pub fn open_text(spec: &InputSpec, json: bool) -> Result<Box<dyn Read + Send>, P
     open(spec, json, None).map(|o| o.read)
 }
 
+/// Opens the file at `path` for reading; a directory is refused here
+/// (`EISDIR`), where opening one succeeds and only reading it fails.
+pub(crate) fn open_file(path: &Path) -> io::Result<File> {
+    let f = File::open(path)?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(io::Error::from_raw_os_error(libc::EISDIR));
+    }
+    Ok(f)
+}
+
 fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, PositionedError> {
     let not_text = |head: &[u8]| {
         magic::not_csv(head).filter(|f| !(json && matches!(f, magic::NotCsv::Json | magic::NotCsv::JsonLines)))
@@ -164,10 +174,7 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
     let mut src: BufReader<Box<dyn Read + Send>> = match spec {
         InputSpec::Stdin => BufReader::with_capacity(256 << 10, Box::new(io::stdin())),
         InputSpec::Path(p) => {
-            let f = File::open(p).map_err(|e| err(ErrorKind::Open(e)))?;
-            if f.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(err(ErrorKind::Open(io::Error::from_raw_os_error(libc::EISDIR))));
-            }
+            let f = open_file(p).map_err(|e| err(ErrorKind::Open(e)))?;
             BufReader::with_capacity(256 << 10, Box::new(f))
         }
     };

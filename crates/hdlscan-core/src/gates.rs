@@ -171,10 +171,7 @@ impl Metric {
         let at = |snap: &Snapshot| {
             let (count, of) = self.measure(snap, &snap.total);
             match self {
-                Metric::ValidOfPresent => match of.unwrap_or(0) {
-                    0 => 0.0,
-                    of => (count as f64 / of as f64 * 1e6).round() / 1e6,
-                },
+                Metric::ValidOfPresent => crate::report::fraction(count, of.unwrap_or(0)),
                 _ => count as f64,
             }
         };

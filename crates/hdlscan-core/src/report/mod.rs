@@ -572,7 +572,7 @@ fn hints(columns: &[String], inputs: &[InputInfo], stats: &Stats) -> Vec<String>
 }
 
 /// `n / of`, rounded to 6 digits; 0 when `of` is 0.
-fn fraction(n: u64, of: u64) -> f64 {
+pub(crate) fn fraction(n: u64, of: u64) -> f64 {
     if of == 0 {
         return 0.0;
     }
