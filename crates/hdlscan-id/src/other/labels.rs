@@ -8,7 +8,7 @@
 //! are joined by spaces ([`spaced_shape`]), and which pieces could be
 //! one ([`piece_may_be`], [`may_hold`]).
 
-use super::super::chars::starts_with_ci;
+use super::super::chars::{split_off, starts_with_ci};
 use super::super::codes::{Warning, Warnings};
 use super::Reading;
 use super::ids::{self, Fail, Scheme};
@@ -231,15 +231,19 @@ impl Clean {
     }
 }
 
+/// An ARK's query and fragment, raw as a URL's (SPEC §8: `?` starts the
+/// query; `#` the fragment, as the ARK spec and every URI have it).
+pub type ArkTail<'a> = (Option<&'a str>, Option<&'a str>);
+
 /// Reads the trimmed value `t` if it has a form of SPEC §8 (`None`:
-/// sections 1–6 decide): the reading, and an ARK's query. `lab` is
+/// sections 1–6 decide): the reading, and an ARK's query and fragment. `lab` is
 /// `t`'s [`label`], read once by the caller, which asks it of
 /// [`spaced_shape`] too.
 pub fn read_labelled<'a>(
     t: &'a str,
     lab: Option<(Scheme, usize)>,
     ws: &mut Warnings,
-) -> Option<(Reading<'a>, Option<&'a str>)> {
+) -> Option<(Reading<'a>, ArkTail<'a>)> {
     if starts_with_ci(t, "ark:") {
         return Some(after_label(Scheme::Ark, &t[4..], ws));
     }
@@ -252,31 +256,29 @@ pub fn read_labelled<'a>(
             Some(b) => ids::labelled(scheme, b).map_err(|f| (scheme, f)),
             None => Err((scheme, Fail::Shape)),
         };
-        return Some((reading, None));
+        return Some((reading, (None, None)));
     }
     let b = clean.of(t, ws)?;
     let reading = ids::bare(b)?;
-    Some((reading.map_err(|f| (bare_scheme(b), f)), None))
+    Some((reading.map_err(|f| (bare_scheme(b), f)), (None, None)))
 }
 
 /// The identifier `id` after a label of `scheme` (after `ark:` for an
-/// ARK), read: the reading, and an ARK's query. `read` and OpenAIRE's
+/// ARK), read: the reading, and an ARK's query and fragment. `read` and OpenAIRE's
 /// wrappers (`other::wrapped`) share it.
 #[inline]
-pub fn after_label<'a>(scheme: Scheme, id: &'a str, ws: &mut Warnings) -> (Reading<'a>, Option<&'a str>) {
+pub fn after_label<'a>(scheme: Scheme, id: &'a str, ws: &mut Warnings) -> (Reading<'a>, ArkTail<'a>) {
     if scheme == Scheme::Ark {
-        let (ark, query) = match id.find('?') {
-            Some(q) => (&id[..q], Some(&id[q + 1..])),
-            None => (id, None),
-        };
-        return (ids::ark(ark).map_err(|f| (Scheme::Ark, f)), query);
+        let (id, fragment) = split_off(id, b'#');
+        let (ark, query) = split_off(id, b'?');
+        return (ids::ark(ark).map_err(|f| (Scheme::Ark, f)), (query, fragment));
     }
     let mut clean = Clean::default();
     let reading = match clean.of(id, ws) {
         Some(b) => ids::labelled(scheme, b).map_err(|f| (scheme, f)),
         None => Err((scheme, Fail::Shape)),
     };
-    (reading, None)
+    (reading, (None, None))
 }
 
 /// The scheme of a bare shape that failed its check: ORCID (hyphens),

@@ -56,9 +56,10 @@ pub fn parse<'a>(cx: &mut Cx<'a>, t: &'a str, lab: Label) -> Option<Result<(), E
         return Some(read);
     }
     let mut ws = Warnings::EMPTY;
-    let (reading, query) = labels::read_labelled(t, lab, &mut ws)?;
+    let (reading, (query, fragment)) = labels::read_labelled(t, lab, &mut ws)?;
     cx.d.warnings |= ws;
     cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
     Some(into_draft(cx, reading, Kind::OtherPid))
 }
 
@@ -84,9 +85,10 @@ pub fn wrapped<'a>(cx: &mut Cx<'a>, scheme: &str, id: &'a str) -> Option<Result<
         _ => id,
     };
     let mut ws = Warnings::EMPTY;
-    let (reading, query) = labels::after_label(scheme, id, &mut ws);
+    let (reading, (query, fragment)) = labels::after_label(scheme, id, &mut ws);
     cx.d.warnings |= ws;
     cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
+    cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
     Some(into_draft(cx, reading, Kind::OtherPid))
 }
 
@@ -110,7 +112,7 @@ fn labelled_url<'a>(cx: &mut Cx<'a>, t: &'a str, lab: Label) -> Option<Result<()
 /// [`parse`] reads it in the full parser, for the fast path's rare forms
 /// (a labelled value's cost was the full parser's general steps);
 /// `scratch` back for what `parse` would read otherwise: a label before a
-/// URL, an ARK's query, or no form of §8.
+/// URL, an ARK's query or fragment, or no form of §8.
 pub fn read_one<'a>(
     t: &'a str,
     lab: Label,
@@ -123,7 +125,7 @@ pub fn read_one<'a>(
         return Err(scratch);
     }
     match labels::read_labelled(t, lab, &mut ws) {
-        Some((reading, None)) => Ok(parsed(reading, ws, &mut scratch.buf)),
+        Some((reading, (None, None))) => Ok(parsed(reading, ws, &mut scratch.buf)),
         _ => Err(scratch),
     }
 }
