@@ -1,5 +1,5 @@
 //! The Python package `hdlscan`'s extension module (`hdlscan._hdlscan`):
-//! [`parse`], [`variant::variant`], [`select_columns`] and the [`report::Report`] over Arrow's C data interface,
+//! [`parse`], [`variant::variant`], [`select_columns`], [`expect_by_column`] and the [`report::Report`] over Arrow's C data interface,
 //! standing on `hdlscan-core` so that Python gets the CLI's columns,
 //! values and report, not a copy of them.
 //!
@@ -97,7 +97,7 @@ fn spark_types(batch: RecordBatch) -> PyResult<RecordBatch> {
     RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(err)
 }
 
-/// parse(values, *, repair=False, expect=(), resolvers=(), split=None, max_len=2048, column=None, spark_types=False)
+/// parse(values, *, repair=False, expect=(), resolvers=(), split=None, max_len=2048, first_record=1, spark_types=False)
 /// --
 ///
 /// Parses every value of `values` and returns a `pyarrow.RecordBatch` of
@@ -119,17 +119,16 @@ fn spark_types(batch: RecordBatch) -> PyResult<RecordBatch> {
 /// `split`: the CLI's `--split SEP` (`"||"`, or `"auto"` for SPEC's
 /// separators in cells that hold several identifiers). Each value of a
 /// cell is then a row, led by where it came from, as `scan`'s long output
-/// says it: `record` (the 1-based position of its cell in `values`),
-/// `value_index` (its 1-based place in the cell) and `value` (its text);
-/// a cell that is not split is one value, an empty one too.
+/// says it: `record` (the position of its cell in `values`, counted from
+/// `first_record`), `value_index` (its 1-based place in the cell) and
+/// `value` (its text); a cell that is not split is one value, an empty
+/// one too.
 ///
-/// `column`: the name of the column `values` come from; `expect` may then
-/// also hold `COLUMN=NS`, as a `Report` takes it (those naming another
-/// column do not apply). `spark_types`: the columns in types Spark reads
+/// `spark_types`: the columns in types Spark reads
 /// (`kind`, `namespace` and `error` as strings, `record` and
 /// `value_index` as int64), as `hdlscan.spark` returns them.
 #[pyfunction]
-#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=options::MAX_LEN, column=None, spark_types=false))]
+#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=options::MAX_LEN, first_record=1, spark_types=false))]
 #[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
@@ -139,7 +138,7 @@ fn parse<'py>(
     resolvers: Vec<String>,
     split: Option<String>,
     max_len: usize,
-    column: Option<String>,
+    first_record: u64,
     spark_types: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let given = Given {
@@ -149,14 +148,11 @@ fn parse<'py>(
         resolvers,
         split,
     };
-    let parser = match column {
-        Some(c) => given.column_parser(&c)?,
-        None => given.parser()?,
-    };
+    let parser = given.parser()?;
     let split = given.split()?;
     let arrays = input::arrays(values)?;
     let batch = py.detach(|| {
-        let batch = classify_arrays(&arrays, &parser, split.as_ref(), 1, |_, _| {})?;
+        let batch = classify_arrays(&arrays, &parser, split.as_ref(), first_record, |_, _| {})?;
         if spark_types {
             self::spark_types(batch)
         } else {
@@ -177,6 +173,22 @@ fn parse<'py>(
 #[pyfunction]
 fn select_columns(names: Vec<String>, selectors: Vec<String>, shown: &str) -> PyResult<Vec<usize>> {
     hdlscan_core::select::select(&names, &selectors, shown).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// expect_by_column(columns, expect)
+/// --
+///
+/// The namespaces each of `columns` expects, as lists for `parse`'s
+/// `expect`: `expect`'s `NS` for every column, `COLUMN=NS` for the
+/// columns `COLUMN` selects by the CLI's `-c` rules (a `Report` resolves
+/// them so). One that selects none raises `ValueError`.
+#[pyfunction]
+fn expect_by_column(columns: Vec<String>, expect: Vec<String>) -> PyResult<Vec<Vec<String>>> {
+    let given = Given {
+        expect,
+        ..Given::default()
+    };
+    given.column_expects(&columns)
 }
 
 /// added_prefix(names, long, prefix=None)
@@ -220,6 +232,7 @@ fn _hdlscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(variant::variant, m)?)?;
     m.add_function(wrap_pyfunction!(select_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(expect_by_column, m)?)?;
     m.add_function(wrap_pyfunction!(added_prefix, m)?)?;
     m.add_class::<report::Report>()?;
     m.add("SPEC", hdlscan_core::SPEC.to_vec())?;

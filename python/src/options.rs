@@ -50,46 +50,39 @@ impl Given {
         Ok(Parser::new(opts))
     }
 
-    /// A parser per column of `columns`: `expect` holds `NS` for all and
-    /// `COLUMN=NS` for the columns `COLUMN` selects, as `-c` selects them
-    /// (a name, a number, a pattern); one that selects none is an error.
+    /// A parser per column of `columns`, with the namespaces
+    /// [`Given::column_expects`] gives it.
     pub fn column_parsers(&self, columns: &[String]) -> PyResult<Vec<Parser>> {
-        let mut targets = Vec::with_capacity(self.expect.len());
-        for arg in &self.expect {
-            targets.push(match split_expect(arg) {
-                (None, _) => None,
-                (Some(c), _) => Some(
-                    select::one(columns, c, "the report's columns")
-                        .map_err(|e| value_error(format!("expect={arg:?}: {e}")))?,
-                ),
-            });
-        }
-        (0..columns.len())
-            .map(|i| self.parser_where(|k| targets[k].as_ref().is_none_or(|t| t.contains(&i))))
+        self.column_expects(columns)?
+            .iter()
+            .map(|expect| {
+                let mut opts = self.base()?;
+                for ns in expect {
+                    opts.expect(ns).map_err(value_error)?;
+                }
+                Ok(Parser::new(opts))
+            })
             .collect()
     }
 
-    /// The parser of column `column` (`parse(column=)`): `expect`'s `NS`,
-    /// and its `COLUMN=NS` where `COLUMN` selects this column; one that
-    /// selects another column does not apply.
-    pub fn column_parser(&self, column: &str) -> PyResult<Parser> {
-        let one = [column.to_string()];
-        self.parser_where(|k| {
-            split_expect(&self.expect[k])
-                .0
-                .is_none_or(|c| select::one(&one, c, "").is_ok())
-        })
-    }
-
-    /// A parser with the `expect` entries `applies` takes, by index.
-    fn parser_where(&self, applies: impl Fn(usize) -> bool) -> PyResult<Parser> {
-        let mut opts = self.base()?;
-        for (k, arg) in self.expect.iter().enumerate() {
-            if applies(k) {
-                opts.expect(split_expect(arg).1).map_err(value_error)?;
+    /// The namespaces each column of `columns` expects: `expect`'s `NS`
+    /// for all and `COLUMN=NS` for the columns `COLUMN` selects, as `-c`
+    /// selects them (a name, a number, a pattern); one that selects none
+    /// is an error.
+    pub fn column_expects(&self, columns: &[String]) -> PyResult<Vec<Vec<String>>> {
+        let mut per_column = vec![Vec::new(); columns.len()];
+        for arg in &self.expect {
+            let (column, ns) = split_expect(arg);
+            let chosen = match column {
+                None => (0..columns.len()).collect(),
+                Some(c) => select::one(columns, c, "the report's columns")
+                    .map_err(|e| value_error(format!("expect={arg:?}: {e}")))?,
+            };
+            for i in chosen {
+                per_column[i].push(ns.to_string());
             }
         }
-        Ok(Parser::new(opts))
+        Ok(per_column)
     }
 
     /// The split, if one was given.

@@ -182,7 +182,7 @@ impl Report {
         })
     }
 
-    /// add(values, *, column, input=0, first_record=1)
+    /// add(values, *, column, input=0, first_record=1, spark_types=False)
     /// --
     ///
     /// Parses `values` (one cell per record of column `column`, records
@@ -191,8 +191,9 @@ impl Report {
     /// record following the first input's last), counts them,
     /// and returns the batch `hdlscan.parse` returns for them (with
     /// `record` numbered from `first_record` under `split`), so that a
-    /// value is parsed once. Clusters computed or set before are dropped.
-    #[pyo3(signature = (values, *, column, input=0, first_record=1))]
+    /// value is parsed once, in the types `parse(spark_types=)` says.
+    /// Clusters computed or set before are dropped.
+    #[pyo3(signature = (values, *, column, input=0, first_record=1, spark_types=false))]
     fn add<'py>(
         &mut self,
         py: Python<'py>,
@@ -200,6 +201,7 @@ impl Report {
         column: &str,
         input: u32,
         first_record: u64,
+        spark_types: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let s = &mut self.state;
         let c = s
@@ -248,7 +250,10 @@ impl Report {
         }
         s.elapsed_seconds += started.elapsed().as_secs_f64();
         self.clusters = None;
-        batch.to_pyarrow(py)
+        match spark_types {
+            true => crate::spark_types(batch)?.to_pyarrow(py),
+            false => batch.to_pyarrow(py),
+        }
     }
 
     /// The report's state as bytes, for `Report.from_partial` in another

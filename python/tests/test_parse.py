@@ -92,6 +92,10 @@ def test_split_rows_say_where_each_value_came_from():
     ]
     auto = rows(hdlscan.parse(pa.array(["10.1000/1, 10.1000/2"]), split="auto"))
     assert [r["canonical"] for r in auto] == ["10.1000/1", "10.1000/2"]
+    later = rows(hdlscan.parse(cells, split="||", first_record=101))
+    assert [r["record"] for r in later] == [101, 101, 102, 103]
+    chunked = rows(hdlscan.parse(pa.chunked_array([cells[:1], cells[1:]]), split="||", first_record=101))
+    assert [r["record"] for r in chunked] == [101, 101, 102, 103]
 
 
 @pytest.mark.parametrize("bad, named", [

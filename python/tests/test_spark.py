@@ -199,6 +199,27 @@ def test_long_output_numbers_values(spark):
     assert "input" not in rows[0]
 
 
+@pytest.mark.parametrize("expect", ["2=doi", "B=doi", "b=doi", "?=hdl"], ids=["number", "case-blind", "name", "pattern"])
+def test_scan_applies_column_expectations_as_the_cli(spark, cli, tmp_path, expect):
+    """`COLUMN=NS` selects columns by the CLI's `-c` rules (number,
+    case-blind name, pattern) in a plain `scan` as in a report: each
+    task resolves it against all the scan's columns, not its own."""
+    data = tmp_path / "in.csv"
+    data.write_text("a,B\n10.1000/x,hdl:1721.1/5\nhdl:1721.1/6,10.1000/y\n")
+    want = tmp_path / "cli.parquet"
+    subprocess.run([cli, "scan", str(data), "-c", "a", "-c", "B", "--expect", expect, "-q", "-o", str(want)], check=True)
+    want = sorted(pq.read_table(want).to_pylist(), key=lambda w: (w["record"], w["source_column"]))
+    from hdlscan.spark import scan
+
+    got = scan(spark.read.csv(str(data), header=True), ["a", "B"], expect=[expect])
+    rows = [r.asDict() for r in got.orderBy("record", "source_column").collect()]
+    assert [(r["record"], r["source_column"], r["kind"], r["error"]) for r in rows] == [
+        (w["record"], w["source_column"], w["kind"], w["error"]) for w in want
+    ]
+    assert {r["error"] for r in rows} == {None, "unexpected_namespace"}
+    assert rows == [{**w, "line": None} for w in want]
+
+
 @pytest.mark.parametrize(
     "header, flags",
     [

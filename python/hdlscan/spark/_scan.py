@@ -90,19 +90,6 @@ def constant(value, n: int, type: pa.DataType) -> pa.Array:
     return pa.repeat(pa.scalar(value, type), n)
 
 
-def spark_array(a: pa.Array) -> pa.Array:
-    """`a` in a type Spark reads: dictionaries decoded, unsigned integers
-    widened to int64, large and view strings as strings."""
-    t = a.type
-    if pa.types.is_dictionary(t):
-        return spark_array(a.dictionary_decode())
-    if pa.types.is_unsigned_integer(t):
-        return a.cast(pa.int64())
-    if pa.types.is_large_string(t) or t == getattr(pa, "string_view", lambda: None)():
-        return a.cast(pa.string())
-    return a
-
-
 @dataclass
 class Plan:
     """The columns, the shape and the options of one scan, built once on the
@@ -116,6 +103,7 @@ class Plan:
     partials: bool
     wide: bool = field(init=False)
     prefix: str = field(init=False)
+    expects: list = field(init=False)
 
     def __post_init__(self):
         from hdlscan import _hdlscan
@@ -126,28 +114,27 @@ class Plan:
         # prefix (`record` and long output's leading columns too).
         own = self.names if self.wide else self.keep
         self.prefix = _hdlscan.added_prefix(list(own), not self.wide, o.column_prefix)
+        # `COLUMN=NS` resolved once against all the scan's columns, as a
+        # `Report` resolves it (by name, number or pattern).
+        self.expects = _hdlscan.expect_by_column(list(self.columns), list(o.expect))
 
     def added(self, name: str) -> str:
         """The output's name of an added column."""
         return self.prefix + name
 
-    def parse(self, values, column: str, input: int, first: int, report) -> pa.RecordBatch:
-        """SPEC's columns of `values` in types Spark reads, `record`
-        numbered from `first` under `split`; counted into `report` if one
-        is given."""
-        if report is None:
-            import hdlscan
+    def parse(self, values, ci: int, input: int, first: int, report) -> pa.RecordBatch:
+        """SPEC's columns of `values` (the scan's column `ci`) in types
+        Spark reads, `record` numbered from `first` under `split`; counted
+        into `report` if one is given."""
+        if report is not None:
+            return report.add(values, column=self.columns[ci], input=input, first_record=first, spark_types=True)
+        import hdlscan
 
-            o = self.options
-            spec = hdlscan.parse(
-                values, repair=o.repair, expect=list(o.expect), resolvers=list(o.resolvers), split=o.split,
-                column=column, spark_types=True,
-            )
-            if o.split is not None and first != 1:
-                spec = spec.set_column(0, "record", pc.add(spec.column(0), first - 1))
-            return spec
-        spec = report.add(values, column=column, input=input, first_record=first)
-        return pa.RecordBatch.from_arrays([spark_array(c) for c in spec.columns], names=spec.schema.names)
+        o = self.options
+        return hdlscan.parse(
+            values, repair=o.repair, expect=self.expects[ci], resolvers=list(o.resolvers), split=o.split,
+            first_record=first, spark_types=True,
+        )
 
     def enrich(self, rows: pa.RecordBatch, input: int, first: int, report) -> list[pa.RecordBatch]:
         """The output of `rows` (one split's run, records from `first`),
@@ -156,7 +143,7 @@ class Plan:
         n = rows.num_rows
         for ci, name in enumerate(self.columns):
             values = rows.column(name)
-            spec = self.parse(values, name, input, first, report)
+            spec = self.parse(values, ci, input, first, report)
             cols, names = [], []
             if self.options.split is None:
                 record = pa.array(np.arange(first, first + n, dtype=np.int64))
