@@ -1,19 +1,22 @@
 """One Spark job of `scripts/bench --spark`, timed inside its session (the
-JVM's start-up is not the job's): hdlscan's scan by mapInArrow, or Spark
-SQL doing bench_duckdb.sql's classification with regular expressions.
+JVM's start-up is not the job's): hdlscan's scan by mapInArrow written by
+Spark (`hdlscan`: `scan(df).write.parquet`), the same scan written by the
+tasks themselves (`write`: `hdlscan.spark.write`), or Spark SQL doing
+bench_duckdb.sql's classification with regular expressions (`sql`).
 
-    python3 scripts/bench_spark.py hdlscan|sql IN.parquet OUT.parquet [CORES]
+    python3 scripts/bench_spark.py hdlscan|write|sql IN.parquet OUT.parquet [CORES]
     python3 scripts/bench_spark.py warm IN.parquet OUTDIR [CORES] [ROUNDS]
 
 Prints `seconds=S rows=N` on stdout: the job's wall time (read, classify,
-write zstd Parquet) and the rows written.
+write zstd Parquet at level 1, the CLI's, for all three) and the rows
+written.
 
-`warm` runs both jobs in ONE session, alternated for ROUNDS rounds
+`warm` runs the three jobs in ONE session, alternated for ROUNDS rounds
 (default 5), the steady state of a long job: the Python workers started,
 the JVM's code compiled. It prints a line a job and round, `tool round
 seconds cpu` (cpu: user+system seconds of the driver, the JVM and the
 Python workers), then the medians with the first round dropped and the
-ratios SQL / hdlscan round by round.
+ratios SQL / each hdlscan job round by round.
 
 Both jobs run with `spark.sql.execution.arrow.maxRecordsPerBatch` at
 65,536 rows (Spark's default is 10,000): it sizes the batches mapInArrow
@@ -99,6 +102,7 @@ def session(tool, cores):
         .config("spark.ui.enabled", "false")
         .config("spark.driver.memory", "2g")
         .config("spark.sql.parquet.compression.codec", "zstd")
+        .config("spark.hadoop.parquet.compression.codec.zstd.level", "1")
         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "65536")
         .getOrCreate()
     )
@@ -106,17 +110,21 @@ def session(tool, cores):
     return spark
 
 
-def job(spark, tool, src):
-    """The DataFrame `tool` writes."""
+def job(spark, tool, src, out):
+    """Runs `tool`'s job: `src` read, classified, written to `out`."""
     df = spark.read.parquet(src)
     if tool == "hdlscan":
         from hdlscan.spark import scan
 
-        return scan(df, "identifier")
+        return scan(df, "identifier").write.mode("overwrite").parquet(out)
+    if tool == "write":
+        from hdlscan.spark import write
+
+        return write(df, "identifier", out, mode="overwrite")
     if tool == "sql":
         df.createOrReplaceTempView("input")
-        return spark.sql(SQL)
-    sys.exit(f"bench_spark: no tool {tool!r} (hdlscan, sql or warm)")
+        return spark.sql(SQL).write.mode("overwrite").parquet(out)
+    sys.exit(f"bench_spark: no tool {tool!r} (hdlscan, write, sql or warm)")
 
 
 def tree_cpu():
@@ -142,18 +150,20 @@ def tree_cpu():
 
 def warm(src, outdir, cores, rounds):
     spark = session("warm", cores)
-    runs = {"hdlscan": [], "sql": []}
+    runs = {"hdlscan": [], "write": [], "sql": []}
     for r in range(rounds):
         for tool in runs:
             cpu, started = tree_cpu(), time.perf_counter()
-            job(spark, tool, src).write.mode("overwrite").parquet(os.path.join(outdir, tool))
+            job(spark, tool, src, os.path.join(outdir, tool))
             runs[tool].append((time.perf_counter() - started, tree_cpu() - cpu))
             print(tool, r + 1, f"{runs[tool][-1][0]:.3f}", f"{runs[tool][-1][1]:.2f}", flush=True)
     spark.stop()
     for i, what in ((0, "seconds"), (1, "cpu")):
-        h, q = ([x[i] for x in runs[t][1:]] for t in ("hdlscan", "sql"))
-        ratios = ", ".join(f"{b / a:.2f}" for a, b in zip(h, q))
-        print(f"median {what}: hdlscan {statistics.median(h):.2f}, sql {statistics.median(q):.2f}; sql/hdlscan by round: {ratios}")
+        q = [x[i] for x in runs["sql"][1:]]
+        for tool in ("hdlscan", "write"):
+            h = [x[i] for x in runs[tool][1:]]
+            ratios = ", ".join(f"{b / a:.2f}" for a, b in zip(h, q))
+            print(f"median {what}: {tool} {statistics.median(h):.2f}, sql {statistics.median(q):.2f}; sql/{tool} by round: {ratios}")
 
 
 def main():
@@ -163,8 +173,7 @@ def main():
         return warm(src, out, cores, int(sys.argv[5]) if len(sys.argv) > 5 else 5)
     spark = session(tool, cores)
     started = time.perf_counter()
-    result = job(spark, tool, src)
-    result.write.mode("overwrite").parquet(out)
+    job(spark, tool, src, out)
     seconds = time.perf_counter() - started
     rows = spark.read.parquet(out).count()
     print(f"seconds={seconds:.3f} rows={rows}")

@@ -155,6 +155,67 @@ def test_parquet_scan_is_the_cli_output_without_a_pass_of_its_own(spark, generat
     assert got.to_pylist() == want.to_pylist()
 
 
+def test_tasks_write_the_cli_output(spark, generated, small_splits, tmp_path):
+    """`write`: the parts the tasks write, read back in their order, are
+    the CLI's output row for row (the input in row groups of 25,000 rows
+    read in several splits, so several parts), in the types `scan` gives;
+    only the committed parts and `_SUCCESS` are left."""
+    from hdlscan.spark import scan, write
+
+    data, _, out = generated
+    grouped = tmp_path / "grouped.parquet"
+    pq.write_table(pq.read_table(data), grouped, row_group_size=25_000)
+    target = tmp_path / "out.parquet"
+    assert write(spark.read.parquet(str(grouped)), "identifier", str(target)) == 200_000
+    parts = sorted(p.name for p in target.iterdir())
+    assert parts[0] == "_SUCCESS" and len(parts) > 3 and all(p.endswith(".parquet") for p in parts[1:])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grouped.parquet", "out.parquet"]
+    assert pq.read_table(target).to_pylist() == pq.read_table(out).to_pylist()
+    assert spark.read.parquet(str(target)).schema == scan(spark.read.parquet(str(grouped)), "identifier").schema
+
+
+def test_write_refuses_an_existing_target_unless_told(spark, tmp_path):
+    from hdlscan.spark import write
+
+    df = spark.createDataFrame([("1", "10.1000/x")], "id string, doi string")
+    target = tmp_path / "t"
+    target.mkdir()
+    (target / "old.parquet").write_text("old")
+    with pytest.raises(FileExistsError, match="mode='overwrite'"):
+        write(df, "doi", str(target))
+    assert write(df, "doi", str(target), mode="overwrite") == 1
+    assert "old.parquet" not in {p.name for p in target.iterdir()}
+    assert pq.read_table(target).column("canonical").to_pylist() == ["10.1000/x"]
+    with pytest.raises(ValueError, match="mode='append'"):
+        write(df, "doi", str(target), mode="append")
+
+
+def test_write_of_no_rows_still_has_the_columns(spark, tmp_path):
+    from hdlscan.spark import write
+
+    df = spark.createDataFrame([], "id string, doi string")
+    assert write(df, "doi", str(tmp_path / "t")) == 0
+    table = pq.read_table(tmp_path / "t")
+    assert table.num_rows == 0 and "canonical" in table.column_names
+
+
+def test_a_failed_write_leaves_nothing(spark, tmp_path):
+    """A task that fails fails the job: no target, no staging directory."""
+    from pyspark.sql import functions as F
+    from hdlscan.spark import write
+
+    def boom(v):
+        if v == "10.1000/b":
+            raise RuntimeError("a bad row")
+        return v
+
+    df = spark.createDataFrame([("10.1000/a",), ("10.1000/b",)], "doi string").repartition(2)
+    df = df.withColumn("doi", F.udf(boom, "string")("doi"))
+    with pytest.raises(Exception, match="a bad row"):
+        write(df, "doi", str(tmp_path / "t"))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_two_columns_report_equals_the_cli(spark, cli, tmp_path):
     """Canonicals repeated inside records and clusters across columns, as
     the CLI counts them: a second column holding the record's own value

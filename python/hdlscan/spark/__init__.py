@@ -3,6 +3,8 @@ DataFrame, by `mapInArrow` (docs/spark.md).
 
 - `scan(df, columns)`: `df` enriched with SPEC's columns, as
   `hdlscan scan -o` writes them.
+- `write(df, columns, path)`: the same rows written as Parquet by the
+  tasks that parse them (`_write`), without Spark's writer.
 - `report(df, columns)`: the CLI's report (`hdlscan.Report`), from partial
   reports of every file split merged on the driver in record order, with
   the duplicate clusters found by `groupBy(canonical)`.
@@ -21,9 +23,9 @@ from pyspark import StorageLevel
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from . import _clusters, _scan
+from . import _clusters, _scan, _write
 
-__all__ = ["Job", "report", "scan"]
+__all__ = ["Job", "report", "scan", "write"]
 
 
 class Job:
@@ -117,6 +119,20 @@ def scan(df: DataFrame, columns, keep=(), **options) -> DataFrame:
     inputs = options.pop("inputs", None)
     rows, _ = _scan.enriched(df, columns, keep, _scan.Options.of(**options), inputs)
     return _scan.public(rows)
+
+
+def write(df: DataFrame, columns, path: str, keep=(), *, mode="error", **options) -> int:
+    """`scan(df, columns, keep, **options)` written to the directory `path`
+    as Parquet parts (zstd, as the CLI writes), each by the task that
+    parsed its rows, committed by the driver when every task is done; the
+    rows written. `mode`: `error` (`path` must not exist) or `overwrite`.
+    `path` must be a filesystem the driver and every worker reach (local on
+    `local[N]`; a shared mount, `s3://`, `gs://`, `hdfs://`: docs/spark.md).
+    Faster than `scan(...).write.parquet(path)`, which hands every row
+    back to the JVM first."""
+    inputs = options.pop("inputs", None)
+    rows, task, _, arrow_out, _ = _scan.prepared(df, columns, keep, _scan.Options.of(**options), inputs)
+    return _write.write_parts(rows, task, arrow_out, path, mode)
 
 
 def report(df: DataFrame, columns, **options):

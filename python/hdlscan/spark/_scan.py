@@ -201,6 +201,14 @@ class Plan:
 def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inputs=None, partials=False):
     """The internal scan of `df`: output columns plus `INTERNAL`, and the
     `Plan` that made it."""
+    rows, task, schema, _, plan = prepared(df, columns, keep, options, inputs, partials)
+    return rows.mapInArrow(task, schema), plan
+
+
+def prepared(df: DataFrame, columns, keep=(), options: Options = Options(), inputs=None, partials=False):
+    """The pieces of a scan of `df`: the rows its tasks read, the task
+    (Arrow batches in, output batches out), the output's schema for Spark
+    and in Arrow, and the `Plan`."""
     names = list(df.columns)
     plan_columns = select(names, columns)
     keep = select(names, keep) if keep else []
@@ -237,7 +245,7 @@ def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
         if start is not None and partials:
             yield plan.closing(arrow_out, report, *start)
 
-    return safe.mapInArrow(task, schema), plan
+    return safe, task, schema, arrow_out, plan
 
 
 def public(df: DataFrame) -> DataFrame:
