@@ -245,11 +245,14 @@ def test_two_columns_report_equals_the_cli(spark, cli, tmp_path):
     assert dups == [tuple(r[k] for k in DUPLICATE_ROW) for r in pq.read_table(tmp_path / "d.parquet").to_pylist()]
 
 
-def test_long_output_numbers_values(spark):
-    from hdlscan.spark import scan
+def test_long_output_numbers_values(spark, tmp_path):
+    from hdlscan.spark import scan, write
 
     df = spark.createDataFrame([("1", "10.1/a||10.1/b", "hdl:1/x"), ("2", "", None)], "id string, a string, b string")
     rows = [r.asDict() for r in scan(df, ["a", "b"], keep=["id"], split="||").orderBy("record", "source_column", "value_index").collect()]
+    assert write(df, ["a", "b"], tmp_path / "w", keep=["id"], split="||") == len(rows)
+    written = sorted(pq.read_table(tmp_path / "w").to_pylist(), key=lambda r: (r["record"], r["source_column"], r["value_index"]))
+    assert written == rows
     assert [(r["record"], r["source_column"], r["value_index"], r["value"], r["id"]) for r in rows] == [
         (1, "a", 1, "10.1/a", "1"),
         (1, "a", 2, "10.1/b", "1"),

@@ -121,11 +121,12 @@ def scan(df: DataFrame, columns, keep=(), **options) -> DataFrame:
     return _scan.public(rows)
 
 
-def write(df: DataFrame, columns, path: str, keep=(), *, mode="error", **options) -> int:
+def write(df: DataFrame, columns, path, keep=(), *, mode="error", **options) -> int:
     """`scan(df, columns, keep, **options)` written to the directory `path`
     as Parquet parts (zstd, as the CLI writes), each by the task that
     parsed its rows, committed by the driver when every task is done; the
-    rows written. `mode`: `error` (`path` must not exist) or `overwrite`.
+    rows written. `path`: a string or a path-like object. `mode`: `error`
+    (`path` must not exist) or `overwrite`.
     `path` must be a filesystem the driver and every worker reach (local on
     `local[N]`; a shared mount, `s3://`, `gs://`, `hdfs://`: docs/spark.md).
     Faster than `scan(...).write.parquet(path)`, which hands every row

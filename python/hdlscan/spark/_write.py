@@ -41,13 +41,14 @@ def filesystem(path: str):
     return pafs.FileSystem.from_uri(path)
 
 
-def write_parts(df, task, schema: pa.Schema, path: str, mode: str = "error") -> int:
+def write_parts(df, task, schema: pa.Schema, path, mode: str = "error") -> int:
     """Runs `task` (batches in, output batches of `schema` out) over `df`'s
     partitions, each task writing its batches as one Parquet file, and
     commits the files to the directory `path`; the rows written. `mode`:
     `error` (a `path` that exists is a `FileExistsError`) or `overwrite`."""
     if mode not in ("error", "overwrite"):
         raise ValueError(f"mode={mode!r}: give 'error' or 'overwrite'")
+    path = os.fspath(path)
     fs, target = filesystem(path)
     if mode == "error" and fs.get_file_info(target).type != pafs.FileType.NotFound:
         raise FileExistsError(f"{path} exists (mode='overwrite' replaces it)")
