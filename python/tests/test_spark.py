@@ -112,6 +112,28 @@ def test_duplicates_equal_the_cli(sample_job, cli_sample):
     assert got == [tuple(r[k] for k in DUPLICATE_ROW) for r in cli_sample[2]]
 
 
+def test_job_write_keeps_what_the_report_and_duplicates_read(spark, cli_sample, tmp_path):
+    """`Job.write` writes the output in the pass that parses and keeps only
+    what the report and clusters read: the written rows, the report and
+    the duplicates are the CLI's."""
+    from hdlscan.spark import Job
+
+    job = Job(read_sample(spark), "dc.identifier.uri")
+    try:
+        assert job.write(tmp_path / "out.parquet") == len(cli_sample[1])
+        header = SAMPLE.open().readline().strip().split(",")
+        want = [{k: (None if k in header and v == "" else v) for k, v in r.items()} for r in cli_sample[1]]
+        assert pq.read_table(tmp_path / "out.parquet").to_pylist() == want
+        assert [r.asDict() for r in job.output().orderBy("record").collect()] == want
+        assert_same(json.loads(job.report().to_json()), cli_sample[0])
+        got = [tuple(r[k] for k in DUPLICATE_ROW) for r in job.duplicates().collect()]
+        assert got == [tuple(r[k] for k in DUPLICATE_ROW) for r in cli_sample[2]]
+        # What the pass kept: the valid values and the partial reports.
+        assert job._internal().count() == cli_sample[0]["valid"] + 1
+    finally:
+        job.close()
+
+
 @pytest.fixture(scope="module")
 def generated(cli, tmp_path_factory):
     """A generated 200k-row Parquet file and the CLI's report and output of it."""
@@ -358,13 +380,16 @@ def run_command(*argv) -> int:
 
 
 def test_command_writes_the_report_and_judges_gates(spark, tmp_path, cli_sample):
-    rep = tmp_path / "r.json"
-    argv = [str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(rep), "--fail-if", "invalid>1%", "--fail-if", "invalid>50%"]
+    rep, out = tmp_path / "r.json", tmp_path / "out.parquet"
+    argv = [str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(rep), "-o", str(out),
+            "--fail-if", "invalid>1%", "--fail-if", "invalid>50%"]
     assert run_command(*argv) == 3
     r = json.loads(rep.read_text())
     assert [(g["expr"], g["holds"]) for g in r["gates"]] == [("invalid>1%", True), ("invalid>50%", False)]
     for k in TOTALS:
         assert r[k] == cli_sample[0][k], k
+    assert pq.read_table(out).num_rows == len(cli_sample[1])
+    assert pq.read_table(out).column("canonical").to_pylist() == [w["canonical"] for w in cli_sample[1]]
 
 
 def test_command_warn_gates_warn(spark, tmp_path):

@@ -8,7 +8,8 @@ DataFrame, by `mapInArrow` (docs/spark.md).
 - `report(df, columns)`: the CLI's report (`hdlscan.Report`), from partial
   reports of every file split merged on the driver in record order, with
   the duplicate clusters found by `groupBy(canonical)`.
-- `Job`: both from one pass, and the duplicates' rows; what
+- `Job`: both from one pass, and the duplicates' rows (`Job.write`:
+  the output written by that pass, as `write` does); what
   `python -m hdlscan.spark` runs.
 
 Records are numbered as the CLI numbers them (`_records`): inputs in
@@ -17,11 +18,15 @@ sorted path order (or the order `inputs` gives), rows in file order.
 
 from __future__ import annotations
 
+import os
 import time
 
+import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark import StorageLevel
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
 
 from . import _clusters, _scan, _write
 
@@ -55,7 +60,11 @@ class Job:
         options = _scan.Options.of(
             repair=repair, expect=expect, resolvers=resolvers, split=split, long=long, column_prefix=column_prefix
         )
-        self._rows, self.plan = _scan.enriched(df, columns, keep, options, inputs, partials=True)
+        self._pieces = _scan.prepared(df, columns, keep, options, inputs, partials=True)
+        rows, task, schema, _, self.plan = self._pieces
+        self._rows = rows.mapInArrow(task, schema)
+        self._persisted = None
+        self._written = None
         self._cached = False
         self._report = None
         self._started = time.monotonic()
@@ -64,13 +73,54 @@ class Job:
         # Every later action reads the parse once: the output, the partial
         # reports and the clusters.
         if not self._cached:
-            self._rows = self._rows.persist(StorageLevel.MEMORY_AND_DISK)
+            self._rows = self._persisted = self._rows.persist(StorageLevel.MEMORY_AND_DISK)
             self._cached = True
         return self._rows
 
     def output(self) -> DataFrame:
-        """The enriched rows, as `hdlscan scan -o` writes them."""
+        """The enriched rows, as `hdlscan scan -o` writes them (after
+        `write`, read back from what it wrote)."""
+        if self._written is not None:
+            return self._pieces[0].sparkSession.read.parquet(self._written)
         return _scan.public(self._internal())
+
+    def write(self, path, mode="error") -> int:
+        """Writes the enriched rows to the directory `path` as
+        `hdlscan.spark.write` does (`mode` as there), from the pass that
+        parses them, which keeps for the report and the clusters only
+        what they read: the partial reports and the valid values'
+        canonical, place, value and warnings, not every column of every
+        row. The rows written. Called after the report or the clusters,
+        it writes the rows they kept."""
+        if self._cached:
+            out = self.output()
+            return _write.write_parts(out, lambda batches: batches, to_arrow_schema(out.schema), path, mode)
+        rows, task, _, arrow_out, plan = self._pieces
+        public = pa.schema([f for f in arrow_out if f.name not in _scan.INTERNAL])
+        kept = [plan.added(n) for n in ("record", "value_index", "canonical", "warnings")] + list(_scan.INTERNAL)
+        kept = [f for f in arrow_out if f.name in kept]
+        result = pa.schema(kept + [pa.field(n, t) for n, t in zip(_write.WRITTEN, (pa.string(), pa.int64()))])
+        canonical = plan.added("canonical")
+
+        def split(b):
+            if b.column(_scan.PARTIAL).null_count < b.num_rows:
+                return None, b
+            return b.select(public.names), b.filter(pc.is_valid(b.column(canonical)))
+
+        parts = _write.Parts(path, mode)
+        try:
+            written = rows.mapInArrow(parts.task(task, public, result, split), from_arrow_schema(result))
+            written = written.persist(StorageLevel.MEMORY_AND_DISK)
+            done = written.where(F.col(_write.FILE).isNotNull()).select(*_write.WRITTEN).collect()
+        except BaseException:
+            parts.abort()
+            raise
+        n = parts.commit(done, public)
+        self._persisted = written
+        self._rows = written.where(F.col(_write.FILE).isNull())
+        self._cached = True
+        self._written = os.fspath(path)
+        return n
 
     def clusters(self) -> _clusters.Clusters:
         plan = self.plan
@@ -108,9 +158,10 @@ class Job:
         return self.clusters().rows()
 
     def close(self):
-        if self._cached:
-            self._rows.unpersist()
-            self._cached = False
+        if self._persisted is not None:
+            self._persisted.unpersist()
+            self._persisted = None
+        self._cached = False
 
 
 def scan(df: DataFrame, columns, keep=(), **options) -> DataFrame:

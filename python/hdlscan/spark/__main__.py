@@ -27,8 +27,9 @@ examples:
 Inputs are read by Spark (paths, directories, globs; s3://, gs://, abfss://
 ...); records are numbered as the CLI numbers them: inputs in the order
 given (a directory's files in sorted order), rows in file order. -o and
---duplicates write Spark's directories of parts; --report writes one file
-on the driver.
+--duplicates write directories of parts (-o's Parquet parts by the tasks
+that parse the rows, CSV and --duplicates by Spark); --report writes one
+file on the driver.
 
 exit status: 0 success, 1 error (bad input, I/O, a failed job), 2 usage
 error, 3 a --fail-if gate held.
@@ -174,7 +175,10 @@ def run(args) -> Exit:
             print(f"hdlscan.spark: {g}: {e}", file=sys.stderr)
             job.close()
             return Exit.USAGE
-    if args.output:
+    if args.output and not args.output.lower().rstrip("/").endswith((".csv", ".tsv")):
+        # Parquet: written by the pass that parses (Job.write).
+        job.write(args.output, mode="overwrite")
+    elif args.output:
         write(job.output(), args.output)
     report = job.report()
     if args.duplicates:
