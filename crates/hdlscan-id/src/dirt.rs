@@ -378,17 +378,10 @@ fn publisher_suffix_search(suffix: &str) -> usize {
 #[inline(never)]
 fn has_embedded_doi(suffix: &str) -> bool {
     let b = suffix.as_bytes();
-    // Most suffixes hold no `10.` at all: one pass without early exit, which
-    // the compiler vectorizes, says so without a branch on every `.` (a
-    // suffix's dots fall anywhere, and a CPU mispredicted them).
-    let n = b.len();
-    if n < 3 {
-        return false;
-    }
-    let ten_dot = (b[..n - 2].iter().zip(&b[1..n - 1]).zip(&b[2..])).fold(false, |any, ((&x, &y), &z)| {
-        any | ((x == b'1') & (y == b'0') & (z == b'.'))
-    });
-    if !ten_dot {
+    // Most suffixes hold no `10.` at all: one search says so without a
+    // branch on every `.` (a suffix's dots fall anywhere, and a CPU
+    // mispredicted them).
+    if !chars::may_contain3(b, *b"10.") {
         return false;
     }
     (2..b.len()).filter(|&i| b[i] == b'.').any(|dot| {
