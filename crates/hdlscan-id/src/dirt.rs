@@ -159,22 +159,22 @@ fn flag_placeholders(prefix: &str, suffix: &str, ws: &mut Warnings) {
 }
 
 /// `test_prefix` (§3): `123456789`, `10.5072`, `10.2999` or `10.5555`,
-/// the prefixes set aside for tests and examples. Told by the length,
-/// then the four bytes after `10.` as one word (`10.` is asked only of
-/// the three test prefixes' words), not by comparing whole strings:
-/// `may_flag` asks it of every handle, most of them `10.` and four digits.
+/// the prefixes set aside for tests and examples. Told first by their
+/// last four bytes as one word, compared with the four without a branch:
+/// `may_flag` asks it of every handle, and nearly every prefix fails
+/// there, where a branch on the length (`10.` and four digits or not)
+/// went as randomly as the values come.
 #[inline(always)]
 fn is_test_prefix(prefix: &str) -> bool {
     let b = prefix.as_bytes();
-    let word = |w: &[u8]| u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-    match b.len() {
-        7 => {
-            let w = word(&b[3..]);
-            (w == word(b"5072") || w == word(b"2999") || w == word(b"5555")) && b.starts_with(b"10.")
-        }
-        9 => b == b"123456789",
-        _ => false,
+    let Some(&last) = b.last_chunk::<4>() else {
+        return false;
+    };
+    let (w, lit) = (u32::from_le_bytes(last), |l: &[u8; 4]| u32::from_le_bytes(*l));
+    if !((w == lit(b"5072")) | (w == lit(b"2999")) | (w == lit(b"5555")) | (w == lit(b"6789"))) {
+        return false;
     }
+    b == b"123456789" || (b.len() == 7 && b.starts_with(b"10.") && w != lit(b"6789"))
 }
 
 /// `template_suffix` (§3): with `.`, `-`, `_` and `/` set aside, the
@@ -979,6 +979,22 @@ mod tests {
         // SPEC v3: 10.5555, placeholder suffixes, a suffix after `//`; none
         // is repaired.
         assert_eq!(flags("10.5555", "x", false), ["test_prefix"]);
+        for prefix in ["123456789", "10.5072", "10.2999", "10.5555"] {
+            assert!(is_test_prefix(prefix), "{prefix}");
+        }
+        for prefix in [
+            "",
+            "10",
+            "5072",
+            "10.6789",
+            "11.5072",
+            "10.15072",
+            "0123456789",
+            "12346789",
+            "10.5072.",
+        ] {
+            assert!(!is_test_prefix(prefix), "{prefix}");
+        }
         assert_eq!(flags("10.1145", "nnnnnnn.nnnnnnn", false), ["template_suffix"]);
         assert_eq!(flags("1234", "#-#_#", false), ["template_suffix"]);
         assert_eq!(flags("1234", "x\u{AD}x", false), ["invisible_char"]);
