@@ -362,6 +362,62 @@ pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
     byte_in_word(needle, last).map(|j| hay.len() - 8 + j)
 }
 
+/// False when `b` does not hold the three bytes `lit` in a row (true when
+/// it does, and for a few that do not: see below). With SSE2 (part
+/// of the x86-64 baseline), sixteen bytes at a time, the last chunk
+/// overlapping the one before: three compares and masks test fourteen
+/// places at once, where a walk takes several instructions a byte. Eight
+/// to fourteen bytes are one vector of their first and last eight
+/// (overlapping: every place is in one word; a match across the two
+/// words is a false one, which the caller's own check of what it found
+/// rules out). Shorter haystacks (and other targets) take the walk,
+/// without an early exit the CPU would mispredict.
+#[inline]
+pub fn may_contain3(b: &[u8], lit: [u8; 3]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if (8..=14).contains(&b.len()) || b.len() >= 16 {
+        // SAFETY: `b` has 8 bytes or more.
+        return unsafe { may_contain3_sse2(b, lit) };
+    }
+    b.windows(3).fold(false, |any, w| {
+        any | ((w[0] == lit[0]) & (w[1] == lit[1]) & (w[2] == lit[2]))
+    })
+}
+
+/// `may_contain3` for `b.len()` of 8 to 14, or 16 or more.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+unsafe fn may_contain3_sse2(b: &[u8], lit: [u8; 3]) -> bool {
+    use std::arch::x86_64::*;
+    let n = b.len();
+    debug_assert!((8..=14).contains(&n) || n >= 16);
+    // SAFETY: each load reads bytes of `b`, as its comment says; the rest
+    // are SSE2 intrinsics, part of the x86-64 baseline.
+    unsafe {
+        let eq = |x: __m128i, c: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8))) as u32;
+        // Bit i: `lit` starts at lane i.
+        let hit = |x: __m128i| eq(x, lit[0]) & (eq(x, lit[1]) >> 1) & (eq(x, lit[2]) >> 2) != 0;
+        if n < 16 {
+            // `b[..8]` and `b[n - 8..]`.
+            let word = |i: usize| b.as_ptr().add(i).cast::<u64>().read_unaligned() as i64;
+            return hit(_mm_set_epi64x(word(n - 8), word(0)));
+        }
+        let last = n - 16;
+        let mut at = 0;
+        loop {
+            // `b[at..at + 16]`, `at <= last`.
+            let at_ = at.min(last);
+            if hit(_mm_loadu_si128(b.as_ptr().add(at_).cast())) {
+                return true;
+            }
+            if at_ == last {
+                return false;
+            }
+            at += 14;
+        }
+    }
+}
+
 /// True when every byte of `b` is an ASCII digit (and for no bytes).
 /// A word at a time: prefixes are a few bytes long, of lengths that vary,
 /// and a byte loop's exit mispredicts on them.
@@ -631,7 +687,34 @@ mod tests {
         }
     }
 
+    /// `lit` in a row, as a walk finds it.
+    fn holds3(b: &[u8], lit: [u8; 3]) -> bool {
+        b.windows(3).any(|w| w == lit)
+    }
+
+    #[test]
+    fn may_contain3_finds_it_at_every_place() {
+        for len in 0usize..=50 {
+            for at in 0..len.saturating_sub(2) {
+                let mut b = vec![b'1'; len];
+                b[at..at + 3].copy_from_slice(b"10.");
+                assert!(may_contain3(&b, *b"10."), "{len} {at}");
+            }
+            assert!(!may_contain3(&vec![b'1'; len], *b"10."), "{len}");
+        }
+    }
+
     proptest::proptest! {
+        /// Dense in the bytes of `10.`: no match missed, and none made up
+        /// but where two words meet (8 to 14 bytes).
+        #[test]
+        fn may_contain3_is_the_walk(b in proptest::collection::vec(proptest::sample::select(b"10.x".to_vec()), 0..60)) {
+            let found = may_contain3(&b, *b"10.");
+            if holds3(&b, *b"10.") || !(8..=14).contains(&b.len()) {
+                proptest::prop_assert_eq!(found, holds3(&b, *b"10."));
+            }
+        }
+
         #[test]
         fn all_digits_is_every_byte_a_digit(hay in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40)) {
             proptest::prop_assert_eq!(all_digits(&hay), hay.iter().all(u8::is_ascii_digit));

@@ -159,22 +159,22 @@ fn flag_placeholders(prefix: &str, suffix: &str, ws: &mut Warnings) {
 }
 
 /// `test_prefix` (§3): `123456789`, `10.5072`, `10.2999` or `10.5555`,
-/// the prefixes set aside for tests and examples. Told by the length,
-/// then the four bytes after `10.` as one word (`10.` is asked only of
-/// the three test prefixes' words), not by comparing whole strings:
-/// `may_flag` asks it of every handle, most of them `10.` and four digits.
+/// the prefixes set aside for tests and examples. Told first by their
+/// last four bytes as one word, compared with the four without a branch:
+/// `may_flag` asks it of every handle, and nearly every prefix fails
+/// there, where a branch on the length (`10.` and four digits or not)
+/// went as randomly as the values come.
 #[inline(always)]
 fn is_test_prefix(prefix: &str) -> bool {
     let b = prefix.as_bytes();
-    let word = |w: &[u8]| u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-    match b.len() {
-        7 => {
-            let w = word(&b[3..]);
-            (w == word(b"5072") || w == word(b"2999") || w == word(b"5555")) && b.starts_with(b"10.")
-        }
-        9 => b == b"123456789",
-        _ => false,
+    let Some(&last) = b.last_chunk::<4>() else {
+        return false;
+    };
+    let (w, lit) = (u32::from_le_bytes(last), |l: &[u8; 4]| u32::from_le_bytes(*l));
+    if !((w == lit(b"5072")) | (w == lit(b"2999")) | (w == lit(b"5555")) | (w == lit(b"6789"))) {
+        return false;
     }
+    b == b"123456789" || (b.len() == 7 && b.starts_with(b"10.") && w != lit(b"6789"))
 }
 
 /// `template_suffix` (§3): with `.`, `-`, `_` and `/` set aside, the
@@ -378,17 +378,10 @@ fn publisher_suffix_search(suffix: &str) -> usize {
 #[inline(never)]
 fn has_embedded_doi(suffix: &str) -> bool {
     let b = suffix.as_bytes();
-    // Most suffixes hold no `10.` at all: one pass without early exit, which
-    // the compiler vectorizes, says so without a branch on every `.` (a
-    // suffix's dots fall anywhere, and a CPU mispredicted them).
-    let n = b.len();
-    if n < 3 {
-        return false;
-    }
-    let ten_dot = (b[..n - 2].iter().zip(&b[1..n - 1]).zip(&b[2..])).fold(false, |any, ((&x, &y), &z)| {
-        any | ((x == b'1') & (y == b'0') & (z == b'.'))
-    });
-    if !ten_dot {
+    // Most suffixes hold no `10.` at all: one search says so without a
+    // branch on every `.` (a suffix's dots fall anywhere, and a CPU
+    // mispredicted them).
+    if !chars::may_contain3(b, *b"10.") {
         return false;
     }
     (2..b.len()).filter(|&i| b[i] == b'.').any(|dot| {
@@ -688,7 +681,9 @@ fn truncate_all(suffix: &str, is_doi: bool, ws: &mut Warnings) -> usize {
 }
 
 /// The truncating steps of one round: a publisher suffix (DOIs), then
-/// trailing punctuation. Returns the length `s` keeps.
+/// trailing punctuation. Returns the length `s` keeps. Inlined in
+/// `truncate_all`, whose one round on most suffixes is a few tests.
+#[inline]
 fn truncations(s: &str, is_doi: bool, ws: &mut Warnings) -> usize {
     let mut end = s.len();
     if is_doi {
@@ -986,6 +981,22 @@ mod tests {
         // SPEC v3: 10.5555, placeholder suffixes, a suffix after `//`; none
         // is repaired.
         assert_eq!(flags("10.5555", "x", false), ["test_prefix"]);
+        for prefix in ["123456789", "10.5072", "10.2999", "10.5555"] {
+            assert!(is_test_prefix(prefix), "{prefix}");
+        }
+        for prefix in [
+            "",
+            "10",
+            "5072",
+            "10.6789",
+            "11.5072",
+            "10.15072",
+            "0123456789",
+            "12346789",
+            "10.5072.",
+        ] {
+            assert!(!is_test_prefix(prefix), "{prefix}");
+        }
         assert_eq!(flags("10.1145", "nnnnnnn.nnnnnnn", false), ["template_suffix"]);
         assert_eq!(flags("1234", "#-#_#", false), ["template_suffix"]);
         assert_eq!(flags("1234", "x\u{AD}x", false), ["invisible_char"]);

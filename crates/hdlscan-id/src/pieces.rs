@@ -154,7 +154,13 @@ pub fn trim_start_space(mut s: &str) -> &str {
 pub fn has_raw_space(t: &str, opts: &Options) -> bool {
     // Most values the full parser reads hold none: then their head, a
     // second walk of the value, is not looked for.
-    has_space(t) && has_space(&t[head_len(t, opts)..])
+    has_space(t) && space_after_head(t, opts)
+}
+
+/// `has_raw_space` of a value `t` known to hold whitespace (`has_space`):
+/// whether any stands after its head.
+pub fn space_after_head(t: &str, opts: &Options) -> bool {
+    has_space(&t[head_len(t, opts)..])
 }
 
 /// The length of the head `s` starts with, with the whitespace SPEC §2

@@ -46,11 +46,14 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         return Err(scratch);
     }
     let mut ws = trimmed;
-    // A §8 label, read by the few steps below that ask (most values
+    // A §8 label, read once by the few steps below that ask (most values
     // these forms take reach none of them).
-    let lab = || other::label(t.s);
+    let lab = std::cell::OnceCell::new();
+    let lab = || *lab.get_or_init(|| other::label(t.s));
     // A value of SPEC §8 whose groups are joined by spaces is one value.
-    let raw_space = classes.acc & SPACE != 0 && pieces::has_raw_space(t.s, opts) && !other::spaced_shape(t.s, lab());
+    // ASCII without control characters or `\` holds whitespace exactly when
+    // it holds a space (`SPACE`).
+    let raw_space = classes.acc & SPACE != 0 && pieces::space_after_head(t.s, opts) && !other::spaced_shape(t.s, lab());
     let several = || raw_space || (classes.may_separate(t.bytes()) && classes.may_be_several(t.bytes()));
     // Classes without `GIVE_UP`: no control character.
     match whole::before_forms(t.s, Found::default(), several) {
