@@ -155,16 +155,11 @@ pub(super) enum Source<'a> {
 }
 
 impl Source<'_> {
-    /// Calls `f` with every record's sequence number, key and body, in
-    /// sequence order, until it returns false. `hash` makes the key's hash
-    /// for records read from files.
-    fn each(&self, hash: fn(&[u8]) -> u64, mut f: impl FnMut(u64, &Key<'_>, &[u8]) -> Result<bool>) -> Result<()> {
-        self.each_where(hash, |_| true, |_, seq, key, body| f(seq, key, body))
-    }
-
-    /// As [`each`](Self::each), with each record's index, for the records
-    /// whose index `want` takes; the others are only stepped over.
-    fn each_where(
+    /// Calls `f` with the index, sequence number, key and body of every
+    /// record whose index `want` takes (the others are only stepped over),
+    /// in sequence order, until it returns false. `hash` makes the key's
+    /// hash for records read from files.
+    fn each(
         &self,
         hash: fn(&[u8]) -> u64,
         mut want: impl FnMut(usize) -> bool,
@@ -295,7 +290,7 @@ fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) 
     }
     let track = records.is_some();
     let mut over = false;
-    src.each(ctx.hash, |seq, key, _| {
+    src.each(ctx.hash, |_| true, |_, seq, key, _| {
         let Some((i, new)) = t.add(seq, key) else {
             over = true;
             return Ok(false);
@@ -413,7 +408,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
         })
     };
     let mut scratch = Vec::new();
-    src.each_where(ctx.hash, wanted, |k, seq, key, body| {
+    src.each(ctx.hash, wanted, |k, seq, key, body| {
         let known = t.of_record.get(k).map(|&i| i as usize);
         let i = match known {
             Some(i) => i,
@@ -625,7 +620,7 @@ fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let mut writers = ctx.opts.budget.writers(TASK, n, buffer)?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
     // The first level's hash is not needed: a cheap one stands in.
-    Source::Stream(part, cap).each(|_| 0, |seq, k, body| {
+    Source::Stream(part, cap).each(|_| 0, |_| true, |_, seq, k, body| {
         writers[bucket(level_hash(level, k.canonical), n)].push_seq(seq, body)?;
         Ok(true)
     })?;
