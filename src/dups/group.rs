@@ -558,34 +558,24 @@ fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
     }
     let budget = ctx.per_thread;
     let make = if ctx.opts.file { Make::Rows } else { Make::Top };
-    let counted = if part.bytes <= (budget / 4) as u64 {
-        let bytes = part.read()?;
-        let src = Source::Loaded(&bytes);
-        let limit = if level >= MAX_LEVEL {
-            usize::MAX
-        } else {
-            budget - bytes.len()
-        };
-        match count(ctx, &src, limit, Some(part.records as usize))? {
-            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), make)?),
-            None => None,
-        }
-    } else {
-        let cap = (budget / 16).clamp(256, 1 << 20);
-        let src = Source::Stream(&part, cap);
-        let limit = if level >= MAX_LEVEL {
-            usize::MAX
-        } else {
-            budget.saturating_sub(cap)
-        };
-        match count(ctx, &src, limit, None)? {
-            Some(mut t) => {
-                ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
-                Some(emit(ctx, &src, &mut t, budget, cap, make)?)
-            }
-            None => None,
+    // A partition that fits a quarter of the budget is read whole.
+    let loaded = if part.bytes <= (budget / 4) as u64 { Some(part.read()?) } else { None };
+    let (src, used, records) = match &loaded {
+        Some(bytes) => (Source::Loaded(bytes), bytes.len(), Some(part.records as usize)),
+        None => {
+            let cap = (budget / 16).clamp(256, 1 << 20);
+            (Source::Stream(&part, cap), cap, None)
         }
     };
+    let limit = if level >= MAX_LEVEL { usize::MAX } else { budget.saturating_sub(used) };
+    let counted = match count(ctx, &src, limit, records)? {
+        Some(mut t) => {
+            ctx.counters.streamed.fetch_add(u64::from(loaded.is_none()), Ordering::Relaxed);
+            Some(emit(ctx, &src, &mut t, budget, used, make)?)
+        }
+        None => None,
+    };
+    drop(loaded);
     if let Some(out) = counted {
         return Ok(out);
     }
