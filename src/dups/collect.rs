@@ -6,7 +6,7 @@
 use super::group::{self, Counters, Ctx, EngineStats, TopSoFar};
 use super::options::Options;
 use super::output::{Grouped, Rows};
-use super::record::{Block, Held, TASK, get_key};
+use super::record::{Block, Held, TASK};
 use crate::clusters::{Repeated, Summary};
 use crate::spill::{RunStore, Writer, bucket};
 use anyhow::{Result, anyhow};
@@ -82,10 +82,9 @@ impl Collector {
         if let Some(hash) = self.hash {
             b.rehash(hash);
         }
-        // A worker's buffer grows by doubling: what it does not use is
-        // given back (shrinking in place copies nothing), so the budget
-        // counts what is held.
-        b.buf.shrink_to_fit();
+        // A worker's buffers grow by doubling: what they do not use is
+        // given back, so the budget counts what is held.
+        b.shrink();
         let n = b.len();
         self.held_bytes += b.bytes();
         self.held.push(Held {
@@ -127,8 +126,8 @@ impl Collector {
             parts.par_chunks_mut(chunk).enumerate().try_for_each(|(c, ws)| {
                 let lo = c * chunk;
                 for h in held {
-                    for (i, body) in h.block.records().enumerate() {
-                        let p = bucket(get_key(body).expect("a block holds whole bodies").hash, n);
+                    for (i, (hash, body)) in h.block.records().enumerate() {
+                        let p = bucket(hash, n);
                         if (lo..lo + ws.len()).contains(&p) {
                             ws[p - lo].push_seq(h.base + i as u64, body)?;
                         }
@@ -168,6 +167,7 @@ impl Collector {
         let opts = self.opts.clone();
         let ctx = Ctx {
             opts: &opts,
+            hash: self.hash.unwrap_or(crate::spill::hash),
             per_thread: (memory / threads).max(MIN_THREAD_BUDGET),
             runs: &store,
             counters: &counters,

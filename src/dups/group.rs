@@ -76,6 +76,9 @@ const TOP_VALUE_MAX: usize = 200;
 /// What every partition's grouping shares.
 pub(super) struct Ctx<'a> {
     pub opts: &'a Options,
+    /// The canonical's hash at the first level, made again for records
+    /// read from partition files (tests give a degenerate one).
+    pub hash: fn(&[u8]) -> u64,
     /// Memory for one partition at a time on one thread.
     pub per_thread: usize,
     pub runs: &'a RunStore,
@@ -152,48 +155,52 @@ pub(super) enum Source<'a> {
 }
 
 impl Source<'_> {
-    /// Calls `f` with every record's sequence number and body, in
-    /// sequence order, until it returns false.
-    fn each(&self, mut f: impl FnMut(u64, &[u8]) -> Result<bool>) -> Result<()> {
-        self.each_where(|_| true, |_, seq, body| f(seq, body))
-    }
-
-    /// As [`each`](Self::each), with each record's index, for the records
-    /// whose index `want` takes; the others are only stepped over.
-    fn each_where(
+    /// Calls `f` with the index, sequence number, key and body of every
+    /// record whose index `want` takes (the others are only stepped over),
+    /// in sequence order, until it returns false. `hash` makes the key's
+    /// hash for records read from files.
+    fn each(
         &self,
+        hash: fn(&[u8]) -> u64,
         mut want: impl FnMut(usize) -> bool,
-        mut f: impl FnMut(usize, u64, &[u8]) -> Result<bool>,
+        mut f: impl FnMut(usize, u64, &Key<'_>, &[u8]) -> Result<bool>,
     ) -> Result<()> {
         let mut k = 0;
         match self {
             Source::Held(held) => {
                 for h in *held {
-                    for (i, body) in h.block.records().enumerate() {
+                    for (i, (stored, body)) in h.block.records().enumerate() {
                         k += 1;
-                        if want(k - 1) && !f(k - 1, h.base + i as u64, body)? {
-                            return Ok(());
+                        if want(k - 1) {
+                            let key = get_key(body, |_| stored).ok_or_else(|| TASK.corrupt())?;
+                            if !f(k - 1, h.base + i as u64, &key, body)? {
+                                return Ok(());
+                            }
                         }
                     }
                 }
             }
-            Source::Loaded(bytes) => Self::frames(Frames::new(TASK, Src::Mem(bytes), 0), want, f)?,
-            Source::Stream(part, cap) => Self::frames(part.frames(*cap), want, f)?,
+            Source::Loaded(bytes) => Self::frames(Frames::new(TASK, Src::Mem(bytes), 0), hash, want, f)?,
+            Source::Stream(part, cap) => Self::frames(part.frames(*cap), hash, want, f)?,
         }
         Ok(())
     }
 
     fn frames(
         mut frames: Frames<'_>,
+        hash: fn(&[u8]) -> u64,
         mut want: impl FnMut(usize) -> bool,
-        mut f: impl FnMut(usize, u64, &[u8]) -> Result<bool>,
+        mut f: impl FnMut(usize, u64, &Key<'_>, &[u8]) -> Result<bool>,
     ) -> Result<()> {
         let (mut k, mut seq) = (0, 0);
         while frames.advance()? {
             let (s, body) = seq_frame(TASK, frames.frame(), &mut seq)?;
             k += 1;
-            if want(k - 1) && !f(k - 1, s, body)? {
-                break;
+            if want(k - 1) {
+                let key = get_key(body, hash).ok_or_else(|| TASK.corrupt())?;
+                if !f(k - 1, s, &key, body)? {
+                    break;
+                }
             }
         }
         Ok(())
@@ -283,8 +290,8 @@ fn count(ctx: &Ctx<'_>, src: &Source<'_>, limit: usize, records: Option<usize>) 
     }
     let track = records.is_some();
     let mut over = false;
-    src.each(|seq, body| {
-        let Some((i, new)) = t.add(seq, &get_key(body).ok_or_else(|| TASK.corrupt())?) else {
+    src.each(ctx.hash, |_| true, |_, seq, key, _| {
+        let Some((i, new)) = t.add(seq, key) else {
             over = true;
             return Ok(false);
         };
@@ -400,14 +407,12 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
             g.records >= 2 && (make != Make::Top || top_of_slot.get(g.slot as usize).is_some_and(|&s| s != NO_SLOT))
         })
     };
-    src.each_where(wanted, |k, seq, body| {
+    let mut scratch = Vec::new();
+    src.each(ctx.hash, wanted, |k, seq, key, body| {
         let known = t.of_record.get(k).map(|&i| i as usize);
         let i = match known {
             Some(i) => i,
-            None => {
-                let k = get_key(body).ok_or_else(|| TASK.corrupt())?;
-                t.groups.find(k.hash, k.canonical).ok_or_else(|| TASK.corrupt())?
-            }
+            None => t.groups.find(key.hash, key.canonical).ok_or_else(|| TASK.corrupt())?,
         };
         let g = t.groups.get(i);
         if g.records < 2 {
@@ -418,7 +423,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
         if make == Make::Top && top.is_none() {
             return Ok(true);
         }
-        let m = get_body(body).ok_or_else(|| TASK.corrupt())?;
+        let m = get_body(body, &mut scratch).ok_or_else(|| TASK.corrupt())?;
         if seq == g.first_seq {
             let start = first_values.len();
             first_values.extend_from_slice(m.value);
@@ -532,15 +537,16 @@ impl HeldGroups {
 
 /// A thread's memory for grouping the partition `files`: its share of the
 /// budget, or, when the largest partition needs more to be counted
-/// without being split again (about twice its bytes, streamed: its
-/// table of distinct canonicals and a read buffer), up to twice the whole
-/// `memory`. The blocks the scan held are gone by then, and a split
+/// without being split again (streamed: its table of distinct
+/// canonicals, at most one a record, grown by doubling, and a read
+/// buffer), up to twice the whole `memory`. The blocks the scan held are gone by then, and a split
 /// writes and reads a partition once more: at 10^8 values every one of
 /// the 512 partitions (about 15 MB each) needed one under a thread's
 /// share, and still did under the whole budget.
 pub(super) fn per_thread(share: usize, memory: usize, files: &[Part]) -> usize {
-    let largest = files.iter().map(|p| p.bytes).max().unwrap_or(0);
-    let needs = usize::try_from(largest.saturating_mul(2)).unwrap_or(usize::MAX);
+    let entry = 2 * Table::<Group>::ENTRY_BYTES as u64;
+    let largest = files.iter().map(|p| p.bytes.saturating_add(p.records.saturating_mul(entry))).max();
+    let needs = usize::try_from(largest.unwrap_or(0)).unwrap_or(usize::MAX);
     share.max(needs.min(memory.saturating_mul(2)))
 }
 
@@ -552,34 +558,24 @@ fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
     }
     let budget = ctx.per_thread;
     let make = if ctx.opts.file { Make::Rows } else { Make::Top };
-    let counted = if part.bytes <= (budget / 4) as u64 {
-        let bytes = part.read()?;
-        let src = Source::Loaded(&bytes);
-        let limit = if level >= MAX_LEVEL {
-            usize::MAX
-        } else {
-            budget - bytes.len()
-        };
-        match count(ctx, &src, limit, Some(part.records as usize))? {
-            Some(mut t) => Some(emit(ctx, &src, &mut t, budget, bytes.len(), make)?),
-            None => None,
-        }
-    } else {
-        let cap = (budget / 16).clamp(256, 1 << 20);
-        let src = Source::Stream(&part, cap);
-        let limit = if level >= MAX_LEVEL {
-            usize::MAX
-        } else {
-            budget.saturating_sub(cap)
-        };
-        match count(ctx, &src, limit, None)? {
-            Some(mut t) => {
-                ctx.counters.streamed.fetch_add(1, Ordering::Relaxed);
-                Some(emit(ctx, &src, &mut t, budget, cap, make)?)
-            }
-            None => None,
+    // A partition that fits a quarter of the budget is read whole.
+    let loaded = if part.bytes <= (budget / 4) as u64 { Some(part.read()?) } else { None };
+    let (src, used, records) = match &loaded {
+        Some(bytes) => (Source::Loaded(bytes), bytes.len(), Some(part.records as usize)),
+        None => {
+            let cap = (budget / 16).clamp(256, 1 << 20);
+            (Source::Stream(&part, cap), cap, None)
         }
     };
+    let limit = if level >= MAX_LEVEL { usize::MAX } else { budget.saturating_sub(used) };
+    let counted = match count(ctx, &src, limit, records)? {
+        Some(mut t) => {
+            ctx.counters.streamed.fetch_add(u64::from(loaded.is_none()), Ordering::Relaxed);
+            Some(emit(ctx, &src, &mut t, budget, used, make)?)
+        }
+        None => None,
+    };
+    drop(loaded);
     if let Some(out) = counted {
         return Ok(out);
     }
@@ -613,8 +609,8 @@ fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
     let mut writers = ctx.opts.budget.writers(TASK, n, buffer)?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
-    Source::Stream(part, cap).each(|seq, body| {
-        let k = get_key(body).ok_or_else(|| TASK.corrupt())?;
+    // The first level's hash is not needed: a cheap one stands in.
+    Source::Stream(part, cap).each(|_| 0, |_| true, |_, seq, k, body| {
         writers[bucket(level_hash(level, k.canonical), n)].push_seq(seq, body)?;
         Ok(true)
     })?;

@@ -97,8 +97,10 @@ impl Grouped {
             Rows::Runs(runs) => runs,
             Rows::Held(groups) => {
                 let counters = Counters::default();
+                // Held blocks keep their hashes: none is made again.
                 let ctx = Ctx {
                     opts: &opts,
+                    hash: crate::spill::hash,
                     per_thread: memory,
                     runs: &store,
                     counters: &counters,
@@ -160,8 +162,9 @@ fn merge_batches(
     let mut batch = Batch::default();
     let mut cluster = 0u64;
     let mut last: Option<RowKey> = None;
+    let mut scratch = Vec::new();
     while let Some(frame) = merge.next()? {
-        let row = get_row(frame).ok_or_else(|| TASK.corrupt())?;
+        let row = get_row(frame, &mut scratch).ok_or_else(|| TASK.corrupt())?;
         let key = row.key();
         if !last.is_some_and(|l| l.same_cluster(&key)) {
             cluster += 1;

@@ -1,20 +1,26 @@
 //! The compact byte forms of a member, in memory and in temporary files,
 //! all frames of the spill engine's encoding (`spill::frame`).
 //!
-//! - A member's *body*: a fixed header of what the count pass reads, the
-//!   canonical's hash (u64), `input` and `column` (u32) and the
-//!   canonical's length (u32), all little-endian, and flags; the
-//!   canonical's bytes; then LEB128 `record`, `line` (when there is one),
-//!   `value_index`, the warning bits, and the value's length and bytes
-//!   unless the value is the canonical itself (the common case, stored
-//!   once). The hash is made once, on the worker that pushed the member.
+//! - A member's *body*: a flags byte; LEB128 `input` and `column` (when
+//!   not 0), `record`; the canonical as a frame (what the count pass
+//!   reads ends here); `line` (when there is one and it is not the line
+//!   after `record`'s number, as its distance from it), `value_index`
+//!   (when not 1) and the warning bits (when not 0); then the value:
+//!   nothing when it is the canonical itself, else the canonical wrapped
+//!   (the bytes before it, or the index of a common link or label; the
+//!   bytes after it; which of its letters the value writes in the other
+//!   case), else its own bytes. Most values
+//!   are their canonical, or it in a link or with a label, so most
+//!   bodies hold little more than the canonical. Its hash is not stored:
+//!   a [`Block`] keeps it beside the body, and grouping a partition file
+//!   hashes the canonical again, which costs less than its bytes on disk.
 //! - In a [`Block`], a member is a frame holding its body; its sequence
 //!   number is the block's base plus its index.
 //! - In a partition file, a frame holds the sequence number's distance
 //!   from the previous record's (they only grow within a file), then the
 //!   body.
-//! - In a run, a frame holds a [`Row`]: the cluster's sort key, the
-//!   variant, and the member.
+//! - In a run, a frame holds a [`Row`]: the cluster's sort key and facts,
+//!   the variant, and the member's body.
 //!
 //! Decoding returns `None` on bytes that cannot be a record: temporary
 //! files are ours, but a short read must be an error, never a panic.
@@ -22,7 +28,9 @@
 use crate::at::At;
 use crate::clusters::Repeated;
 use crate::id::Warnings;
-use crate::spill::frame::{begin_frame, end_frame, get_bytes, get_frame, get_u32, get_varint, put_bytes, put_varint};
+use crate::spill::frame::{
+    begin_frame, end_frame, get_bytes, get_frame, get_u32, get_varint, put_bytes, put_varint, varint_len,
+};
 use crate::variant::Variant;
 
 /// What the engine's errors say this spill is for.
@@ -34,8 +42,49 @@ pub(crate) struct Held {
     pub block: Block,
 }
 
+/// The line is stored, as its distance from the record.
 const HAS_LINE: u8 = 1;
-const VALUE_IS_CANONICAL: u8 = 2;
+/// Two bits: how the value is stored; 0 for its own bytes.
+const VALUE_FORM: u8 = 3 << 1;
+const VALUE_IS_CANONICAL: u8 = 1 << 1;
+const VALUE_WRAPS: u8 = 2 << 1;
+/// As [`VALUE_WRAPS`], then a bit a canonical byte, set where the value
+/// writes that letter in the other case.
+const VALUE_WRAPS_CASED: u8 = 3 << 1;
+/// The line is the record's number plus one (CSV's header line), not
+/// stored.
+const LINE_NEXT: u8 = 1 << 3;
+const HAS_INPUT: u8 = 1 << 4;
+const HAS_COLUMN: u8 = 1 << 5;
+/// A cell's values count from 1: the first is not stored.
+const HAS_VALUE_INDEX: u8 = 1 << 6;
+const HAS_WARNINGS: u8 = 1 << 7;
+
+/// What most often comes before a canonical, the links and labels of
+/// DOIs and handles: stored as an index, since it is otherwise most of a
+/// wrapped value's bytes.
+const PREFIXES: [&[u8]; 16] = [
+    b"https://doi.org/",
+    b"http://hdl.handle.net/",
+    b"doi:",
+    b"https://hdl.handle.net/",
+    b"http://dx.doi.org/",
+    b"https://dx.doi.org/",
+    b"http://doi.org/",
+    b"hdl:",
+    b"DOI: ",
+    b"info:doi/",
+    b"doi.org/",
+    b"DOI:",
+    b"info:hdl/",
+    b"doi: ",
+    b"dx.doi.org/",
+    b"https://www.doi.org/",
+];
+
+/// The most bytes around a canonical looked for: links and labels are
+/// shorter, and the search stays linear in the canonical.
+const WRAP_MAX: usize = 64;
 
 /// A member as decoded from its body.
 #[derive(Debug, Clone, Copy)]
@@ -60,123 +109,187 @@ fn unzigzag_line(record: u64, z: u64) -> u64 {
     record.wrapping_add(d as u64)
 }
 
-fn put_at(out: &mut Vec<u8>, at: &At) {
-    put_varint(out, u64::from(at.input));
-    put_varint(out, at.record);
-    if let Some(line) = at.line {
-        put_varint(out, zigzag_line(at.record, line));
+/// Where the canonical sits in the value, when the value is it wrapped
+/// (bytes before and after, letters in either case) and that takes fewer
+/// bytes than the value itself: the bytes before it, and whether a letter
+/// changes case.
+fn wrapping(canonical: &[u8], value: &[u8]) -> Option<(usize, bool)> {
+    let extra = value.len().checked_sub(canonical.len())?;
+    if extra > WRAP_MAX {
+        return None;
     }
-    put_varint(out, u64::from(at.column));
-    put_varint(out, u64::from(at.value_index));
-}
-
-fn get_at(buf: &[u8], pos: &mut usize, has_line: bool) -> Option<At> {
-    let input = get_u32(buf, pos)?;
-    let record = get_varint(buf, pos)?;
-    let line = if has_line {
-        Some(unzigzag_line(record, get_varint(buf, pos)?))
-    } else {
-        None
-    };
-    Some(At {
-        input,
-        record,
-        line,
-        column: get_u32(buf, pos)?,
-        value_index: get_u32(buf, pos)?,
-    })
-}
-
-/// The fixed part of a body: hash, input, column, canonical length, flags.
-const HEAD: usize = 21;
-
-#[inline]
-fn u32_at(b: &[u8], i: usize) -> u32 {
-    u32::from_le_bytes(b[i..i + 4].try_into().expect("four bytes"))
+    // The canonical last first: trailing dirt is rarer than a link.
+    let p = (0..=extra)
+        .rev()
+        .find(|&p| value[p..p + canonical.len()].eq_ignore_ascii_case(canonical))?;
+    let flips = value[p..p + canonical.len()] != *canonical;
+    let s = extra - p;
+    let wrapped = varint_len(p as u64) + varint_len(s as u64) + extra + if flips { canonical.len().div_ceil(8) } else { 0 };
+    (wrapped < varint_len(value.len() as u64) + value.len()).then_some((p, flips))
 }
 
 /// Appends a member's body to `out`.
-pub(super) fn put_body(out: &mut Vec<u8>, hash: u64, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
+pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
     let same = value == canonical;
-    let mut head = [0u8; HEAD];
-    head[..8].copy_from_slice(&hash.to_le_bytes());
-    head[8..12].copy_from_slice(&at.input.to_le_bytes());
-    head[12..16].copy_from_slice(&at.column.to_le_bytes());
-    let len = u32::try_from(canonical.len()).expect("a canonical under 4 GiB");
-    head[16..20].copy_from_slice(&len.to_le_bytes());
-    head[20] = if at.line.is_some() { HAS_LINE } else { 0 } | if same { VALUE_IS_CANONICAL } else { 0 };
-    out.extend_from_slice(&head);
-    out.extend_from_slice(canonical);
+    let wrap = if same { None } else { wrapping(canonical, value) };
+    let form = match wrap {
+        _ if same => VALUE_IS_CANONICAL,
+        Some((_, true)) => VALUE_WRAPS_CASED,
+        Some((_, false)) => VALUE_WRAPS,
+        None => 0,
+    };
+    let line = at.line.filter(|&l| l != at.record.wrapping_add(1));
+    let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+    out.push(
+        form | flag(line.is_some(), HAS_LINE)
+            | flag(at.line.is_some() && line.is_none(), LINE_NEXT)
+            | flag(at.input != 0, HAS_INPUT)
+            | flag(at.column != 0, HAS_COLUMN)
+            | flag(at.value_index != 1, HAS_VALUE_INDEX)
+            | flag(!warnings.is_empty(), HAS_WARNINGS),
+    );
+    for n in [at.input, at.column] {
+        if n != 0 {
+            put_varint(out, u64::from(n));
+        }
+    }
     put_varint(out, at.record);
-    if let Some(line) = at.line {
+    put_bytes(out, canonical);
+    if let Some(line) = line {
         put_varint(out, zigzag_line(at.record, line));
     }
-    put_varint(out, u64::from(at.value_index));
-    put_varint(out, warnings.bits());
-    if !same {
-        put_bytes(out, value);
+    if at.value_index != 1 {
+        put_varint(out, u64::from(at.value_index));
+    }
+    if !warnings.is_empty() {
+        put_varint(out, warnings.bits());
+    }
+    match wrap {
+        _ if same => {}
+        Some((p, flips)) => {
+            let end = p + canonical.len();
+            let before = &value[..p];
+            match PREFIXES.iter().position(|&k| k == before) {
+                Some(i) => put_varint(out, i as u64),
+                None => {
+                    put_varint(out, (PREFIXES.len() + p) as u64);
+                    out.extend_from_slice(before);
+                }
+            }
+            put_bytes(out, &value[end..]);
+            if flips {
+                for (c, v) in canonical.chunks(8).zip(value[p..end].chunks(8)) {
+                    out.push(c.iter().zip(v).enumerate().fold(0, |m, (i, (a, b))| m | u8::from(a != b) << i));
+                }
+            }
+        }
+        None => put_bytes(out, value),
     }
 }
 
 /// What the count pass reads of a body, without decoding the rest.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Key<'a> {
+    /// The canonical's hash, from the [`Block`] or made again.
     pub hash: u64,
     pub input: u32,
     pub column: u32,
-    pub canonical: &'a [u8],
     /// The record, which with `input` names the record a cluster counts.
     pub record: u64,
+    pub canonical: &'a [u8],
+    flags: u8,
+    /// Where the rest of the body starts.
+    end: usize,
 }
 
+/// The key of a body, the canonical's hash given by `hash` (the stored
+/// one, or made again).
 #[inline(always)]
-pub(super) fn get_key(body: &[u8]) -> Option<Key<'_>> {
-    let head = body.get(..HEAD)?;
-    let len = u32_at(head, 16) as usize;
-    let end = HEAD.checked_add(len)?;
-    let mut pos = end;
+pub(super) fn get_key(body: &[u8], hash: impl FnOnce(&[u8]) -> u64) -> Option<Key<'_>> {
+    let flags = *body.first()?;
+    let mut pos = 1;
+    let opt = |bit: u8, pos: &mut usize| if flags & bit != 0 { get_u32(body, pos) } else { Some(0) };
+    let input = opt(HAS_INPUT, &mut pos)?;
+    let column = opt(HAS_COLUMN, &mut pos)?;
+    let record = get_varint(body, &mut pos)?;
+    let canonical = get_bytes(body, &mut pos)?;
     Some(Key {
-        hash: u64::from_le_bytes(head[..8].try_into().expect("eight bytes")),
-        input: u32_at(head, 8),
-        column: u32_at(head, 12),
-        canonical: body.get(HEAD..end)?,
-        record: get_varint(body, &mut pos)?,
+        hash: hash(canonical),
+        input,
+        column,
+        record,
+        canonical,
+        flags,
+        end: pos,
     })
 }
 
-pub(super) fn get_body(body: &[u8]) -> Option<Member<'_>> {
-    let k = get_key(body)?;
-    let flags = body[HEAD - 1];
-    let mut pos = HEAD + k.canonical.len();
-    let record = get_varint(body, &mut pos)?;
-    let line = if flags & HAS_LINE != 0 {
-        Some(unzigzag_line(record, get_varint(body, &mut pos)?))
-    } else {
-        None
+/// Decodes a whole body; a value that is not stored as it is comes back in
+/// `scratch`.
+pub(super) fn get_body<'a>(body: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<Member<'a>> {
+    let k = get_key(body, |_| 0)?;
+    let (flags, canonical, mut pos) = (k.flags, k.canonical, k.end);
+    let line = match flags & (HAS_LINE | LINE_NEXT) {
+        0 => None,
+        HAS_LINE => Some(unzigzag_line(k.record, get_varint(body, &mut pos)?)),
+        LINE_NEXT => Some(k.record.wrapping_add(1)),
+        _ => return None,
     };
-    let value_index = get_u32(body, &mut pos)?;
-    let warnings = Warnings::from_bits(get_varint(body, &mut pos)?);
-    let value = if flags & VALUE_IS_CANONICAL != 0 {
-        k.canonical
+    let value_index = if flags & HAS_VALUE_INDEX != 0 { get_u32(body, &mut pos)? } else { 1 };
+    let warnings = if flags & HAS_WARNINGS != 0 {
+        Warnings::from_bits(get_varint(body, &mut pos)?)
     } else {
-        get_bytes(body, &mut pos)?
+        Warnings::EMPTY
+    };
+    let value = match flags & VALUE_FORM {
+        VALUE_IS_CANONICAL => canonical,
+        VALUE_WRAPS | VALUE_WRAPS_CASED => {
+            let tag = usize::try_from(get_varint(body, &mut pos)?).ok()?;
+            let before = match PREFIXES.get(tag) {
+                Some(k) => k,
+                None => {
+                    let s = body.get(pos..pos.checked_add(tag - PREFIXES.len())?)?;
+                    pos += s.len();
+                    s
+                }
+            };
+            let after = get_bytes(body, &mut pos)?;
+            scratch.clear();
+            scratch.extend_from_slice(before);
+            if flags & VALUE_FORM == VALUE_WRAPS_CASED {
+                let mask = body.get(pos..pos.checked_add(canonical.len().div_ceil(8))?)?;
+                pos += mask.len();
+                for (i, &c) in canonical.iter().enumerate() {
+                    let flip = mask[i / 8] >> (i % 8) & 1 != 0;
+                    if flip && !c.is_ascii_alphabetic() {
+                        return None;
+                    }
+                    scratch.push(if flip { c ^ 0x20 } else { c });
+                }
+            } else {
+                scratch.extend_from_slice(canonical);
+            }
+            scratch.extend_from_slice(after);
+            &scratch[..]
+        }
+        _ => get_bytes(body, &mut pos)?,
     };
     (pos == body.len()).then_some(Member {
         at: At {
             input: k.input,
-            record,
+            record: k.record,
             line,
             column: k.column,
             value_index,
         },
         warnings,
-        canonical: k.canonical,
+        canonical,
         value,
     })
 }
 
 /// The valid values of one block of work, built on a rayon worker: each a
-/// frame in one byte buffer, its canonical's hash inside (hashing here
+/// frame in one byte buffer, its canonical's hash beside it (hashing here
 /// spreads that work over the workers). No I/O.
 ///
 /// A record's values are pushed together, in one block (as the pipeline
@@ -186,7 +299,8 @@ pub(super) fn get_body(body: &[u8]) -> Option<Member<'_>> {
 #[derive(Debug, Default)]
 pub struct Block {
     pub(super) buf: Vec<u8>,
-    pub(super) len: u64,
+    /// Each value's canonical hash, in push order.
+    pub(super) hashes: Vec<u64>,
     /// The record being pushed: `(input, record)`.
     record: Option<(u32, u64)>,
     /// Its canonicals so far, back to back, and each one's hash and end.
@@ -202,7 +316,8 @@ impl Block {
     /// does not regrow (and copy) its buffer as it fills.
     pub fn with_capacity(values: usize) -> Block {
         Block {
-            buf: Vec::with_capacity(values * 56),
+            buf: Vec::with_capacity(values * 40),
+            hashes: Vec::with_capacity(values),
             ..Block::default()
         }
     }
@@ -214,9 +329,9 @@ impl Block {
         let hash = crate::spill::hash(canonical);
         self.count_repeat(hash, canonical, (at.input, at.record));
         let start = begin_frame(&mut self.buf);
-        put_body(&mut self.buf, hash, canonical, &at, value, warnings);
+        put_body(&mut self.buf, canonical, &at, value, warnings);
         end_frame(&mut self.buf, start);
-        self.len += 1;
+        self.hashes.push(hash);
     }
 
     /// Counts `canonical` as a repeat when `record` holds it already.
@@ -252,34 +367,37 @@ impl Block {
 
     /// Values pushed.
     pub fn len(&self) -> u64 {
-        self.len
+        self.hashes.len() as u64
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.hashes.is_empty()
     }
 
     /// Memory held, as the collector's budget counts it.
     pub(super) fn bytes(&self) -> usize {
-        self.buf.capacity()
+        self.buf.capacity() + self.hashes.capacity() * 8
     }
 
-    /// The bodies, in push order.
-    pub(super) fn records(&self) -> impl Iterator<Item = &[u8]> {
+    /// Gives back what the buffers do not use (shrinking in place copies
+    /// nothing).
+    pub(super) fn shrink(&mut self) {
+        self.buf.shrink_to_fit();
+        self.hashes.shrink_to_fit();
+    }
+
+    /// The hashes and bodies, in push order.
+    pub(super) fn records(&self) -> impl Iterator<Item = (u64, &[u8])> {
         let mut pos = 0;
-        (0..self.len).map(move |_| get_frame(&self.buf, &mut pos).expect("a block holds whole frames"))
+        self.hashes
+            .iter()
+            .map(move |&h| (h, get_frame(&self.buf, &mut pos).expect("a block holds whole frames")))
     }
 
-    /// Gives every body `hash(canonical)` for its hash (tests).
+    /// Gives every value `hash(canonical)` for its hash (tests).
     pub(super) fn rehash(&mut self, hash: fn(&[u8]) -> u64) {
-        let mut pos = 0;
-        while pos < self.buf.len() {
-            let n = get_varint(&self.buf, &mut pos).expect("a block holds whole frames") as usize;
-            let body = &mut self.buf[pos..pos + n];
-            let h = hash(get_key(body).expect("a whole body").canonical);
-            body[..8].copy_from_slice(&h.to_le_bytes());
-            pos += n;
-        }
+        let bodies = self.records().map(|(_, body)| get_key(body, hash).expect("a whole body").hash);
+        self.hashes = bodies.collect();
     }
 }
 
@@ -333,48 +451,33 @@ pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
     put_varint(out, row.seq);
     put_varint(out, row.count);
     put_varint(out, row.first_record);
-    let same = row.value == row.canonical;
-    out.push(
-        row.variant.to_u8() << 2
-            | if row.at.line.is_some() { HAS_LINE } else { 0 }
-            | if same { VALUE_IS_CANONICAL } else { 0 },
-    );
-    put_at(out, &row.at);
-    put_bytes(out, row.canonical);
-    if !same {
-        put_bytes(out, row.value);
-    }
+    out.push(row.variant.to_u8());
+    // A row's variant is made: its warnings are not kept.
+    put_body(out, row.canonical, &row.at, row.value, Warnings::EMPTY);
     end_frame(out, start);
 }
 
-/// Decodes a row frame's bytes.
-pub(super) fn get_row(frame: &[u8]) -> Option<Row<'_>> {
+/// Decodes a row frame's bytes; a value not stored as it is comes back in
+/// `scratch`.
+pub(super) fn get_row<'a>(frame: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<Row<'a>> {
     let mut pos = 0;
     let records = get_varint(frame, &mut pos)?;
     let first_seq = get_varint(frame, &mut pos)?;
     let seq = get_varint(frame, &mut pos)?;
     let count = get_varint(frame, &mut pos)?;
     let first_record = get_varint(frame, &mut pos)?;
-    let flags = *frame.get(pos)?;
-    pos += 1;
-    let variant = Variant::from_u8(flags >> 2)?;
-    let at = get_at(frame, &mut pos, flags & HAS_LINE != 0)?;
-    let canonical = get_bytes(frame, &mut pos)?;
-    let value = if flags & VALUE_IS_CANONICAL != 0 {
-        canonical
-    } else {
-        get_bytes(frame, &mut pos)?
-    };
-    (pos == frame.len()).then_some(Row {
+    let variant = Variant::from_u8(*frame.get(pos)?)?;
+    let m = get_body(&frame[pos + 1..], scratch)?;
+    Some(Row {
         records,
         count,
         first_seq,
         seq,
         first_record,
         variant,
-        at,
-        canonical,
-        value,
+        at: m.at,
+        canonical: m.canonical,
+        value: m.value,
     })
 }
 
@@ -396,45 +499,115 @@ mod tests {
 
     #[test]
     fn bodies_round_trip() {
-        let at = At {
+        let some = At {
             input: 3,
             record: 1 << 40,
             line: Some(7),
             column: 2,
             value_index: 1,
         };
+        let max = At {
+            input: u32::MAX,
+            record: u64::MAX,
+            line: Some(0),
+            column: u32::MAX,
+            value_index: u32::MAX,
+        };
         let long = "x".repeat(300);
+        let long_link = format!("https://hdl.handle.net/{}", "X".repeat(300));
         let ws: Warnings = [Warning::Trimmed, Warning::PublisherUrl].into_iter().collect();
-        for (canonical, value, line) in [
-            ("10.1000/abc", "10.1000/abc", Some(7)),
-            ("10.1000/abc", " https://doi.org/10.1000/ABC", None),
-            (long.as_str(), "x", Some(0)),
-            ("10.1/x", "10.1/x", Some(u64::MAX)),
-            ("10.1/x", "10.1/x", Some((1 << 40) + 3)),
-        ] {
-            let mut b = Block::default();
-            let at = At { line, ..at };
-            b.push(canonical.as_bytes(), at, value.as_bytes(), ws);
-            b.push(b"10.1/z", at, b"10.1/z", Warnings::EMPTY);
-            let recs: Vec<_> = b.records().collect();
-            assert_eq!(recs.len(), 2);
-            let m = get_body(recs[0]).unwrap();
-            assert_eq!(
-                (m.at, m.warnings, m.canonical, m.value),
-                (at, ws, canonical.as_bytes(), value.as_bytes())
-            );
-            assert_eq!(get_body(recs[1]).unwrap().canonical, b"10.1/z");
-            let k = get_key(recs[0]).unwrap();
-            assert_eq!(k.hash, crate::spill::hash(canonical.as_bytes()));
-            assert_eq!(
-                (k.input, k.column, k.canonical),
-                (at.input, at.column, canonical.as_bytes())
-            );
-            // Any cut is refused, not misread.
-            for cut in 0..recs[0].len() {
-                assert!(get_body(&recs[0][..cut]).is_none(), "{cut}");
+        for at in [some, max, At::default()] {
+            for (canonical, value, line) in [
+                ("10.1000/abc", "10.1000/abc", Some(7)),
+                ("10.1000/abc", " https://doi.org/10.1000/ABC", None),
+                ("10.1000/abc", "doi:10.1000/abc ", None),
+                ("10.1000/abc", "https://example.org/handle/10.1000/abc", None),
+                ("10.1000/abc", "10.1000/aBc", None),
+                ("10.1000/abc", "10.1000%2Fabc", None),
+                (long.as_str(), "x", Some(0)),
+                (long.as_str(), long_link.as_str(), Some(0)),
+                ("10.1/x", "10.1/x", Some(u64::MAX)),
+                ("10.1/x", "10.1/x", Some((1 << 40) + 3)),
+                ("10.1/x", "10.1/x", Some((1 << 40) + 1)),
+                ("10.1/x", "10.1/x", Some(1 << 40)),
+                ("", "", None),
+                ("", "x", None),
+            ] {
+                for warnings in [ws, Warnings::EMPTY] {
+                    let at = At { line, ..at };
+                    let mut b = Block::default();
+                    b.push(canonical.as_bytes(), at, value.as_bytes(), warnings);
+                    b.push(b"10.1/z", at, b"10.1/z", Warnings::EMPTY);
+                    let recs: Vec<_> = b.records().collect();
+                    assert_eq!(recs.len(), 2);
+                    let (hash, body) = recs[0];
+                    let mut scratch = Vec::new();
+                    let m = get_body(body, &mut scratch).unwrap();
+                    assert_eq!(
+                        (m.at, m.warnings, m.canonical, m.value),
+                        (at, warnings, canonical.as_bytes(), value.as_bytes())
+                    );
+                    assert_eq!(get_body(recs[1].1, &mut scratch).unwrap().canonical, b"10.1/z");
+                    assert_eq!(hash, crate::spill::hash(canonical.as_bytes()));
+                    let k = get_key(body, crate::spill::hash).unwrap();
+                    assert_eq!(
+                        (k.hash, k.input, k.column, k.record, k.canonical),
+                        (hash, at.input, at.column, at.record, canonical.as_bytes())
+                    );
+                    // Never more than the value stored whole.
+                    assert!(body.len() <= 1 + 5 + 5 + 10 + 10 + 10 + 10 + 5 + 10 + canonical.len() + 2 + value.len());
+                    // Any cut is refused, not misread.
+                    for cut in 0..body.len() {
+                        assert!(get_body(&body[..cut], &mut scratch).is_none(), "{cut}");
+                    }
+                }
             }
         }
+    }
+
+    #[test]
+    fn wrapped_values_are_small_and_checked() {
+        let mut b = Block::default();
+        let canonical = b"10.1000/abcdefgh";
+        let first = At {
+            value_index: 1,
+            ..At::default()
+        };
+        b.push(canonical, first, b"https://doi.org/10.1000/ABCDEFGH", Warnings::EMPTY);
+        let body = b.records().next().unwrap().1;
+        // Flags, record, the canonical, the link's index, an empty tail,
+        // two bytes of case.
+        assert_eq!(body.len(), 1 + 1 + 17 + 1 + 1 + 2);
+        // A case flip on a byte that is not a letter cannot be ours.
+        let mut bad = body.to_vec();
+        let n = bad.len();
+        bad[n - 2] |= 1;
+        assert!(get_body(&bad, &mut Vec::new()).is_none());
+    }
+
+    #[test]
+    fn rows_round_trip() {
+        let row = Row {
+            records: 3,
+            count: 4,
+            first_seq: 1 << 50,
+            seq: u64::MAX,
+            first_record: 9,
+            variant: Variant::ALL[Variant::ALL.len() - 1],
+            at: At {
+                line: None,
+                ..At::default()
+            },
+            canonical: b"10.1/abc",
+            value: b"doi:10.1/ABC",
+        };
+        let mut out = Vec::new();
+        put_row(&mut out, &row);
+        let frame = get_frame(&out, &mut 0).unwrap();
+        let mut scratch = Vec::new();
+        let got = get_row(frame, &mut scratch).unwrap();
+        assert_eq!(format!("{got:?}"), format!("{row:?}"));
+        assert_eq!(row_key(frame), Some(row.key()));
     }
 
     #[test]

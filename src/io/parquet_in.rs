@@ -73,6 +73,8 @@ pub struct ParquetInput {
     name: Arc<str>,
     file: File,
     meta: ArrowReaderMetadata,
+    /// Rows before each row group, then in all of them (from the footer).
+    starts: Vec<u64>,
     batch_size: usize,
     /// The leaves to decode; `None` for all (see [`ParquetInput::project`]).
     projection: Option<ProjectionMask>,
@@ -115,9 +117,14 @@ impl ParquetInput {
             Ok(Err(e)) => return Err(err(not_readable(&file, ErrorKind::columnar_message(&e)))),
             Err(p) => return Err(err(not_readable(&file, panic_message(&*p)))),
         };
+        let mut starts = vec![0u64];
+        for g in meta.metadata().row_groups() {
+            starts.push(starts[starts.len() - 1].saturating_add(g.num_rows().max(0) as u64));
+        }
         Ok(ParquetInput {
             name,
             file,
+            starts,
             meta,
             batch_size: DEFAULT_BATCH_SIZE,
             projection: None,
@@ -147,11 +154,6 @@ impl ParquetInput {
     /// Total rows, from the footer.
     pub fn num_rows(&self) -> u64 {
         self.meta.metadata().file_metadata().num_rows().max(0) as u64
-    }
-
-    /// Rows in row group `i`, from the footer.
-    fn row_group_num_rows(&self, i: usize) -> u64 {
-        self.meta.metadata().row_group(i).num_rows().max(0) as u64
     }
 
     /// From now on decodes only the leaf columns `leaves`, numbered depth
@@ -203,12 +205,11 @@ impl ParquetInput {
             let message = format!("row group {i} out of range ({} row groups)", self.num_row_groups());
             return Err(PositionedError::new(&self.name, Position::default(), damaged(message)));
         }
-        let first = (0..i).map(|g| self.row_group_num_rows(g)).sum::<u64>() + 1;
         let pos = Position {
-            record: Some(first),
+            record: Some(self.starts[i] + 1),
             row_group: Some(RowGroup {
                 index: i,
-                rows: self.row_group_num_rows(i),
+                rows: self.starts[i + 1] - self.starts[i],
             }),
             ..Position::default()
         };
@@ -394,7 +395,7 @@ mod tests {
         assert_eq!(input.column_names(), ["id", "n", "big", "dict", "view"]);
         assert_eq!(input.num_rows(), 1000);
         assert_eq!(input.num_row_groups(), 4);
-        assert_eq!(input.row_group_num_rows(3), 100);
+        assert_eq!(input.starts[4] - input.starts[3], 100);
         // The embedded Arrow schema brings the original types back.
         assert_eq!(input.schema().fields(), schema.fields());
 

@@ -245,10 +245,8 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
             });
             let collector_err = collecting.finish().err();
             let _ = reader.join();
-            let said = e.to_string();
-            return Err(match (writer_err, collector_err) {
-                (Some(w), _) if said.contains("writer stopped early") => w,
-                (_, Some(c)) if said.contains("grouping duplicates stopped early") => c,
+            return Err(match (e.downcast_ref::<Stopped>().copied(), writer_err, collector_err) {
+                (Some(Stopped::Writer), Some(w), _) | (Some(Stopped::Collector), _, Some(w)) => w,
                 _ => e,
             });
         }
@@ -267,7 +265,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
             // error waits for the writer.
             let grouped = pool.install(|| collector.finish());
             let (file, written) = handle.join().map_err(|_| anyhow!("the writer thread panicked"))??;
-            sent.map_err(|_| anyhow!("the writer stopped early"))?;
+            sent.map_err(|_| Stopped::Writer)?;
             (Some(file), Some(written), grouped?)
         }
         None => (None, None, pool.install(|| collector.finish())?),
@@ -318,6 +316,23 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
     })
 }
 
+/// A thread the main loop hands its results to hung up: its own error,
+/// once it is joined, says why, and is the one returned.
+#[derive(Debug, Clone, Copy)]
+enum Stopped {
+    Writer,
+    Collector,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let who = if let Stopped::Writer = self { "the writer" } else { "grouping duplicates" };
+        write!(f, "{who} stopped early")
+    }
+}
+
+impl std::error::Error for Stopped {}
+
 /// The main loop: gather up to `threads` units, map them in parallel,
 /// hand the results to the writer and the duplicate collector in order.
 fn drive(
@@ -346,17 +361,14 @@ fn drive(
         for d in done {
             let d = d?;
             if let (Some(batch), Some(tx)) = (d.batch, writer) {
-                tx.send(WriterMsg::Batch(batch))
-                    .map_err(|_| anyhow!("the writer stopped early"))?;
+                tx.send(WriterMsg::Batch(batch)).map_err(|_| Stopped::Writer)?;
             }
             stats += d.stats;
             if let Some(r) = d.reach {
                 reach.merge(r);
             }
             // In input order: the order defines a cluster's first member.
-            collector
-                .send(d.dups)
-                .map_err(|_| anyhow!("grouping duplicates stopped early"))?;
+            collector.send(d.dups).map_err(|_| Stopped::Collector)?;
             done_units += d.progress;
         }
         progress(done_units);

@@ -45,15 +45,6 @@ impl Task {
         anyhow!("{}: reading temporary files failed: a record is cut short", self.0)
     }
 
-    /// A new anonymous temporary file, in `dir` or the system's.
-    pub fn temp_file(self, dir: Option<&Path>) -> Result<File> {
-        match dir {
-            Some(d) => tempfile::tempfile_in(d),
-            None => tempfile::tempfile(),
-        }
-        .map_err(|e| self.write_error(&e))
-    }
-
     /// `n` partitions being written into one new file, each through
     /// `buffer` bytes.
     pub fn writers(self, dir: Option<&Path>, n: usize, buffer: usize) -> Result<Vec<Writer>> {
@@ -62,12 +53,12 @@ impl Task {
     }
 }
 
-/// A file the partitions of one spill share: each writer appends its
-/// buffer at the end, which it reserves first, so writers on several
-/// threads never overlap.
+/// A file the partitions of one spill (or the runs of a sort) share: each
+/// writer appends its buffer at the end, which it reserves first, so
+/// writers on several threads never overlap.
 #[derive(Clone)]
 pub(crate) struct Spill {
-    task: Task,
+    pub task: Task,
     shared: Arc<Shared>,
 }
 
@@ -79,14 +70,45 @@ struct Shared {
 impl Spill {
     /// A new anonymous file, in `dir` or the system's.
     pub fn new(task: Task, dir: Option<&Path>) -> Result<Spill> {
+        let file = match dir {
+            Some(d) => tempfile::tempfile_in(d),
+            None => tempfile::tempfile(),
+        };
         let shared = Shared {
-            file: task.temp_file(dir)?,
+            file: file.map_err(|e| task.write_error(&e))?,
             end: AtomicU64::new(0),
         };
         Ok(Spill {
             task,
             shared: Arc::new(shared),
         })
+    }
+
+    /// Reserves `len` bytes at the file's end: where they go.
+    pub fn reserve(&self, len: u64) -> u64 {
+        self.shared.end.fetch_add(len, Ordering::Relaxed)
+    }
+
+    /// Bytes reserved so far.
+    pub fn bytes(&self) -> u64 {
+        self.shared.end.load(Ordering::Relaxed)
+    }
+
+    /// Writes `buf` at `off`, in a range [`reserve`](Self::reserve) gave.
+    pub fn write_at(&self, buf: &[u8], off: u64) -> Result<()> {
+        self.shared.file.write_all_at(buf, off).map_err(|e| self.task.write_error(&e))
+    }
+
+    /// The frames of `extents` of the file, in order, read through `cap`
+    /// bytes.
+    pub fn frames<'a>(&'a self, extents: &'a [Extent], cap: usize) -> Frames<'a> {
+        let src = Src::Extents {
+            file: &self.shared.file,
+            extents,
+            skip: 0,
+            left: extents.iter().map(|e| e.len).sum(),
+        };
+        Frames::new(self.task, src, cap)
     }
 
     /// A new partition in the file, written through `buffer` bytes.
@@ -160,9 +182,8 @@ impl Writer {
             return Ok(());
         }
         let len = self.buf.len() as u64;
-        let shared = &self.spill.shared;
-        let off = shared.end.fetch_add(len, Ordering::Relaxed);
-        shared.file.write_all_at(&self.buf, off).map_err(|e| self.spill.task.write_error(&e))?;
+        let off = self.spill.reserve(len);
+        self.spill.write_at(&self.buf, off)?;
         match self.extents.last_mut() {
             Some(last) if last.off + last.len == off => last.len += len,
             _ => self.extents.push(Extent { off, len }),
@@ -187,11 +208,11 @@ impl Writer {
     }
 }
 
-/// A range of a file a partition's buffer wrote.
+/// A range of a file: one a partition's buffer wrote, or a run.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Extent {
-    off: u64,
-    len: u64,
+    pub off: u64,
+    pub len: u64,
 }
 
 /// A partition written in full: its extents of a file, in order.
@@ -205,13 +226,7 @@ pub(crate) struct Part {
 impl Part {
     /// Its frames, read through a buffer of about `cap` bytes.
     pub fn frames(&self, cap: usize) -> Frames<'_> {
-        let src = Src::Extents {
-            file: self.file(),
-            extents: &self.extents,
-            skip: 0,
-            left: self.bytes,
-        };
-        Frames::new(self.spill.task, src, cap)
+        self.spill.frames(&self.extents, cap)
     }
 
     /// The file its extents are in.
@@ -272,14 +287,9 @@ pub(crate) fn seq_frame<'a>(task: Task, frame: &'a [u8], last: &mut u64) -> Resu
     Ok((*last, &frame[pos..]))
 }
 
-/// Where a stream of frames is read from: a range of a file, or extents
-/// of one (read with `pread`, so one file serves many streams), or memory.
+/// Where a stream of frames is read from: extents of a file (read with
+/// `pread`, so one file serves many streams), or memory.
 pub(crate) enum Src<'a> {
-    File {
-        file: &'a File,
-        pos: u64,
-        end: u64,
-    },
     /// `left` bytes still to read, from `skip` bytes into `extents[0]`.
     Extents {
         file: &'a File,
@@ -295,7 +305,6 @@ impl Src<'_> {
     /// and how much is left in all.
     fn next_range(&self) -> Option<(&File, u64, u64, u64)> {
         match *self {
-            Src::File { file, pos, end } => Some((file, pos, end - pos, end - pos)),
             Src::Extents {
                 file,
                 extents,
@@ -312,7 +321,6 @@ impl Src<'_> {
     /// `n` bytes were read at the start of the range.
     fn consume(&mut self, n: u64) {
         match self {
-            Src::File { pos, .. } => *pos += n,
             Src::Extents {
                 extents, skip, left, ..
             } => {

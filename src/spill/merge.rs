@@ -8,16 +8,13 @@
 //! stream's equal keys leave it in its own order); more runs than one
 //! merge can read at once are merged in passes ([`reduce`]).
 
-use super::file::{Frames, Src, Task};
+use super::file::{Extent, Frames, Spill, Src, Task};
 use super::frame::put_varint;
 use anyhow::Result;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One sorted run of frames.
 #[derive(Debug, Clone)]
@@ -25,24 +22,23 @@ pub(crate) enum Run {
     /// Kept in memory.
     Mem(Vec<u8>),
     /// A range of the runs file.
-    File { off: u64, len: u64 },
+    File(Extent),
 }
 
 impl Run {
     pub fn len(&self) -> u64 {
         match self {
             Run::Mem(v) => v.len() as u64,
-            Run::File { len, .. } => *len,
+            Run::File(e) => e.len,
         }
     }
 }
 
-/// The runs file, created on first use.
+/// The runs file, a [`Spill`] created on first use.
 pub(crate) struct RunStore {
     task: Task,
     dir: Option<PathBuf>,
-    file: OnceLock<File>,
-    next: AtomicU64,
+    spill: OnceLock<Spill>,
 }
 
 /// Bytes gathered before a `pwrite` of a run.
@@ -53,33 +49,30 @@ impl RunStore {
         RunStore {
             task,
             dir,
-            file: OnceLock::new(),
-            next: AtomicU64::new(0),
+            spill: OnceLock::new(),
         }
     }
 
-    fn file(&self) -> Result<&File> {
-        if let Some(f) = self.file.get() {
-            return Ok(f);
+    fn spill(&self) -> Result<&Spill> {
+        if let Some(s) = self.spill.get() {
+            return Ok(s);
         }
-        let f = self.task.temp_file(self.dir.as_deref())?;
+        let s = Spill::new(self.task, self.dir.as_deref())?;
         // Two threads may both create one; the loser's vanishes on drop.
-        Ok(self.file.get_or_init(|| f))
+        Ok(self.spill.get_or_init(|| s))
     }
 
     /// Bytes written to the runs file so far.
     pub fn bytes(&self) -> u64 {
-        self.next.load(Ordering::Relaxed)
+        self.spill.get().map_or(0, Spill::bytes)
     }
 
     /// A writer of exactly `len` bytes at a range reserved for it.
     pub fn writer(&self, len: u64) -> Result<RunWriter<'_>> {
-        let file = self.file()?;
-        let off = self.next.fetch_add(len, Ordering::Relaxed);
+        let spill = self.spill()?;
         Ok(RunWriter {
-            task: self.task,
-            file,
-            off,
+            spill,
+            off: spill.reserve(len),
             len,
             written: 0,
             buf: Vec::with_capacity(WRITE_CHUNK.min(len as usize)),
@@ -95,15 +88,13 @@ impl RunStore {
     ) -> Result<Merge<'a, K, F>> {
         let mut frames = Vec::with_capacity(runs.len());
         for run in runs {
-            let src = match run {
-                Run::Mem(v) => Src::Mem(v),
-                Run::File { off, len } => Src::File {
-                    file: self.file.get().ok_or_else(|| self.task.corrupt())?,
-                    pos: *off,
-                    end: off + len,
-                },
-            };
-            frames.push(Frames::new(self.task, src, cap));
+            frames.push(match run {
+                Run::Mem(v) => Frames::new(self.task, Src::Mem(v), cap),
+                Run::File(e) => {
+                    let spill = self.spill.get().ok_or_else(|| self.task.corrupt())?;
+                    spill.frames(std::slice::from_ref(e), cap)
+                }
+            });
         }
         Merge::new(frames, key)
     }
@@ -111,8 +102,7 @@ impl RunStore {
 
 /// Writes one run's frames at its reserved range.
 pub(crate) struct RunWriter<'a> {
-    task: Task,
-    file: &'a File,
+    spill: &'a Spill,
     off: u64,
     len: u64,
     written: u64,
@@ -138,9 +128,7 @@ impl RunWriter<'_> {
     }
 
     fn flush(&mut self) -> Result<()> {
-        self.file
-            .write_all_at(&self.buf, self.off + self.written)
-            .map_err(|e| self.task.write_error(&e))?;
+        self.spill.write_at(&self.buf, self.off + self.written)?;
         self.written += self.buf.len() as u64;
         self.buf.clear();
         Ok(())
@@ -152,14 +140,14 @@ impl RunWriter<'_> {
         anyhow::ensure!(
             self.written == self.len,
             "{}: a run of {} bytes was written as {}",
-            self.task.0,
+            self.spill.task.0,
             self.len,
             self.written
         );
-        Ok(Run::File {
+        Ok(Run::File(Extent {
             off: self.off,
             len: self.len,
-        })
+        }))
     }
 }
 

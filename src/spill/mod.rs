@@ -9,7 +9,8 @@
 //! - `file`: anonymous temporary files, each a `Spill` whose partition
 //!   [`Writer`]s share it, and [`Frames`] read back from files or memory;
 //!   the [`Task`] errors name.
-//! - `merge`: sorted runs in one shared file, and their k-way [`Merge`].
+//! - `merge`: sorted runs in one `Spill` of their own, and their k-way
+//!   [`Merge`].
 //! - `table`: distinct keys in an arena, found by hash and bytes.
 //!
 //! - `budget`: the [`Budget`] every user spills by.

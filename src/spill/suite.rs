@@ -4,6 +4,7 @@
 //! memchr runs one suite against every backend): whatever the budget and
 //! the number of partitions, spilling changes nothing the user gives.
 
+use super::file::Extent;
 use super::frame::{get_frame, get_varint, put_bytes, put_varint, varint_len};
 use super::*;
 use proptest::prelude::*;
@@ -152,7 +153,8 @@ proptest! {
         // A file cut inside a frame is an error, not an end.
         if bodies.last().is_some_and(|b| !b.is_empty()) {
             let end = part.bytes - 1;
-            let mut cut = Frames::new(TASK, Src::File { file: part.file(), pos: 0, end }, cap);
+            let src = Src::Extents { file: part.file(), extents: &[Extent { off: 0, len: end }], skip: 0, left: end };
+            let mut cut = Frames::new(TASK, src, cap);
             let got = loop {
                 match cut.advance() {
                     Ok(true) => continue,
@@ -270,11 +272,8 @@ fn impossible_lengths_are_errors() {
     bad.extend_from_slice(b"xyz");
     let mut file = tempfile::tempfile().unwrap();
     file.write_all(&bad).unwrap();
-    let src = Src::File {
-        file: &file,
-        pos: 0,
-        end: bad.len() as u64,
-    };
+    let (len, extents) = (bad.len() as u64, [Extent { off: 0, len: bad.len() as u64 }]);
+    let src = Src::Extents { file: &file, extents: &extents, skip: 0, left: len };
     assert!(Frames::new(TASK, src, 64).advance().is_err());
     assert!(Frames::new(TASK, Src::Mem(&bad), 64).advance().is_err());
     assert!(get_frame(&bad, &mut 0).is_none());
