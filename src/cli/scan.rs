@@ -136,7 +136,7 @@ pub struct ScanArgs {
     /// more; a record repeating its own identifier is not a duplicate.
     #[arg(long, value_name = "FILE")]
     pub duplicates: Option<PathBuf>,
-    /// Where grouping duplicates spills (about 60 bytes a valid value past
+    /// Where grouping duplicates spills (about 40 bytes a valid value past
     /// the first 16 MiB) [default: $TMPDIR, or /tmp].
     #[arg(long, value_name = "DIR")]
     pub temp_dir: Option<PathBuf>,
