@@ -108,11 +108,12 @@ class Job:
             return b.select(public.names), b.filter(pc.is_valid(b.column(canonical)))
 
         parts = _write.Parts(path, mode)
+        written = rows.mapInArrow(parts.task(task, public, result, split), from_arrow_schema(result))
+        written = written.persist(StorageLevel.MEMORY_AND_DISK)
         try:
-            written = rows.mapInArrow(parts.task(task, public, result, split), from_arrow_schema(result))
-            written = written.persist(StorageLevel.MEMORY_AND_DISK)
             done = written.where(F.col(_write.FILE).isNotNull()).select(*_write.WRITTEN).collect()
         except BaseException:
+            written.unpersist()
             parts.abort()
             raise
         n = parts.commit(done, public)
