@@ -233,7 +233,9 @@ fn separator_before_another(prefix: &str, suffix: &str) -> bool {
     let Some(end) = after_separator(b) else {
         return false;
     };
-    pieces::could_hold_identifier(&b[end..])
+    // A piece of §8 may stand past later separators (`0/,05,pmid:80`):
+    // every piece after the first separator is asked.
+    pieces::could_hold_identifier(&b[end..]) || other::may_hold(&b[end..])
 }
 
 /// `uri` and `url` of a handle whose separators `separator_before_another`
@@ -330,6 +332,7 @@ mod tests {
         assert!(separator_before_another("10.1000", "a,URN:DOI:10.1:c"));
         assert!(separator_before_another("10.1000", "a::b%2Fc"));
         assert!(!separator_before_another("10.1000", "a,b:c"));
+        assert!(separator_before_another("0", ",,05,pmid:80::5\""));
         let entities = "1520-0481(1984)118&lt;0328:PXAFTC&gt;2.0.CO;2";
         assert!(!separator_before_another("10.1175", entities));
         assert!(separator_before_another("1;2", "x"));
