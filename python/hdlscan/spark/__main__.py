@@ -147,6 +147,12 @@ def run(args) -> Exit:
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()
+    sc = spark.sparkContext
+    if not sc.getConf().contains("spark.sql.shuffle.partitions"):
+        # Spark's default (200) is a cluster's: on a few cores the
+        # clusters' shuffles ran six times slower with it (docs/spark.md,
+        # "Memory and batch size"). One the user set is kept.
+        spark.conf.set("spark.sql.shuffle.partitions", str(max(2 * sc.defaultParallelism, 2)))
     df = read(spark, args)
     try:
         job = Job(
