@@ -97,9 +97,8 @@ class Job:
             return _write.write_parts(out, lambda batches: batches, to_arrow_schema(out.schema), path, mode)
         rows, task, _, arrow_out, plan = self._pieces
         public = pa.schema([f for f in arrow_out if f.name not in _scan.INTERNAL])
-        kept = [plan.added(n) for n in ("record", "value_index", "canonical", "warnings")] + list(_scan.INTERNAL)
-        kept = [f for f in arrow_out if f.name in kept]
-        result = pa.schema(kept + [pa.field(n, t) for n, t in zip(_write.WRITTEN, (pa.string(), pa.int64()))])
+        read = [plan.added(n) for n in ("record", "value_index", "canonical", "warnings")] + list(_scan.INTERNAL)
+        result = pa.schema([f for f in arrow_out if f.name in read] + list(_write.RESULT))
         canonical = plan.added("canonical")
 
         def split(b):
@@ -111,7 +110,7 @@ class Job:
         written = rows.mapInArrow(parts.task(task, public, result, split), from_arrow_schema(result))
         written = written.persist(StorageLevel.MEMORY_AND_DISK)
         try:
-            done = written.where(F.col(_write.FILE).isNotNull()).select(*_write.WRITTEN).collect()
+            done = written.where(F.col(_write.FILE).isNotNull()).select(*_write.RESULT.names).collect()
         except BaseException:
             written.unpersist()
             parts.abort()

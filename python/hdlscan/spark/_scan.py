@@ -253,4 +253,3 @@ def public(df: DataFrame) -> DataFrame:
     if PARTIAL not in df.columns:
         return df
     return df.where(df[PARTIAL].isNull()).drop(*INTERNAL)
-

@@ -35,7 +35,8 @@ COMPRESSION = "zstd"
 ZSTD_LEVEL = 1
 FILE = "__hdlscan_file"
 ROWS = "__hdlscan_rows"
-WRITTEN = (FILE, ROWS)
+# What a writing task gives back: the file it wrote and its rows.
+RESULT = pa.schema([(FILE, pa.string()), (ROWS, pa.int64())])
 
 
 def filesystem(path: str):
@@ -56,23 +57,24 @@ class Parts:
             raise ValueError(f"mode={mode!r}: give 'error' or 'overwrite'")
         self.path = os.fspath(path)
         self.mode = mode
-        fs, self.target = filesystem(self.path)
-        if mode == "error" and fs.get_file_info(self.target).type != pafs.FileType.NotFound:
+        self.fs, self.target = filesystem(self.path)
+        if mode == "error" and self.fs.get_file_info(self.target).type != pafs.FileType.NotFound:
             raise FileExistsError(f"{self.path} exists (mode='overwrite' replaces it)")
         self.job = uuid.uuid4().hex[:12]
         parent, name = os.path.split(self.target.rstrip("/"))
         self.staging = f"{parent}/.{name}.hdlscan-{self.job}"
-        fs.create_dir(self.staging)
+        self.fs.create_dir(self.staging)
 
     def task(self, task, schema: pa.Schema, result: pa.Schema, split=None):
         """A task running `task` (batches in, output batches out) and
         writing its output of `schema` as one Parquet file; it yields
-        `result` batches: what `split` keeps of each output batch (`split`
-        gives the batch to write and the rows to keep, either `None`;
-        without it every batch is written, nothing kept), then one row
-        naming the file (`FILE`, `ROWS`; its other columns null)."""
+        `result` batches (`RESULT`'s columns last): what `split` keeps of
+        each output batch (`split` gives the batch to write and the rows
+        to keep, either `None`; without it every batch is written, nothing
+        kept), then one row naming the file (`FILE`, `ROWS`; its other
+        columns null)."""
         path, staging, job = self.path, self.staging, self.job
-        kept_schema = pa.schema([f for f in result if f.name not in WRITTEN])
+        kept_schema = pa.schema([f for f in result if f.name not in RESULT.names])
 
         def writing(batches):
             from pyspark import TaskContext
@@ -92,9 +94,9 @@ class Parts:
                         writer.write_batch(out)
                         rows += out.num_rows
                     if kept is not None and kept.num_rows:
-                        n = kept.num_rows
                         cols = [kept.column(f.name) for f in kept_schema]
-                        yield pa.RecordBatch.from_arrays(cols + [pa.nulls(n, pa.string()), pa.nulls(n, pa.int64())], schema=result)
+                        cols += [pa.nulls(kept.num_rows, f.type) for f in RESULT]
+                        yield pa.RecordBatch.from_arrays(cols, schema=result)
             finally:
                 if writer is not None:
                     writer.close()
@@ -111,7 +113,7 @@ class Parts:
         into the target, `_SUCCESS` last; the rows written. An empty
         output is one file without rows, so readers still find the
         columns."""
-        fs, target = filesystem(self.path)
+        fs, target = self.fs, self.target
         try:
             files = sorted(r[FILE] for r in done if r[FILE] is not None)
             if self.mode == "overwrite":
@@ -134,12 +136,9 @@ class Parts:
 
     def abort(self):
         """Removes the staging directory and whatever it holds."""
-        fs, _ = filesystem(self.path)
-        if fs.get_file_info(self.staging).type != pafs.FileType.NotFound:
-            fs.delete_dir(self.staging)
+        if self.fs.get_file_info(self.staging).type != pafs.FileType.NotFound:
+            self.fs.delete_dir(self.staging)
 
-
-RESULT = pa.schema([(FILE, pa.string()), (ROWS, pa.int64())])
 
 
 def write_parts(df, task, schema: pa.Schema, path, mode: str = "error") -> int:
