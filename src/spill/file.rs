@@ -215,6 +215,11 @@ pub(crate) struct Extent {
     pub len: u64,
 }
 
+/// The spill size from which a dropped partition punches its extents out
+/// of the file: a spill smaller than this is held on disk whole until it
+/// closes.
+const PUNCH_FROM: u64 = 1 << 30;
+
 /// A partition written in full: its extents of a file, in order.
 pub(crate) struct Part {
     spill: Spill,
@@ -252,9 +257,11 @@ impl Part {
 impl Drop for Part {
     /// Gives the partition's disk back now, not when the spill's last
     /// partition goes: partitions are grouped one after another while runs
-    /// are written, and the temporary disk would otherwise hold both.
+    /// are written, and the temporary disk would otherwise hold both. A
+    /// small spill keeps its disk to the end: a hole is a system call a
+    /// buffer's extent, and the page cache drops the pages at close anyway.
     fn drop(&mut self) {
-        if Arc::strong_count(&self.spill.shared) == 1 {
+        if Arc::strong_count(&self.spill.shared) == 1 || self.spill.bytes() < PUNCH_FROM {
             return;
         }
         #[cfg(target_os = "linux")]
