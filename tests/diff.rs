@@ -327,20 +327,28 @@ fn every_pair_of_formats_gives_the_same_diff() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     exports(d);
-    for ext in ["csv", "tsv", "parquet", "arrow"] {
+    for ext in ["csv", "tsv", "parquet", "arrow", "jsonl"] {
         scanned(d, "old.csv", &format!("o.{ext}"), &["-c", URI]);
         scanned(d, "new.csv", &format!("n.{ext}"), &["-c", URI]);
     }
-    // A gzipped CSV, found by its first bytes whatever its name.
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut gz, &fs::read(d.join("o.csv")).unwrap()).unwrap();
-    fs::write(d.join("o.data"), gz.finish().unwrap()).unwrap();
+    // A gzipped CSV, found by its first bytes whatever its name; a gzipped
+    // JSON Lines file, by its name.
+    let gzip = |from: &str, to: &str| {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, &fs::read(d.join(from)).unwrap()).unwrap();
+        fs::write(d.join(to), gz.finish().unwrap()).unwrap();
+    };
+    gzip("o.csv", "o.data");
+    gzip("n.jsonl", "n.jsonl.gz");
     for (old, new) in [
         ("o.csv", "n.csv"),
         ("o.parquet", "n.parquet"),
         ("o.tsv", "n.arrow"),
         ("o.arrow", "n.tsv"),
         ("o.data", "n.parquet"),
+        ("o.jsonl", "n.jsonl"),
+        ("o.parquet", "n.jsonl.gz"),
+        ("o.jsonl", "n.csv"),
     ] {
         let run = diff(d, &[old, new, "--key", "id", "-o", "ch.csv", "--report", "r.json"]).ok();
         let r = read_json(&d.join("r.json"));
@@ -362,6 +370,24 @@ fn every_pair_of_formats_gives_the_same_diff() {
         schema.field_with_name("new_warnings").unwrap().data_type(),
         arrow_schema::DataType::List(_)
     ));
+}
+
+/// A scan of no rows writes an empty JSON Lines file: it names no column,
+/// and compares as a file without rows.
+#[test]
+fn an_empty_json_lines_output_holds_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "new.csv", "n.jsonl", &["-c", URI]);
+    fs::write(d.join("none.csv"), OLD.lines().next().unwrap()).unwrap();
+    scanned(d, "none.csv", "o.jsonl", &["-c", URI]);
+    assert_eq!(fs::read(d.join("o.jsonl")).unwrap(), b"");
+    diff(d, &["o.jsonl", "n.jsonl", "--key", "id", "--report", "r.json"]).ok();
+    let r = read_json(&d.join("r.json"));
+    let rows = NEW.lines().count() as u64 - 1;
+    assert_eq!(counts(&r), [rows, 0, 0, 0, 0, 0], "{r}");
+    assert_eq!(r["old"]["rows"], 0, "{r}");
 }
 
 #[test]
@@ -565,6 +591,11 @@ fn a_broken_output_of_scan_is_the_input_layers_error() {
     };
     cut("a.parquet", "cut.parquet");
     cut("a.arrow", "cut.arrow");
+    scanned(d, "old.csv", "a.jsonl", &["-c", URI]);
+    let jsonl = fs::read_to_string(d.join("a.jsonl")).unwrap();
+    let first = jsonl.lines().next().unwrap();
+    fs::write(d.join("cut.jsonl"), format!("{first}\n{}", &first[..first.len() / 2])).unwrap();
+    fs::write(d.join("list.jsonl"), format!("[1, 2]\n{jsonl}")).unwrap();
     // `kind` of a type no diff reads as text.
     let (_, batches) = crate::scan::read_parquet(&d.join("a.parquet"));
     let b = &batches[0];
@@ -584,6 +615,11 @@ fn a_broken_output_of_scan_is_the_input_layers_error() {
         (
             "typed.parquet",
             "typed.parquet: column 'kind' has type Date32, not one a diff reads as text",
+        ),
+        ("cut.jsonl", "cut.jsonl: record 2 (line 2): not valid JSON"),
+        (
+            "list.jsonl",
+            "list.jsonl: line 1: not a JSON object, so not a row of scan's JSON Lines output",
         ),
     ] {
         diff(d, &["a.parquet", new, "--key", "id", "-o", "ch.csv"]).fails_with(&[says]);

@@ -55,8 +55,9 @@ column a file lacks), 3 a --fail-if gate held, 130 interrupted.";
     after_help = EXAMPLES
 )]
 pub struct DiffArgs {
-    /// The earlier output of `scan -o` (.parquet, .csv, .tsv, .arrow; CSV
-    /// and TSV may be .gz or .zst; `-` reads CSV from stdin).
+    /// The earlier output of `scan -o` (.parquet, .csv, .tsv, .arrow,
+    /// .jsonl; CSV, TSV and JSON Lines may be .gz or .zst; `-` reads CSV
+    /// from stdin).
     #[arg(value_name = "OLD")]
     pub old: String,
     /// The later output of `scan -o`, in any of those formats (OLD's or
@@ -72,7 +73,7 @@ pub struct DiffArgs {
     /// warnings) in both files.
     #[arg(long, value_name = "PREFIX", default_value = "")]
     pub column_prefix: String,
-    /// Write a row per change (.parquet, .csv, .tsv, .arrow): the key
+    /// Write a row per change (.parquet, .csv, .tsv, .arrow, .jsonl): the key
     /// columns, change, old_kind, new_kind, old_canonical, new_canonical,
     /// old_error, new_error, old_warnings, new_warnings.
     #[arg(short = 'o', long, value_name = "FILE")]

@@ -2,8 +2,8 @@
 //! (last night's and tonight's), by key.
 //!
 //! - `layout`: the key columns and SPEC's columns in a header; the shape.
-//! - `read`: any output format of `scan` (CSV, TSV, Parquet, Arrow IPC),
-//!   row by row as text; OLD and NEW may differ in format.
+//! - `read`: any output format of `scan` (CSV, TSV, JSON Lines, Parquet,
+//!   Arrow IPC), row by row as text; OLD and NEW may differ in format.
 //! - `row`: a row's key and compared cells; OLD's compact form.
 //! - `change`: the six changes and the rule that classifies a pair.
 //! - `held`: rows held by key (the `spill` engine's table), met by NEW's;
@@ -127,8 +127,13 @@ impl<'k> Diff<'k> {
         mut on_change: impl FnMut(&ChangeRow<'_>) -> Result<()>,
     ) -> Result<Outcome> {
         let (old, new) = (Table::open(old)?, Table::open(new)?);
-        let find = |t: &Table| Layout::find(t.name(), t.names(), self.keys, &self.column_prefix);
-        let (old_layout, new_layout) = (find(&old)?, find(&new)?);
+        // An empty JSON Lines output names no column; the other file's
+        // columns stand for its, since it has no row to read with them.
+        let find = |t: &Table, other: &Table| {
+            let names = if t.is_empty_jsonl() { other.names() } else { t.names() };
+            Layout::find(t.name(), names, self.keys, &self.column_prefix)
+        };
+        let (old_layout, new_layout) = (find(&old, &new)?, find(&new, &old)?);
         let file = |t: &Table, l: &Layout| FileReport {
             path: t.name().to_string(),
             format: t.format().name(),

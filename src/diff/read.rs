@@ -1,8 +1,10 @@
-//! Reading one output of `scan`, in any format `scan` writes: CSV and TSV
-//! (plain, `.gz` or `.zst`, the compression sniffed as `scan` does), Parquet
-//! and Arrow IPC, both found by their first bytes whatever the file's name.
-//! A `.tsv`/`.tab` name (through `.gz`/`.zst`) is tab-separated, any other
-//! CSV; `-` is CSV on stdin.
+//! Reading one output of `scan`, in any format `scan` writes: CSV, TSV and
+//! JSON Lines (plain, `.gz` or `.zst`, the compression sniffed as `scan`
+//! does), Parquet and Arrow IPC, both found by their first bytes whatever
+//! the file's name. A `.tsv`/`.tab` name (through `.gz`/`.zst`) is
+//! tab-separated, a `.jsonl`/`.ndjson`/`.json` one JSON Lines (its columns
+//! are its first record's keys, as `scan` writes every key in every
+//! record), any other CSV; `-` is CSV on stdin.
 //!
 //! [`Table::for_each`] hands the rows to a callback one at a time in a
 //! reused [`RowBuf`]: the key cells and the four compared columns, as text
@@ -16,6 +18,7 @@ use super::row::{RowBuf, normalize_warnings};
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, parse_block};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::format::Format;
+use crate::io::jsonl::{self, JsonPath, JsonlBlockReader, JsonlOptions, PathSet, RawLines, Step};
 use crate::io::parquet_in::ParquetInput;
 use crate::io::sink::Cells;
 use crate::io::source::InputSpec;
@@ -29,6 +32,8 @@ use std::sync::Arc;
 
 enum Source {
     Csv(Box<CsvBlockReader>),
+    /// The reader, and its first block, read to learn the columns.
+    Jsonl(Box<JsonlBlockReader>, Option<RawLines>),
     Parquet(ParquetInput),
     Arrow(Box<dyn RecordBatchReader + Send>),
 }
@@ -58,6 +63,11 @@ impl Table {
                 };
                 (Format::Arrow, Source::Arrow(reader.map_err(|e| err(arrow_error(&e)))?))
             }
+            (_, None) if spec.format() == Format::Jsonl => {
+                let mut reader = JsonlBlockReader::open(spec, JsonlOptions::default())?;
+                let first = reader.next_block()?;
+                (Format::Jsonl, Source::Jsonl(Box::new(reader), first))
+            }
             // Text, by its name: TSV, or CSV.
             _ => {
                 let format = match spec.format() {
@@ -73,6 +83,7 @@ impl Table {
         };
         let names = match &source {
             Source::Csv(reader) => reader.headers().to_vec(),
+            Source::Jsonl(_, first) => first.as_ref().map_or(Ok(Vec::new()), first_keys)?,
             Source::Parquet(input) => input.column_names().iter().map(|s| s.to_string()).collect(),
             Source::Arrow(reader) => reader.schema().fields().iter().map(|f| f.name().clone()).collect(),
         };
@@ -96,6 +107,12 @@ impl Table {
     /// Column names.
     pub fn names(&self) -> &[String] {
         &self.names
+    }
+
+    /// A JSON Lines file without a record: it names no column, and holds
+    /// no row to compare.
+    pub fn is_empty_jsonl(&self) -> bool {
+        matches!(self.source, Source::Jsonl(_, None))
     }
 
     /// Reads every row into `buf` and calls `f`; returns the rows read.
@@ -129,6 +146,42 @@ impl Table {
                     }
                 }
             }
+            // No record: no row, and no column names to look up.
+            Source::Jsonl(_, None) => {}
+            Source::Jsonl(mut reader, mut block) => {
+                let columns: Vec<usize> = layout.key.iter().copied().chain(layout.record).collect();
+                let (keys, record) = (layout.key.len(), layout.record.map(|_| layout.key.len()));
+                let key = |c: usize| Step::Key(self.names[c].as_str().into());
+                let mut paths: Vec<JsonPath> = columns.iter().map(|&c| key(c)).map(one_step).collect();
+                let at = paths.len();
+                for c in [layout::KIND, layout::CANONICAL, layout::ERROR] {
+                    paths.push(one_step(key(layout.spec[c])));
+                }
+                // A list in scan's JSON Lines; a cell joined with `;` read as one.
+                let steps = vec![key(layout.spec[layout::WARNINGS]), Step::Each];
+                paths.push(JsonPath::from_steps(steps).expect("starts with a key"));
+                let paths = PathSet::new(&paths);
+                let opts = JsonlOptions::default();
+                while let Some(raw) = block.take() {
+                    let recs = jsonl::parse_block(&raw, &paths, &opts)?;
+                    for r in 0..recs.len() {
+                        let cell = |p: usize| String::from_utf8_lossy(recs.values(r, p).next().unwrap_or_default());
+                        buf.row += 1;
+                        buf.clear_key();
+                        for p in 0..keys {
+                            buf.push_key(recs.values(r, p).next().unwrap_or_default());
+                        }
+                        set(&mut buf.kind, &cell(at));
+                        set(&mut buf.canonical, &cell(at + 1));
+                        set(&mut buf.error, &cell(at + 2));
+                        let warnings: Vec<Cow<'_, str>> = recs.values(r, at + 3).map(String::from_utf8_lossy).collect();
+                        normalize_warnings(warnings.iter().map(|w| &**w), &mut buf.warnings);
+                        buf.record = record.and_then(|p| cell(p).parse().ok());
+                        f(&buf)?;
+                    }
+                    block = reader.next_block()?;
+                }
+            }
             Source::Parquet(input) => {
                 let schema = input.schema().clone();
                 for g in 0..input.num_row_groups() {
@@ -151,6 +204,27 @@ impl Table {
             }
         }
         Ok(buf.row)
+    }
+}
+
+/// A path to one member of a record.
+fn one_step(key: Step) -> JsonPath {
+    JsonPath::from_steps(vec![key]).expect("starts with a key")
+}
+
+/// The columns of a JSON Lines output: its first record's keys, in order.
+fn first_keys(raw: &RawLines) -> Result<Vec<String>> {
+    let mut lines = raw.data.split(|&b| b == b'\n').enumerate();
+    let Some((i, line)) = lines.find(|(_, l)| !l.trim_ascii().is_empty()) else {
+        return Ok(Vec::new());
+    };
+    match serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line) {
+        Ok(record) => Ok(record.keys().cloned().collect()),
+        Err(e) => anyhow::bail!(
+            "{}: line {}: not a JSON object, so not a row of scan's JSON Lines output: {e}",
+            raw.file,
+            raw.first_line + i as u64
+        ),
     }
 }
 
