@@ -282,16 +282,23 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn parse_checked<'a>(&self, raw: &'a [u8], scratch: &'a mut Scratch) -> Parsed<'a> {
-        // §4 too_long: checked on the raw bytes first, so an oversized value
-        // costs nothing more than its length test.
-        if raw.len() > self.opts.max_len {
+        // §6: trimming comes before too_long, so a value padded to a fixed
+        // width (a CHAR(4000) column) is judged on what it holds, and
+        // white space alone is `empty`. Only a long value is trimmed here.
+        if raw.len() > self.opts.max_len && chars::trim_bytes(raw).len() > self.opts.max_len {
             return Parsed::invalid(ErrorCode::TooLong, Warnings::EMPTY);
         }
         // `--expect` changes the answer: a `Parsed` passed through one
         // more binding or returned from two places is copied, so values
         // read with it take a path of their own.
-        debug_assert!(!self.opts.expect.is_empty());
-        self.parse_expecting(raw, scratch)
+        if !self.opts.expect.is_empty() {
+            return self.parse_expecting(raw, scratch);
+        }
+        let seen = fast::see(raw);
+        match fast::parse_seen(&seen, &self.opts, &mut scratch.repair) {
+            Some(p) => p,
+            None => self.parse_slow(raw, &seen, scratch),
+        }
     }
 
     /// `parse` with `--expect`: the same reading, then `expected`. Out of
