@@ -1,7 +1,9 @@
 //! hdlscan: audit persistent identifiers (Handle System handles, DOIs,
 //! `hdl:` and `info:` URIs, resolver URLs) in bulk.
 //!
-//! The API a binding needs, and nothing more:
+//! The API of a scan over files, and nothing more. (The Python package
+//! binds the `hdlscan-core` crate, whose crate doc lists what it uses:
+//! values in memory need no plan, files or threads of this crate's.)
 //!
 //! - [`id`]: the pure parser of one value (SPEC.md), the `hdlscan-id` crate
 //!   re-exported: no I/O, threads or arrow.

@@ -215,7 +215,8 @@ pub struct ParserArgs {
     /// repository.example.edu/handle). Repeatable.
     #[arg(long = "resolver", value_name = "HOST[/PATH]")]
     pub resolvers: Vec<String>,
-    /// Values longer than this many bytes are invalid (too_long).
+    /// Values longer than this many bytes, once trimmed, are invalid
+    /// (too_long).
     #[arg(long, value_name = "BYTES", default_value_t = 2048)]
     pub max_len: usize,
 }

@@ -1,5 +1,5 @@
-//! What grouping found: the [`Summary`] the report shows, and the
-//! duplicates file, written from the merged runs through a [`Sink`].
+//! What grouping found: the core's [`Summary`] filled for the report, and
+//! the duplicates file, written from the merged runs through a [`Sink`].
 
 use super::group::{Counters, Ctx, EngineStats, HeldGroups, TopSoFar};
 use super::options::Options;

@@ -14,7 +14,12 @@
 //!   string type.
 //! - [`sheet`]: spreadsheets (`.xlsx`, `.xls`, `.ods`) read as the CSV
 //!   they would export.
-//! - [`sink`]: enriched output as Parquet, CSV, TSV or Arrow IPC.
+//! - [`jsonl`]: JSON Lines input, and JSON documents holding an array of
+//!   records, cut into blocks and scanned without building a tree.
+//! - [`nested`]: paths into nested Parquet columns (`ids.doi`,
+//!   `locations[].landing_page_url`), JSON input's path syntax.
+//! - [`sink`]: enriched output as Parquet, CSV, TSV, Arrow IPC or JSON
+//!   Lines.
 //! - [`magic`]: what a file's first bytes say it is (gzip, zstd, Parquet,
 //!   Arrow IPC, a spreadsheet, PDF, HTML, JSON), whatever its name.
 //! - [`atomic`]: output written to a hidden temporary file beside the target

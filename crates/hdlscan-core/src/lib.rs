@@ -13,8 +13,15 @@
 //!   `--keep`, a gate's `COLUMN:`), with the error that lists them.
 //! - [`options`]: the parser's options as the flags give them.
 //! - [`strings`]: Arrow's string and binary arrays read as bytes.
+//! - [`clusters`]: the duplicate clusters in numbers ([`clusters::Summary`]),
+//!   filled by the CLI's engine, by Spark, or by [`clusters::group`] over
+//!   values in memory.
 //! - [`at`], [`variant`]: where a value was read, and how a cluster's
 //!   member differs from its first.
+//!
+//! The Python package (`python/src`) binds this crate: [`classify()`] and
+//! [`classify::classify_cells`], [`select`], [`options`], [`strings`], the
+//! [`report`] with [`clusters`] and [`variant`] for its `Report`.
 
 #![deny(missing_docs)]
 

@@ -77,6 +77,9 @@ fn classes(s: &str) -> u8 {
     s.bytes().fold(0, |acc, b| acc | CLASS[b as usize])
 }
 
+/// SPEC §3: `canonical`, `uri` and `url` of `p` into `out` (cleared
+/// first), repaired when `repair` (`--repair`); an invalid value leaves
+/// them empty. `Parser::render` is the public way in.
 pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
     out.canonical.clear();
     out.uri.clear();
