@@ -251,8 +251,19 @@ impl Warnings {
     }
 
     /// The warnings in declaration order (the order reports list them in).
+    /// A warning's bit is its place in [`Warning::ALL`], so the set bits,
+    /// lowest first, are that order: an empty set costs one test, not a
+    /// walk over every code (every value's warnings are read so).
     pub fn iter(self) -> impl Iterator<Item = Warning> {
-        Warning::ALL.iter().copied().filter(move |w| self.contains(*w))
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let w = Warning::ALL[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            Some(w)
+        })
     }
 
     /// Writes the codes joined by `sep` (for CSV and TSV output).
@@ -312,6 +323,26 @@ mod tests {
         ws.join_into(";", &mut s);
         assert_eq!(s, "trimmed;test_prefix");
         assert_eq!(Warnings::from_bits(ws.bits()), ws);
+    }
+
+    #[test]
+    fn a_set_iterates_as_the_codes_it_contains() {
+        // Every set of up to three codes, and the full set: the bit walk
+        // gives what filtering every code by `contains` gives.
+        let all = Warning::ALL;
+        let mut sets = vec![Warnings::EMPTY, all.iter().copied().collect()];
+        for a in all {
+            for b in all {
+                for c in [all[0], all[all.len() / 2], all[all.len() - 1]] {
+                    sets.push([*a, *b, c].into_iter().collect());
+                }
+            }
+        }
+        for ws in sets {
+            let naive: Vec<Warning> = all.iter().copied().filter(|w| ws.contains(*w)).collect();
+            assert_eq!(ws.iter().collect::<Vec<_>>(), naive, "{:#x}", ws.bits());
+            assert_eq!(ws.len(), naive.len());
+        }
     }
 
     #[test]
