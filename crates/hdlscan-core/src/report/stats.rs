@@ -214,11 +214,13 @@ impl Stats {
         if let Some(r) = p.resolver {
             bump(&mut self.resolvers, r);
         }
+        // A prefix is a few bytes: a plain walk to its `/` beats a
+        // `char` searcher set up for every value.
         if let Some(c) = canonical
             && p.prefix.is_some()
-            && let Some((prefix, _)) = c.split_once('/')
+            && let Some(slash) = c.bytes().position(|b| b == b'/')
         {
-            bump(&mut self.prefixes, prefix);
+            bump(&mut self.prefixes, &c[..slash]);
         }
     }
 
