@@ -8,7 +8,7 @@
 use super::change::Change;
 use super::report::{DiffReport, SideReport};
 use super::summary::key_text;
-use crate::report::page::{Markup, Pages, gates_table, pct};
+use crate::report::markup::{Markup, Pages, gates_table, pct};
 
 /// One side's cells of an example: kind, canonical or error, warnings;
 /// empty when the key is not on that side.

@@ -41,5 +41,5 @@ pub mod variant;
 pub use classify::classify;
 pub use columns::SPEC;
 pub use gates::{Gate, Severity, Verdict};
-pub use report::page::{Markup, Pages};
+pub use report::markup::{Markup, Pages};
 pub use report::{InputInfo, Made, Report, Snapshot, Stats};

@@ -2,15 +2,15 @@
 //! [`Stats`], the duplicate clusters' summary and how the run was made.
 //! JSON is its serde serialization, read back through serde (a
 //! `--baseline`, `diff`'s `--old-report`); the stderr summary
-//! ([`Report::summary`]) and the Markdown and HTML pages ([`page::Markup`])
+//! ([`Report::summary`]) and the Markdown and HTML pages (`page`, through [`markup::Markup`])
 //! are its printers. The gates' [`Verdict`]s are part of it; judging them
 //! is `crate::gates`' business ([`Report::judge`]), which stands on the
 //! report and not the other way round.
 //! Every field is documented in docs/report.md; the schema's
 //! version is [`REPORT_VERSION`].
 
-pub mod page;
-mod printer;
+pub mod markup;
+mod page;
 mod snapshot;
 mod stats;
 mod summary;

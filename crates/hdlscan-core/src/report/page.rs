@@ -1,289 +1,346 @@
-//! What the Markdown and HTML pages of every report (`scan`'s and
-//! `diff`'s) share: [`Markup`], which owns each format's syntax and
-//! escaping so one printer writes both, shares as percentages, the gates
-//! table, and one style sheet. A string from the data reaches a page only
-//! through `Markup::code`, `Markup::code_or`, `Markup::cell` or
-//! `Markup::text`, so a cell holding `<script>`, `|` or a backtick stays
-//! text.
+//! The report as a page, Markdown or HTML, written by one printer through
+//! [`Markup`]: the same sections in the same order, each format's syntax
+//! and escaping in `Markup`. HTML adds a bar chart beside each counts
+//! table (inline SVG with a title). Every list is cut to a fixed length
+//! ([`Limits`]), so a page's size is bounded whatever the input.
 
-use super::visible;
+use super::markup::{Markup, Pages, gates_table, pct};
+use super::{Codes, Counts, Limits, Report};
+use serde_json::Value;
 use std::fmt::Write;
 
-/// The format a page is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Markup {
-    /// GitHub-flavoured Markdown, fit for a ticket or a CI job summary.
-    Markdown,
-    /// One self-contained HTML page: inline CSS, no script, no network.
-    Html,
-}
+impl Pages for Report {
+    fn json(&self) -> Value {
+        self.to_json()
+    }
 
-impl Markup {
-    /// Opens the page of `what` (`report`, `diff`) with its verdict.
-    pub fn start(self, o: &mut String, what: &str, verdict: &str) {
-        let _ = match self {
-            Markup::Markdown => write!(o, "# hdlscan {what}: {}\n\n", verdict.to_uppercase()),
-            Markup::Html => write!(
-                o,
-                "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>hdlscan {what}: {verdict}</title><style>{CSS}</style></head><body>\
-                 <h1>hdlscan {what} <span class=\"verdict {verdict}\">{}</span></h1>",
-                verdict.to_uppercase()
+    fn page(&self, m: Markup) -> String {
+        let html = m == Markup::Html;
+        let t = &self.totals;
+        let mut o = String::with_capacity(if html { 64 * 1024 } else { 16 * 1024 });
+        m.start(&mut o, "report", &self.verdict);
+        gates_table(&mut o, m, &self.gates);
+        if let Some(c) = &self.changes {
+            m.heading(&mut o, &format!("Since {}", m.code(&c.baseline)));
+            if !c.same_tool || !c.same_options {
+                let note = format!(
+                    "Note: the baseline was made by {} (report version {}) with {} options; a change may be theirs.",
+                    m.cell(&c.baseline_tool),
+                    c.baseline_version,
+                    if c.same_options { "the same" } else { "other" }
+                );
+                m.paragraph(&mut o, &note);
+            }
+            let columns = [("metric", false), ("then", true), ("now", true), ("change", true)];
+            m.table(&mut o, &columns, false);
+            for x in &c.metrics {
+                let cells = [
+                    x.metric.to_string(),
+                    x.then.to_string(),
+                    x.now.to_string(),
+                    format!("{:+}", x.change),
+                ];
+                m.row(&mut o, &cells, &columns.map(|c| c.1));
+            }
+            m.end_table(&mut o, false);
+            let list = |v: &[String]| match v.is_empty() {
+                true => "none".to_string(),
+                false => v.iter().map(|c| m.code(c)).collect::<Vec<_>>().join(", "),
+            };
+            let codes = format!("New codes: {}. Gone: {}.", list(&c.new_codes), list(&c.gone_codes));
+            m.paragraph(&mut o, &codes);
+        }
+        let d = &self.duplicates;
+        m.heading(&mut o, "Totals");
+        let columns = [("", false), ("count", true), ("share", true)];
+        m.table(&mut o, &columns, false);
+        for (k, n, share) in [
+            ("records", self.records, String::new()),
+            ("cells", t.cells, String::new()),
+            ("values", t.values, String::new()),
+            ("empty", t.empty, format!("{} of values", pct(t.empty, t.values))),
+            (
+                "placeholder",
+                t.placeholder,
+                format!("{} of values", pct(t.placeholder, t.values)),
             ),
-        };
-    }
-
-    /// Closes the page.
-    pub fn end(self, o: &mut String) {
-        if self == Markup::Html {
-            o.push_str("</body></html>\n");
-        }
-    }
-
-    /// A value from the data, as code.
-    pub fn code(self, s: &str) -> String {
-        match self {
-            Markup::Markdown => {
-                // Inside a code span a backtick cannot be escaped: a longer
-                // fence can.
-                let v = visible(s).replace('|', "\\|");
-                if v.contains('`') {
-                    format!("`` {v} ``")
-                } else {
-                    format!("`{v}`")
-                }
-            }
-            Markup::Html => format!("<code>{}</code>", esc(s)),
-        }
-    }
-
-    /// A value from the data as code, or `empty` when it is empty.
-    pub fn code_or(self, s: &str, empty: &str) -> String {
-        if s.is_empty() { empty.to_string() } else { self.code(s) }
-    }
-
-    /// Text from the data in a table cell: no line breaks (they would end
-    /// a Markdown row), `|` and backticks escaped.
-    pub fn cell(self, s: &str) -> String {
-        match self {
-            Markup::Markdown => visible(s).replace('|', "\\|").replace('`', "\\`"),
-            Markup::Html => esc(s),
-        }
-    }
-
-    /// Text from the data outside a table.
-    pub fn text(self, s: &str) -> String {
-        match self {
-            Markup::Markdown => visible(s),
-            Markup::Html => esc(s),
-        }
-    }
-
-    /// Strong emphasis of text already escaped.
-    pub fn strong(self, s: &str) -> String {
-        match self {
-            Markup::Markdown => format!("**{s}**"),
-            Markup::Html => format!("<b>{s}</b>"),
-        }
-    }
-
-    /// A section's heading.
-    pub fn heading(self, o: &mut String, title: &str) {
-        let _ = match self {
-            Markup::Markdown => write!(o, "## {title}\n\n"),
-            Markup::Html => write!(o, "<h2>{title}</h2>"),
-        };
-    }
-
-    /// A paragraph of text already escaped.
-    pub fn paragraph(self, o: &mut String, text: &str) {
-        let _ = match self {
-            Markup::Markdown => write!(o, "{text}\n\n"),
-            Markup::Html => write!(o, "<p>{text}</p>"),
-        };
-    }
-
-    /// A line after a table saying what it leaves out.
-    pub fn more(self, o: &mut String, text: &str) {
-        let _ = match self {
-            Markup::Markdown => write!(o, "{text}\n\n"),
-            Markup::Html => write!(o, "<p class=\"more\">{text}</p>"),
-        };
-    }
-
-    /// "and N more WHAT" after a table that shows `shown` of `total`.
-    pub fn more_of(self, o: &mut String, total: usize, shown: usize, what: &str) {
-        if total > shown {
-            let text = format!("and {} more {what} (the JSON report lists them all)", total - shown);
-            self.more(o, &text);
-        }
-    }
-
-    /// A bulleted list of items already escaped.
-    pub fn list(self, o: &mut String, items: impl Iterator<Item = String>) {
-        match self {
-            Markup::Markdown => {
-                for item in items {
-                    let _ = writeln!(o, "- {item}");
-                }
-                o.push('\n');
-            }
-            Markup::Html => {
-                o.push_str("<ul>");
-                for item in items {
-                    let _ = write!(o, "<li>{item}</li>");
-                }
-                o.push_str("</ul>");
+            ("present", t.present, format!("{} of values", pct(t.present, t.values))),
+            ("valid", t.valid, format!("{} of present", pct(t.valid, t.present))),
+            (
+                "invalid",
+                t.invalid,
+                format!("{} of present", pct(t.invalid, t.present)),
+            ),
+            ("duplicate clusters", d.clusters, String::new()),
+            ("records in clusters", d.records_in_clusters, String::new()),
+            (
+                "values in clusters",
+                d.values_in_clusters,
+                format!("{} of valid", pct(d.values_in_clusters, t.valid)),
+            ),
+            (
+                "repeated in their record",
+                d.repeated_in_record.values,
+                format!("{} of valid", pct(d.repeated_in_record.values, t.valid)),
+            ),
+            ("records with a repeat", d.repeated_in_record.records, String::new()),
+        ] {
+            if share.is_empty() && !html {
+                // Markdown's rows without a share have always ended `| |`.
+                let _ = writeln!(o, "| {k} | {n} | |");
+            } else {
+                m.row(&mut o, &[k.to_string(), n.to_string(), share], &columns.map(|c| c.1));
             }
         }
-    }
-
-    /// A table's head: the columns' names, `true` for numbers (right
-    /// aligned); `scroll` lets a wide one scroll on its own in HTML.
-    pub fn table(self, o: &mut String, columns: &[(&str, bool)], scroll: bool) {
-        match self {
-            Markup::Markdown => {
-                o.push('|');
-                for (name, _) in columns {
-                    let _ = write!(o, "{}{name} |", if name.is_empty() { "" } else { " " });
-                }
-                o.push_str("\n|");
-                for &(_, number) in columns {
-                    o.push_str(if number { " ---: |" } else { " --- |" });
-                }
-                o.push('\n');
+        m.end_table(&mut o, false);
+        counts(&mut o, m, "By kind", "kind", &t.by_kind, t.values, "values");
+        counts(
+            &mut o,
+            m,
+            "By namespace",
+            "namespace",
+            &self.by_namespace,
+            t.valid,
+            "valid",
+        );
+        if self.columns.len() > 1 {
+            m.heading(&mut o, "By column");
+            let columns = [
+                ("column", false),
+                ("cells", true),
+                ("values", true),
+                ("empty", true),
+                ("placeholder", true),
+                ("present", true),
+                ("valid", true),
+                ("invalid", true),
+                ("valid of present", true),
+            ];
+            m.table(&mut o, &columns, true);
+            for c in self.columns.iter().take(Limits::COLUMNS) {
+                let x = &c.totals;
+                let cells = [
+                    code(m, &c.name),
+                    x.cells.to_string(),
+                    x.values.to_string(),
+                    x.empty.to_string(),
+                    x.placeholder.to_string(),
+                    x.present.to_string(),
+                    x.valid.to_string(),
+                    x.invalid.to_string(),
+                    pct(x.valid, x.present),
+                ];
+                m.row(&mut o, &cells, &columns.map(|c| c.1));
             }
-            Markup::Html => {
-                o.push_str(if scroll {
-                    "<div class=\"scroll\"><table><tr>"
-                } else {
-                    "<table><tr>"
-                });
-                for &(name, number) in columns {
-                    let _ = write!(o, "<th{}>{name}</th>", number_class(number));
-                }
-                o.push_str("</tr>");
-            }
+            m.end_table(&mut o, true);
+            m.more_of(&mut o, self.columns.len(), Limits::COLUMNS, "columns");
         }
-    }
-
-    /// A row of cells, already escaped; `numbers` as the head's columns.
-    pub fn row(self, o: &mut String, cells: &[String], numbers: &[bool]) {
-        match self {
-            Markup::Markdown => {
-                let _ = writeln!(o, "| {} |", cells.join(" | "));
+        codes(&mut o, m, "Errors", &self.errors, t.values);
+        codes(&mut o, m, "Warnings", &self.warnings, t.values);
+        let prefixes = Counts(self.top_prefixes.iter().map(|p| (p.prefix.clone(), p.count)).collect());
+        if html {
+            counts(&mut o, m, "Top prefixes", "prefix", &prefixes, t.valid, "valid");
+        } else if !prefixes.0.is_empty() {
+            m.heading(&mut o, "Top prefixes");
+            m.table(&mut o, &[("prefix", false), ("count", true)], false);
+            for (prefix, n) in &prefixes.0 {
+                m.row(&mut o, &[code(m, prefix), n.to_string()], &[false, true]);
             }
-            Markup::Html => {
-                o.push_str("<tr>");
-                for (i, cell) in cells.iter().enumerate() {
-                    let number = numbers.get(i).copied().unwrap_or(false);
-                    let _ = write!(o, "<td{}>{cell}</td>", number_class(number));
-                }
-                o.push_str("</tr>");
-            }
+            m.end_table(&mut o, false);
         }
-    }
-
-    /// Ends a table opened with the same `scroll`.
-    pub fn end_table(self, o: &mut String, scroll: bool) {
-        o.push_str(match (self, scroll) {
-            (Markup::Markdown, _) => "\n",
-            (Markup::Html, false) => "</table>",
-            (Markup::Html, true) => "</table></div>",
-        });
+        counts(&mut o, m, "Resolver hosts", "host", &self.resolvers, t.valid, "valid");
+        if d.clusters > 0 {
+            m.heading(&mut o, "Largest duplicate clusters");
+            let text = format!(
+                "{} identifiers are each held by two records or more: {} records, {} values ({} clusters across \
+                 inputs, {} across columns). An identifier repeated inside one record is no cluster.",
+                d.clusters, d.records_in_clusters, d.values_in_clusters, d.across_inputs, d.across_columns
+            );
+            m.paragraph(&mut o, &text);
+            let columns = [
+                ("cluster", true),
+                ("canonical", false),
+                ("records", true),
+                ("values", true),
+                ("first seen", false),
+                ("members", false),
+            ];
+            m.table(&mut o, &columns, true);
+            for c in &d.top {
+                let members = c
+                    .members
+                    .iter()
+                    .map(|x| format!("record {}: {} ({})", x.at.record, code(m, &x.value), x.variant));
+                let cells = [
+                    c.cluster.to_string(),
+                    code(m, &c.canonical),
+                    c.records.to_string(),
+                    c.count.to_string(),
+                    format!("record {}, {}", c.first.record, m.cell(&c.first.column)),
+                    lines(m, members, ", "),
+                ];
+                m.row(&mut o, &cells, &columns.map(|c| c.1));
+            }
+            m.end_table(&mut o, true);
+        }
+        self.run_table(&mut o, m);
+        m.end(&mut o);
+        o
     }
 }
 
-fn number_class(number: bool) -> &'static str {
-    if number { " class=\"n\"" } else { "" }
-}
-
-/// HTML text and attribute escaping, after making invisible characters
-/// visible.
-fn esc(s: &str) -> String {
-    let v = visible(s);
-    let mut out = String::with_capacity(v.len());
-    for c in v.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
+impl Report {
+    /// How the run was made: a table of two columns without a head in
+    /// HTML, and with an empty one in Markdown.
+    fn run_table(&self, o: &mut String, m: Markup) {
+        let r = &self.run;
+        m.heading(o, "Run");
+        match m {
+            Markup::Markdown => m.table(o, &[("", false), ("", false)], false),
+            Markup::Html => o.push_str("<table>"),
+        }
+        let row = |o: &mut String, label: &str, text: String| m.row(o, &[label.to_string(), text], &[]);
+        row(o, "tool", m.cell(&r.tool));
+        for i in r.inputs.iter().take(Limits::ROWS) {
+            let what = format!("({}, {} records, {} bytes)", m.text(&i.format), i.records, i.bytes);
+            row(o, "input", format!("{} {what}", code(m, &i.path)));
+        }
+        // Markdown has always said this inside the table, HTML after it.
+        let more = r.inputs.len().saturating_sub(Limits::ROWS);
+        if more > 0 && m == Markup::Markdown {
+            let _ = writeln!(o, "\nand {more} more inputs (the JSON report lists them all)");
+        }
+        if let Some(out) = &r.output {
+            row(o, "output", format!("{} ({})", code(m, out), r.output_shape));
+        }
+        row(o, "options", code(m, &r.options.to_string()));
+        let time = format!("{:.2} s, {:.0} values/s", r.elapsed_seconds, r.values_per_second);
+        row(o, "time", time);
+        if m == Markup::Html {
+            o.push_str("</table>");
+            m.more_of(o, r.inputs.len(), Limits::ROWS, "inputs");
         }
     }
-    out
 }
 
-/// `n` as a percentage of `of`, two decimals; a dash when `of` is 0.
-pub fn pct(n: u64, of: u64) -> String {
-    if of == 0 {
-        "–".to_string()
-    } else {
-        format!("{:.2}%", n as f64 * 100.0 / of as f64)
+/// A key or value from the data as code: `(empty)` in Markdown when empty.
+fn code(m: Markup, s: &str) -> String {
+    match m {
+        Markup::Markdown => m.code_or(s, "(empty)"),
+        Markup::Html => m.code(s),
     }
 }
 
-/// The style of every HTML page: readable on a phone and printed.
-const CSS: &str = "\
-body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:70rem;padding:1rem;color:#1b1f24;background:#fff}
-h1{font-size:1.5rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #d0d7de}
-table{border-collapse:collapse;margin:.3rem 0 1rem;font-size:.9rem}th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font:.85rem ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all;background:#f6f8fa;padding:0 .2rem}
-.verdict{display:inline-block;padding:.2rem .7rem;border-radius:.3rem;color:#fff;font-weight:600}.pass{background:#1a7f37}.warn{background:#9a6700}.fail{background:#cf222e}
-.chart{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}.chart svg{max-width:100%;height:auto}
-.counts{font-size:1.3rem;font-weight:600}.k{word-break:normal;white-space:nowrap}.scroll{overflow-x:auto}.more{color:#57606a;font-size:.85rem}
-@media (max-width:40rem){body{font-size:14px;padding:.5rem}td,th{padding:.2rem .3rem}}
-@media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}table{break-inside:auto}tr{break-inside:avoid}}
-";
+/// Several entries in one cell: joined by `sep` in Markdown, each ending
+/// its line in HTML.
+fn lines(m: Markup, items: impl Iterator<Item = String>, sep: &str) -> String {
+    match m {
+        Markup::Markdown => items.collect::<Vec<_>>().join(sep),
+        Markup::Html => items.map(|x| x + "<br>").collect(),
+    }
+}
 
-/// The gates table of a page: each gate's expression, severity, value
-/// (with what a percentage is of), limit and outcome. Markdown's needs no
-/// heading: it follows the verdict.
-pub fn gates_table(o: &mut String, m: Markup, gates: &[super::Verdict]) {
-    use super::Severity;
-    if gates.is_empty() {
+/// A counts table (rows above zero), in HTML with its bar chart beside it.
+fn counts(o: &mut String, m: Markup, title: &str, key: &str, c: &Counts, of: u64, of_what: &str) {
+    let rows: Vec<(String, u64)> = c.0.iter().filter(|(_, n)| *n > 0).cloned().collect();
+    if rows.is_empty() {
         return;
     }
-    if m == Markup::Html {
-        m.heading(o, "Gates");
+    let html = m == Markup::Html;
+    m.heading(o, title);
+    let share = if html {
+        format!("share of {of_what}")
+    } else {
+        "share".to_string()
+    };
+    if html {
+        o.push_str("<div class=\"chart\">");
     }
+    m.table(o, &[(key, false), ("count", true), (&share, true)], false);
+    let shown = &rows[..rows.len().min(Limits::ROWS)];
+    for (k, n) in shown {
+        m.row(o, &[code(m, k), n.to_string(), pct(*n, of)], &[false, true, true]);
+    }
+    m.end_table(o, false);
+    if html {
+        bars(o, title, &shown[..shown.len().min(20)]);
+        o.push_str("</div>");
+    }
+    m.more_of(o, rows.len(), Limits::ROWS, "rows");
+}
+
+/// The errors or warnings with their counts and first examples.
+fn codes(o: &mut String, m: Markup, title: &str, codes: &Codes, values: u64) {
+    if codes.0.is_empty() {
+        return;
+    }
+    m.heading(o, title);
+    let examples = match m {
+        Markup::Markdown => "examples (record, line, column: value)",
+        Markup::Html => "examples",
+    };
     let columns = [
-        ("gate", false),
-        ("severity", false),
-        ("value", true),
-        ("limit", true),
-        ("outcome", false),
+        ("code", false),
+        ("count", true),
+        ("share of values", true),
+        (examples, false),
     ];
-    m.table(o, &columns, false);
-    for g in gates {
-        let value = match (g.then, g.denominator) {
-            (Some(then), _) => format!("{:+} (then {then})", g.value),
-            (None, Some(of)) if g.unit == "percent" => format!("{}% ({} of {of})", g.value, g.count),
-            _ => g.count.to_string(),
+    m.table(o, &columns, true);
+    for (name, c) in &codes.0 {
+        let name = match m {
+            Markup::Markdown => format!("`{name}`"),
+            Markup::Html => format!("<code class=\"k\">{name}</code>"),
         };
-        let limit = format!("{} {}{}", g.op, g.limit, if g.unit == "percent" { "%" } else { "" });
-        let outcome = match (g.holds, g.severity) {
-            (true, Severity::Fail) => m.strong("failed"),
-            (true, _) => "warning".to_string(),
-            (false, _) => "passed".to_string(),
-        };
+        let examples = c.examples.iter().map(|e| {
+            let line = e.at.line.map_or(String::new(), |l| format!(", line {l}"));
+            let value = match m {
+                Markup::Markdown => m.code_or(&e.value, "(empty)"),
+                Markup::Html => m.code(if e.value.is_empty() { "(empty)" } else { &e.value }),
+            };
+            format!("record {}{line}, {}: {value}", e.at.record, m.cell(&e.at.column))
+        });
         let cells = [
-            m.code(&g.expr),
-            format!("{:?}", g.severity),
-            value,
-            m.text(&limit),
-            outcome,
+            name,
+            c.count.to_string(),
+            pct(c.count, values),
+            lines(m, examples, "<br>"),
         ];
         m.row(o, &cells, &columns.map(|c| c.1));
     }
-    m.end_table(o, false);
+    m.end_table(o, true);
 }
 
-/// A report that can be written in every `--report` format.
-pub trait Pages {
-    /// The report as JSON.
-    fn json(&self) -> serde_json::Value;
-    /// The report as a page in `m`.
-    fn page(&self, m: Markup) -> String;
+/// A horizontal bar chart of `rows` as inline SVG, titled.
+fn bars(o: &mut String, title: &str, rows: &[(String, u64)]) {
+    let max = rows.iter().map(|r| r.1).max().unwrap_or(0).max(1);
+    let (w, lh) = (420.0, 22.0);
+    let h = lh * rows.len() as f64 + 4.0;
+    let _ = write!(
+        o,
+        "<svg role=\"img\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" xmlns=\"http://www.w3.org/2000/svg\"><title>{}</title>",
+        Markup::Html.text(title)
+    );
+    for (i, (k, n)) in rows.iter().enumerate() {
+        let y = i as f64 * lh + 2.0;
+        let bw = (*n as f64 / max as f64) * 220.0;
+        let _ = write!(
+            o,
+            "<text x=\"0\" y=\"{:.1}\" font-size=\"12\">{}</text><rect x=\"140\" y=\"{:.1}\" width=\"{bw:.1}\" height=\"{:.1}\" fill=\"#0969da\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{n}</text>",
+            y + 14.0,
+            Markup::Html.text(&truncate(k, 22)),
+            y + 3.0,
+            lh - 6.0,
+            140.0 + bw + 4.0,
+            y + 14.0
+        );
+    }
+    o.push_str("</svg>");
+}
+
+/// `s` cut to `n` characters, with an ellipsis when cut.
+fn truncate(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }

@@ -1,6 +1,6 @@
 //! The short human summary of a [`Report`] for stderr.
 
-use super::page::pct;
+use super::markup::pct;
 use super::{Report, Totals};
 use std::fmt::Write;
 
