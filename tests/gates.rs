@@ -117,6 +117,24 @@ fn gates_that_cannot_be_judged_are_usage_errors_with_nothing_written() {
     assert_no_temp_files(d);
 }
 
+/// A typo in a metric names the metric meant, and the list of metrics
+/// names each once (`empty` and `placeholder` are totals and codes).
+#[test]
+fn an_unknown_metric_names_the_nearest_and_lists_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let s = sample();
+    let err = scan(d, &[p(&s), "-c", SAMPLE_ID, "--fail-if", "invalidd>1%"])
+        .usage_error(&["unknown metric \"invalidd\" (did you mean 'invalid'?); metrics are: "]);
+    let list = err.split("metrics are: ").nth(1).unwrap().trim();
+    let names: Vec<&str> = list.split(", ").collect();
+    for name in ["empty", "placeholder", "invalid", "extra_text", "legacy_resolver"] {
+        assert_eq!(names.iter().filter(|n| **n == name).count(), 1, "{name} in {list}");
+    }
+    scan(d, &[p(&s), "-c", SAMPLE_ID, "--warn-if", "legacy_resolvr>5%"])
+        .usage_error(&["(did you mean 'legacy_resolver'?)"]);
+}
+
 #[test]
 fn baseline_changes_and_change_gates() {
     let dir = tempfile::tempdir().unwrap();
