@@ -766,7 +766,7 @@ fn compressed_or_parquet_under_a_csv_name() {
 fn output_onto_an_input_is_refused() {
     let c = Case::new(&[("in.csv", OK_CSV)]);
     c.run(&["in.csv", "-c", "id", "-o", "in.csv"])
-        .fails_with(&["in.csv", "same file"]);
+        .usage_error(&["in.csv", "same file"]);
     assert_eq!(fs::read(c.path().join("in.csv")).unwrap(), OK_CSV, "input untouched");
     assert_no_temp_files(c.path());
 }

@@ -300,7 +300,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     // written fails the run before the output is touched, and none may
     // replace an input or the output.
     let input_paths: Vec<&Path> = plan.inputs().iter().filter_map(InputSpec::path).collect();
-    let mut claimed = report_files::Claimed::default();
+    let mut claimed = report_files::Claimed::new(&input_paths);
     if let Some((out, format)) = plan.output() {
         if out.as_os_str() == "-" {
             stdout_output(*format, &args.reports.report)?;
