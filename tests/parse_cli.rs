@@ -239,6 +239,10 @@ fn split_prints_each_piece_with_its_place() {
     );
     let o = parse(&["--split", ""], b"");
     assert_eq!(o.code, 2, "an empty separator is a usage error: {}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "hdlscan: --split: the separator is empty; give one such as '||', or 'auto'\n"
+    );
 }
 
 /// `--expect`: a valid value of another namespace is `unexpected_namespace`
