@@ -210,6 +210,13 @@ fn header_only_is_zero_rows() {
     let c = Case::new(&[("in.csv", b"a,id")]);
     c.run(&["in.csv", "-c", "id", "--report", "out/r.json"]).ok();
     check_report_totals(&c.report(), 0);
+    // The summary says there was nothing, not a bare `kinds:`.
+    let summary = scan(c.path(), &["in.csv", "-c", "id"]).ok().stderr;
+    assert!(summary.contains("hdlscan: 0 records, 0 values"), "{summary}");
+    assert!(
+        summary.contains("\n  kinds: none: the inputs hold no record\n"),
+        "{summary}"
+    );
 }
 
 #[test]

@@ -38,7 +38,13 @@ impl Report {
             .filter(|(_, n)| *n > 0)
             .map(|(k, n)| format!("{k} {n}"))
             .collect();
-        let _ = writeln!(out, "  kinds: {}", kinds.join(", "));
+        if kinds.is_empty() {
+            // Every cell is a value, so no value means no record: say so
+            // rather than print a bare `kinds:`.
+            let _ = writeln!(out, "  kinds: none: the inputs hold no record");
+        } else {
+            let _ = writeln!(out, "  kinds: {}", kinds.join(", "));
+        }
         if self.columns.len() > 1 {
             for c in &self.columns {
                 let _ = writeln!(
