@@ -206,6 +206,64 @@ fn baseline_changes_and_change_gates() {
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "old.csv"]).fails_with(&["old.csv", "not a JSON report"]);
 }
 
+/// A change gate judged against a baseline made with other options
+/// (`--repair` on one night only) says so on stderr, in the summary and in
+/// `-q`'s one line: the change may be the options', not the data's.
+#[test]
+fn a_baseline_made_otherwise_is_said_beside_a_failed_change_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let s = sample();
+    scan(
+        d,
+        &[p(&s), "-c", SAMPLE_ID, "--repair", "--report", "repaired.json", "-q"],
+    )
+    .ok();
+    scan(d, &[p(&s), "-c", SAMPLE_ID, "--report", "plain.json", "-q"]).ok();
+    let note = "note: repaired.json: the baseline was made by hdlscan";
+    let tonight = |baseline: &str, quiet: bool| {
+        let mut args = vec![
+            p(&s),
+            "-c",
+            SAMPLE_ID,
+            "--baseline",
+            baseline,
+            "--fail-if",
+            "change:invalid>0",
+        ];
+        if quiet {
+            args.push("-q");
+        }
+        let run = scan(d, &args);
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        run.stderr
+    };
+    let summary = tonight("repaired.json", false);
+    assert!(summary.contains(&format!("\n  {note}")), "{summary}");
+    assert!(
+        summary.contains("with other options; a change may be theirs"),
+        "{summary}"
+    );
+    let quiet = tonight("repaired.json", true);
+    assert!(quiet.starts_with("hdlscan: gate FAILED: change:invalid>0"), "{quiet}");
+    assert!(quiet.contains(&format!("; {note}")), "{quiet}");
+    assert_eq!(quiet.lines().count(), 1, "{quiet}");
+    // The same options: no note.
+    let run = scan(
+        d,
+        &[
+            p(&s),
+            "-c",
+            SAMPLE_ID,
+            "--baseline",
+            "plain.json",
+            "--fail-if",
+            "change:invalid<0",
+        ],
+    );
+    assert!(!run.stderr.contains("a change may be theirs"), "{}", run.stderr);
+}
+
 fn nightly() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/nightly")
 }

@@ -359,13 +359,17 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     } else if report.failed() {
         // Quiet is for a nightly job's log: the one thing it must still say.
-        let failed: Vec<String> = report
-            .gates
-            .iter()
+        let failed: Vec<&hdlscan::Verdict> = (report.gates.iter())
             .filter(|g| g.holds && g.severity == Severity::Fail)
-            .map(|g| g.describe())
             .collect();
-        super::say(format_args!("hdlscan: {}", failed.join("; ")));
+        let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
+        // A change gate failing against another job's baseline says so.
+        if failed.iter().any(|g| g.then.is_some())
+            && let Some(caveat) = report.baseline_caveat()
+        {
+            said.push(format!("note: {caveat}"));
+        }
+        super::say(format_args!("hdlscan: {}", said.join("; ")));
     }
     super::finished(report.failed())
 }
