@@ -124,8 +124,9 @@ pub struct ScanArgs {
     #[arg(long)]
     pub skip_bad_lines: bool,
     /// JSON input holding its records as an array under this path (as
-    /// Crossref's {"items": [...]}: --records items), instead of one a line;
-    /// read as it streams in, in bounded memory.
+    /// Crossref's {"items": [...]}: --records items), or '[]' for an array
+    /// that is the whole document, instead of one a line; read as it
+    /// streams in, in bounded memory.
     #[arg(long, value_name = "PATH")]
     pub records: Option<String>,
     /// Long output (a row per value) even for one column not split.
