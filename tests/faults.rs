@@ -182,8 +182,10 @@ fn compressed_input_cut_short_names_file_record_and_byte() {
     }
 }
 
-/// The report's file is checked before any work: it may not replace an
-/// input or the output, and a report that cannot be written leaves no
+/// What a run writes is checked before any work: an output, report or
+/// duplicates file naming an input, under any spelling, or a report naming
+/// the output, is the command line naming one file twice, a usage error
+/// (2) with nothing written; a report that cannot be written leaves no
 /// output behind.
 #[test]
 fn report_never_replaces_an_input_or_the_output() {
@@ -192,12 +194,20 @@ fn report_never_replaces_an_input_or_the_output() {
     let input = d.join("in.csv");
     fs::copy(crate::scan::sample(), &input).unwrap();
     let before = fs::read(&input).unwrap();
-    scan(d, &["in.csv", "-c", SAMPLE_ID, "--report", "in.csv", "-q"]).fails_with(&[
-        "--report",
-        "same file as input",
-        "in.csv",
-    ]);
-    assert_eq!(fs::read(&input).unwrap(), before, "the input was replaced");
+    for (flag, target) in [
+        ("-o", "in.csv"),
+        ("-o", "./in.csv"),
+        ("-o", "out/../in.csv"),
+        ("--report", "in.csv"),
+        ("--duplicates", "./in.csv"),
+    ] {
+        scan(d, &["in.csv", "-c", SAMPLE_ID, flag, target, "-q"]).usage_error(&[
+            &format!("{flag}: refusing to write output {target}"),
+            "same file as input in.csv",
+        ]);
+        assert_eq!(fs::read(&input).unwrap(), before, "{flag} {target} replaced the input");
+        assert_eq!(entries(d), ["in.csv", "out"], "{flag} {target}");
+    }
     let with_report =
         |output: &str, report: &str| scan(d, &["in.csv", "-c", SAMPLE_ID, "-o", output, "--report", report, "-q"]);
     with_report("out/o.parquet", "out/./o.parquet")

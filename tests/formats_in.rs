@@ -80,7 +80,9 @@ fn a_csv_name_on_another_format_is_named_for_what_it_is() {
         let other = format!("export.{}", seed.what);
         fs::write(d.join(&other), seed.bytes).unwrap();
         match seed.what {
-            "json" => drop(scan(d, &[&other, "-c", "doi"]).fails_with(&["a JSON document over several lines"])),
+            "json" => {
+                drop(scan(d, &[&other, "-c", "doi"]).fails_with(&["a JSON array over several lines", "--records '[]'"]))
+            }
             "jsonl" => drop(scan(d, &[&other, "-c", "doi", "-q"]).ok()),
             _ => drop(scan(d, &[&other, "-c", "doi"]).fails_with(seed.says)),
         }

@@ -117,6 +117,24 @@ fn gates_that_cannot_be_judged_are_usage_errors_with_nothing_written() {
     assert_no_temp_files(d);
 }
 
+/// A typo in a metric names the metric meant, and the list of metrics
+/// names each once (`empty` and `placeholder` are totals and codes).
+#[test]
+fn an_unknown_metric_names_the_nearest_and_lists_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let s = sample();
+    let err = scan(d, &[p(&s), "-c", SAMPLE_ID, "--fail-if", "invalidd>1%"])
+        .usage_error(&["unknown metric \"invalidd\" (did you mean 'invalid'?); metrics are: "]);
+    let list = err.split("metrics are: ").nth(1).unwrap().trim();
+    let names: Vec<&str> = list.split(", ").collect();
+    for name in ["empty", "placeholder", "invalid", "extra_text", "legacy_resolver"] {
+        assert_eq!(names.iter().filter(|n| **n == name).count(), 1, "{name} in {list}");
+    }
+    scan(d, &[p(&s), "-c", SAMPLE_ID, "--warn-if", "legacy_resolvr>5%"])
+        .usage_error(&["(did you mean 'legacy_resolver'?)"]);
+}
+
 #[test]
 fn baseline_changes_and_change_gates() {
     let dir = tempfile::tempdir().unwrap();
@@ -186,6 +204,64 @@ fn baseline_changes_and_change_gates() {
     std::fs::write(d.join("v1.json"), r#"{"version": 1, "rows": 3}"#).unwrap();
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "v1.json"]).fails_with(&["v1.json", "schema version 1"]);
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "old.csv"]).fails_with(&["old.csv", "not a JSON report"]);
+}
+
+/// A change gate judged against a baseline made with other options
+/// (`--repair` on one night only) says so on stderr, in the summary and in
+/// `-q`'s one line: the change may be the options', not the data's.
+#[test]
+fn a_baseline_made_otherwise_is_said_beside_a_failed_change_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let s = sample();
+    scan(
+        d,
+        &[p(&s), "-c", SAMPLE_ID, "--repair", "--report", "repaired.json", "-q"],
+    )
+    .ok();
+    scan(d, &[p(&s), "-c", SAMPLE_ID, "--report", "plain.json", "-q"]).ok();
+    let note = "note: repaired.json: the baseline was made by hdlscan";
+    let tonight = |baseline: &str, quiet: bool| {
+        let mut args = vec![
+            p(&s),
+            "-c",
+            SAMPLE_ID,
+            "--baseline",
+            baseline,
+            "--fail-if",
+            "change:invalid>0",
+        ];
+        if quiet {
+            args.push("-q");
+        }
+        let run = scan(d, &args);
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        run.stderr
+    };
+    let summary = tonight("repaired.json", false);
+    assert!(summary.contains(&format!("\n  {note}")), "{summary}");
+    assert!(
+        summary.contains("with other options; a change may be theirs"),
+        "{summary}"
+    );
+    let quiet = tonight("repaired.json", true);
+    assert!(quiet.starts_with("hdlscan: gate FAILED: change:invalid>0"), "{quiet}");
+    assert!(quiet.contains(&format!("; {note}")), "{quiet}");
+    assert_eq!(quiet.lines().count(), 1, "{quiet}");
+    // The same options: no note.
+    let run = scan(
+        d,
+        &[
+            p(&s),
+            "-c",
+            SAMPLE_ID,
+            "--baseline",
+            "plain.json",
+            "--fail-if",
+            "change:invalid<0",
+        ],
+    );
+    assert!(!run.stderr.contains("a change may be theirs"), "{}", run.stderr);
 }
 
 fn nightly() -> std::path::PathBuf {

@@ -210,6 +210,13 @@ fn header_only_is_zero_rows() {
     let c = Case::new(&[("in.csv", b"a,id")]);
     c.run(&["in.csv", "-c", "id", "--report", "out/r.json"]).ok();
     check_report_totals(&c.report(), 0);
+    // The summary says there was nothing, not a bare `kinds:`.
+    let summary = scan(c.path(), &["in.csv", "-c", "id"]).ok().stderr;
+    assert!(summary.contains("hdlscan: 0 records, 0 values"), "{summary}");
+    assert!(
+        summary.contains("\n  kinds: none: the inputs hold no record\n"),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -423,23 +430,60 @@ fn parquet_cut_in_half() {
     c.nothing_written(false);
 }
 
+/// An integer column (PubMed ids as pandas writes them) is read as its
+/// decimal text, as a JSON number or a spreadsheet's whole number is, and
+/// written back with its type; a column of another type is refused.
 #[test]
 fn parquet_non_string_identifier_column() {
-    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+    use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray, UInt32Array};
     let c = Case::new(&[]);
     let batch = RecordBatch::try_from_iter([
-        ("id", Arc::new(Int64Array::from(vec![1, 2, 3])) as ArrayRef),
+        (
+            "id",
+            Arc::new(Int64Array::from(vec![Some(31623623), None, Some(-3)])) as ArrayRef,
+        ),
         ("name", Arc::new(StringArray::from(vec!["a", "b", "c"])) as ArrayRef),
+        ("u", Arc::new(UInt32Array::from(vec![7, 8, 9])) as ArrayRef),
+        ("f", Arc::new(Float64Array::from(vec![1.0, 2.5, 3.0])) as ArrayRef),
     ])
     .unwrap();
     write_parquet(&c.path().join("ints.parquet"), &batch);
-    c.run(&["ints.parquet", "-c", "id"])
-        .fails_with(&["ints.parquet: column 'id' has type Int64, not a string type"]);
+    c.run(&["ints.parquet", "-c", "f"])
+        .fails_with(&["ints.parquet: column 'f' has type Float64, not a string type"]);
     c.nothing_written(true);
-    // The string column of the same file is fine, the Int64 one is carried along.
-    c.run(&["ints.parquet", "-c", "name", "--report", "out/r.json"]).ok();
-    check_report_totals(&c.report(), 3);
-    assert_eq!(c.output().get(2, "id"), "3");
+    c.run(&[
+        "ints.parquet",
+        "-c",
+        "id",
+        "--expect",
+        "pmid",
+        "--report",
+        "out/r.json",
+        "-o",
+        "out/o.parquet",
+    ])
+    .ok();
+    let r = c.report();
+    check_report_totals(&r, 3);
+    assert_eq!(r["by_kind"]["other_pid"], 1, "{}", r["by_kind"]);
+    assert_eq!(r["errors"]["empty"]["count"], 1, "{}", r["errors"]);
+    let (schema, batches) = crate::scan::read_parquet(&c.path().join("out/o.parquet"));
+    let id = schema.field_with_name("id").unwrap();
+    assert_eq!(
+        id.data_type(),
+        &arrow_schema::DataType::Int64,
+        "the input column keeps its type"
+    );
+    let canonical = batches[0].column_by_name("canonical").unwrap();
+    assert_eq!(crate::scan::cell(canonical, 0).as_deref(), Some("pmid:31623623"));
+    c.run(&["ints.parquet", "-c", "name", "-c", "u", "--report", "out/r.json"])
+        .ok();
+    let t = c.output();
+    let u: Vec<&str> = (0..6)
+        .filter(|&i| t.get(i, "source_column") == "u")
+        .map(|i| t.get(i, "value"))
+        .collect();
+    assert_eq!(u, ["7", "8", "9"]);
 }
 
 /// A broken Parquet input: its bytes, and what the message must name.
@@ -573,7 +617,7 @@ fn parquet_binary_and_null_identifier_columns() {
 /// the message names the column and both types.
 #[test]
 fn parquet_inputs_with_another_column_type() {
-    use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray};
+    use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray};
     let c = Case::new(&[]);
     let ids = || Arc::new(StringArray::from(vec!["10.1/a", "10.1/b"])) as ArrayRef;
     let a = RecordBatch::try_from_iter([("id", ids()), ("n", Arc::new(Int32Array::from(vec![1, 2])) as ArrayRef)]);
@@ -597,7 +641,10 @@ fn parquet_inputs_with_another_column_type() {
     .ok();
     check_report_totals(&c.report(), 4);
     // But that column must still be text in every input.
-    let d = RecordBatch::try_from_iter([("id", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef), ("n", ids())]);
+    let d = RecordBatch::try_from_iter([
+        ("id", Arc::new(Float64Array::from(vec![1.0, 2.0])) as ArrayRef),
+        ("n", ids()),
+    ]);
     write_parquet(&c.path().join("d.parquet"), &d.unwrap());
     scan(c.path(), &["a.parquet", "d.parquet", "-c", "id", "-q"]).fails_with(&[
         "d.parquet",
@@ -766,7 +813,7 @@ fn compressed_or_parquet_under_a_csv_name() {
 fn output_onto_an_input_is_refused() {
     let c = Case::new(&[("in.csv", OK_CSV)]);
     c.run(&["in.csv", "-c", "id", "-o", "in.csv"])
-        .fails_with(&["in.csv", "same file"]);
+        .usage_error(&["in.csv", "same file"]);
     assert_eq!(fs::read(c.path().join("in.csv")).unwrap(), OK_CSV, "input untouched");
     assert_no_temp_files(c.path());
 }

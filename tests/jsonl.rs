@@ -220,6 +220,63 @@ fn crossref_items_with_records_and_a_hint_without() {
     assert_eq!(r["cells"], 6);
 }
 
+/// A JSON file holding its records as a top-level array (`jq` output, an
+/// API's `data` saved as is) is read with `--records '[]'`; without it, or
+/// with a key, the error says so, whether the array is on one line or many.
+#[test]
+fn a_top_level_array_is_read_with_records_brackets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("one.json"), "[{\"doi\":\"10.1/a\"},{\"doi\":null},{\"id\":3}]\n").unwrap();
+    fs::write(
+        d.join("pretty.json"),
+        "[\n  {\"doi\": \"10.1/a\"},\n  {\"doi\": \"10.1/b\"}\n]\n",
+    )
+    .unwrap();
+    fs::write(d.join("two.json"), "[{\"doi\":\"10.1/a\"}]\n[{\"doi\":\"10.1/c\"}]\n").unwrap();
+    let hint = "read an array of records with --records '[]'";
+    scan(d, &["one.json", "-c", "doi", "-q"])
+        .fails_with(&["one.json: record 1 (line 1): a JSON array, not JSON Lines", hint]);
+    scan(d, &["pretty.json", "-c", "doi", "-q"]).fails_with(&["pretty.json", "--records '[]'"]);
+    scan(d, &["one.json", "--records", "items", "-c", "doi", "-q"])
+        .fails_with(&["one.json: line 1: a JSON array, not a JSON object", hint]);
+    scan(
+        d,
+        &[
+            "one.json",
+            "--records",
+            "[]",
+            "-c",
+            "doi",
+            "-o",
+            "o.csv",
+            "--report",
+            "r.json",
+            "-q",
+        ],
+    )
+    .ok();
+    let r = read_json(&d.join("r.json"));
+    assert_eq!((r["records"].as_u64(), r["valid"].as_u64()), (Some(3), Some(1)));
+    let t = Table::from_csv(&d.join("o.csv"), b',');
+    assert_eq!((t.get(2, "record"), t.get(2, "error")), ("3", "empty"));
+    scan(d, &["pretty.json", "--records", "[]", "-c", "doi", "-o", "p.csv", "-q"]).ok();
+    let t = Table::from_csv(&d.join("p.csv"), b',');
+    assert_eq!(
+        (t.get(1, "record"), t.get(1, "line"), t.get(1, "value")),
+        ("2", "3", "10.1/b")
+    );
+    scan(
+        d,
+        &["two.json", "--records", "[]", "-c", "doi", "--report", "r2.json", "-q"],
+    )
+    .ok();
+    assert_eq!(read_json(&d.join("r2.json"))["records"], 2);
+    fs::write(d.join("obj.json"), "{\"items\": []}\n").unwrap();
+    scan(d, &["obj.json", "--records", "[]", "-c", "doi", "-q"])
+        .fails_with(&["obj.json: line 1: an object, not a JSON array (--records '[]')"]);
+}
+
 #[test]
 fn gzip_input_and_flags_that_do_not_apply() {
     let dir = tempfile::tempdir().unwrap();

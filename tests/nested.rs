@@ -357,3 +357,36 @@ fn a_path_checked_in_every_parquet_input() {
     write_parquet(&d.join("b.parquet"), &b);
     scan(d, &["a.parquet", "b.parquet", "-c", "ids.doi", "-q"]).fails_with(&["b.parquet", "has no field 'doi'"]);
 }
+
+/// A path may end on integers (OpenAlex's `ids.pmid` as a number): read as
+/// their decimal text, as a top-level integer column is.
+#[test]
+fn a_path_ending_on_integers_reads_their_text() {
+    use arrow_array::{Int64Array, StructArray};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pmid = Arc::new(Int64Array::from(vec![Some(29456894), None])) as ArrayRef;
+    let ids = StructArray::from(vec![(Arc::new(Field::new("pmid", DataType::Int64, true)), pmid)]);
+    let batch = RecordBatch::try_from_iter(vec![("ids", Arc::new(ids) as ArrayRef)]).unwrap();
+    write_parquet(&d.join("w.parquet"), &batch);
+    scan(
+        d,
+        &[
+            "w.parquet",
+            "-c",
+            "ids.pmid",
+            "--expect",
+            "pmid",
+            "--long",
+            "-o",
+            "o.csv",
+            "-q",
+        ],
+    )
+    .ok();
+    let t = Table::from_csv(&d.join("o.csv"), b',');
+    assert_eq!(
+        (t.get(0, "value"), t.get(0, "canonical"), t.get(1, "error")),
+        ("29456894", "pmid:29456894", "empty")
+    );
+}

@@ -239,6 +239,10 @@ fn split_prints_each_piece_with_its_place() {
     );
     let o = parse(&["--split", ""], b"");
     assert_eq!(o.code, 2, "an empty separator is a usage error: {}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "hdlscan: --split: the separator is empty; give one such as '||', or 'auto'\n"
+    );
 }
 
 /// `--expect`: a valid value of another namespace is `unexpected_namespace`
@@ -264,6 +268,31 @@ fn expect_flags_other_namespaces() {
     let o = parse(&["--expect", "10.1000", "x"], b"");
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("--expect \"10.1000\""), "{}", o.stderr);
+}
+
+/// A name SPEC does not know is a typo until said otherwise: `--expect
+/// dio` would make every DOI `unexpected_namespace`. An `info:` namespace
+/// SPEC does not name is declared as `info:NAME`.
+#[test]
+fn expect_refuses_a_namespace_spec_does_not_know() {
+    for ns in ["dio", "handle", "isbn13"] {
+        let o = parse(&["--expect", ns, "10.1000/1"], b"");
+        assert_eq!(o.code, 2, "--expect {ns}: {}", o.stderr);
+        for needle in [&format!("--expect \"{ns}\""), "doi, hdl", "issn", "lccn", "info:NAME"] {
+            assert!(o.stderr.contains(needle), "{needle}: {}", o.stderr);
+        }
+    }
+    for ns in ["doi", "HDL", "orcid", "lccn", "info:lccn", "info:foo"] {
+        let o = parse(&["--expect", ns, "10.1000/1"], b"");
+        assert_eq!(o.code, 0, "--expect {ns}: {}", o.stderr);
+    }
+    let o = parse(
+        &["--format", "jsonl", "--expect", "info:foo", "info:foo/1", "info:bar/1"],
+        b"",
+    );
+    let rows: Vec<Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[0]["error"], Value::Null, "{}", o.stdout);
+    assert_eq!(rows[1]["error"], "unexpected_namespace", "{}", o.stdout);
 }
 
 /// SPEC §8 "declared": `--expect issn` reads ISSNs without their hyphen,

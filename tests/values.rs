@@ -544,7 +544,8 @@ fn bad_selections_are_usage_or_input_errors_and_write_nothing() {
         ],
     )
     .usage_error(&["--keep", "no column named 'handle'"]);
-    scan(d, &[s, "-c", "dc.identifier.doi", "--split", "", "-o", "o.csv"]).usage_error(&["--split"]);
+    let err = scan(d, &[s, "-c", "dc.identifier.doi", "--split", "", "-o", "o.csv"]).usage_error(&["--split"]);
+    assert_eq!(err.matches("--split").count(), 1, "the flag named once: {err}");
     scan(d, &[s, "-c", "dc.identifier.doi", "--keep", "id", "-o", "o.csv"]).usage_error(&["--keep", "--long"]);
     scan(
         d,

@@ -150,7 +150,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     // be written fails the run first, and none may replace an input.
     let mut input_paths: Vec<&Path> = [&old, &new].into_iter().filter_map(InputSpec::path).collect();
     input_paths.extend(args.old_report.iter().chain(&args.new_report).map(PathBuf::as_path));
-    let mut claimed = Claimed::default();
+    let mut claimed = Claimed::new(&input_paths);
     let mut writer = match output {
         Some((path, format, schema)) => {
             claimed.claim("-o", "the output file", &path)?;

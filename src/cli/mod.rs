@@ -204,8 +204,9 @@ pub struct ParserArgs {
     /// reports show what was repaired.
     #[arg(long)]
     pub repair: bool,
-    /// The namespace the values should have (doi, hdl, or an info:
-    /// namespace such as pmid). Repeatable. A valid value of any other
+    /// The namespace the values should have: doi, hdl, a scheme such as
+    /// issn or orcid, an info: namespace such as lccn, or info:NAME for
+    /// another. Repeatable. A valid value of any other
     /// namespace is then invalid with unexpected_namespace (a handle in a
     /// DOI column). `scan` also takes COLUMN=NS, for the columns COLUMN
     /// selects (a name, number or pattern, as --column).
@@ -238,7 +239,8 @@ impl ParserArgs {
                     "--expect {ns}: COLUMN=NS names a column of scan's input; parse reads values, not columns: use --expect NS"
                 ))));
             }
-            opts.expect(ns).map_err(|e| anyhow::Error::new(Usage(e)))?;
+            opts.expect(ns)
+                .map_err(|e| anyhow::Error::new(Usage(format!("--expect {e}"))))?;
         }
         Ok(hdlscan::id::Parser::new(opts))
     }

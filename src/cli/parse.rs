@@ -74,7 +74,7 @@ impl Place {
 pub fn run(args: ParseArgs) -> Result<ExitCode> {
     let parser = args.parser.build()?;
     let split = match &args.split {
-        Some(sep) => Some(Split::at(sep).map_err(|e| anyhow::Error::new(Usage(e)))?),
+        Some(sep) => Some(Split::at(sep).map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?),
         None => None,
     };
     let stdout = io::stdout();

@@ -63,22 +63,35 @@ pub struct ReportFile {
 }
 
 /// The paths a run writes, each with what it is, so that no two name one
-/// file.
-#[derive(Default)]
-pub struct Claimed(Vec<(String, PathBuf)>);
+/// file and none names an input.
+pub struct Claimed {
+    inputs: Vec<PathBuf>,
+    written: Vec<(String, PathBuf)>,
+}
 
 impl Claimed {
+    /// Nothing claimed yet; `inputs` may not be written.
+    pub fn new(inputs: &[&Path]) -> Claimed {
+        Claimed {
+            inputs: inputs.iter().map(|p| p.to_path_buf()).collect(),
+            written: Vec::new(),
+        }
+    }
+
     /// Claims `path` for `flag`, described as `what` ("the output file");
-    /// a path already claimed (under any spelling) is a usage error.
+    /// an input, or a path already claimed (under any spelling), is a
+    /// usage error: the command line names one file twice.
     pub fn claim(&mut self, flag: &str, what: &str, path: &Path) -> Result<()> {
-        if let Some((other, p)) = self.0.iter().find(|(_, p)| hdlscan::same_target(p, path)) {
+        let inputs: Vec<&Path> = self.inputs.iter().map(PathBuf::as_path).collect();
+        hdlscan::check_not_an_input(path, &inputs).map_err(|e| Usage(format!("{flag}: {e:#}")))?;
+        if let Some((other, p)) = self.written.iter().find(|(_, p)| hdlscan::same_target(p, path)) {
             bail!(Usage(format!(
                 "{flag} {} names {other} {} too; give each its own name",
                 path.display(),
                 p.display()
             )));
         }
-        self.0.push((what.to_string(), path.to_path_buf()));
+        self.written.push((what.to_string(), path.to_path_buf()));
         Ok(())
     }
 }
@@ -113,8 +126,7 @@ pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Resul
 }
 
 /// Opens the duplicates file (`--duplicates`), refusing an input, the
-/// output or a report's path (a usage error: the command line names one
-/// file twice).
+/// output or a report's path (see [`Claimed::claim`]).
 pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Sink> {
     claimed.claim("--duplicates", "the duplicates file", path)?;
     let format = Format::output_from_path(path).ok_or_else(|| {
@@ -123,7 +135,6 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
             path.display()
         ))
     })?;
-    hdlscan::check_not_an_input(path, inputs).map_err(|e| Usage(format!("--duplicates: {e:#}")))?;
     Sink::create_with(
         path,
         format,

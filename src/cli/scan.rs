@@ -124,8 +124,9 @@ pub struct ScanArgs {
     #[arg(long)]
     pub skip_bad_lines: bool,
     /// JSON input holding its records as an array under this path (as
-    /// Crossref's {"items": [...]}: --records items), instead of one a line;
-    /// read as it streams in, in bounded memory.
+    /// Crossref's {"items": [...]}: --records items), or '[]' for an array
+    /// that is the whole document, instead of one a line; read as it
+    /// streams in, in bounded memory.
     #[arg(long, value_name = "PATH")]
     pub records: Option<String>,
     /// Long output (a row per value) even for one column not split.
@@ -300,7 +301,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     // written fails the run before the output is touched, and none may
     // replace an input or the output.
     let input_paths: Vec<&Path> = plan.inputs().iter().filter_map(InputSpec::path).collect();
-    let mut claimed = report_files::Claimed::default();
+    let mut claimed = report_files::Claimed::new(&input_paths);
     if let Some((out, format)) = plan.output() {
         if out.as_os_str() == "-" {
             stdout_output(*format, &args.reports.report)?;
@@ -359,13 +360,17 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     } else if report.failed() {
         // Quiet is for a nightly job's log: the one thing it must still say.
-        let failed: Vec<String> = report
-            .gates
-            .iter()
+        let failed: Vec<&hdlscan::Verdict> = (report.gates.iter())
             .filter(|g| g.holds && g.severity == Severity::Fail)
-            .map(|g| g.describe())
             .collect();
-        super::say(format_args!("hdlscan: {}", failed.join("; ")));
+        let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
+        // A change gate failing against another job's baseline says so.
+        if failed.iter().any(|g| g.then.is_some())
+            && let Some(caveat) = report.baseline_caveat()
+        {
+            said.push(format!("note: {caveat}"));
+        }
+        super::say(format_args!("hdlscan: {}", said.join("; ")));
     }
     super::finished(report.failed())
 }

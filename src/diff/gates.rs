@@ -10,7 +10,7 @@
 //! empty OLD every percentage is 0.
 
 use super::change::Change;
-use crate::gates::{Expr, Op, Severity, Verdict};
+use crate::gates::{Expr, Op, Severity, Verdict, unknown_metric};
 
 /// What a gate judges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,10 +83,7 @@ impl Gate {
             } else {
                 ""
             };
-            format!(
-                "{flag} {expr:?}: unknown metric {left:?}{column}; diff's metrics are: {}",
-                metric_names().join(", ")
-            )
+            unknown_metric(flag, expr, &left, column, "diff's ", &metric_names())
         })?;
         Ok(Gate {
             expr: expr.to_string(),

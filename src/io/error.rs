@@ -103,6 +103,12 @@ pub enum ErrorKind {
     Syntax { what: &'static str },
     /// Valid JSON, but not an object: `found` is "an array", "a string", …
     NotObject { found: &'static str },
+    /// A JSON array where a JSON Lines line or a `--records KEY` document
+    /// was expected (`lines` for the first): an array of records, which
+    /// `--records '[]'` reads.
+    ArrayOfRecords { lines: bool },
+    /// JSON with `--records '[]'`: a document that is not an array.
+    NotArray { found: &'static str },
     /// JSON with `records`: no document held an array at the path.
     NoRecords { path: String },
     /// The Parquet or Arrow IPC reader failed, with its own message:
@@ -299,6 +305,12 @@ impl fmt::Display for PositionedError {
                 }
             }
             ErrorKind::NotObject { found } => write!(f, "{found}, not a JSON object"),
+            ErrorKind::ArrayOfRecords { lines } => write!(
+                f,
+                "a JSON array, not {}: read an array of records with --records '[]'",
+                if *lines { "JSON Lines (an object a line)" } else { "a JSON object" }
+            ),
+            ErrorKind::NotArray { found } => write!(f, "{found}, not a JSON array (--records '[]')"),
             ErrorKind::NoRecords { path } => write!(f, "no array at {path} (--records)"),
             ErrorKind::Columnar { format, message } => {
                 let noun = match format {

@@ -86,7 +86,8 @@ impl NotCsv {
             NotCsv::Pdf => "export the table as CSV where it came from",
             NotCsv::Html => "a login or error page saved in place of the export? download the export again",
             NotCsv::Json => {
-                "read it with --input-format jsonl, adding --records KEY when its records are an array under a key"
+                "read it with --input-format jsonl, adding --records KEY when its records are an array under a key \
+                 (--records '[]' when they are the whole document)"
             }
             NotCsv::JsonLines => "read it with --input-format jsonl (or name it .jsonl)",
         }

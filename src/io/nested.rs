@@ -71,13 +71,14 @@ pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
         };
     }
     if !(crate::strings::is_string_type(field.data_type())
+        || crate::strings::is_integer_type(field.data_type())
         || matches!(
             field.data_type(),
             DataType::Binary | DataType::LargeBinary | DataType::BinaryView
         ))
     {
         bail!(
-            "{path} ends on {}, of type {}: a path must end on strings (add [] for a list, or a field for a struct)",
+            "{path} ends on {}, of type {}: a path must end on strings or integers (add [] for a list, or a field for a struct)",
             field.name(),
             field.data_type()
         );

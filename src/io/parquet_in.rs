@@ -58,7 +58,7 @@ use super::error::{ErrorKind, Position, PositionedError, RowGroup};
 use super::format::Format;
 use super::magic;
 use super::source::Compression;
-use crate::strings::is_string_type;
+use crate::strings::{is_integer_type, is_string_type};
 
 /// What a Parquet input fails with.
 pub type Result<T, E = PositionedError> = std::result::Result<T, E>;
@@ -309,7 +309,7 @@ impl Iterator for RowGroupBatches {
 
 /// What an identifier column may hold (see the module doc).
 const IDENTIFIER_TYPES: &str =
-    "a string type (Utf8, LargeUtf8, Utf8View or a dictionary of strings) nor bytes (Binary)";
+    "a string type (Utf8, LargeUtf8, Utf8View or a dictionary of strings), bytes (Binary) nor an integer";
 
 /// Fails unless column `i` of `schema` can hold identifiers (see the
 /// module doc); `source` names the file.
@@ -319,7 +319,7 @@ pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: 
         f.data_type(),
         DataType::Binary | DataType::LargeBinary | DataType::BinaryView | DataType::Null
     );
-    if !is_string_type(f.data_type()) && !bytes {
+    if !is_string_type(f.data_type()) && !bytes && !is_integer_type(f.data_type()) {
         let kind = ErrorKind::ColumnType {
             column: f.name().clone(),
             found: f.data_type().to_string(),
@@ -399,13 +399,12 @@ mod tests {
         // The embedded Arrow schema brings the original types back.
         assert_eq!(input.schema().fields(), schema.fields());
 
-        for c in [0, 2, 3, 4] {
+        for c in [0, 1, 2, 3, 4] {
             check_identifier_column(input.schema(), c, "in.parquet").unwrap();
         }
-        let err = check_identifier_column(input.schema(), 1, "in.parquet")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("column 'n'") && err.contains("Int64"), "{err}");
+        let floats = Schema::new(vec![Field::new("f", DataType::Float64, true)]);
+        let err = check_identifier_column(&floats, 0, "in.parquet").unwrap_err().to_string();
+        assert!(err.contains("column 'f'") && err.contains("Float64"), "{err}");
 
         let mut total = 0;
         let mut seen = Vec::new();

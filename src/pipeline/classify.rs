@@ -15,9 +15,9 @@ use crate::io::csv_in::{self, RowBlock};
 use crate::io::jsonl::{self, JsonRecords};
 use crate::io::nested::{self, Flat};
 use crate::report::Stats;
-use crate::strings::IdColumn;
+use crate::strings::{IdColumn, integer_text};
 use anyhow::Result;
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use hdlscan_core::classify::cell_values;
 use std::sync::Arc;
 
@@ -290,11 +290,12 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 .zip(&shape.nested)
                 .map(|(&c, steps)| steps.as_ref().map(|s| nested::flatten(batch.column(c), s)).transpose())
                 .collect::<Result<Vec<_>>>()?;
-            let cols = input
-                .cols
-                .iter()
-                .zip(&flats)
-                .map(|(&c, f)| IdColumn::new(f.as_ref().map_or(batch.column(c), |f| &f.leaf).as_ref()))
+            let leaves: Vec<&ArrayRef> = (input.cols.iter().zip(&flats))
+                .map(|(&c, f)| f.as_ref().map_or(batch.column(c), |f| &f.leaf))
+                .collect();
+            let texts: Vec<Option<StringArray>> = leaves.iter().map(|a| integer_text(a.as_ref())).collect();
+            let cols = (leaves.iter().zip(&texts))
+                .map(|(a, t)| IdColumn::new(t.as_ref().map_or(a.as_ref(), |t| t as &dyn Array)))
                 .collect::<Result<Vec<_>>>()?;
             let mut out = Out::new(shape, n, 0);
             let cells = ParquetCells {

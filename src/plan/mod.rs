@@ -232,6 +232,7 @@ impl ScanPlan {
             sheet: req.sheet.as_deref().map(Into::into),
         };
         let records = match &req.records {
+            Some(p) if p.trim() == "[]" => Some(JsonPath::root()),
             Some(p) => Some(JsonPath::parse(p).map_err(|e| PlanError::flag(format!("--records {p:?}"), e))?),
             None => None,
         };

@@ -284,17 +284,29 @@ pub struct Gate {
     pub percent: bool,
 }
 
-/// Every metric name a gate takes, for the error that lists them.
+/// Every metric name a gate takes, once each (`empty` is a total and a
+/// code), for the error that lists them.
 pub fn metric_names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = Metric::TOTALS.iter().map(|m| m.name()).collect();
-    v.extend(ErrorCode::ALL.iter().map(|e| e.as_str()));
-    v.extend(
-        Warning::ALL
-            .iter()
-            .map(|w| w.as_str())
-            .filter(|w| ErrorCode::from_name(w).is_none()),
-    );
+    let codes = ErrorCode::ALL.iter().map(|e| e.as_str());
+    let warnings = Warning::ALL.iter().map(|w| w.as_str());
+    for name in codes.chain(warnings) {
+        if !v.contains(&name) {
+            v.push(name);
+        }
+    }
     v
+}
+
+/// The error for a metric no gate knows, `scan`'s or `diff`'s: the
+/// nearest name when it looks like a typo, then every name there is.
+pub fn unknown_metric(flag: &str, expr: &str, name: &str, hint: &str, whose: &str, names: &[&str]) -> String {
+    let owned: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let near = crate::select::did_you_mean(&owned, name);
+    format!(
+        "{flag} {expr:?}: unknown metric {name:?}{near}{hint}; {whose}metrics are: {}",
+        names.join(", ")
+    )
 }
 
 impl Gate {
@@ -315,12 +327,8 @@ impl Gate {
             Some((c, m)) => (Some(c.to_string()), m),
             None => (None, left),
         };
-        let metric = Metric::from_name(metric_name).ok_or_else(|| {
-            format!(
-                "{flag} {expr:?}: unknown metric {metric_name:?}; metrics are: {}",
-                metric_names().join(", ")
-            )
-        })?;
+        let metric = Metric::from_name(metric_name)
+            .ok_or_else(|| unknown_metric(flag, expr, metric_name, "", "", &metric_names()))?;
         let mut limit = limit;
         let mut percent = percent;
         match metric {
@@ -531,6 +539,12 @@ mod tests {
     fn bad_expressions_say_what_is_wrong() {
         let e = Gate::parse("invalidd>1", Severity::Fail).unwrap_err();
         assert!(e.contains("unknown metric") && e.contains("extra_text"), "{e}");
+        assert!(e.contains("(did you mean 'invalid'?)"), "{e}");
+        assert!(
+            !Gate::parse("frobs>1", Severity::Fail)
+                .unwrap_err()
+                .contains("did you mean")
+        );
         assert!(Gate::parse("invalid=1", Severity::Fail).unwrap_err().contains("OP"));
         assert!(Gate::parse("invalid>x", Severity::Fail).unwrap_err().contains("limit"));
         assert!(Gate::parse("records>5%", Severity::Fail).unwrap_err().contains("count"));

@@ -3,7 +3,9 @@
 //! `Utf8View`, a dictionary of those, the binary types older Spark and Hive
 //! writers use for strings, `Null`) as `Option<&[u8]>`, the parser's input;
 //! [`StrColumn`] reads the string types as `Option<&str>`; [`to_utf8`]
-//! converts them to a plain `Utf8` array.
+//! converts them to a plain `Utf8` array. [`integer_text`] gives an
+//! integer column (a PubMed id stored as a number) its decimal text, as a
+//! JSON number or a spreadsheet's whole number is read.
 
 use std::sync::Arc;
 
@@ -25,6 +27,35 @@ pub fn is_string_type(dt: &DataType) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `dt` is an integer type, which an identifier column reads as
+/// its decimal text ([`integer_text`]).
+pub fn is_integer_type(dt: &DataType) -> bool {
+    dt.is_integer()
+}
+
+/// The decimal text of an integer array, nulls kept; `None` for an array
+/// of another type.
+pub fn integer_text(array: &dyn Array) -> Option<StringArray> {
+    use arrow_array::types::*;
+    fn text<T: arrow_array::ArrowPrimitiveType>(a: &dyn Array) -> StringArray
+    where
+        T::Native: ToString,
+    {
+        a.as_primitive::<T>().iter().map(|v| v.map(|x| x.to_string())).collect()
+    }
+    Some(match array.data_type() {
+        DataType::Int8 => text::<Int8Type>(array),
+        DataType::Int16 => text::<Int16Type>(array),
+        DataType::Int32 => text::<Int32Type>(array),
+        DataType::Int64 => text::<Int64Type>(array),
+        DataType::UInt8 => text::<UInt8Type>(array),
+        DataType::UInt16 => text::<UInt16Type>(array),
+        DataType::UInt32 => text::<UInt32Type>(array),
+        DataType::UInt64 => text::<UInt64Type>(array),
+        _ => return None,
+    })
 }
 
 /// The identifier column of one batch, read as bytes (the parser's input),

@@ -10,7 +10,7 @@ use super::percent::{self, INFO_IDENTIFIER, INFO_UNRESERVED};
 use super::{Cx, Span, hdl_uri, label, other};
 
 /// Namespaces named in the draft, plus `doi`, `hdl`, `oclcnum`, `ofi`.
-const KNOWN: [&str; 10] = [
+pub(crate) const KNOWN: [&str; 10] = [
     "ddc", "lccn", "sici", "bibcode", "pmid", "pii", "doi", "hdl", "oclcnum", "ofi",
 ];
 
@@ -113,7 +113,7 @@ pub fn other_identifier(
     if ns.eq_ignore_ascii_case("pmid") && !id.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ErrorCode::BadInfoIdentifier);
     }
-    if !KNOWN.iter().any(|k| ns.eq_ignore_ascii_case(k)) {
+    if !is_known(ns) {
         ws.add(Warning::UnknownInfoNamespace);
     }
     if dirt::info_has_invisible(id) {
@@ -131,6 +131,11 @@ pub fn other_parts(rest: &str) -> Option<(&str, &str)> {
     let ident = &ident[1..];
     let plain = is_namespace(ns) && !ns.bytes().any(|b| b.is_ascii_uppercase()) && !ident.is_empty();
     (plain && ns != "doi" && ns != "hdl" && wrapped(rest).is_none()).then_some((ns, ident))
+}
+
+/// Whether `ns` is one of the namespaces SPEC §2 names (any case).
+pub(crate) fn is_known(ns: &str) -> bool {
+    KNOWN.iter().any(|k| ns.eq_ignore_ascii_case(k))
 }
 
 /// The `scheme` production of seed 004: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.

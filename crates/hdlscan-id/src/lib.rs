@@ -135,20 +135,35 @@ impl Options {
     }
 
     /// Declares that values should be of namespace `ns` (`doi`, `hdl`, a
-    /// scheme of SPEC §8 such as `issn`, or an `info:` namespace; any
-    /// case), repeatable: a valid value of any other namespace becomes
-    /// `unexpected_namespace` (SPEC §6), and a §8 scheme's shapes without
-    /// hyphens are read (SPEC §8 "declared"). Refuses what no value's
-    /// namespace could be.
+    /// scheme of SPEC §8 such as `issn`, an `info:` namespace SPEC §2
+    /// names, or `info:NAME` for another; any case), repeatable: a valid
+    /// value of any other namespace becomes `unexpected_namespace` (SPEC
+    /// §6), and a §8 scheme's shapes without hyphens are read (SPEC §8
+    /// "declared"). Refuses what no value's namespace could be, and a bare
+    /// name SPEC does not know: a typo (`dio`) would make every value
+    /// `unexpected_namespace`.
     pub fn expect(&mut self, ns: &str) -> Result<(), String> {
         let lower = ns.trim().to_ascii_lowercase();
-        if !info_uri::is_namespace(&lower) {
+        let (name, info) = match lower.strip_prefix("info:") {
+            Some(name) => (name, true),
+            None => (lower.as_str(), false),
+        };
+        let known = other::Scheme::from_name(name).is_some() || info_uri::is_known(name);
+        if !info_uri::is_namespace(name) || !(known || info) {
+            let schemes: Vec<&str> = other::Scheme::ALL.iter().map(|s| s.name()).collect();
+            let infos: Vec<&str> = info_uri::KNOWN
+                .into_iter()
+                .filter(|k| !["doi", "hdl"].contains(k) && !schemes.contains(k))
+                .collect();
             return Err(format!(
-                "--expect {ns:?}: not a namespace; expected doi, hdl, a scheme such as issn, isbn, orcid, isni, ror, arxiv, pmid, pmcid, ark, or an info: namespace"
+                "{ns:?}: not a namespace hdlscan reads; expected doi, hdl, a scheme ({}), an info: namespace ({}), or info:NAME for another",
+                schemes.join(", "),
+                infos.join(", ")
             ));
         }
-        if !self.expect.contains(&lower) {
-            self.expect.push(lower);
+        let name = name.to_string();
+        if !self.expect.contains(&name) {
+            self.expect.push(name);
         }
         Ok(())
     }

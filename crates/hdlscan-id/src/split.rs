@@ -42,7 +42,7 @@ impl Split {
             return Ok(Split::Auto);
         }
         if sep.is_empty() {
-            return Err("--split: the separator is empty; give one such as '||', or 'auto'".into());
+            return Err("the separator is empty; give one such as '||', or 'auto'".into());
         }
         Ok(Split::At(sep.as_bytes().to_vec()))
     }

@@ -54,6 +54,12 @@ impl JsonPath {
         }
     }
 
+    /// `--records '[]'`: no key, the records being the elements of each
+    /// document's top-level array. Shown as `[]`.
+    pub fn root() -> JsonPath {
+        JsonPath { steps: Vec::new() }
+    }
+
     /// A path of keys only, from already split keys (for callers that hold
     /// them, and tests).
     pub fn from_steps(steps: Vec<Step>) -> Result<JsonPath, String> {
@@ -103,6 +109,9 @@ impl std::str::FromStr for JsonPath {
 
 impl fmt::Display for JsonPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.steps.is_empty() {
+            return f.write_str("[]");
+        }
         if self.dotted_spellable() {
             for (i, s) in self.steps.iter().enumerate() {
                 match s {

@@ -299,7 +299,13 @@ impl JsonlBlockReader {
                 }
                 Ok(Event::NotAnObject { at, found }) => {
                     let line = self.line_at(at);
-                    return Err(self.err(Some(line), ErrorKind::NotObject { found }));
+                    let root = self.opts.records.as_ref().and_then(|p| p.keys()).is_some_and(|k| k.is_empty());
+                    let kind = match (root, found) {
+                        (true, _) => ErrorKind::NotArray { found },
+                        (false, "an array") => ErrorKind::ArrayOfRecords { lines: false },
+                        (false, _) => ErrorKind::NotObject { found },
+                    };
+                    return Err(self.err(Some(line), kind));
                 }
                 Err(s) => {
                     let line = self.line_at(s.at);

@@ -135,7 +135,12 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
             }
             Err(bad) => {
                 let mut pos = Position::line(Some(line), Some(record));
+                // A JSON Lines file opening with an array: an array of
+                // records, on one line or spread over many (an array line
+                // among objects is one bad line).
+                let array = raw.elements.is_none() && record == 1 && text.trim_ascii_start().first() == Some(&b'[');
                 let kind = match bad {
+                    _ if array => ErrorKind::ArrayOfRecords { lines: true },
                     Bad::Syntax(s) => {
                         pos.column = Some(s.at as u64 + 1);
                         ErrorKind::Syntax { what: s.what }

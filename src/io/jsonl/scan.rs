@@ -151,6 +151,7 @@ impl Skipper {
 pub(super) fn kind(c: u8) -> &'static str {
     match c {
         b'[' => "an array",
+        b'{' => "an object",
         b'"' => "a string",
         b't' | b'f' => "a boolean",
         b'n' => "null",

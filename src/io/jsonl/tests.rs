@@ -266,7 +266,10 @@ fn records_errors() {
     // A document that is not an object holds no path: said at its line,
     // not after walking a whole top-level array.
     let e = read(b"{\"items\":[]}\n[{\"DOI\":\"10.1/x\"}]", opts("items"), &["DOI"]).unwrap_err();
-    assert_eq!(e.to_string(), "in.jsonl: line 2: an array, not a JSON object");
+    assert_eq!(
+        e.to_string(),
+        "in.jsonl: line 2: a JSON array, not a JSON object: read an array of records with --records '[]'"
+    );
     let e = read(
         b"{\"message\":\n {\"items\": [{\"DOI\": 1},\n {\"DOI\" 2}]}}",
         opts("message.items"),

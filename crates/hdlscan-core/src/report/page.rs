@@ -22,14 +22,8 @@ impl Pages for Report {
         gates_table(&mut o, m, &self.gates);
         if let Some(c) = &self.changes {
             m.heading(&mut o, &format!("Since {}", m.code(&c.baseline)));
-            if !c.same_tool || !c.same_options {
-                let note = format!(
-                    "Note: the baseline was made by {} (report version {}) with {} options; a change may be theirs.",
-                    m.cell(&c.baseline_tool),
-                    c.baseline_version,
-                    if c.same_options { "the same" } else { "other" }
-                );
-                m.paragraph(&mut o, &note);
+            if let Some(caveat) = c.caveat(|tool| m.cell(tool)) {
+                m.paragraph(&mut o, &format!("Note: {caveat}."));
             }
             let columns = [("metric", false), ("then", true), ("now", true), ("change", true)];
             m.table(&mut o, &columns, false);

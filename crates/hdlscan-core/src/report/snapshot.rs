@@ -184,6 +184,23 @@ pub struct Changes {
     pub codes: Vec<CodeChange>,
 }
 
+impl Changes {
+    /// Why a change may not be the data's: a baseline made by another
+    /// version or with other options (another job's columns, `--repair`
+    /// on one night only). `tool` shows the baseline's tool name (escaped
+    /// for a page).
+    pub fn caveat(&self, tool: impl Fn(&str) -> String) -> Option<String> {
+        (!self.same_tool || !self.same_options).then(|| {
+            format!(
+                "the baseline was made by {} (report version {}) with {} options; a change may be theirs",
+                tool(&self.baseline_tool),
+                self.baseline_version,
+                if self.same_options { "the same" } else { "other" }
+            )
+        })
+    }
+}
+
 /// One total then and now: a count, or for `valid_of_present` a fraction.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MetricChange {

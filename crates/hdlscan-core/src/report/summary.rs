@@ -38,7 +38,13 @@ impl Report {
             .filter(|(_, n)| *n > 0)
             .map(|(k, n)| format!("{k} {n}"))
             .collect();
-        let _ = writeln!(out, "  kinds: {}", kinds.join(", "));
+        if kinds.is_empty() {
+            // Every cell is a value, so no value means no record: say so
+            // rather than print a bare `kinds:`.
+            let _ = writeln!(out, "  kinds: none: the inputs hold no record");
+        } else {
+            let _ = writeln!(out, "  kinds: {}", kinds.join(", "));
+        }
         if self.columns.len() > 1 {
             for c in &self.columns {
                 let _ = writeln!(
@@ -77,6 +83,9 @@ impl Report {
         for g in self.gates.iter().filter(|g| g.holds) {
             let _ = writeln!(out, "  {}", g.describe());
         }
+        if let Some(caveat) = self.baseline_caveat() {
+            let _ = writeln!(out, "  note: {caveat}");
+        }
         for n in &self.notes {
             let _ = writeln!(out, "  note: {n}");
         }
@@ -88,6 +97,15 @@ impl Report {
             );
         }
         out
+    }
+}
+
+impl Report {
+    /// [`Changes::caveat`](super::Changes::caveat) with the baseline named,
+    /// for stderr: a nightly log shows a failed `change:` gate beside it.
+    pub fn baseline_caveat(&self) -> Option<String> {
+        let c = self.changes.as_ref()?;
+        Some(format!("{}: {}", c.baseline, c.caveat(str::to_string)?))
     }
 }
 
