@@ -4,7 +4,8 @@ The CLI's parser, columns and report over Arrow, for Python, Polars, DuckDB
 and Spark (``hdlscan.spark``):
 
 - ``parse(values, *, repair=False, expect=(), resolvers=(), split=None)``:
-  Arrow strings in (a pyarrow Array or ChunkedArray, a Polars Series, ...),
+  Arrow strings (or integers, read as their decimal text) in (a pyarrow
+  Array or ChunkedArray, a Polars Series, ...),
   a ``pyarrow.RecordBatch`` of SPEC's columns (``SPEC``) out, a row per
   value, with the values ``hdlscan scan`` writes.
 - ``variant(values, warnings, first_values, first_warnings, *, repair=False)``:

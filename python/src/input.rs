@@ -1,8 +1,8 @@
 //! Values from Python: any object with `__arrow_c_array__` or
 //! `__arrow_c_stream__` (the Arrow PyCapsule interface: pyarrow arrays and
 //! chunked arrays, Polars series, DuckDB results) read as Arrow arrays of
-//! a type `hdlscan_core::strings::IdColumn` reads; anything else is a
-//! `TypeError` naming what it got.
+//! a type `hdlscan_core::strings::IdColumn` reads, or integers (read as
+//! their decimal text); anything else is a `TypeError` naming what it got.
 
 use arrow_array::cast::AsArray;
 use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
@@ -11,11 +11,12 @@ use arrow_data::ArrayData;
 use arrow_pyarrow::FromPyArrow;
 use arrow_schema::DataType;
 use hdlscan_core::id::{Warning, Warnings};
-use hdlscan_core::strings::{IdColumn, StrColumn};
+use hdlscan_core::strings::{IdColumn, StrColumn, integer_text};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
+use std::sync::Arc;
 
 /// The arrays `values` holds, in order: one for an array, one per chunk
 /// for a stream. A stream of one-column tables (a DuckDB relation, a
@@ -121,11 +122,17 @@ fn one_column(array: ArrayRef, values: &Bound<'_, PyAny>) -> PyResult<ArrayRef> 
         }
         _ => array,
     };
+    // An integer column (a PubMed id stored as a number) is read as its
+    // decimal text, as the CLI reads one from Parquet.
+    let array = match integer_text(array.as_ref()) {
+        Some(text) => Arc::new(text) as ArrayRef,
+        None => array,
+    };
     match IdColumn::new(array.as_ref()) {
         Ok(_) => Ok(array),
         Err(_) => Err(PyTypeError::new_err(format!(
-            "expected strings (string, large_string, string_view, a dictionary of strings, or binary), \
-             got {} of Arrow type {}",
+            "expected strings (string, large_string, string_view, a dictionary of strings, or binary) \
+             or integers, got {} of Arrow type {}",
             type_name(values),
             array.data_type()
         ))),

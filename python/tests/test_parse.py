@@ -98,11 +98,28 @@ def test_split_rows_say_where_each_value_came_from():
     assert [r["record"] for r in chunked] == [101, 101, 102, 103]
 
 
+def test_integers_are_read_as_their_decimal_text_as_the_cli_reads_parquet():
+    # A PMID column as pandas writes it: int64, a missing id a null.
+    ids = pa.array([29486196, None, 12], pa.int64())
+    out = rows(hdlscan.parse(ids, expect=["pmid"]))
+    assert [(r["kind"], r["error"], r["canonical"]) for r in out] == [
+        ("other_pid", None, "pmid:29486196"),
+        ("invalid", "empty", None),
+        ("other_pid", None, "pmid:12"),
+    ]
+    split = rows(hdlscan.parse(ids, split="auto"))
+    assert [(r["record"], r["value"]) for r in split] == [(1, "29486196"), (2, ""), (3, "12")]
+    assert rows(hdlscan.parse(pa.array([7], pa.uint8())))[0]["error"] == "no_slash"
+    report = hdlscan.Report(["pmid"], expect=["pmid"])
+    report.add(ids, column="pmid")
+    assert json.loads(report.to_json())["valid"] == 2
+
+
 @pytest.mark.parametrize("bad, named", [
     (["10.1000/182"], "list"),
     ("10.1000/182", "str"),
     (None, "NoneType"),
-    (pa.array([1, 2]), "(?i)int64"),
+    (pa.array([1.5, 2.0]), "(?i)double"),
     (pa.table({"a": ["x"], "b": ["y"]}), "Table with 2 columns"),
 ])
 def test_other_types_are_a_type_error_naming_the_type(bad, named):
