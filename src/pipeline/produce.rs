@@ -314,19 +314,14 @@ fn produce_jsonl(
         // A pretty-printed document read as JSON Lines fails on its first
         // line: say what to do, as the line alone cannot.
         let first = raw.data.split(|&b| b == b'\n').next().unwrap_or_default().trim_ascii();
-        if raw.first_line == 1 && columns.json.records.is_none() && first == b"{" {
-            bail!(
-                "{}: line 1 is not one JSON record: this looks like a JSON document over several lines; if its \
-                 records are an array under a key (Crossref's {{\"items\": [...]}}), add --records KEY",
-                spec.display_name()
-            );
-        }
-        if raw.first_line == 1 && columns.json.records.is_none() && first == b"[" {
-            bail!(
-                "{}: line 1 is not one JSON record: this looks like a JSON array over several lines; read its \
-                 elements as records with --records '[]'",
-                spec.display_name()
-            );
+        let hint = match first {
+            b"{" => "a JSON document over several lines; if its records are an array under a key (Crossref's \
+                     {\"items\": [...]}), add --records KEY",
+            b"[" => "a JSON array over several lines; read its elements as records with --records '[]'",
+            _ => "",
+        };
+        if raw.first_line == 1 && columns.json.records.is_none() && !hint.is_empty() {
+            bail!("{}: line 1 is not one JSON record: this looks like {hint}", spec.display_name());
         }
         let input = Arc::clone(&input);
         if tx.send(Ok(Work::Jsonl { raw, input })).is_err() {

@@ -38,12 +38,26 @@ pub fn is_integer_type(dt: &DataType) -> bool {
 /// The decimal text of an integer array, nulls kept; `None` for an array
 /// of another type.
 pub fn integer_text(array: &dyn Array) -> Option<StringArray> {
+    use arrow_array::builder::StringBuilder;
     use arrow_array::types::*;
+    use std::fmt::Write;
     fn text<T: arrow_array::ArrowPrimitiveType>(a: &dyn Array) -> StringArray
     where
-        T::Native: ToString,
+        T::Native: std::fmt::Display,
     {
-        a.as_primitive::<T>().iter().map(|v| v.map(|x| x.to_string())).collect()
+        let a = a.as_primitive::<T>();
+        // Written into the builder's one buffer: no string a value.
+        let mut out = StringBuilder::with_capacity(a.len(), a.len() * 8);
+        for v in a.iter() {
+            match v {
+                Some(x) => {
+                    write!(out, "{x}").expect("a builder takes any text");
+                    out.append_value("");
+                }
+                None => out.append_null(),
+            }
+        }
+        out.finish()
     }
     Some(match array.data_type() {
         DataType::Int8 => text::<Int8Type>(array),

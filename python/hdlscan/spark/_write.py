@@ -140,7 +140,6 @@ class Parts:
             self.fs.delete_dir(self.staging)
 
 
-
 def write_parts(df, task, schema: pa.Schema, path, mode: str = "error") -> int:
     """Runs `task` (batches in, output batches of `schema` out) over `df`'s
     partitions, each task writing its batches as one Parquet file, and

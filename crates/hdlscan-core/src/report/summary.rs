@@ -98,9 +98,7 @@ impl Report {
         }
         out
     }
-}
 
-impl Report {
     /// [`Changes::caveat`](super::Changes::caveat) with the baseline named,
     /// for stderr: a nightly log shows a failed `change:` gate beside it.
     pub fn baseline_caveat(&self) -> Option<String> {
