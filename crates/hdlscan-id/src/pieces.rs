@@ -199,16 +199,18 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
         i += c.len_utf8();
     };
     let word = &b[..end];
-    if !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
-        // A label of SPEC §8 (`ISSN 1932-6203`, `ORCID iD 0000-…`).
-        return other::head_len(s);
+    // A label of SPEC §8 and its whitespace (`ISSN 1932-6203`, `PMID: 1`,
+    // `ORCID iD 0000-…`) is the head: no `doi` label or URL starts so.
+    let other = other::head_len(s);
+    if other > 0 || !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
+        return other;
     }
     // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
     let (labels, rest) = label::doi_labels(s);
     let label = if labels > 0 { s.len() - rest.len() } else { 0 };
     // A resolver URL's, perhaps after labels (`doi: https://doi.org/ 10.1/x`).
     let url = resolver::head_space(s, opts).map_or(0, |(_, end)| end);
-    label.max(url).max(other::head_len(s))
+    label.max(url)
 }
 
 /// The separator that starts at byte `i` of `t`, if any: its length.

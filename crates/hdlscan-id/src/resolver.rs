@@ -185,7 +185,17 @@ pub fn is_host_name(auth: &str) -> bool {
 /// parser reads it as a URL ([`UrlStart::detect`]).
 #[inline(never)]
 pub fn is_schemeless_url(t: &str) -> bool {
-    chars::find_byte(b'/', t.as_bytes()).is_some_and(|i| is_host_name(&t[..i]))
+    // Told at the first label for most values, before the search for the
+    // `/`: a host name's first label ends in `.` before any `/`, and a
+    // handle's prefix holds no letter there (`10.1000/`).
+    let b = t.as_bytes();
+    let first = b.iter().position(|&c| c == b'.' || c == b'/').unwrap_or(b.len());
+    let label = &b[..first];
+    if b.get(first) != Some(&b'.') || !(label.eq_ignore_ascii_case(b"www") || label.iter().any(u8::is_ascii_alphabetic))
+    {
+        return false;
+    }
+    chars::find_byte(b'/', b).is_some_and(|i| is_host_name(&t[..i]))
 }
 
 /// SPEC v3 §2 `scheme_typo`: the trimmed value `t` starts with a misspelt
@@ -1069,6 +1079,16 @@ mod tests {
         ] {
             let e = added(bad).unwrap_err();
             assert!(e.starts_with(&format!("--resolver {bad:?}: ")), "{bad:?}: {e}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The first-label pre-test decides as the plain rule would: a
+        /// host name (`is_host_name`) before the first `/`.
+        #[test]
+        fn schemeless_urls_are_told_as_the_rule_says(v in "(www|WWW|org|doi|[a-z0-9]|[./:_-]|10[.]1000|é)*") {
+            let plain = chars::find_byte(b'/', v.as_bytes()).is_some_and(|i| is_host_name(&v[..i]));
+            proptest::prop_assert_eq!(is_schemeless_url(&v), plain, "{:?}", v);
         }
     }
 }

@@ -64,7 +64,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         // parser reads them (`other::parse`). A URL's are its host's
         // (`url_parts`), and pieces of §8 in a value §6 looks at are
         // `whole::several`'s.
-        Before::Forms if !pieces::is_link(t.s) && other::may_be(t.bytes()) => {
+        Before::Forms if !pieces::is_link(t.s) && (lab().is_some() || other::may_be(t.bytes())) => {
             return other::read_one(t.s, lab(), ws, scratch);
         }
         // Without a line break (line breaks, and the `\` of one written

@@ -77,8 +77,12 @@ impl Label {
     }
 }
 
-/// URNs of §8's schemes, read as their labels.
-const URNS: &[(&str, Scheme)] = &[("urn:issn:", Scheme::Issn), ("urn:isbn:", Scheme::Isbn)];
+/// URNs of §8's schemes, read as their labels: the head before its last
+/// `:`, compared as a label is, and then the `:`.
+const URNS: &[Label] = &[
+    Label::new("urn:issn", Scheme::Issn),
+    Label::new("urn:isbn", Scheme::Isbn),
+];
 
 /// PubMed's tags, written after the identifier; `None` for `[doi]`.
 const TAGS: &[(&str, Option<Scheme>)] = &[
@@ -101,28 +105,31 @@ pub fn label(s: &str) -> Option<(Scheme, usize)> {
         return None;
     }
     let rest = rest.strip_prefix(':').unwrap_or(rest);
-    Some((scheme, s.len() - rest.trim_start_matches(char::is_whitespace).len()))
+    // ASCII whitespace (`char::is_whitespace`'s: tab to carriage return,
+    // space) a byte at a time; a character outside ASCII decoded.
+    let ascii = rest.bytes().take_while(|&c| matches!(c, b'\t'..=b'\r' | b' ')).count();
+    let rest = &rest[ascii..];
+    let rest = match rest.as_bytes().first() {
+        Some(c) if !c.is_ascii() => rest.trim_start_matches(char::is_whitespace),
+        _ => rest,
+    };
+    Some((scheme, s.len() - rest.len()))
 }
 
-/// The label or URN head `b` starts with, compared a byte at a time
-/// (SPEC §6 asks it of every piece): its scheme and length, without what
+/// The label or URN head `b` starts with, its first 8 bytes compared as
+/// one word with each label's (SPEC §6 asks it of every piece): its scheme and length, without what
 /// follows. Only the labels that start with `b`'s first two letters are
 /// compared: most words that start a piece (`info`, `AID-…` in a SICI
 /// DOI) share a first letter with a label, few its second.
 fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
-    let labels = match (b.first()? | 0x20, b.get(1)? | 0x20) {
-        (b'i', b's') => LABELS_I,
-        (b'p', b'i' | b'm' | b'u') => LABELS_P,
-        (b'e', b'i') => LABELS_E,
-        (b'o', b'r') => LABELS_O,
-        (b'r', b'o') => LABELS_R,
-        (b'a', b'r') => LABELS_A,
-        (b'u', b'r') => {
-            let &(urn, scheme) = URNS
-                .iter()
-                .find(|(u, _)| b.len() >= u.len() && b[..u.len()].eq_ignore_ascii_case(u.as_bytes()))?;
-            return Some((scheme, urn.len()));
-        }
+    let (labels, urn) = match (b.first()? | 0x20, b.get(1)? | 0x20) {
+        (b'i', b's') => (LABELS_I, false),
+        (b'p', b'i' | b'm' | b'u') => (LABELS_P, false),
+        (b'e', b'i') => (LABELS_E, false),
+        (b'o', b'r') => (LABELS_O, false),
+        (b'r', b'o') => (LABELS_R, false),
+        (b'a', b'r') => (LABELS_A, false),
+        (b'u', b'r') => (URNS, true),
         _ => return None,
     };
     // Byte i of the value is byte i of the word, as in `Label`.
@@ -130,6 +137,12 @@ fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
         Some(Ok(head)) => u64::from_le_bytes(head),
         _ => b.iter().rev().fold(0, |w, &c| w << 8 | u64::from(c)),
     };
+    if urn {
+        let l = labels
+            .iter()
+            .find(|l| b.get(8) == Some(&b':') && (word | l.case) & l.keep == l.lower)?;
+        return Some((l.scheme, l.name.len() + 1));
+    }
     labels
         .iter()
         .find(|l| {
@@ -612,10 +625,10 @@ mod tests {
     /// `label_bytes` as SPEC §8 says it: every label compared, byte by
     /// byte, whatever its first letters.
     fn label_compared(b: &[u8]) -> Option<(Scheme, usize)> {
-        let urn = URNS
-            .iter()
+        let urn = [("urn:issn:", Scheme::Issn), ("urn:isbn:", Scheme::Isbn)]
+            .into_iter()
             .find(|(u, _)| b.len() >= u.len() && b[..u.len()].eq_ignore_ascii_case(u.as_bytes()));
-        if let Some(&(u, scheme)) = urn {
+        if let Some((u, scheme)) = urn {
             return Some((scheme, u.len()));
         }
         [LABELS_I, LABELS_P, LABELS_E, LABELS_O, LABELS_R, LABELS_A]
