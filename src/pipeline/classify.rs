@@ -211,7 +211,11 @@ fn each_value(cells: &impl Cells, input: u32, shape: &Shape, out: &mut Out, stat
                         value_index: index,
                     };
                     let p = parser.parse(value, &mut scratch);
-                    parser.render(&p, &mut rendered);
+                    // An audit writes no uri or url.
+                    match out {
+                        Out::Audit => parser.render_canonical(&p, &mut rendered),
+                        _ => parser.render(&p, &mut rendered),
+                    }
                     stats.value(at, value, &p, rendered.canonical());
                     if let Some(c) = rendered.canonical() {
                         dups.push(c.as_bytes(), at, value, p.warnings);

@@ -72,7 +72,16 @@ pub fn see(parser: &Parser, v: &[u8]) -> Result<Seen, String> {
     {
         return fail("valid without its parts");
     }
+    // The canonical alone (an audit's) is the one rendered with the rest.
+    parser.render_canonical(&p, &mut out);
+    let alone = out.canonical().map(str::to_owned);
+    if out.uri().is_some() || out.url().is_some() {
+        return fail("a uri or url rendered with the canonical alone");
+    }
     parser.render(&p, &mut out);
+    if out.canonical() != alone.as_deref() {
+        return fail(&format!("canonical alone {alone:?}, rendered {:?}", out.canonical()));
+    }
     let seen = Seen {
         kind: p.kind,
         error: p.error,

@@ -398,6 +398,13 @@ impl Parser {
     pub fn render(&self, p: &Parsed<'_>, out: &mut Rendered) {
         render::render(p, self.opts.repair, out);
     }
+
+    /// `render`'s `canonical` alone, for a caller that needs neither
+    /// `uri` nor `url` (an audit): `out.uri()` and `out.url()` are then
+    /// `None`.
+    pub fn render_canonical(&self, p: &Parsed<'_>, out: &mut Rendered) {
+        render::render_canonical(p, self.opts.repair, out);
+    }
 }
 
 impl<'a> Parsed<'a> {

@@ -192,18 +192,61 @@ fn handle_columns(
         canonical.push('/');
         canonical.push_str(suffix);
     }
+    fold_case(canonical, prefix.len(), is_doi, prefix_class, suffix_class);
+}
+
+/// SPEC §3's case rule on `canonical`, `prefix/suffix` as read (the
+/// prefix `prefix_len` bytes long, the parts' classes given).
+fn fold_case(canonical: &mut str, prefix_len: usize, is_doi: bool, prefix_class: u8, suffix_class: u8) {
     if is_doi {
         // DOIs are case-insensitive as a whole (ASCII only).
         if (prefix_class | suffix_class) & UPPER != 0 {
             canonical.make_ascii_lowercase();
         }
-    } else if is_global_service_prefix(prefix, prefix_class & NON_ASCII != 0) {
+    } else if is_global_service_prefix(&canonical[..prefix_len], prefix_class & NON_ASCII != 0) {
         // The global service's own prefixes are case-insensitive as a whole.
         canonical.make_ascii_uppercase();
-    } else if !plain_prefix {
+    } else if prefix_class & NOT_PLAIN_PREFIX != 0 {
         // Another handle: its prefix only (digits and dots have no case).
-        canonical[..prefix.len()].make_ascii_uppercase();
+        canonical[..prefix_len].make_ascii_uppercase();
     }
+}
+
+/// SPEC §3's `canonical` of `p` alone into `out`, for a caller that needs
+/// neither `uri` nor `url` (an audit counts and groups canonicals only):
+/// the canonical `render` gives, with `out.uri()` and `out.url()` `None`.
+/// A handle's is written here; the rarer forms are `render`'s.
+pub fn render_canonical(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
+    let (Some(prefix), Some(suffix)) = (p.prefix, p.suffix) else {
+        render(p, repair, out);
+        out.uri.clear();
+        out.has_url = false;
+        return;
+    };
+    out.canonical.clear();
+    out.uri.clear();
+    out.url.clear();
+    out.has_url = false;
+    out.valid = p.kind != Kind::Invalid;
+    if !out.valid {
+        return;
+    }
+    let is_doi = p.is_doi();
+    let (prefix, suffix) = if repair && p.warnings.intersects(Warnings::REPAIRABLE) {
+        dirt::repair(prefix, suffix, p.warnings, is_doi, &mut out.repair)
+    } else {
+        (prefix, suffix)
+    };
+    out.canonical.push_str(prefix);
+    out.canonical.push('/');
+    out.canonical.push_str(suffix);
+    fold_case(
+        &mut out.canonical,
+        prefix.len(),
+        is_doi,
+        classes(prefix),
+        classes(suffix),
+    );
 }
 
 /// SPEC §3's laws under §6: `uri` and `url` must each read back as one
