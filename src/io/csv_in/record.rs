@@ -9,7 +9,7 @@
 //! csv-core's start state, right after a terminator and the blank lines it
 //! skips. `csv_in::tests::blocks_equal_sequential_parse` checks the two agree.
 
-use memchr::{memchr, memchr_iter, memchr3};
+use memchr::{memchr_iter, memchr3};
 
 /// What [`read`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,8 +51,7 @@ fn read_plain(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans:
         fields += 1;
         if data.get(pos) == Some(&b'"') {
             pos += 1;
-            let q = pos + memchr(b'"', &data[pos..])?;
-            newlines += memchr_iter(b'\n', &data[pos..q]).count() as u64;
+            let q = closing_quote(data, pos, &mut newlines)?;
             if data.get(q + 1) != Some(&b'"') {
                 spans.push([pos as u32, q as u32]);
                 pos = q + 1;
@@ -62,8 +61,7 @@ fn read_plain(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans:
                 copies.extend_from_slice(&data[pos..=q]);
                 pos = q + 2;
                 loop {
-                    let q = pos + memchr(b'"', &data[pos..])?;
-                    newlines += memchr_iter(b'\n', &data[pos..q]).count() as u64;
+                    let q = closing_quote(data, pos, &mut newlines)?;
                     if data.get(q + 1) == Some(&b'"') {
                         copies.extend_from_slice(&data[pos..=q]);
                         pos = q + 2;
@@ -76,7 +74,7 @@ fn read_plain(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans:
                 spans.push([from as u32 | COPIED, copies.len() as u32]);
             }
         } else {
-            let end = memchr3(delim, b'\n', b'\r', &data[pos..]).map_or(data.len(), |i| pos + i);
+            let end = find3(data, pos, delim, b'\n', b'\r').unwrap_or(data.len());
             spans.push([pos as u32, end as u32]);
             pos = end;
         }
@@ -93,6 +91,47 @@ fn read_plain(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans:
             Some(_) => return None,
         }
     }
+}
+
+/// The next `"` from `data[pos]`, the `\n` before it counted into
+/// `newlines`; `None` when none closes the field.
+#[inline]
+fn closing_quote(data: &[u8], mut pos: usize, newlines: &mut u64) -> Option<usize> {
+    loop {
+        let i = find3(data, pos, b'"', b'\n', b'\n')?;
+        if data[i] == b'"' {
+            return Some(i);
+        }
+        *newlines += 1;
+        pos = i + 1;
+    }
+}
+
+/// The first of `a`, `b` or `c` in `data` from `pos`, as `memchr3` finds
+/// it. Most fields are short, and `memchr3` is set up anew for each: the
+/// first 64 bytes are compared here, 16 at a time, in place.
+#[inline]
+fn find3(data: &[u8], pos: usize, a: u8, b: u8, c: u8) -> Option<usize> {
+    let mut i = pos;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86_64, and each load reads the 16 bytes
+        // `data[i..i + 16]`, which the loop's test keeps in bounds.
+        unsafe {
+            let (a, b, c) = (_mm_set1_epi8(a as i8), _mm_set1_epi8(b as i8), _mm_set1_epi8(c as i8));
+            while i + 16 <= data.len() && i < pos + 64 {
+                let v = _mm_loadu_si128(data.as_ptr().add(i).cast());
+                let hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, a), _mm_cmpeq_epi8(v, b)), _mm_cmpeq_epi8(v, c));
+                let mask = _mm_movemask_epi8(hit);
+                if mask != 0 {
+                    return Some(i + mask.trailing_zeros() as usize);
+                }
+                i += 16;
+            }
+        }
+    }
+    memchr3(a, b, c, &data[i..]).map(|j| i + j)
 }
 
 /// The `csv` crate on the record alone.
@@ -194,6 +233,7 @@ pub mod oracle {
 #[cfg(test)]
 mod tests {
     use super::oracle::{ours, sequential};
+    use memchr::memchr3;
     use proptest::prelude::*;
 
     #[test]
@@ -216,6 +256,25 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn find3_finds_what_memchr3_finds(
+            data in proptest::collection::vec(
+                prop::sample::select(vec![b'a', b'a', b'a', b'a', b',', b'"', b'\n', b'\r']), 0..200),
+            pos in 0usize..200,
+        ) {
+            let pos = pos.min(data.len());
+            let want = memchr3(b',', b'\n', b'\r', &data[pos..]).map(|i| pos + i);
+            prop_assert_eq!(super::find3(&data, pos, b',', b'\n', b'\r'), want);
+        }
+
+        #[test]
+        fn long_fields_read_as_csv_reads_them(
+            data in proptest::collection::vec(
+                prop::sample::select(vec![b'a', b'a', b'a', b'a', b'a', b'a', b',', b'"', b'\n', b'\r']), 0..400),
+        ) {
+            prop_assert_eq!(ours(&data, b','), sequential(&data, b','));
+        }
+
         #[test]
         fn any_bytes_read_as_csv_reads_them(
             data in proptest::collection::vec(
