@@ -234,13 +234,15 @@ fn each_value(cells: &impl Cells, input: u32, shape: &Shape, out: &mut Out, stat
 /// Classifies one unit of work.
 pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
     let mut stats = Stats::new(shape.parsers.len());
-    let mut dups = dups::Block::default();
+    // Each block's duplicates buffer is sized for its values, so that
+    // pushing does not regrow (and copy) it.
     match w {
         Work::Csv { raw, input } => {
             let rows = csv_in::parse_block(&raw, input.ncols, shape.parse)?;
             let n = rows.nrows();
             stats.records = n as u64;
             stats.padded_rows = rows.padded_rows();
+            let mut dups = dups::Block::with_capacity(n * shape.parsers.len());
             let mut out = Out::new(shape, n, raw.data.len() / input.ncols.max(1));
             let cells = CsvCells {
                 block: &rows,
@@ -288,6 +290,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
         } => {
             let n = batch.num_rows();
             stats.records = n as u64;
+            let mut dups = dups::Block::with_capacity(n * shape.parsers.len());
             let flats = input
                 .cols
                 .iter()
@@ -339,7 +342,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             };
             let (values, bytes) = count_values(&cells, shape.parsers.len());
             let mut out = Out::new(shape, values, bytes);
-            dups = dups::Block::with_capacity(values);
+            let mut dups = dups::Block::with_capacity(values);
             each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
             // Kept paths yield one value at most (`[]` is refused in
             // --keep): a record's text, or null.
