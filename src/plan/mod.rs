@@ -561,7 +561,7 @@ pub fn output_format(path: &Path, flag: Option<Format>) -> Result<Format, PlanEr
     match flag {
         Some(f) => Ok(f),
         None if crate::io::atomic::is_stdout(path) => Ok(Format::Csv),
-        None => Format::output_from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
+        None => Format::from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
     }
 }
 
