@@ -62,10 +62,8 @@ type Place = [usize; 4];
 
 pub fn run(args: ParseArgs) -> Result<ExitCode> {
     let parser = args.parser.build()?;
-    let split = match &args.split {
-        Some(sep) => Some(Split::at(sep).map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?),
-        None => None,
-    };
+    let split = args.split.as_deref().map(Split::at).transpose();
+    let split = split.map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?;
     let stdout = io::stdout();
     let format = args.format.unwrap_or(if stdout.is_terminal() {
         Format::Table
