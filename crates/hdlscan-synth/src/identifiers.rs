@@ -146,8 +146,6 @@ pub struct Synth {
     /// The identifier being built: `prefix/suffix`.
     core: String,
     core_is_doi: bool,
-    /// Scratch for encoding.
-    tmp: String,
     /// Recent identifiers (`prefix/suffix`, is DOI), a ring.
     pool: Vec<(String, bool)>,
     pool_next: usize,
@@ -207,7 +205,6 @@ impl Synth {
             mix,
             core: String::with_capacity(128),
             core_is_doi: true,
-            tmp: String::with_capacity(128),
             pool: Vec::with_capacity(POOL),
             pool_next: 0,
             outs: Vec::with_capacity(POOL / 4),
@@ -380,15 +377,7 @@ impl Synth {
                         DoiT::AmsSici
                     };
                     self.doi_template(t);
-                    self.tmp.clear();
-                    for ch in self.core.chars() {
-                        match ch {
-                            '<' => self.tmp.push_str("&lt;"),
-                            '>' => self.tmp.push_str("&gt;"),
-                            ch => self.tmp.push(ch),
-                        }
-                    }
-                    std::mem::swap(&mut self.core, &mut self.tmp);
+                    self.core = self.core.replace('<', "&lt;").replace('>', "&gt;");
                 } else {
                     self.core.clear();
                     // 10.1234/jgr&amp;k3j9
@@ -837,12 +826,9 @@ impl Synth {
                 let all = self.rng.chance(500);
                 let s = &out[self.id_start..];
                 if all {
-                    self.tmp.clear();
-                    for ch in s.chars() {
-                        self.tmp.push(if ch == '-' { dash } else { ch });
-                    }
+                    let dashed = s.replace('-', dash.encode_utf8(&mut [0; 4]));
                     out.truncate(self.id_start);
-                    out.push_str(&self.tmp);
+                    out.push_str(&dashed);
                 } else if let Some(i) = s.rfind('-') {
                     let at = self.id_start + i;
                     let mut buf = [0u8; 4];
@@ -858,15 +844,9 @@ impl Synth {
             }
             Dirt::DoubleEncoded if out[self.id_start..].contains('%') => {
                 // Escapes encoded once more: `%3C` → `%253C`.
-                self.tmp.clear();
-                for ch in out[self.id_start..].chars() {
-                    self.tmp.push(ch);
-                    if ch == '%' {
-                        self.tmp.push_str("25");
-                    }
-                }
+                let twice = out[self.id_start..].replace('%', "%25");
                 out.truncate(self.id_start);
-                out.push_str(&self.tmp);
+                out.push_str(&twice);
             }
             Dirt::EncodedSlash | Dirt::DoubleEncoded if has_sep => {
                 let rep = match (d, self.rng.chance(800)) {
