@@ -33,7 +33,7 @@ throughput), speedup over one thread. `scan` adds CSV/Parquet reading and
 writing on top of parse+render.";
 
 /// Values per unit of parallel work.
-pub const CHUNK: usize = 4096;
+const CHUNK: usize = 4096;
 
 #[derive(clap::Args, Debug)]
 #[command(about = "Measure parser throughput on this machine (in memory, no I/O)", after_help = EXAMPLES)]
@@ -59,13 +59,13 @@ pub struct BenchArgs {
 }
 
 /// N values in one buffer: value `i` is `bytes[ends[i]..ends[i + 1]]`.
-pub struct Values {
-    pub bytes: Vec<u8>,
-    pub ends: Vec<usize>,
+struct Values {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
 }
 
 impl Values {
-    pub fn generate(n: usize, seed: u64) -> Values {
+    fn generate(n: usize, seed: u64) -> Values {
         let mut synth = Synth::new(seed);
         let mut v = String::new();
         let mut bytes = Vec::with_capacity(n * 48);
@@ -79,39 +79,27 @@ impl Values {
         Values { bytes, ends }
     }
 
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.ends.len() - 1
     }
 
-    pub fn get(&self, i: usize) -> &[u8] {
+    fn get(&self, i: usize) -> &[u8] {
         &self.bytes[self.ends[i]..self.ends[i + 1]]
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Parse,
-    ParseRender,
-}
-
-impl Mode {
-    fn name(self) -> &'static str {
-        match self {
-            Mode::Parse => "parse",
-            Mode::ParseRender => "parse+render",
-        }
-    }
-}
+/// What a measurement times: parse only (`false`), or parse and render.
+const MODES: [(&str, bool); 2] = [("parse", false), ("parse+render", true)];
 
 /// One chunk of values; returns a checksum so nothing is optimized away.
-fn run_chunk(parser: &Parser, values: &Values, range: std::ops::Range<usize>, mode: Mode) -> u64 {
+fn run_chunk(parser: &Parser, values: &Values, range: std::ops::Range<usize>, render: bool) -> u64 {
     let mut scratch = Scratch::default();
     let mut out = Rendered::default();
     let mut sum = 0u64;
     for i in range {
         let p = parser.parse(black_box(values.get(i)), &mut scratch);
         sum += p.error.is_none() as u64 + p.prefix.map_or(0, str::len) as u64;
-        if mode == Mode::ParseRender {
+        if render {
             parser.render(&p, &mut out);
             sum += out.canonical().map_or(0, str::len) as u64
                 + out.uri().map_or(0, str::len) as u64
@@ -122,43 +110,34 @@ fn run_chunk(parser: &Parser, values: &Values, range: std::ops::Range<usize>, mo
 }
 
 /// One timed pass over every value on `pool`; seconds and checksum.
-fn timed_pass(pool: &rayon::ThreadPool, parser: &Parser, values: &Values, mode: Mode) -> (f64, u64) {
+fn timed_pass(pool: &rayon::ThreadPool, parser: &Parser, values: &Values, render: bool) -> (f64, u64) {
     let n = values.len();
     let chunks = n.div_ceil(CHUNK);
     let started = Instant::now();
     let sum = pool.install(|| {
         (0..chunks)
             .into_par_iter()
-            .map(|c| run_chunk(parser, values, c * CHUNK..((c + 1) * CHUNK).min(n), mode))
+            .map(|c| run_chunk(parser, values, c * CHUNK..((c + 1) * CHUNK).min(n), render))
             .sum::<u64>()
     });
     (started.elapsed().as_secs_f64(), sum)
 }
 
-/// The result of one (mode, threads) measurement.
+/// The result of one (mode, threads) measurement: each run's seconds,
+/// and their median.
 struct Measurement {
-    mode: Mode,
+    mode: &'static str,
     threads: usize,
     seconds: Vec<f64>,
+    median: f64,
 }
 
-impl Measurement {
-    fn median(&self) -> f64 {
-        median(&self.seconds)
-    }
-
-    fn best(&self) -> f64 {
-        self.seconds.iter().copied().fold(f64::INFINITY, f64::min)
-    }
-}
-
-pub fn median(xs: &[f64]) -> f64 {
+/// The median of `xs`, not empty.
+fn median(xs: &[f64]) -> f64 {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
-    if v.is_empty() {
-        f64::NAN
-    } else if v.len() % 2 == 1 {
+    if v.len() % 2 == 1 {
         v[m]
     } else {
         (v[m - 1] + v[m]) / 2.0
@@ -166,16 +145,16 @@ pub fn median(xs: &[f64]) -> f64 {
 }
 
 /// What `nproc` and `/proc/cpuinfo` say about the machine.
-pub struct Machine {
+struct Machine {
     /// Cores this process may use (`nproc`).
-    pub nproc: usize,
-    pub cpu_model: String,
+    nproc: usize,
+    cpu_model: String,
     /// MemTotal in MB, when known.
-    pub memory_mb: Option<u64>,
+    memory_mb: Option<u64>,
 }
 
 impl Machine {
-    pub fn detect() -> Machine {
+    fn detect() -> Machine {
         let nproc = std::thread::available_parallelism().map_or(1, |n| n.get());
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let cpu_model = ["model name", "Hardware", "cpu model", "Model"]
@@ -222,13 +201,13 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         thread_counts.push(threads);
     }
     let mut results = Vec::new();
-    for mode in [Mode::Parse, Mode::ParseRender] {
+    for (mode, render) in MODES {
         for &t in &thread_counts {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build()?;
             let mut seconds = Vec::with_capacity(args.runs);
             let mut check = None;
             for _ in 0..args.runs {
-                let (s, sum) = timed_pass(&pool, &parser, &values, mode);
+                let (s, sum) = timed_pass(&pool, &parser, &values, render);
                 // Every run must do the same work.
                 if *check.get_or_insert(sum) != sum {
                     bail!("internal error: checksums differ between runs");
@@ -238,28 +217,29 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             results.push(Measurement {
                 mode,
                 threads: t,
+                median: median(&seconds),
                 seconds,
             });
         }
     }
 
-    let single = |mode: Mode| {
+    let single = |mode| {
         results
             .iter()
             .find(|m| m.mode == mode && m.threads == 1)
-            .map_or(f64::NAN, Measurement::median)
+            .map_or(f64::NAN, |m| m.median)
     };
     let mut out = std::io::stdout().lock();
     if args.json {
         let rows: Vec<_> = results
             .iter()
             .map(|m| {
-                let s = m.median();
+                let s = m.median;
                 json!({
-                    "mode": m.mode.name(),
+                    "mode": m.mode,
                     "threads": m.threads,
                     "median_seconds": s,
-                    "best_seconds": m.best(),
+                    "best_seconds": m.seconds.iter().copied().fold(f64::INFINITY, f64::min),
                     "seconds": m.seconds,
                     "values_per_second": n as f64 / s,
                     "mb_per_second": bytes as f64 / s / 1e6,
@@ -309,11 +289,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             "mode", "threads", "values/s", "MB/s", "ns/value", "speedup"
         )?;
         for m in &results {
-            let s = m.median();
+            let s = m.median;
             writeln!(
                 out,
                 "{:<14} {:>7} {:>14} {:>10.1} {:>10.1} {:>7.2}x",
-                m.mode.name(),
+                m.mode,
                 m.threads,
                 group_thousands(n as f64 / s),
                 bytes as f64 / s / 1e6,

@@ -88,10 +88,15 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let by_name = || Format::from_path(&args.output).filter(|f| GENERATED.iter().any(|(g, _)| g == f));
     match args.format.or_else(by_name) {
-        Some(Format::Csv) => write_csv(&args.output, args.rows, args.seed, args.distinct)?,
+        Some(Format::Csv) => write_streamed(&args.output, |f| {
+            let synth = Synth::new(args.seed).distinct(args.distinct);
+            hdlscan_synth::csv::write_csv(f, &Layout::GEN, synth, args.rows)
+        })?,
         Some(Format::Parquet) => write_parquet(&args.output, args.rows, args.seed, args.distinct)?,
         Some(Format::Jsonl) if args.distinct => bail!(Usage("--distinct applies to CSV and Parquet output".into())),
-        Some(Format::Jsonl) => write_jsonl(&args.output, args.rows, args.seed)?,
+        Some(Format::Jsonl) => write_streamed(&args.output, |f| {
+            hdlscan_synth::jsonl::write_jsonl(f, args.rows, args.seed)
+        })?,
         _ => bail!(Usage(format!(
             "{}: unknown output format; use a .csv, .parquet or .jsonl name, or --format",
             args.output.display()
@@ -113,25 +118,10 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Streams `rows` rows to `path` as CSV (header first); `distinct`: see
-/// [`Synth::distinct`].
-pub fn write_csv(path: &Path, rows: u64, seed: u64, distinct: bool) -> Result<()> {
+/// Streams to `path` what `write` writes (CSV or JSON Lines), atomically.
+fn write_streamed(path: &Path, write: impl FnOnce(&mut AtomicFile) -> std::io::Result<()>) -> Result<()> {
     let mut file = AtomicFile::create(path, &[])?;
-    let synth = Synth::new(seed).distinct(distinct);
-    hdlscan_synth::csv::write_csv(&mut file, &Layout::GEN, synth, rows).map_err(|e| writing(path, &e))?;
-    file.commit()
-}
-
-/// An error writing `path`, as `scan` words it.
-fn writing(path: &Path, e: &std::io::Error) -> anyhow::Error {
-    anyhow::anyhow!("writing {}: {}", path.display(), hdlscan::os_reason(e))
-}
-
-/// Streams `rows` OpenAlex-like works to `path` as JSON Lines
-/// (`hdlscan_synth::jsonl`).
-pub fn write_jsonl(path: &Path, rows: u64, seed: u64) -> Result<()> {
-    let mut file = AtomicFile::create(path, &[])?;
-    hdlscan_synth::jsonl::write_jsonl(&mut file, rows, seed).map_err(|e| writing(path, &e))?;
+    write(&mut file).map_err(|e| anyhow::anyhow!("writing {}: {}", path.display(), hdlscan::os_reason(&e)))?;
     file.commit()
 }
 

@@ -223,16 +223,11 @@ pub struct ParserArgs {
 }
 
 impl ParserArgs {
-    /// The parser's options without `--expect`, which `scan` applies per
-    /// column.
-    pub fn options(&self) -> anyhow::Result<hdlscan::id::Options> {
-        hdlscan::parser_options(self.repair, self.max_len, &self.resolvers).map_err(|e| anyhow::Error::new(Usage(e)))
-    }
-
-    /// The parser of values that have no column (`parse`): `--expect NS`
-    /// only.
+    /// The parser of values that have no column (`parse`, `bench`):
+    /// `--expect NS` only (`scan` plans a parser per column).
     pub fn build(&self) -> anyhow::Result<hdlscan::id::Parser> {
-        let mut opts = self.options()?;
+        let mut opts = hdlscan::parser_options(self.repair, self.max_len, &self.resolvers)
+            .map_err(|e| anyhow::Error::new(Usage(e)))?;
         for ns in &self.expect {
             if ns.contains('=') {
                 return Err(anyhow::Error::new(Usage(format!(

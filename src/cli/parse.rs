@@ -55,28 +55,15 @@ fn columns() -> impl Iterator<Item = &'static str> {
 /// The columns `--split` puts first: where the piece stands.
 const PLACE: [&str; 4] = ["line", "value_index", "start", "end"];
 
-/// Where a piece stands: the value it is from (1-based), its 1-based
-/// index among the value's pieces, and its byte range in the value.
-#[derive(Debug, Clone, Copy)]
-struct Place {
-    line: usize,
-    index: usize,
-    start: usize,
-    end: usize,
-}
-
-impl Place {
-    fn fields(self) -> [usize; 4] {
-        [self.line, self.index, self.start, self.end]
-    }
-}
+/// Where a piece stands, as [`PLACE`] names it: the value it is from
+/// (1-based), its 1-based index among the value's pieces, and its byte
+/// range in the value.
+type Place = [usize; 4];
 
 pub fn run(args: ParseArgs) -> Result<ExitCode> {
     let parser = args.parser.build()?;
-    let split = match &args.split {
-        Some(sep) => Some(Split::at(sep).map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?),
-        None => None,
-    };
+    let split = args.split.as_deref().map(Split::at).transpose();
+    let split = split.map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?;
     let stdout = io::stdout();
     let format = args.format.unwrap_or(if stdout.is_terminal() {
         Format::Table
@@ -170,12 +157,7 @@ impl Printer {
         hdlscan::cell_values(Some(split), &self.parser, raw, &mut self.scratch, &mut self.pieces);
         for index in 0..self.pieces.len() {
             let r = self.pieces[index].clone();
-            let place = Place {
-                line: self.line,
-                index: index + 1,
-                start: r.start,
-                end: r.end,
-            };
+            let place = [self.line, index + 1, r.start, r.end];
             self.row(&raw[r], Some(place), out)?;
         }
         Ok(())
@@ -189,7 +171,7 @@ impl Printer {
         match self.format {
             Format::Jsonl => write_json(place, &fields, &p, out)?,
             Format::Tsv => {
-                let place = place.map(Place::fields).into_iter().flatten().map(|n| n.to_string());
+                let place = place.into_iter().flatten().map(|n| n.to_string());
                 let line: Vec<String> = place
                     .chain(fields.iter().map(|f| tsv_escape(f.as_deref().unwrap_or(""))))
                     .collect();
@@ -197,11 +179,10 @@ impl Printer {
             }
             Format::Table => {
                 let mut row = fields.map(|f| f.unwrap_or_default());
-                if let Some(p) = place {
-                    row[0] = format!("{}.{} {}", p.line, p.index, format_args!("{:?}", row[0]));
-                } else {
-                    row[0] = format!("{:?}", row[0]);
-                }
+                row[0] = match place {
+                    Some([line, index, ..]) => format!("{line}.{index} {:?}", row[0]),
+                    None => format!("{:?}", row[0]),
+                };
                 self.table.push(row, out)?
             }
         }
@@ -246,7 +227,7 @@ fn fields(input: &str, p: &Parsed<'_>, r: &Rendered) -> [Option<String>; 13] {
 
 fn write_json(place: Option<Place>, fields: &[Option<String>; 13], p: &Parsed<'_>, out: &mut impl Write) -> Result<()> {
     let mut obj = serde_json::Map::new();
-    for (k, n) in place.map(|p| PLACE.into_iter().zip(p.fields())).into_iter().flatten() {
+    for (k, n) in place.map(|p| PLACE.into_iter().zip(p)).into_iter().flatten() {
         obj.insert(k.into(), n.into());
     }
     for (k, v) in columns().zip(fields.iter()).take(12) {

@@ -129,7 +129,7 @@ pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Resul
 /// output or a report's path (see [`Claimed::claim`]).
 pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> Result<Sink> {
     claimed.claim("--duplicates", "the duplicates file", path)?;
-    let format = Format::output_from_path(path).ok_or_else(|| {
+    let format = Format::from_path(path).ok_or_else(|| {
         Usage(format!(
             "--duplicates {}: unknown format; use a .csv, .tsv or .parquet name",
             path.display()

@@ -293,10 +293,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let plan = ScanPlan::build(&args.request()).map_err(super::plan_error)?;
     let gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
-    let baseline = match &args.baseline {
-        Some(p) => Some(read_baseline(p)?),
-        None => None,
-    };
+    let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may
     // replace an input or the output.
@@ -310,10 +307,8 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         }
     }
     let reports = report_files::open(&args.reports, &mut claimed, &input_paths)?;
-    let mut dups_sink = match &args.duplicates {
-        Some(path) => Some(report_files::open_duplicates(path, &mut claimed, &input_paths)?),
-        None => None,
-    };
+    let open_duplicates = |path| report_files::open_duplicates(path, &mut claimed, &input_paths);
+    let mut dups_sink = args.duplicates.as_deref().map(open_duplicates).transpose()?;
     let bar = progress_bar(&args, plan.inputs(), plan.format());
     let progress = |n: u64| {
         if let Some(b) = &bar {

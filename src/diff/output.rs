@@ -40,19 +40,12 @@ pub fn schema(keys: &[String]) -> Result<SchemaRef> {
         bail!("--key {k}: -o names one of its own columns {k:?}; rename the column to use it as a key with -o");
     }
     let mut fields: Vec<Field> = keys.iter().map(|k| Field::new(k, DataType::Utf8, false)).collect();
-    for name in COLUMNS {
-        let field = if name.ends_with("warnings") {
-            Field::new(
-                name,
-                DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, true))),
-                true,
-            )
-        } else {
-            // Only `change` is never null.
-            Field::new(name, DataType::Utf8, name != "change")
-        };
-        fields.push(field);
-    }
+    let list = DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, true)));
+    fields.extend(COLUMNS.map(|name| match name.ends_with("warnings") {
+        true => Field::new(name, list.clone(), true),
+        // Only `change` is never null.
+        false => Field::new(name, DataType::Utf8, name != "change"),
+    }));
     Ok(Arc::new(Schema::new(fields)))
 }
 
@@ -87,15 +80,8 @@ impl<W: Write + Send> ChangeWriter<W> {
             s.map(|s| [s.kind, s.canonical, s.error][which])
                 .filter(|v| !v.is_empty())
         }
-        let values = [
-            Some(c.change.as_str()),
-            get(old, 0),
-            get(new, 0),
-            get(old, 1),
-            get(new, 1),
-            get(old, 2),
-            get(new, 2),
-        ];
+        // `change`, then each of kind, canonical and error, old then new.
+        let values = std::iter::once(Some(c.change.as_str())).chain((0..3).flat_map(|i| [get(old, i), get(new, i)]));
         for (b, v) in self.text.iter_mut().zip(values) {
             b.append_option(v);
         }

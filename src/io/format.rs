@@ -28,7 +28,8 @@ pub enum Format {
 
 impl Format {
     /// By the name's extension, any case, as hdlscan names what it
-    /// writes; `None` for any other name.
+    /// writes (an output's format: no compression looked through); `None`
+    /// for any other name.
     pub fn from_path(path: &Path) -> Option<Format> {
         Format::by_extension(path, false)
     }
@@ -58,12 +59,6 @@ impl Format {
             ("jsonl" | "ndjson", _) | ("json", true) => Format::Jsonl,
             _ => return None,
         })
-    }
-
-    /// The format of a table output by its name, no compression looked
-    /// through.
-    pub fn output_from_path(path: &Path) -> Option<Format> {
-        Format::from_path(path)
     }
 
     /// The binary formats, by a file's first bytes: Parquet and Arrow IPC.
@@ -122,8 +117,8 @@ mod tests {
         assert_eq!(input("x.json"), Some(Format::Jsonl));
         assert_eq!(input("x"), None);
         assert_eq!(input("x.txt"), None);
-        assert_eq!(Format::output_from_path(Path::new("x.jsonl")), Some(Format::Jsonl));
-        assert_eq!(Format::output_from_path(Path::new("x.arrow")), Some(Format::Arrow));
+        assert_eq!(Format::from_path(Path::new("x.jsonl")), Some(Format::Jsonl));
+        assert_eq!(Format::from_path(Path::new("x.arrow")), Some(Format::Arrow));
         assert_eq!(Format::sniff(b"PAR1\x15"), Some(Format::Parquet));
         assert_eq!(Format::sniff(b"ARROW1\0\0"), Some(Format::Arrow));
         assert_eq!(Format::sniff(b"id,doi"), None);

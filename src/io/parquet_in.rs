@@ -90,16 +90,17 @@ impl std::fmt::Debug for ParquetInput {
     }
 }
 
-/// A decoder's panic as its message.
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    let said = if let Some(s) = p.downcast_ref::<&str>() {
-        s
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s
-    } else {
-        "unknown panic"
+/// Runs a step of the decoder: its error, or its panic on malformed
+/// data, as the decoder's message.
+fn guarded<T, E: std::fmt::Display>(step: impl FnOnce() -> std::result::Result<T, E>) -> Result<T, String> {
+    let said = match catch_unwind(AssertUnwindSafe(step)) {
+        Ok(r) => return r.map_err(|e| ErrorKind::columnar_message(&e)),
+        Err(p) => p,
     };
-    format!("the decoder panicked: {said}")
+    let said = (said.downcast_ref::<&str>().copied())
+        .or_else(|| said.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("unknown panic");
+    Err(format!("the decoder panicked: {said}"))
 }
 
 impl ParquetInput {
@@ -109,14 +110,8 @@ impl ParquetInput {
         let name: Arc<str> = path.display().to_string().into();
         let err = |kind| PositionedError::new(&name, Position::default(), kind);
         let file = super::source::open_file(path).map_err(|e| err(ErrorKind::Open(e)))?;
-        let loaded = catch_unwind(AssertUnwindSafe(|| {
-            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())
-        }));
-        let meta = match loaded {
-            Ok(Ok(m)) => m,
-            Ok(Err(e)) => return Err(err(not_readable(&file, ErrorKind::columnar_message(&e)))),
-            Err(p) => return Err(err(not_readable(&file, panic_message(&*p)))),
-        };
+        let meta = guarded(|| ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()))
+            .map_err(|message| err(not_readable(&file, message)))?;
         let mut starts = vec![0u64];
         for g in meta.metadata().row_groups() {
             starts.push(starts[starts.len() - 1].saturating_add(g.num_rows().max(0) as u64));
@@ -215,7 +210,7 @@ impl ParquetInput {
         };
         let err = |kind| PositionedError::new(&self.name, pos.clone(), kind);
         let file = self.file.try_clone().map_err(|e| err(ErrorKind::Read(e)))?;
-        let built = catch_unwind(AssertUnwindSafe(|| {
+        let reader = guarded(|| {
             let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
                 .with_row_groups(vec![i])
                 .with_batch_size(self.batch_size);
@@ -223,12 +218,8 @@ impl ParquetInput {
                 Some(mask) => builder.with_projection(mask.clone()).build(),
                 None => builder.build(),
             }
-        }));
-        let reader = match built {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => return Err(err(damaged(ErrorKind::columnar_message(&e)))),
-            Err(p) => return Err(err(damaged(panic_message(&*p)))),
-        };
+        })
+        .map_err(|message| err(damaged(message)))?;
         Ok(RowGroupBatches {
             reader: Some(reader),
             name: self.name.clone(),
@@ -288,26 +279,17 @@ impl Iterator for RowGroupBatches {
 
     fn next(&mut self) -> Option<Self::Item> {
         let reader = self.reader.as_mut()?;
-        let res = catch_unwind(AssertUnwindSafe(|| reader.next()));
-        let message = match res {
-            Ok(None) => {
-                self.reader = None;
-                return None;
-            }
-            Ok(Some(Ok(b))) => return Some(Ok(b)),
-            Ok(Some(Err(e))) => ErrorKind::columnar_message(&e),
-            Err(p) => panic_message(&*p),
-        };
-        self.reader = None;
-        Some(Err(PositionedError::new(
-            &self.name,
-            self.pos.clone(),
-            damaged(message),
-        )))
+        let next = guarded(|| reader.next().transpose());
+        if !matches!(next, Ok(Some(_))) {
+            self.reader = None;
+        }
+        match next {
+            Ok(batch) => batch.map(Ok),
+            Err(message) => Some(Err(PositionedError::new(&self.name, self.pos.clone(), damaged(message)))),
+        }
     }
 }
 
-/// What an identifier column may hold (see the module doc).
 const IDENTIFIER_TYPES: &str =
     "a string type (Utf8, LargeUtf8, Utf8View or a dictionary of strings), bytes (Binary) nor an integer";
 

@@ -173,10 +173,8 @@ impl ScanPlan {
     pub fn build(req: &Request) -> Result<ScanPlan, PlanError> {
         let parser = hdlscan_core::options::parser_options(req.repair, req.max_len, &req.resolvers)
             .map_err(PlanError::Resolver)?;
-        let split = match &req.split {
-            Some(sep) => Some(Split::at(sep).map_err(|e| PlanError::flag("--split", e))?),
-            None => None,
-        };
+        let split = req.split.as_deref().map(Split::at).transpose();
+        let split = split.map_err(|e| PlanError::flag("--split", e))?;
         let inputs: Vec<InputSpec> = req.inputs.iter().map(|s| InputSpec::parse(s)).collect();
         if inputs.is_empty() {
             return Err(anyhow::anyhow!("no input given").into());
@@ -390,23 +388,14 @@ impl ScanPlan {
         }
         self.raw_cells = matches!(self.format, Format::Csv | Format::Tsv)
             && matches!(&self.output, Some((_, Format::Csv | Format::Tsv)));
-        let prefix_chosen = match &req.column_prefix {
-            Some(p) => {
-                self.prefix = p.clone();
-                false
+        self.prefix = match &req.column_prefix {
+            Some(p) => p.clone(),
+            None if self.long => {
+                crate::columns::free_prefix(&self.keep.iter().map(|&k| names[k].clone()).collect::<Vec<_>>(), true)
             }
-            None => {
-                self.prefix = match self.long {
-                    true => crate::columns::free_prefix(
-                        &self.keep.iter().map(|&k| names[k].clone()).collect::<Vec<_>>(),
-                        true,
-                    ),
-                    false => crate::columns::free_prefix(&names, false),
-                };
-                !self.prefix.is_empty()
-            }
+            None => crate::columns::free_prefix(&names, false),
         };
-        if prefix_chosen {
+        if req.column_prefix.is_none() && !self.prefix.is_empty() {
             self.notes.push(format!(
                 "an input column is named like an added one, so the added columns are named {0}record, {0}kind, … \
                  (--column-prefix chooses another prefix)",
@@ -561,7 +550,7 @@ pub fn output_format(path: &Path, flag: Option<Format>) -> Result<Format, PlanEr
     match flag {
         Some(f) => Ok(f),
         None if crate::io::atomic::is_stdout(path) => Ok(Format::Csv),
-        None => Format::output_from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
+        None => Format::from_path(path).ok_or_else(|| PlanError::UnknownOutputFormat(path.to_path_buf())),
     }
 }
 

@@ -45,8 +45,9 @@ pub struct Summary {
 }
 
 /// Valid values whose canonical their own record holds already:
-/// `groupBy(input, record, canonical)` with `count >= 2`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// `groupBy(input, record, canonical)` with `count >= 2`. The report's
+/// `repeated_in_record` as it is serialized.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Repeated {
     /// Values beyond the first of their canonical in their record
     /// (`count - 1` of each such group, summed).

@@ -132,25 +132,18 @@ pub fn free_prefix(input_names: &[String], long: bool) -> String {
 /// The fields of the enriched columns, names prefixed with `prefix`; errors
 /// when one clashes with an input column's name (see `added_name`).
 pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
+    // record, kind, namespace; the eight text columns, `prefix` to
+    // `fragment`, as the builder's `text`; error, warnings.
+    let list = DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, true)));
     let types = [
         (DataType::UInt64, false),
         (dict(DataType::Int8), false),
         (dict(DataType::Int32), true),
-        (DataType::Utf8, true),
-        (DataType::Utf8, true),
-        (DataType::Utf8, true),
-        (DataType::Utf8, true),
-        (DataType::Utf8, true),
-        (DataType::Utf8, true),
-        (DataType::Utf8, true),
-        (DataType::Utf8, true),
-        (dict(DataType::Int8), true),
-        (
-            DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, true))),
-            false,
-        ),
-    ];
-    let mut out = Vec::with_capacity(types.len());
+    ]
+    .into_iter()
+    .chain(std::iter::repeat_n((DataType::Utf8, true), 8))
+    .chain([(dict(DataType::Int8), true), (list, false)]);
+    let mut out = Vec::with_capacity(SPEC.len() + 1);
     for (name, (dt, nullable)) in names().zip(types) {
         out.push(Field::new(added_name(prefix, name, input_names)?, dt, nullable));
     }
@@ -176,11 +169,8 @@ pub fn long_fields(prefix: &str, keep: &[Arc<Field>], several_inputs: bool, valu
         if *name == "input" && !several_inputs {
             continue;
         }
-        out.push(Arc::new(Field::new(
-            added_name(prefix, name, &keep_names)?,
-            dt,
-            nullable,
-        )));
+        let name = added_name(prefix, name, &keep_names)?;
+        out.push(Arc::new(Field::new(name, dt, nullable)));
     }
     out.extend(keep.iter().cloned());
     // SPEC's columns: `fields` without its leading `record`.

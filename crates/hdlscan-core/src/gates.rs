@@ -226,16 +226,11 @@ impl Expr {
             format!("{flag} {expr:?}: expected METRIC OP LIMIT, OP one of > >= < <= (e.g. 'invalid>1%')")
         })?;
         let (left, rest) = expr.split_at(at);
-        let (op, limit) = if let Some(l) = rest.strip_prefix(">=") {
-            (Op::Ge, l)
-        } else if let Some(l) = rest.strip_prefix("<=") {
-            (Op::Le, l)
-        } else if let Some(l) = rest.strip_prefix('>') {
-            (Op::Gt, l)
-        } else {
-            (Op::Lt, &rest[1..])
-        };
-        let limit = limit.trim();
+        // `rest` starts with `<` or `>`: one of these is its prefix.
+        let (op, limit) = [Op::Ge, Op::Le, Op::Gt, Op::Lt]
+            .into_iter()
+            .find_map(|op| Some((op, rest.strip_prefix(op.as_str())?.trim())))
+            .expect("rest starts with < or >");
         let (number, percent) = match limit.strip_suffix('%') {
             Some(n) => (n.trim(), true),
             None => (limit, false),

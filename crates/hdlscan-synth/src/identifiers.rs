@@ -146,8 +146,6 @@ pub struct Synth {
     /// The identifier being built: `prefix/suffix`.
     core: String,
     core_is_doi: bool,
-    /// Scratch for encoding.
-    tmp: String,
     /// Recent identifiers (`prefix/suffix`, is DOI), a ring.
     pool: Vec<(String, bool)>,
     pool_next: usize,
@@ -207,7 +205,6 @@ impl Synth {
             mix,
             core: String::with_capacity(128),
             core_is_doi: true,
-            tmp: String::with_capacity(128),
             pool: Vec::with_capacity(POOL),
             pool_next: 0,
             outs: Vec::with_capacity(POOL / 4),
@@ -262,28 +259,11 @@ impl Synth {
             self.fresh(out);
         }
         debug_assert!(self.mix == Mix::V2 || !out.contains(['\r', '\n']));
-        // Remember the output.
-        if self.outs.len() < POOL / 4 {
-            self.outs.push((out.clone(), self.meta));
-        } else {
-            let slot = &mut self.outs[self.outs_next];
-            slot.0.clear();
-            slot.0.push_str(out);
-            slot.1 = self.meta;
-            self.outs_next = (self.outs_next + 1) % (POOL / 4);
-        }
+        ring_put(&mut self.outs, &mut self.outs_next, POOL / 4, out, self.meta);
     }
 
     fn remember_core(&mut self) {
-        if self.pool.len() < POOL {
-            self.pool.push((self.core.clone(), self.core_is_doi));
-        } else {
-            let slot = &mut self.pool[self.pool_next];
-            slot.0.clear();
-            slot.0.push_str(&self.core);
-            slot.1 = self.core_is_doi;
-            self.pool_next = (self.pool_next + 1) % POOL;
-        }
+        ring_put(&mut self.pool, &mut self.pool_next, POOL, &self.core, self.core_is_doi);
     }
 
     fn duplicate(&mut self, out: &mut String) {
@@ -397,15 +377,7 @@ impl Synth {
                         DoiT::AmsSici
                     };
                     self.doi_template(t);
-                    self.tmp.clear();
-                    for ch in self.core.chars() {
-                        match ch {
-                            '<' => self.tmp.push_str("&lt;"),
-                            '>' => self.tmp.push_str("&gt;"),
-                            ch => self.tmp.push(ch),
-                        }
-                    }
-                    std::mem::swap(&mut self.core, &mut self.tmp);
+                    self.core = self.core.replace('<', "&lt;").replace('>', "&gt;");
                 } else {
                     self.core.clear();
                     // 10.1234/jgr&amp;k3j9
@@ -725,20 +697,13 @@ impl Synth {
                     out.push_str(self.rng.pick(&["?locatt=view:1", "?noredirect", "#page=2"]));
                 }
             }
-            UriT::InfoHdl => {
-                out.push_str("info:hdl/");
-                self.push_core_encoded(out, slash);
-            }
-            UriT::InfoDoi => {
-                out.push_str("info:doi/");
-                self.push_core_encoded(out, slash);
-            }
-            UriT::InfoDoiUpper => {
-                out.push_str("INFO:DOI/");
-                self.push_core_encoded(out, slash);
-            }
-            UriT::HdlNaHost => {
-                out.push_str("hdl://");
+            UriT::InfoHdl | UriT::InfoDoi | UriT::InfoDoiUpper | UriT::HdlNaHost => {
+                out.push_str(match t {
+                    UriT::InfoHdl => "info:hdl/",
+                    UriT::InfoDoi => "info:doi/",
+                    UriT::InfoDoiUpper => "INFO:DOI/",
+                    _ => "hdl://",
+                });
                 self.push_core_encoded(out, slash);
             }
             UriT::HdlServer => {
@@ -760,23 +725,25 @@ impl Synth {
         }
     }
 
+    /// The identifier just made in `self.core`, remembered, as a `t` URI.
+    fn uri_of_core(&mut self, t: UriT, out: &mut String) {
+        self.mark_distinct();
+        self.remember_core();
+        let slash = self.core.find('/').unwrap();
+        self.render_uri(t, out, slash);
+    }
+
     /// A `hdl:`/`info:` URI: of a new handle or DOI, or of another `info:`
     /// namespace.
     fn uri(&mut self, t: UriT, out: &mut String) {
         let parts: &[Part] = match t {
             UriT::HdlDoi | UriT::InfoDoi | UriT::InfoDoiUpper => {
                 self.gen_doi(None);
-                self.mark_distinct();
-                self.remember_core();
-                let slash = self.core.find('/').unwrap();
-                return self.render_uri(t, out, slash);
+                return self.uri_of_core(t, out);
             }
             UriT::HdlHandle | UriT::HdlQuery | UriT::InfoHdl | UriT::HdlNaHost | UriT::HdlServer => {
                 self.gen_handle();
-                self.mark_distinct();
-                self.remember_core();
-                let slash = self.core.find('/').unwrap();
-                return self.render_uri(t, out, slash);
+                return self.uri_of_core(t, out);
             }
             UriT::InfoPmid => &[Lit("info:pmid/"), Num(1_000_000, 39_999_999, 0)],
             // info:sici/0363-0277(19950315)120:5<>1.0.TX;2-V, `<>` encoded or not
@@ -859,12 +826,9 @@ impl Synth {
                 let all = self.rng.chance(500);
                 let s = &out[self.id_start..];
                 if all {
-                    self.tmp.clear();
-                    for ch in s.chars() {
-                        self.tmp.push(if ch == '-' { dash } else { ch });
-                    }
+                    let dashed = s.replace('-', dash.encode_utf8(&mut [0; 4]));
                     out.truncate(self.id_start);
-                    out.push_str(&self.tmp);
+                    out.push_str(&dashed);
                 } else if let Some(i) = s.rfind('-') {
                     let at = self.id_start + i;
                     let mut buf = [0u8; 4];
@@ -880,15 +844,9 @@ impl Synth {
             }
             Dirt::DoubleEncoded if out[self.id_start..].contains('%') => {
                 // Escapes encoded once more: `%3C` → `%253C`.
-                self.tmp.clear();
-                for ch in out[self.id_start..].chars() {
-                    self.tmp.push(ch);
-                    if ch == '%' {
-                        self.tmp.push_str("25");
-                    }
-                }
+                let twice = out[self.id_start..].replace('%', "%25");
                 out.truncate(self.id_start);
-                out.push_str(&self.tmp);
+                out.push_str(&twice);
             }
             Dirt::EncodedSlash | Dirt::DoubleEncoded if has_sep => {
                 let rep = match (d, self.rng.chance(800)) {
@@ -929,6 +887,20 @@ impl Synth {
             at += 1;
         }
         at
+    }
+}
+
+/// Puts `(text, with)` in `ring` of at most `cap` entries, over the
+/// oldest (at `next`) once it is full, reusing that entry's string.
+fn ring_put<T>(ring: &mut Vec<(String, T)>, next: &mut usize, cap: usize, text: &str, with: T) {
+    if ring.len() < cap {
+        ring.push((text.to_string(), with));
+    } else {
+        let slot = &mut ring[*next];
+        slot.0.clear();
+        slot.0.push_str(text);
+        slot.1 = with;
+        *next = (*next + 1) % cap;
     }
 }
 

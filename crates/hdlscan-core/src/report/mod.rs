@@ -247,20 +247,11 @@ pub struct Duplicates {
     pub across_columns: u64,
     /// A canonical repeated inside one record: never a cluster by itself.
     #[serde(default)]
-    pub repeated_in_record: RepeatedReport,
+    pub repeated_in_record: crate::clusters::Repeated,
     /// The largest clusters, numbered as in the duplicates file.
     pub top: Vec<ClusterReport>,
     /// The duplicates file (`--duplicates`), if written.
     pub file: Option<String>,
-}
-
-/// Values repeating their record's canonical, and the records holding them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct RepeatedReport {
-    /// Values beyond the first of their canonical in their record.
-    pub values: u64,
-    /// Records holding a canonical twice or more.
-    pub records: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -459,10 +450,7 @@ impl Report {
             values_in_clusters: dups.values_in_clusters,
             across_inputs: dups.across_inputs,
             across_columns: dups.across_columns,
-            repeated_in_record: RepeatedReport {
-                values: dups.repeated_in_record.values,
-                records: dups.repeated_in_record.records,
-            },
+            repeated_in_record: dups.repeated_in_record,
             top: dups
                 .top
                 .iter()

@@ -48,36 +48,30 @@ impl Pages for Report {
         m.heading(&mut o, "Totals");
         let columns = [("", false), ("count", true), ("share", true)];
         m.table(&mut o, &columns, false);
+        let of = |n: u64, total: u64, what: &str| format!("{} of {what}", pct(n, total));
+        let repeated = d.repeated_in_record;
         for (k, n, share) in [
             ("records", self.records, String::new()),
             ("cells", t.cells, String::new()),
             ("values", t.values, String::new()),
-            ("empty", t.empty, format!("{} of values", pct(t.empty, t.values))),
-            (
-                "placeholder",
-                t.placeholder,
-                format!("{} of values", pct(t.placeholder, t.values)),
-            ),
-            ("present", t.present, format!("{} of values", pct(t.present, t.values))),
-            ("valid", t.valid, format!("{} of present", pct(t.valid, t.present))),
-            (
-                "invalid",
-                t.invalid,
-                format!("{} of present", pct(t.invalid, t.present)),
-            ),
+            ("empty", t.empty, of(t.empty, t.values, "values")),
+            ("placeholder", t.placeholder, of(t.placeholder, t.values, "values")),
+            ("present", t.present, of(t.present, t.values, "values")),
+            ("valid", t.valid, of(t.valid, t.present, "present")),
+            ("invalid", t.invalid, of(t.invalid, t.present, "present")),
             ("duplicate clusters", d.clusters, String::new()),
             ("records in clusters", d.records_in_clusters, String::new()),
             (
                 "values in clusters",
                 d.values_in_clusters,
-                format!("{} of valid", pct(d.values_in_clusters, t.valid)),
+                of(d.values_in_clusters, t.valid, "valid"),
             ),
             (
                 "repeated in their record",
-                d.repeated_in_record.values,
-                format!("{} of valid", pct(d.repeated_in_record.values, t.valid)),
+                repeated.values,
+                of(repeated.values, t.valid, "valid"),
             ),
-            ("records with a repeat", d.repeated_in_record.records, String::new()),
+            ("records with a repeat", repeated.records, String::new()),
         ] {
             if share.is_empty() && !html {
                 // Markdown's rows without a share have always ended `| |`.

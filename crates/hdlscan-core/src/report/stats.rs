@@ -127,15 +127,16 @@ impl AddAssign<&ColumnStats> for ColumnStats {
     fn add_assign(&mut self, o: &ColumnStats) {
         self.cells += o.cells;
         self.values += o.values;
-        for (a, b) in self.by_kind.iter_mut().zip(&o.by_kind) {
-            *a += b;
-        }
-        for (a, b) in self.errors.iter_mut().zip(&o.errors) {
-            *a += b;
-        }
-        for (a, b) in self.warnings.iter_mut().zip(&o.warnings) {
-            *a += b;
-        }
+        add_each(&mut self.by_kind, &o.by_kind);
+        add_each(&mut self.errors, &o.errors);
+        add_each(&mut self.warnings, &o.warnings);
+    }
+}
+
+/// Adds each of `b` to its counterpart in `a`.
+fn add_each<T: for<'a> AddAssign<&'a T>>(a: &mut [T], b: &[T]) {
+    for (a, b) in a.iter_mut().zip(b) {
+        *a += b;
     }
 }
 
@@ -249,19 +250,13 @@ impl AddAssign<Stats> for Stats {
         if self.columns.len() < o.columns.len() {
             self.columns.resize(o.columns.len(), ColumnStats::new());
         }
-        for (a, b) in self.columns.iter_mut().zip(&o.columns) {
-            *a += b;
-        }
+        add_each(&mut self.columns, &o.columns);
         if self.errors.is_empty() {
             self.errors = vec![CodeStats::default(); ErrorCode::ALL.len()];
             self.warnings = vec![CodeStats::default(); Warning::ALL.len()];
         }
-        for (a, b) in self.errors.iter_mut().zip(&o.errors) {
-            *a += b;
-        }
-        for (a, b) in self.warnings.iter_mut().zip(&o.warnings) {
-            *a += b;
-        }
+        add_each(&mut self.errors, &o.errors);
+        add_each(&mut self.warnings, &o.warnings);
         for (map, other) in [
             (&mut self.namespaces, &mut o.namespaces),
             (&mut self.prefixes, &mut o.prefixes),
