@@ -42,7 +42,7 @@ impl Parts {
     pub fn new(budget: &Budget) -> Result<Parts> {
         let n = budget.partitions;
         Ok(Parts {
-            writers: budget.writers(TASK, n, BUFFER)?,
+            writers: budget.writers(TASK, n, BUFFER, true)?,
             budget: budget.clone(),
             n,
             old: Vec::new(),
@@ -63,7 +63,7 @@ impl Parts {
 
     /// Ends OLD's partitions; what is pushed next is NEW's.
     pub fn start_new(&mut self) -> Result<()> {
-        let fresh = self.budget.writers(TASK, self.n, BUFFER)?;
+        let fresh = self.budget.writers(TASK, self.n, BUFFER, true)?;
         let old = std::mem::replace(&mut self.writers, fresh);
         self.old = old.into_iter().map(Writer::finish).collect::<Result<_>>()?;
         Ok(())
@@ -86,7 +86,7 @@ impl Parts {
         emit: &mut dyn FnMut(&ChangeRow<'_>) -> Result<()>,
     ) -> Result<Matched> {
         let new_files: Vec<Part> = self.writers.into_iter().map(Writer::finish).collect::<Result<_>>()?;
-        let out_file = Spill::new(TASK, self.budget.dir())?;
+        let out_file = Spill::new(TASK, self.budget.dir(), true)?;
         let mut m = Matched {
             partitions: self.n as u64,
             ..Matched::default()
@@ -184,7 +184,7 @@ fn fit(budget: &Budget, old: Part, new: Part, level: u32) -> Result<Vec<(Part, P
 /// `part` split in two by `level`'s hash of its rows' keys, each half in
 /// `part`'s order.
 fn split(budget: &Budget, part: &Part, level: u32) -> Result<Vec<Part>> {
-    let mut halves = budget.writers(TASK, 2, BUFFER)?;
+    let mut halves = budget.writers(TASK, 2, BUFFER, true)?;
     let mut reader = part.frames(BUFFER);
     while reader.advance()? {
         let key = record::get_row(reader.frame())?.key;

@@ -117,7 +117,9 @@ impl Collector {
             if self.parts.is_none() {
                 // A file's buffer: 16 KiB, less for small budgets.
                 let buffer = (budget.memory / 4 / n).clamp(512, 16 * 1024);
-                self.parts = Some(budget.writers(TASK, n, buffer)?);
+                // The disk goes back as partitions are grouped only when
+                // runs of the duplicates file are written meanwhile.
+                self.parts = Some(budget.writers(TASK, n, buffer, self.opts.file)?);
             }
             let parts = self.parts.as_mut().expect("created above");
             let before: u64 = parts.iter().map(Writer::bytes).sum();

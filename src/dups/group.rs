@@ -607,7 +607,7 @@ fn split(ctx: &Ctx<'_>, part: &Part, level: u32) -> Result<Vec<Part>> {
     let fit = (ctx.per_thread / 4).max(1) as u64;
     let n = ((part.bytes / fit + 1) * 2).clamp(2, ctx.opts.budget.partitions.max(2) as u64) as usize;
     let buffer = (ctx.per_thread / 2 / n).clamp(512, 64 * 1024);
-    let mut writers = ctx.opts.budget.writers(TASK, n, buffer)?;
+    let mut writers = ctx.opts.budget.writers(TASK, n, buffer, ctx.opts.file)?;
     let cap = (ctx.per_thread / 4).clamp(256, 1 << 20);
     // The first level's hash is not needed: a cheap one stands in.
     Source::Stream(part, cap).each(|_| 0, |_| true, |_, seq, k, body| {

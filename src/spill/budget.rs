@@ -74,8 +74,9 @@ impl Budget {
     }
 
     /// `n` partitions of `task`, sharing one new file in the budget's
-    /// directory, each written through `buffer` bytes.
-    pub(crate) fn writers(&self, task: Task, n: usize, buffer: usize) -> Result<Vec<Writer>> {
-        task.writers(self.dir(), n, buffer)
+    /// directory, each written through `buffer` bytes; `give_back`: see
+    /// [`Spill::new`](super::Spill::new).
+    pub(crate) fn writers(&self, task: Task, n: usize, buffer: usize, give_back: bool) -> Result<Vec<Writer>> {
+        task.writers(self.dir(), n, buffer, give_back)
     }
 }

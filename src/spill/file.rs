@@ -46,9 +46,9 @@ impl Task {
     }
 
     /// `n` partitions being written into one new file, each through
-    /// `buffer` bytes.
-    pub fn writers(self, dir: Option<&Path>, n: usize, buffer: usize) -> Result<Vec<Writer>> {
-        let spill = Spill::new(self, dir)?;
+    /// `buffer` bytes; `give_back`: see [`Spill::new`].
+    pub fn writers(self, dir: Option<&Path>, n: usize, buffer: usize, give_back: bool) -> Result<Vec<Writer>> {
+        let spill = Spill::new(self, dir, give_back)?;
         Ok((0..n).map(|_| spill.writer(buffer)).collect())
     }
 }
@@ -65,11 +65,16 @@ pub(crate) struct Spill {
 struct Shared {
     file: File,
     end: AtomicU64,
+    give_back: bool,
 }
 
 impl Spill {
-    /// A new anonymous file, in `dir` or the system's.
-    pub fn new(task: Task, dir: Option<&Path>) -> Result<Spill> {
+    /// A new anonymous file, in `dir` or the system's. With `give_back`, a
+    /// large spill's partitions give their disk back as they are dropped
+    /// ([`Part`]'s `Drop`), for a user that writes another file while it
+    /// reads them (runs, a diff's changes); without, the disk goes when the
+    /// file closes.
+    pub fn new(task: Task, dir: Option<&Path>, give_back: bool) -> Result<Spill> {
         let file = match dir {
             Some(d) => tempfile::tempfile_in(d),
             None => tempfile::tempfile(),
@@ -77,6 +82,7 @@ impl Spill {
         let shared = Shared {
             file: file.map_err(|e| task.write_error(&e))?,
             end: AtomicU64::new(0),
+            give_back,
         };
         Ok(Spill {
             task,
@@ -256,12 +262,15 @@ impl Part {
 
 impl Drop for Part {
     /// Gives the partition's disk back now, not when the spill's last
-    /// partition goes: partitions are grouped one after another while runs
-    /// are written, and the temporary disk would otherwise hold both. A
-    /// small spill keeps its disk to the end: a hole is a system call a
-    /// buffer's extent, and the page cache drops the pages at close anyway.
+    /// partition goes, where its user writes another file while reading
+    /// the partitions (runs, a diff's changes): the temporary disk would
+    /// otherwise hold both. Only then, and only for a large spill: a hole
+    /// is a system call a buffer's extent, which holds the file's lock
+    /// against the other threads' reads, and the page cache drops the
+    /// pages at close anyway.
     fn drop(&mut self) {
-        if Arc::strong_count(&self.spill.shared) == 1 || self.spill.bytes() < PUNCH_FROM {
+        let shared = &self.spill.shared;
+        if !shared.give_back || Arc::strong_count(shared) == 1 || self.spill.bytes() < PUNCH_FROM {
             return;
         }
         #[cfg(target_os = "linux")]

@@ -57,7 +57,7 @@ impl RunStore {
         if let Some(s) = self.spill.get() {
             return Ok(s);
         }
-        let s = Spill::new(self.task, self.dir.as_deref())?;
+        let s = Spill::new(self.task, self.dir.as_deref(), true)?;
         // Two threads may both create one; the loser's vanishes on drop.
         Ok(self.spill.get_or_init(|| s))
     }

@@ -59,7 +59,7 @@ pub(crate) use spill_suite;
 
 /// Frames written to a file as `Writer` writes them.
 fn part_of(bodies: &[Vec<u8>], seq: bool) -> Part {
-    let mut w = Spill::new(TASK, None).unwrap().writer(64);
+    let mut w = Spill::new(TASK, None, true).unwrap().writer(64);
     for (i, b) in bodies.iter().enumerate() {
         if seq {
             w.push_seq(i as u64 * 3, b).unwrap();
@@ -102,7 +102,7 @@ proptest! {
         buffer in 1..300usize,
         cap in 1..700usize,
     ) {
-        let mut writers = TASK.writers(None, 5, buffer).unwrap();
+        let mut writers = TASK.writers(None, 5, buffer, true).unwrap();
         let mut want = vec![Vec::new(); 5];
         for (b, &p) in bodies.iter().zip(&to) {
             writers[p].push(b).unwrap();
