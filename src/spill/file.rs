@@ -66,6 +66,9 @@ struct Shared {
     file: File,
     end: AtomicU64,
     give_back: bool,
+    /// Whether the file's disk is short enough to give back, asked of the
+    /// file system once, when the first partition is dropped.
+    tight: std::sync::OnceLock<bool>,
 }
 
 impl Spill {
@@ -83,6 +86,7 @@ impl Spill {
             file: file.map_err(|e| task.write_error(&e))?,
             end: AtomicU64::new(0),
             give_back,
+            tight: std::sync::OnceLock::new(),
         };
         Ok(Spill {
             task,
@@ -264,13 +268,18 @@ impl Drop for Part {
     /// Gives the partition's disk back now, not when the spill's last
     /// partition goes, where its user writes another file while reading
     /// the partitions (runs, a diff's changes): the temporary disk would
-    /// otherwise hold both. Only then, and only for a large spill: a hole
-    /// is a system call a buffer's extent, which holds the file's lock
-    /// against the other threads' reads, and the page cache drops the
+    /// otherwise hold both. Only then, only for a large spill, and only
+    /// when the file system has less room left than twice the spill: a
+    /// hole is a system call a buffer's extent, which holds the file's
+    /// lock against the other threads' reads, and the page cache drops the
     /// pages at close anyway.
     fn drop(&mut self) {
         let shared = &self.spill.shared;
         if !shared.give_back || Arc::strong_count(shared) == 1 || self.spill.bytes() < PUNCH_FROM {
+            return;
+        }
+        let spill = self.spill.bytes();
+        if !*shared.tight.get_or_init(|| free_disk(&shared.file).is_none_or(|free| free < 2 * spill)) {
             return;
         }
         #[cfg(target_os = "linux")]
@@ -290,6 +299,30 @@ impl Drop for Part {
                 );
             }
         }
+    }
+}
+
+/// The bytes free for an unprivileged user on `file`'s file system;
+/// `None` where that cannot be asked.
+fn free_disk(file: &File) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+        // SAFETY: a plain system call on a descriptor this file owns,
+        // filling the buffer it is given; read only when it succeeded.
+        let st = unsafe {
+            if libc::fstatvfs(file.as_raw_fd(), st.as_mut_ptr()) != 0 {
+                return None;
+            }
+            st.assume_init()
+        };
+        Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        None
     }
 }
 
@@ -459,5 +492,20 @@ impl<'a> Frames<'a> {
             Src::Mem(m) => &m[self.cur.0..self.cur.1],
             _ => &self.buf[self.cur.0..self.cur.1],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The file system is asked for the room left beside a spill, which
+    /// decides whether a large spill punches its partitions out.
+    #[test]
+    fn free_disk_is_read_where_the_spill_is() {
+        let file = tempfile::tempfile().unwrap();
+        let free = super::free_disk(&file);
+        #[cfg(unix)]
+        assert!(free.is_some_and(|b| b > 0), "{free:?}");
+        #[cfg(not(unix))]
+        assert_eq!(free, None);
     }
 }
