@@ -274,11 +274,10 @@ impl Drop for Part {
     /// lock against the other threads' reads, and the page cache drops the
     /// pages at close anyway.
     fn drop(&mut self) {
-        let shared = &self.spill.shared;
-        if !shared.give_back || Arc::strong_count(shared) == 1 || self.spill.bytes() < PUNCH_FROM {
+        let (shared, spill) = (&self.spill.shared, self.spill.bytes());
+        if !shared.give_back || Arc::strong_count(shared) == 1 || spill < PUNCH_FROM {
             return;
         }
-        let spill = self.spill.bytes();
         if !*shared.tight.get_or_init(|| free_disk(&shared.file).is_none_or(|free| free < 2 * spill)) {
             return;
         }

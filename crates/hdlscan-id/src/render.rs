@@ -81,21 +81,12 @@ fn classes(s: &str) -> u8 {
 /// first), repaired when `repair` (`--repair`); an invalid value leaves
 /// them empty. `Parser::render` is the public way in.
 pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
-    out.canonical.clear();
-    out.uri.clear();
-    out.url.clear();
-    out.valid = p.kind != Kind::Invalid;
-    out.has_url = false;
-    if !out.valid {
+    if !start(p, out) {
         return;
     }
     if let (Some(prefix), Some(suffix)) = (p.prefix, p.suffix) {
         let is_doi = p.is_doi();
-        let (prefix, suffix) = if repair && p.warnings.intersects(Warnings::REPAIRABLE) {
-            dirt::repair(prefix, suffix, p.warnings, is_doi, &mut out.repair)
-        } else {
-            (prefix, suffix)
-        };
+        let (prefix, suffix) = repaired(p, prefix, suffix, repair, &mut out.repair);
         handle_columns(prefix, suffix, is_doi, &mut out.canonical, &mut out.uri, &mut out.url);
         out.has_url = true;
     } else if let (Some(ns), Some(id)) = (p.namespace, p.info_identifier) {
@@ -122,6 +113,31 @@ pub fn render(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
             out.canonical.push_str(id);
         }
         out.uri.push_str(&out.canonical);
+    }
+}
+
+/// Clears `out` for `p`'s columns: whether `p` is valid, and so has any.
+fn start(p: &Parsed<'_>, out: &mut Rendered) -> bool {
+    out.canonical.clear();
+    out.uri.clear();
+    out.url.clear();
+    out.has_url = false;
+    out.valid = p.kind != Kind::Invalid;
+    out.valid
+}
+
+/// A handle's `prefix` and `suffix`, repaired (into `bufs`) when `repair`
+/// asks and `p`'s warnings name a repair.
+fn repaired<'a>(
+    p: &Parsed<'_>,
+    prefix: &'a str,
+    suffix: &'a str,
+    repair: bool,
+    bufs: &'a mut dirt::RepairBufs,
+) -> (&'a str, &'a str) {
+    match repair && p.warnings.intersects(Warnings::REPAIRABLE) {
+        true => dirt::repair(prefix, suffix, p.warnings, p.is_doi(), bufs),
+        false => (prefix, suffix),
     }
 }
 
@@ -223,20 +239,11 @@ pub fn render_canonical(p: &Parsed<'_>, repair: bool, out: &mut Rendered) {
         out.has_url = false;
         return;
     };
-    out.canonical.clear();
-    out.uri.clear();
-    out.url.clear();
-    out.has_url = false;
-    out.valid = p.kind != Kind::Invalid;
-    if !out.valid {
+    if !start(p, out) {
         return;
     }
     let is_doi = p.is_doi();
-    let (prefix, suffix) = if repair && p.warnings.intersects(Warnings::REPAIRABLE) {
-        dirt::repair(prefix, suffix, p.warnings, is_doi, &mut out.repair)
-    } else {
-        (prefix, suffix)
-    };
+    let (prefix, suffix) = repaired(p, prefix, suffix, repair, &mut out.repair);
     out.canonical.push_str(prefix);
     out.canonical.push('/');
     out.canonical.push_str(suffix);

@@ -163,10 +163,10 @@ pub fn is_host_name(auth: &str) -> bool {
         return false;
     };
     let first = &b[..dot];
-    let www = first.eq_ignore_ascii_case(b"www");
-    if !www && !first.iter().any(u8::is_ascii_alphabetic) {
+    if !may_start_host(first) {
         return false;
     }
+    let www = first.eq_ignore_ascii_case(b"www");
     let labels_ok = !b.ends_with(b".")
         && !b.windows(2).any(|w| w == b"..")
         && !b.starts_with(b".")
@@ -177,6 +177,12 @@ pub fn is_host_name(auth: &str) -> bool {
             .iter()
             .any(|d| last.eq_ignore_ascii_case(d.as_bytes()));
     labels_ok && (www || top)
+}
+
+/// Whether `label` may be a host name's first label ([`is_host_name`]):
+/// `www`, or one holding a letter.
+fn may_start_host(label: &[u8]) -> bool {
+    label.eq_ignore_ascii_case(b"www") || label.iter().any(u8::is_ascii_alphabetic)
 }
 
 /// SPEC v3 §2: a trimmed value written as a URL without its scheme on any
@@ -190,9 +196,7 @@ pub fn is_schemeless_url(t: &str) -> bool {
     // handle's prefix holds no letter there (`10.1000/`).
     let b = t.as_bytes();
     let first = b.iter().position(|&c| c == b'.' || c == b'/').unwrap_or(b.len());
-    let label = &b[..first];
-    if b.get(first) != Some(&b'.') || !(label.eq_ignore_ascii_case(b"www") || label.iter().any(u8::is_ascii_alphabetic))
-    {
+    if b.get(first) != Some(&b'.') || !may_start_host(&b[..first]) {
         return false;
     }
     chars::find_byte(b'/', b).is_some_and(|i| is_host_name(&t[..i]))

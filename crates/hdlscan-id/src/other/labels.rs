@@ -117,10 +117,11 @@ pub fn label(s: &str) -> Option<(Scheme, usize)> {
 }
 
 /// The label or URN head `b` starts with, its first 8 bytes compared as
-/// one word with each label's (SPEC §6 asks it of every piece): its scheme and length, without what
-/// follows. Only the labels that start with `b`'s first two letters are
-/// compared: most words that start a piece (`info`, `AID-…` in a SICI
-/// DOI) share a first letter with a label, few its second.
+/// one word with each label's (SPEC §6 asks it of every piece): its
+/// scheme and length, without what follows. Only the labels that start
+/// with `b`'s first two letters are compared: most words that start a
+/// piece (`info`, `AID-…` in a SICI DOI) share a first letter with a
+/// label, few its second.
 fn label_bytes(b: &[u8]) -> Option<(Scheme, usize)> {
     let (labels, urn) = match (b.first()? | 0x20, b.get(1)? | 0x20) {
         (b'i', b's') => (LABELS_I, false),
