@@ -71,7 +71,7 @@ pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
         };
     }
     if !(crate::strings::is_string_type(field.data_type())
-        || crate::strings::is_integer_type(field.data_type())
+        || field.data_type().is_integer()
         || matches!(
             field.data_type(),
             DataType::Binary | DataType::LargeBinary | DataType::BinaryView

@@ -58,7 +58,7 @@ use super::error::{ErrorKind, Position, PositionedError, RowGroup};
 use super::format::Format;
 use super::magic;
 use super::source::Compression;
-use crate::strings::{is_integer_type, is_string_type};
+use crate::strings::is_string_type;
 
 /// What a Parquet input fails with.
 pub type Result<T, E = PositionedError> = std::result::Result<T, E>;
@@ -301,7 +301,7 @@ pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: 
         f.data_type(),
         DataType::Binary | DataType::LargeBinary | DataType::BinaryView | DataType::Null
     );
-    if !is_string_type(f.data_type()) && !bytes && !is_integer_type(f.data_type()) {
+    if !is_string_type(f.data_type()) && !bytes && !f.data_type().is_integer() {
         let kind = ErrorKind::ColumnType {
             column: f.name().clone(),
             found: f.data_type().to_string(),

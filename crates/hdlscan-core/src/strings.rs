@@ -29,12 +29,6 @@ pub fn is_string_type(dt: &DataType) -> bool {
     }
 }
 
-/// Whether `dt` is an integer type, which an identifier column reads as
-/// its decimal text ([`integer_text`]).
-pub fn is_integer_type(dt: &DataType) -> bool {
-    dt.is_integer()
-}
-
 /// The decimal text of an integer array, nulls kept; `None` for an array
 /// of another type.
 pub fn integer_text(array: &dyn Array) -> Option<StringArray> {
