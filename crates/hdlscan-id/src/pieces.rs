@@ -300,9 +300,12 @@ impl Iterator for Pieces<'_> {
 }
 
 /// True when `piece` is a link (SPEC §6): it starts with `http://` or
-/// `https://`, any case.
+/// `https://`, any case, or it is a URL written without its scheme, which
+/// SPEC §2 reads as `http://` + the piece for section 6's rules too: else
+/// `oi.org/x;ream/handle/10.1/a;1/b` would be one value (its first piece no
+/// link) whose canonical `10.1/a;1/b` reads as two (the fuzzer's find).
 pub fn is_link(piece: &str) -> bool {
-    starts_with_ci(piece, "http://") || starts_with_ci(piece, "https://")
+    starts_with_ci(piece, "http://") || starts_with_ci(piece, "https://") || resolver::is_schemeless_url(piece)
 }
 
 /// True when `b` could be an identifier or a link at all: it holds a `/`,
