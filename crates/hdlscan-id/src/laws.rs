@@ -19,11 +19,12 @@
 //! never `multiple_values` or `extra_text`), unless the value held a `%`
 //! escape that decoded to it (`hdl:1234/a%20b` is the handle `1234/a b`,
 //! `internal_whitespace`), or, with repair, an HTML entity whose `;` cut
-//! the value as read.
+//! the value as read, or its prefix is a host name (read alone, the
+//! canonical is a URL without its scheme).
 
 use super::chars::is_trim_char;
 use super::pieces::has_space;
-use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnings};
+use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnings, resolver};
 
 /// What a law compares, owned.
 #[derive(Debug, Clone, PartialEq)]
@@ -222,7 +223,14 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     ) || [Warning::MultipleValues, Warning::ExtraText]
         .iter()
         .any(|&w| via_canonical.warnings.contains(w));
-    if several && !escaped {
+    // A handle whose prefix is a host name (`hdl:doi.org/a::10.1/b`, valid:
+    // its piece `hdl:doi.org/a` is no identifier) has a canonical that,
+    // read alone, is a URL without its scheme (SPEC v3 §2), whose first
+    // piece §6 counts as a link (the fuzzer's find): a canonical with a
+    // prefix no bare value may have is outside the laws that read it
+    // alone, as SPEC §3's own law is.
+    let host_prefix = resolver::is_schemeless_url(canonical);
+    if several && !escaped && !host_prefix {
         return Err(format!(
             "canonical of {v:?} is not one identifier: {canonical:?} reads as {:?}",
             via_canonical.error
