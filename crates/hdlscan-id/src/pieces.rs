@@ -202,7 +202,10 @@ pub fn head_len(s: &str, opts: &Options) -> usize {
     // A label of SPEC §8 and its whitespace (`ISSN 1932-6203`, `PMID: 1`,
     // `ORCID iD 0000-…`) is the head: no `doi` label or URL starts so.
     let other = other::head_len(s);
-    if other > 0 || !(word.ends_with(b":") || word.ends_with(b"/") || word.eq_ignore_ascii_case(b"doi")) {
+    // A word ending in `doi` may end in a label (`DOI 10.1/x`, and
+    // `doi:doi 10.1/x`, two labels: the fuzzer's find).
+    let doi = word.len() >= 3 && word[word.len() - 3..].eq_ignore_ascii_case(b"doi");
+    if other > 0 || !(word.ends_with(b":") || word.ends_with(b"/") || doi) {
         return other;
     }
     // A lone `DOI` before whitespace is a label too (`DOI 10.1/x`).
