@@ -287,7 +287,11 @@ mod tests {
 
     #[test]
     fn committed_testdata_is_current() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        // Cargo's run-time variable first: a test binary built in another
+        // clone of the workspace sharing its target directory (identical
+        // sources, so not rebuilt) has that clone's path compiled in.
+        let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into());
+        let dir = std::path::Path::new(&manifest).join("../../testdata");
         let mut csv = Vec::new();
         write_sample_csv(&mut csv).unwrap();
         let mut vals = Vec::new();
