@@ -1294,8 +1294,8 @@ fn fuzz_regressions_parse() {
 }
 
 // ---------------------------------------------------------------------------
-// Files in a format scan does not read, whatever their name, and hints that
-// fit how the input was read.
+// Arrow IPC input, and files read the wrong way: hints that fit how the
+// input was read.
 
 /// `rows` identifiers as an Arrow IPC file (`stream`: the stream format).
 fn arrow_ipc(stream: bool) -> Vec<u8> {
@@ -1321,11 +1321,12 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     gz.finish().unwrap()
 }
 
-/// Arrow IPC (file or stream format) was read as CSV and could exit 0 with
-/// garbage rows; it is named by its first bytes under any name, and as
-/// stdin, and compressed.
+/// Arrow IPC is read in either format (file and stream) when its name
+/// says so; under another name, on stdin or compressed it is named by its
+/// first bytes with the hint that gets it read (it was once read as CSV,
+/// exiting 0 with garbage rows).
 #[test]
-fn arrow_ipc_input_is_refused_whatever_its_name() {
+fn arrow_ipc_input_is_read_or_named() {
     let (file, stream) = (arrow_ipc(false), arrow_ipc(true));
     let gz = gzip(&file);
     let c = Case::new(&[
@@ -1334,33 +1335,77 @@ fn arrow_ipc_input_is_refused_whatever_its_name() {
         ("one.csv", &file),
         ("one.parquet", &file),
         ("one.csv.gz", &gz),
+        ("one.arrow.gz", &gz),
         ("in.csv", OK_CSV),
     ]);
-    let want = [
-        "an Arrow IPC file",
-        "hdlscan reads CSV, TSV, JSON Lines and Parquet",
-        "pyarrow",
-    ];
+    for input in ["one.arrow", "one.arrows"] {
+        c.run(&[input, "-c", "identifier", "-o", "read.csv"]).ok();
+        let out = fs::read_to_string(c.path().join("read.csv")).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            "identifier,record,kind,namespace,prefix,suffix,canonical,uri,url,resolver,query,fragment,error,warnings"
+        );
+        assert!(
+            lines[1].starts_with("10.1/a,1,doi,doi,10.1,a,10.1/a,"),
+            "{input}: {out}"
+        );
+        assert!(lines[2].starts_with("10.1/b,2,doi,"), "{input}: {out}");
+        assert_eq!(lines.len(), 3, "{input}: {out}");
+    }
+    let named = "this is an Arrow IPC file; name it .arrow or pass --input-format arrow";
     for args in [
-        &["one.arrow", "-c", "1"][..],
-        &["one.arrows", "-c", "1"],
-        &["one.csv", "-c", "1"],
+        &["one.csv", "-c", "1"][..],
         &["one.parquet", "-c", "1"],
         &["one.arrow", "-c", "1", "--input-format", "parquet"],
     ] {
-        c.run(args).fails_with(&[&[args[0]][..], &want].concat());
+        c.run(args).fails_with(&[args[0], named]);
         c.nothing_written(true);
     }
-    scan_in(c.path(), &["-", "-c", "1", "-o", "out/o.csv", "-q"], Some(&stream))
-        .fails_with(&[&["<stdin>"][..], &want].concat());
-    c.run(&["one.csv.gz", "-c", "1"])
-        .fails_with(&["one.csv.gz", "gzip-compressed Arrow IPC file"]);
-    c.nothing_written(true);
-    // scan's own Arrow output, fed back.
-    c.run(&["in.csv", "-c", "id", "-o", "out/x.arrow"]).ok();
-    c.run(&["out/x.arrow", "-c", "id", "-o", "o.csv"])
-        .fails_with(&["out/x.arrow", "an Arrow IPC file"]);
-    assert!(!c.path().join("o.csv").exists());
+    c.run(&["one.arrow", "-c", "1", "--input-format", "csv"]).fails_with(&[
+        "one.arrow",
+        "read as another format because of --input-format; drop that option",
+    ]);
+    scan_in(c.path(), &["-", "-c", "1", "-o", "out/o.csv", "-q"], Some(&stream)).fails_with(&[
+        "<stdin>",
+        "Arrow IPC file, which cannot be read from stdin; give the file's path",
+    ]);
+    for gz in ["one.csv.gz", "one.arrow.gz"] {
+        c.run(&[gz, "-c", "1"])
+            .fails_with(&[gz, "gzip-compressed Arrow IPC file; decompress it first"]);
+        c.nothing_written(true);
+    }
+    // scan's own Arrow output, fed back: the same classification.
+    c.run(&["in.csv", "-c", "id", "-o", "out/x.arrow", "--report", "out/a.json"])
+        .ok();
+    c.run(&["out/x.arrow", "-c", "id", "--report", "out/b.json"]).ok();
+    let report = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&fs::read(c.path().join("out").join(name)).unwrap()).unwrap()
+    };
+    let (a, b) = (report("a.json"), report("b.json"));
+    for key in ["values", "valid", "invalid", "by_kind", "duplicates"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+}
+
+/// A damaged Arrow IPC file fails with its name and, mid-stream, the
+/// record its batch starts at; nothing is written and nothing panics.
+#[test]
+fn damaged_arrow_ipc() {
+    let (file, stream) = (arrow_ipc(false), arrow_ipc(true));
+    let c = Case::new(&[
+        ("cut.arrow", &file[..file.len() / 2]),
+        ("cut.arrows", &stream[..stream.len() - 20]),
+        ("empty.arrow", b""),
+    ]);
+    for (input, want) in [
+        ("cut.arrow", "cut.arrow: not a readable Arrow IPC file"),
+        ("cut.arrows", "cut.arrows: record 1: damaged Arrow IPC data"),
+        ("empty.arrow", "empty.arrow: not a readable Arrow IPC file"),
+    ] {
+        c.run(&[input, "-c", "1", "-o", "out/o.csv"]).fails_with(&[want]);
+        c.nothing_written(true);
+    }
 }
 
 /// Parquet read the wrong way gets the hint that works: on stdin, not

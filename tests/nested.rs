@@ -52,15 +52,31 @@ pub fn works() -> RecordBatch {
     .unwrap()
 }
 
+/// `batch` as an Arrow IPC file.
+fn write_arrow(path: &std::path::Path, batch: &RecordBatch) {
+    let mut w = arrow_ipc::writer::FileWriter::try_new(std::fs::File::create(path).unwrap(), &batch.schema()).unwrap();
+    w.write(batch).unwrap();
+    w.finish().unwrap();
+}
+
 #[test]
-fn struct_and_list_paths_in_parquet() {
+fn struct_and_list_paths_in_parquet_and_arrow() {
+    for works_file in ["works.parquet", "works.arrow"] {
+        struct_and_list_paths(works_file);
+    }
+}
+
+fn struct_and_list_paths(works_file: &str) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    write_parquet(&d.join("works.parquet"), &works());
+    match works_file.ends_with(".arrow") {
+        true => write_arrow(&d.join(works_file), &works()),
+        false => write_parquet(&d.join(works_file), &works()),
+    }
     scan(
         d,
         &[
-            "works.parquet",
+            works_file,
             "-c",
             "ids.doi",
             "-c",
@@ -117,10 +133,10 @@ fn struct_and_list_paths_in_parquet() {
     assert_eq!(r["duplicates"]["clusters"], 0);
     assert_eq!(r["duplicates"]["repeated_in_record"]["records"], 1);
     // A struct path alone, no []: wide output, the input's columns kept.
-    scan(d, &["works.parquet", "-c", "ids.doi", "-o", "wide.parquet", "-q"]).ok();
+    scan(d, &[works_file, "-c", "ids.doi", "-o", "wide.parquet", "-q"]).ok();
     // Paths that do not fit say why, before anything is written.
-    scan(d, &["works.parquet", "-c", "ids.pmid"]).usage_error(&["has no field 'pmid' (its fields: openalex, doi)"]);
-    scan(d, &["works.parquet", "-c", "locations.landing_page_url"]).usage_error(&["not a struct"]);
+    scan(d, &[works_file, "-c", "ids.pmid"]).usage_error(&["has no field 'pmid' (its fields: openalex, doi)"]);
+    scan(d, &[works_file, "-c", "locations.landing_page_url"]).usage_error(&["not a struct"]);
 }
 
 /// As for JSON (tests/jsonl.rs), every list element a path reaches is one

@@ -1,5 +1,5 @@
-//! `hdlscan scan`: the batch audit. Reads CSV, TSV, Parquet, JSON Lines
-//! and spreadsheet inputs, classifies the values of the chosen columns,
+//! `hdlscan scan`: the batch audit. Reads CSV, TSV, Parquet, Arrow IPC,
+//! JSON Lines and spreadsheet inputs, classifies the values of the chosen columns,
 //! optionally writes them back enriched (wide or long), and reports.
 
 use super::report_files::{self, ReportArgs};
@@ -90,12 +90,13 @@ that could not finish), 2 usage error, 3 a --fail-if gate held,
 
 #[derive(clap::Args, Debug)]
 #[command(
-    about = "Scan columns of CSV, TSV, JSON Lines, Parquet or Excel files: classify, normalize, report",
+    about = "Scan columns of CSV, TSV, JSON Lines, Parquet, Arrow or Excel files: classify, normalize, report",
     after_help = EXAMPLES
 )]
 pub struct ScanArgs {
-    /// Input files (.csv, .tsv, .parquet, JSON Lines: .jsonl/.ndjson/.json,
-    /// Excel: .xlsx/.xls/.ods; .gz and .zst CSV, TSV and JSON decompress).
+    /// Input files (.csv, .tsv, .parquet, Arrow IPC: .arrow/.arrows/.ipc/.feather,
+    /// JSON Lines: .jsonl/.ndjson/.json, Excel: .xlsx/.xls/.ods; .gz and
+    /// .zst CSV, TSV and JSON decompress).
     /// `-` reads CSV from stdin. Each input must hold the chosen and kept
     /// columns (wide output: the same columns as the first).
     #[arg(required = true, value_name = "INPUT")]
@@ -234,6 +235,10 @@ const READ: &[(Format, &str)] = &[
     (Format::Csv, ""),
     (Format::Tsv, ""),
     (Format::Parquet, ""),
+    (
+        Format::Arrow,
+        "Arrow IPC, the file or the stream format (`.arrow`, `.arrows`, `.ipc`, `.feather`)",
+    ),
     (
         Format::Jsonl,
         "JSON Lines (`.jsonl`, `.ndjson`, `.json`), or with `--records` JSON documents holding an array of records",
@@ -408,9 +413,13 @@ fn read_baseline(path: &Path) -> Result<Snapshot> {
 }
 
 /// A bar on a terminal, for files whose size tells the work ahead: bytes
-/// for CSV, rows for Parquet. None on stdin, compressed input or -q.
+/// for CSV, rows for Parquet. None on stdin, compressed input, Arrow IPC
+/// (whose rows are known only once read) or -q.
 fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: Format) -> Option<ProgressBar> {
     if args.quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    if format == Format::Arrow {
         return None;
     }
     let mut total = 0u64;

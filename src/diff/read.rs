@@ -15,6 +15,7 @@
 
 use super::layout::{self, Layout};
 use super::row::{RowBuf, normalize_warnings};
+use crate::io::arrow_in::ArrowInput;
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, parse_block};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::format::Format;
@@ -24,18 +25,16 @@ use crate::io::sink::Cells;
 use crate::io::source::InputSpec;
 use crate::strings::is_string_type;
 use anyhow::Result;
-use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_array::RecordBatch;
 use arrow_schema::{DataType, SchemaRef};
 use std::borrow::Cow;
-use std::fs::File;
-use std::sync::Arc;
 
 enum Source {
     Csv(Box<CsvBlockReader>),
     /// The reader, and its first block, read to learn the columns.
     Jsonl(Box<JsonlBlockReader>, Option<RawLines>),
     Parquet(ParquetInput),
-    Arrow(Box<dyn RecordBatchReader + Send>),
+    Arrow(ArrowInput),
 }
 
 /// An open output of `scan`: its header read, no row yet.
@@ -52,17 +51,7 @@ impl Table {
         let head = spec.head();
         let (format, source) = match (spec, Format::sniff(&head)) {
             (InputSpec::Path(p), Some(Format::Parquet)) => (Format::Parquet, Source::Parquet(ParquetInput::open(p)?)),
-            (InputSpec::Path(p), Some(Format::Arrow)) => {
-                let shown: Arc<str> = name.as_str().into();
-                let err = |kind| PositionedError::new(&shown, Position::default(), kind);
-                let file = File::open(p).map_err(|e| err(ErrorKind::Open(e)))?;
-                let reader: Result<Box<dyn RecordBatchReader + Send>, _> = if head.starts_with(b"ARROW1") {
-                    arrow_ipc::reader::FileReader::try_new_buffered(file, None).map(|r| Box::new(r) as _)
-                } else {
-                    arrow_ipc::reader::StreamReader::try_new_buffered(file, None).map(|r| Box::new(r) as _)
-                };
-                (Format::Arrow, Source::Arrow(reader.map_err(|e| err(arrow_error(&e)))?))
-            }
+            (InputSpec::Path(p), Some(Format::Arrow)) => (Format::Arrow, Source::Arrow(ArrowInput::open(p)?)),
             (_, None) if spec.format() == Format::Jsonl => {
                 let mut reader = JsonlBlockReader::open(spec, JsonlOptions::default())?;
                 let first = reader.next_block()?;
@@ -85,7 +74,7 @@ impl Table {
             Source::Csv(reader) => reader.headers().to_vec(),
             Source::Jsonl(_, first) => first.as_ref().map_or(Ok(Vec::new()), first_keys)?,
             Source::Parquet(input) => input.column_names().iter().map(|s| s.to_string()).collect(),
-            Source::Arrow(reader) => reader.schema().fields().iter().map(|f| f.name().clone()).collect(),
+            Source::Arrow(input) => input.column_names().iter().map(|s| s.to_string()).collect(),
         };
         Ok(Table {
             name,
@@ -190,16 +179,10 @@ impl Table {
                     }
                 }
             }
-            Source::Arrow(reader) => {
-                let schema = reader.schema();
-                let shown: Arc<str> = name.as_str().into();
-                for batch in reader {
-                    let pos = Position {
-                        record: Some(buf.row + 1),
-                        ..Position::default()
-                    };
-                    let batch = batch.map_err(|e| PositionedError::new(&shown, pos, arrow_error(&e)))?;
-                    batch_rows(&name, &schema, &batch, layout, &mut buf, &mut f)?;
+            Source::Arrow(input) => {
+                let schema = input.schema().clone();
+                for batch in input {
+                    batch_rows(&name, &schema, &batch?, layout, &mut buf, &mut f)?;
                 }
             }
         }
@@ -225,14 +208,6 @@ fn first_keys(raw: &RawLines) -> Result<Vec<String>> {
             raw.file,
             raw.first_line + i as u64
         ),
-    }
-}
-
-/// An Arrow IPC reader's failure, in the input layer's words.
-fn arrow_error(e: &arrow_schema::ArrowError) -> ErrorKind {
-    ErrorKind::Columnar {
-        format: Format::Arrow,
-        message: ErrorKind::columnar_message(e),
     }
 }
 

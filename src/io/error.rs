@@ -61,9 +61,8 @@ pub enum ErrorKind {
     /// A file read as CSV that starts like Parquet (`PAR1`); the hint
     /// depends on why it was read as CSV.
     LooksParquet(ReadAsCsv),
-    /// A file read as CSV that starts like Arrow IPC, which hdlscan does
-    /// not read at all.
-    LooksArrow,
+    /// A file read as CSV or Parquet that starts like Arrow IPC.
+    LooksArrow(ReadAsCsv),
     /// A compressed file (the compression is "gzip" or "zstd") that holds
     /// Parquet, which is read only as a file as written.
     CompressedParquet(&'static str),
@@ -152,15 +151,17 @@ impl ErrorKind {
     }
 }
 
-/// Why a Parquet file was read as CSV, for the hint that gets it read.
+/// Why a Parquet or Arrow IPC file was read as another format, for the
+/// hint that gets it read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReadAsCsv {
-    /// Bytes on stdin, which is always CSV: Parquet needs a file (its
-    /// footer is read first), so `--input-format parquet` would not help.
+    /// Bytes on stdin, which is always CSV: Parquet and Arrow IPC need a
+    /// file (Parquet's footer is read first), so `--input-format` would
+    /// not help.
     Stdin,
-    /// Named `.parquet` or `.pq` already: only `--input-format csv` (or
-    /// `tsv`) can have made it CSV.
-    NamedParquet,
+    /// Named for its format already (`.parquet`, `.arrow`): only
+    /// `--input-format` can have made it another.
+    Named,
     /// Any other name.
     OtherName,
 }
@@ -236,22 +237,34 @@ impl fmt::Display for PositionedError {
                 f,
                 "this is a Parquet file, not CSV, and Parquet cannot be read from stdin; give the file's path instead of -"
             ),
-            ErrorKind::LooksParquet(ReadAsCsv::NamedParquet) => write!(
+            ErrorKind::LooksParquet(ReadAsCsv::Named) => write!(
                 f,
                 "this is a Parquet file, read as CSV because of --input-format; drop that option"
             ),
             ErrorKind::LooksParquet(ReadAsCsv::OtherName) => write!(
                 f,
-                "this is a Parquet file, not CSV; name it .parquet or pass --input-format parquet"
+                "this is a Parquet file; name it .parquet or pass --input-format parquet"
             ),
-            ErrorKind::LooksArrow => f.write_str(magic::ARROW_IPC),
+            ErrorKind::LooksArrow(ReadAsCsv::Stdin) => write!(
+                f,
+                "this is an Arrow IPC file, which cannot be read from stdin; give the file's path instead of -"
+            ),
+            ErrorKind::LooksArrow(ReadAsCsv::Named) => write!(
+                f,
+                "this is an Arrow IPC file, read as another format because of --input-format; drop that option"
+            ),
+            ErrorKind::LooksArrow(ReadAsCsv::OtherName) => write!(
+                f,
+                "this is an Arrow IPC file; name it .arrow or pass --input-format arrow"
+            ),
             ErrorKind::CompressedParquet(c) => write!(
                 f,
                 "a {c}-compressed Parquet file; decompress it first and give hdlscan the .parquet file"
             ),
-            ErrorKind::CompressedArrow(c) => {
-                write!(f, "a {c}-compressed {}", magic::ARROW_IPC.trim_start_matches("an "))
-            }
+            ErrorKind::CompressedArrow(c) => write!(
+                f,
+                "a {c}-compressed Arrow IPC file; decompress it first and give hdlscan the .arrow file"
+            ),
             ErrorKind::NotCsv { format, compressed } => {
                 write!(f, "this is {}", format.noun())?;
                 if let Some(c) = compressed {

@@ -55,7 +55,7 @@ impl Format {
             ("csv", _) => Format::Csv,
             ("tsv", _) | ("tab", true) => Format::Tsv,
             ("parquet", _) | ("pq", true) => Format::Parquet,
-            ("arrow" | "ipc" | "feather", _) => Format::Arrow,
+            ("arrow" | "ipc" | "feather", _) | ("arrows", true) => Format::Arrow,
             ("jsonl" | "ndjson", _) | ("json", true) => Format::Jsonl,
             _ => return None,
         })
@@ -82,6 +82,13 @@ impl Format {
             Format::Arrow => "arrow",
             Format::Jsonl => "jsonl",
         }
+    }
+
+    /// Parquet and Arrow IPC: typed columns read batch by batch, with no
+    /// header line, delimiter or records to pad; paths reach into their
+    /// structs and lists.
+    pub fn is_columnar(self) -> bool {
+        matches!(self, Format::Parquet | Format::Arrow)
     }
 
     /// CSV's field delimiter for this format: a tab for TSV.

@@ -14,10 +14,6 @@ pub const HEAD_LEN: usize = 8;
 /// Lines record and the start of the next.
 pub const SNIFF_LEN: usize = 16 << 10;
 
-/// What an Arrow IPC input is told (after its name and `: `).
-pub const ARROW_IPC: &str =
-    "an Arrow IPC file; hdlscan reads CSV, TSV, JSON Lines and Parquet (convert it, e.g. with pyarrow)";
-
 pub fn is_gzip(head: &[u8]) -> bool {
     head.starts_with(&[0x1f, 0x8b])
 }

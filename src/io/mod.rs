@@ -12,6 +12,8 @@
 //! - [`parquet_in`]: Parquet input, one row group at a time (only the leaf
 //!   columns a run needs), and access to the identifier column whatever its
 //!   string type.
+//! - [`arrow_in`]: Arrow IPC input (file and stream formats), batch by
+//!   batch.
 //! - [`sheet`]: spreadsheets (`.xlsx`, `.xls`, `.ods`) read as the CSV
 //!   they would export.
 //! - [`jsonl`]: JSON Lines input, and JSON documents holding an array of
@@ -26,6 +28,7 @@
 //!   and renamed onto it only when complete; cleanup on drop and on
 //!   interrupt ([`atomic::remove_all_temp_files`]).
 
+pub mod arrow_in;
 pub mod atomic;
 pub mod csv_in;
 pub mod error;

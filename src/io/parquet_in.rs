@@ -92,7 +92,7 @@ impl std::fmt::Debug for ParquetInput {
 
 /// Runs a step of the decoder: its error, or its panic on malformed
 /// data, as the decoder's message.
-fn guarded<T, E: std::fmt::Display>(step: impl FnOnce() -> std::result::Result<T, E>) -> Result<T, String> {
+pub(crate) fn guarded<T, E: std::fmt::Display>(step: impl FnOnce() -> std::result::Result<T, E>) -> Result<T, String> {
     let said = match catch_unwind(AssertUnwindSafe(step)) {
         Ok(r) => return r.map_err(|e| ErrorKind::columnar_message(&e)),
         Err(p) => p,
@@ -257,7 +257,7 @@ fn not_readable(file: &File, message: String) -> ErrorKind {
         });
     }
     if magic::is_arrow_ipc(&head) {
-        return ErrorKind::LooksArrow;
+        return ErrorKind::LooksArrow(super::error::ReadAsCsv::OtherName);
     }
     ErrorKind::NotParquet {
         format: magic::not_csv(&head),

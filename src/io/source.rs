@@ -51,14 +51,11 @@ impl InputSpec {
     }
 
     /// The format its name says, looking through `.gz` and `.zst`: CSV
-    /// for stdin and for any name but TSV, Parquet and JSON Lines ones
-    /// (an Arrow file read as CSV is then named by its first bytes).
+    /// for stdin and for any name of no other format (a Parquet or Arrow
+    /// file read as CSV is then named by its first bytes).
     pub fn format(&self) -> Format {
         match self {
-            InputSpec::Path(p) => match Format::from_input_path(p) {
-                Some(f @ (Format::Tsv | Format::Parquet | Format::Jsonl)) => f,
-                _ => Format::Csv,
-            },
+            InputSpec::Path(p) => Format::from_input_path(p).unwrap_or(Format::Csv),
             InputSpec::Stdin => Format::Csv,
         }
     }
@@ -193,13 +190,18 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
         if magic::is_parquet(head) {
             let why = match spec {
                 InputSpec::Stdin => ReadAsCsv::Stdin,
-                InputSpec::Path(_) if spec.format() == Format::Parquet => ReadAsCsv::NamedParquet,
+                InputSpec::Path(_) if spec.format() == Format::Parquet => ReadAsCsv::Named,
                 InputSpec::Path(_) => ReadAsCsv::OtherName,
             };
             return Err(err(ErrorKind::LooksParquet(why)));
         }
         if magic::is_arrow_ipc(head) {
-            return Err(err(ErrorKind::LooksArrow));
+            let why = match spec {
+                InputSpec::Stdin => ReadAsCsv::Stdin,
+                InputSpec::Path(_) if spec.format() == Format::Arrow => ReadAsCsv::Named,
+                InputSpec::Path(_) => ReadAsCsv::OtherName,
+            };
+            return Err(err(ErrorKind::LooksArrow(why)));
         }
         if let Some(format) = not_text(head) {
             if !json && matches!(format, magic::NotCsv::Zip | magic::NotCsv::OldOffice) {

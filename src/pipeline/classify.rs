@@ -60,7 +60,7 @@ impl Cells for CsvCells<'_, '_> {
     }
 }
 
-struct ParquetCells<'a> {
+struct BatchCells<'a> {
     rows: usize,
     cols: Vec<IdColumn<'a>>,
     /// A chosen column read through a path (`io::nested`): its values per
@@ -69,7 +69,7 @@ struct ParquetCells<'a> {
     first_record: u64,
 }
 
-impl Cells for ParquetCells<'_> {
+impl Cells for BatchCells<'_> {
     fn rows(&self) -> usize {
         self.rows
     }
@@ -283,7 +283,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 reach: None,
             })
         }
-        Work::Parquet {
+        Work::Batch {
             batch,
             first_record,
             input,
@@ -305,7 +305,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 .map(|(a, t)| IdColumn::new(t.as_ref().map_or(a.as_ref(), |t| t as &dyn Array)))
                 .collect::<Result<Vec<_>>>()?;
             let mut out = Out::new(shape, n, 0);
-            let cells = ParquetCells {
+            let cells = BatchCells {
                 rows: n,
                 cols,
                 flats: &flats,

@@ -60,7 +60,9 @@ enum Work {
         raw: RawBlock,
         input: Arc<InputShape>,
     },
-    Parquet {
+    /// A batch of a columnar input (Parquet, Arrow IPC), its columns
+    /// as the file types them.
+    Batch {
         batch: RecordBatch,
         first_record: u64,
         input: Arc<InputShape>,

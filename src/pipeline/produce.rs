@@ -1,6 +1,6 @@
 //! The reader thread of `scan`: every input in turn, cut into units of
-//! work (CSV blocks of whole records, Parquet record batches), each with
-//! where its chosen and kept columns are in that input.
+//! work (CSV blocks of whole records, Parquet and Arrow IPC record
+//! batches), each with where its chosen and kept columns are in that input.
 //!
 //! Inputs of one run may differ in columns: each must hold every chosen
 //! and `--keep` column, found by the name it has in the first input
@@ -14,6 +14,7 @@
 //! them all.
 
 use super::{InputShape, Work};
+use crate::io::arrow_in::ArrowInput;
 use crate::io::csv_in::{CsvBlockReader, CsvOptions};
 use crate::io::error::PositionedError;
 use crate::io::format::Format;
@@ -23,6 +24,7 @@ use crate::io::parquet_in::{self, ParquetInput};
 use crate::io::source::InputSpec;
 use crate::report::InputInfo;
 use anyhow::{Result, anyhow, bail};
+use arrow_array::RecordBatch;
 use arrow_schema::{Field, Schema, SchemaRef};
 use std::sync::Arc;
 use std::sync::mpsc::SyncSender;
@@ -156,6 +158,7 @@ pub(super) fn produce(
         let index = index as u32;
         let r = match columns.format {
             Format::Parquet => produce_parquet(spec, index, &columns, record_base, &tx),
+            Format::Arrow => produce_arrow(spec, index, &columns, record_base, &tx),
             Format::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
             _ => {
                 let reader = match first_csv.take() {
@@ -264,31 +267,88 @@ fn produce_parquet(
     let input = Arc::new(input);
     let mut records = 0u64;
     for rg in 0..pq.num_row_groups() {
-        for batch in pq.read_row_group(rg)? {
-            let batch = batch?;
-            let first_record = record_base + records + 1;
-            records += batch.num_rows() as u64;
-            let input = Arc::clone(&input);
-            if tx
-                .send(Ok(Work::Parquet {
-                    batch,
-                    first_record,
-                    input,
-                }))
-                .is_err()
-            {
-                return Ok(None);
-            }
+        if !send_batches(pq.read_row_group(rg)?, &input, record_base, &mut records, |b| b, tx)? {
+            return Ok(None);
         }
     }
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    Ok(Some(InputInfo {
+    Ok(Some(columnar_info(path, shown, Format::Parquet, records)))
+}
+
+/// One Arrow IPC input (file or stream format): a run that writes no
+/// input row keeps of each batch only the top-level columns it reads.
+fn produce_arrow(
+    spec: &InputSpec,
+    index: u32,
+    columns: &Columns,
+    record_base: u64,
+    tx: &SyncSender<Result<Work>>,
+) -> Result<Option<InputInfo>> {
+    let InputSpec::Path(path) = spec else {
+        bail!("Arrow IPC cannot be read from stdin; give a file")
+    };
+    let batches = ArrowInput::open(path)?;
+    let shown = path.display().to_string();
+    let schema = batches.schema().clone();
+    let names = batches.column_names();
+    let mut input = columns.shape(index, &names, Some(&schema), record_base, &shown)?;
+    let mut read: Vec<usize> = (0..names.len()).collect();
+    if !columns.all {
+        read = input.cols.iter().chain(&input.keep).copied().collect();
+        read.sort_unstable();
+        read.dedup();
+        let at = |c: &mut usize| *c = read.binary_search(c).unwrap_or_default();
+        input.cols.iter_mut().for_each(at);
+        input.keep.iter_mut().for_each(at);
+        input.ncols = read.len();
+    }
+    let all = read.len() == names.len();
+    let project = |b: RecordBatch| if all { b } else { b.project(&read).unwrap_or(b) };
+    let mut records = 0u64;
+    if !send_batches(batches, &Arc::new(input), record_base, &mut records, project, tx)? {
+        return Ok(None);
+    }
+    Ok(Some(columnar_info(path, shown, Format::Arrow, records)))
+}
+
+/// Sends each of `batches`, as `keep` leaves it, with the record it starts
+/// at; `records` counts the input's rows so far. False when the main
+/// thread stopped listening.
+fn send_batches(
+    batches: impl Iterator<Item = Result<RecordBatch, PositionedError>>,
+    input: &Arc<InputShape>,
+    record_base: u64,
+    records: &mut u64,
+    keep: impl Fn(RecordBatch) -> RecordBatch,
+    tx: &SyncSender<Result<Work>>,
+) -> Result<bool> {
+    for batch in batches {
+        let batch = keep(batch?);
+        let first_record = record_base + *records + 1;
+        *records += batch.num_rows() as u64;
+        let input = Arc::clone(input);
+        if tx
+            .send(Ok(Work::Batch {
+                batch,
+                first_record,
+                input,
+            }))
+            .is_err()
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The report's facts of a columnar input: its size on disk, its rows.
+fn columnar_info(path: &std::path::Path, shown: String, format: Format, records: u64) -> InputInfo {
+    InputInfo {
         path: shown,
-        format: "parquet".into(),
-        bytes,
+        format: format.name().into(),
+        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
         records,
         decoding: None,
-    }))
+    }
 }
 
 /// One JSON input: the same paths in every input, so no columns to match.

@@ -97,7 +97,7 @@ pub(super) fn choose_or_nested(
     format: Format,
     nested: &mut Vec<Option<(String, Vec<Step>)>>,
 ) -> Result<Vec<usize>> {
-    if format != Format::Parquet || !selectors.iter().any(|s| nested::looks_like_path(s)) {
+    if !format.is_columnar() || !selectors.iter().any(|s| nested::looks_like_path(s)) {
         return choose(names, selectors, shown, delimiter);
     }
     let mut chosen = Vec::new();

@@ -20,6 +20,7 @@ use crate::id::{Parser, Split};
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, Ragged, TextEncoding, delimiter_name};
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, JsonlOptions, Step};
+use crate::io::arrow_in::ArrowInput;
 use crate::io::parquet_in::{self, ParquetInput};
 use crate::io::source::InputSpec;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -317,15 +318,17 @@ impl ScanPlan {
                 let names: Vec<String> = self.json_paths.iter().map(|p| p.to_string()).collect();
                 utf8_schema(&names)
             }
-            Format::Parquet => {
+            Format::Parquet | Format::Arrow => {
                 let InputSpec::Path(p) = &self.inputs[0] else {
-                    return Err(anyhow::anyhow!("Parquet cannot be read from stdin; give a file").into());
+                    let name = if self.format == Format::Arrow { "Arrow IPC" } else { "Parquet" };
+                    return Err(anyhow::anyhow!("{name} cannot be read from stdin; give a file").into());
                 };
-                ParquetInput::open(p)?.schema().clone()
+                match self.format {
+                    Format::Arrow => ArrowInput::open(p)?.schema().clone(),
+                    _ => ParquetInput::open(p)?.schema().clone(),
+                }
             }
-            // CSV and TSV: Arrow is not read (`InputSpec::format` never
-            // names it, `--input-format` does not take it).
-            Format::Csv | Format::Tsv | Format::Arrow => {
+            Format::Csv | Format::Tsv => {
                 let mut r = CsvBlockReader::open(&self.inputs[0], self.csv.clone())?;
                 self.read_as(&r, &first_name)?;
                 let schema = utf8_schema(r.headers());
@@ -343,7 +346,7 @@ impl ScanPlan {
                 ((0..n).collect(), (n..self.json_paths.len()).collect())
             }
             false => {
-                let delimiter = (self.format != Format::Parquet).then_some(self.csv.delimiter);
+                let delimiter = (!self.format.is_columnar()).then_some(self.csv.delimiter);
                 let chosen = columns::choose_or_nested(
                     &names,
                     &req.columns,
@@ -365,7 +368,7 @@ impl ScanPlan {
             false => req.expect.clone(),
         };
         nested.resize(nested.len().max(self.chosen.len()), None);
-        if self.format == Format::Parquet {
+        if self.format.is_columnar() {
             for (&c, n) in self.chosen.iter().zip(&nested) {
                 if n.is_none() {
                     parquet_in::check_identifier_column(&self.schema, c, &first_name)?;
@@ -568,25 +571,25 @@ fn check_writable(written: usize, path: &Path, format: Format, shown: &str) -> a
     Ok(())
 }
 
-/// Parquet input has no header line, delimiter or records to pad or cap,
+/// Parquet and Arrow input have no header line, delimiter or records to pad or cap,
 /// JSON no header or delimiter, CSV no bad lines to skip: a flag given with
 /// an input it does not apply to would be ignored, and silently ignoring
 /// `-n` or `-d` hides a command line that meant something else.
 fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
-    let (parquet, json) = (format == Format::Parquet, format == Format::Jsonl);
+    let (columnar, json) = (format.is_columnar(), format == Format::Jsonl);
     let given = [
-        (req.no_headers, "-n/--no-headers", "CSV/TSV", parquet || json),
-        (req.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", parquet || json),
-        (req.ragged.is_some(), "--ragged", "CSV/TSV", parquet || json),
+        (req.no_headers, "-n/--no-headers", "CSV/TSV", columnar || json),
+        (req.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", columnar || json),
+        (req.ragged.is_some(), "--ragged", "CSV/TSV", columnar || json),
         (
             req.max_record_mib.is_some(),
             "--max-record-mib",
             "CSV/TSV and JSON",
-            parquet,
+            columnar,
         ),
-        (req.block_mib.is_some(), "--block-mib", "CSV/TSV and JSON", parquet),
-        (req.encoding.is_some(), "--encoding", "CSV/TSV", parquet || json),
-        (req.sheet.is_some(), "--sheet", "spreadsheet", parquet || json),
+        (req.block_mib.is_some(), "--block-mib", "CSV/TSV and JSON", columnar),
+        (req.encoding.is_some(), "--encoding", "CSV/TSV", columnar || json),
+        (req.sheet.is_some(), "--sheet", "spreadsheet", columnar || json),
         (req.skip_bad_lines, "--skip-bad-lines", "JSON", !json),
         (req.records.is_some(), "--records", "JSON", !json),
     ];

@@ -1,0 +1,122 @@
+//! Arrow IPC input: the file format (`ARROW1`: what `scan -o out.arrow`,
+//! pyarrow's `ipc.new_file` and Feather v2 write) and the stream format
+//! (`ipc.new_stream`), told apart by their first bytes whatever the name.
+//!
+//! Batches come as the file holds them, every column with its Arrow type,
+//! so the pipeline treats them as it treats Parquet's (`Work::Batch`):
+//! the same accepted identifier types (`parquet_in::check_identifier_column`),
+//! the same paths into structs and lists. A run that writes no input row
+//! keeps only its chosen and kept top-level columns of each batch.
+//!
+//! Every error is the input layer's [`PositionedError`], naming the file
+//! and, while reading, the record the failing batch starts at. Decoding
+//! runs under `catch_unwind` (`parquet_in::guarded`), so a decoder panic on
+//! a damaged file becomes an error too.
+
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_ipc::reader::{FileReader, StreamReader};
+use arrow_schema::SchemaRef;
+
+use super::error::{ErrorKind, Position, PositionedError, ReadAsCsv};
+use super::format::Format;
+use super::magic;
+use super::parquet_in::guarded;
+use super::source::Compression;
+
+/// What an Arrow IPC input fails with.
+pub type Result<T, E = PositionedError> = std::result::Result<T, E>;
+
+/// An open Arrow IPC file: its schema read, no batch yet.
+pub struct ArrowInput {
+    name: Arc<str>,
+    reader: Option<Box<dyn RecordBatchReader + Send>>,
+    schema: SchemaRef,
+    /// Records in the batches read so far.
+    records: u64,
+}
+
+impl ArrowInput {
+    /// Opens `path`, in either IPC format, and reads its schema.
+    pub fn open(path: &Path) -> Result<ArrowInput> {
+        let name: Arc<str> = path.display().to_string().into();
+        let err = |kind| PositionedError::new(&name, Position::default(), kind);
+        let mut file = super::source::open_file(path).map_err(|e| err(ErrorKind::Open(e)))?;
+        let mut head = Vec::with_capacity(magic::HEAD_LEN);
+        (&mut file)
+            .take(magic::HEAD_LEN as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| err(ErrorKind::Read(e)))?;
+        file.seek(SeekFrom::Start(0)).map_err(|e| err(ErrorKind::Read(e)))?;
+        // Named as Arrow (`.arrow`, `.arrow.gz`) but not: what it is.
+        if !magic::is_arrow_ipc(&head) {
+            if let Some(c) = Compression::sniff(&head).name() {
+                return Err(err(ErrorKind::CompressedArrow(c)));
+            }
+            if magic::is_parquet(&head) {
+                return Err(err(ErrorKind::LooksParquet(ReadAsCsv::OtherName)));
+            }
+        }
+        let reader = guarded(|| -> std::result::Result<Box<dyn RecordBatchReader + Send>, arrow_schema::ArrowError> {
+            Ok(if head.starts_with(b"ARROW1") {
+                Box::new(FileReader::try_new_buffered(file, None)?)
+            } else {
+                Box::new(StreamReader::try_new(BufReader::new(file), None)?)
+            })
+        })
+        .map_err(|message| err(damaged(message)))?;
+        Ok(ArrowInput {
+            name,
+            schema: reader.schema(),
+            reader: Some(reader),
+            records: 0,
+        })
+    }
+
+    /// The file's schema.
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// Column names, in order.
+    pub fn column_names(&self) -> Vec<&str> {
+        self.schema.fields().iter().map(|f| f.name().as_str()).collect()
+    }
+}
+
+impl Iterator for ArrowInput {
+    type Item = Result<RecordBatch>;
+
+    /// The next batch; after an error the iterator ends.
+    fn next(&mut self) -> Option<Self::Item> {
+        let reader = self.reader.as_mut()?;
+        let next = guarded(|| reader.next().transpose());
+        if !matches!(next, Ok(Some(_))) {
+            self.reader = None;
+        }
+        match next {
+            Ok(batch) => {
+                let batch = batch?;
+                self.records += batch.num_rows() as u64;
+                Some(Ok(batch))
+            }
+            Err(message) => {
+                let pos = Position {
+                    record: Some(self.records + 1),
+                    ..Position::default()
+                };
+                Some(Err(PositionedError::new(&self.name, pos, damaged(message))))
+            }
+        }
+    }
+}
+
+fn damaged(message: String) -> ErrorKind {
+    ErrorKind::Columnar {
+        format: Format::Arrow,
+        message,
+    }
+}
