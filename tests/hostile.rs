@@ -1388,6 +1388,45 @@ fn arrow_ipc_input_is_read_or_named() {
     }
 }
 
+/// Arrow IPC with its buffers compressed (Feather v2 writes LZ4 by
+/// default) reads as the plain file does.
+#[test]
+fn compressed_arrow_ipc_buffers() {
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use arrow_ipc::CompressionType;
+    use arrow_ipc::writer::{FileWriter, IpcWriteOptions};
+    let ids: StringArray = ["10.1/a", "hdl:1721.1/5"].into_iter().map(Some).collect();
+    let batch = RecordBatch::try_from_iter([("identifier", Arc::new(ids) as ArrayRef)]).unwrap();
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for (name, codec) in [
+        ("lz4.feather", CompressionType::LZ4_FRAME),
+        ("zstd.arrow", CompressionType::ZSTD),
+    ] {
+        let opts = IpcWriteOptions::default().try_with_compression(Some(codec)).unwrap();
+        let mut out = Vec::new();
+        let mut w = FileWriter::try_new_with_options(&mut out, &batch.schema(), opts).unwrap();
+        w.write(&batch).unwrap();
+        w.finish().unwrap();
+        drop(w);
+        files.push((name.into(), out));
+    }
+    let c = Case::new(&[
+        (&files[0].0, &files[0].1),
+        (&files[1].0, &files[1].1),
+        ("v1.feather", b"FEA1\0\0\0\0"),
+    ]);
+    for (name, _) in &files {
+        c.run(&[name, "-c", "identifier", "-o", "read.csv"]).ok();
+        let out = fs::read_to_string(c.path().join("read.csv")).unwrap();
+        assert!(
+            out.contains("\n10.1/a,1,doi,") && out.contains("\nhdl:1721.1/5,2,hdl_uri,"),
+            "{name}: {out}"
+        );
+    }
+    c.run(&["v1.feather", "-c", "1"])
+        .fails_with(&["v1.feather", "Feather version 1 file; rewrite it as version 2"]);
+}
+
 /// A damaged Arrow IPC file fails with its name and, mid-stream, the
 /// record its batch starts at; nothing is written and nothing panics.
 #[test]

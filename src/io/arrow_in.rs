@@ -59,6 +59,12 @@ impl ArrowInput {
             if magic::is_parquet(&head) {
                 return Err(err(ErrorKind::LooksParquet(ReadAsCsv::OtherName)));
             }
+            // Feather's first version (before Arrow 0.17) is no IPC format.
+            if head.starts_with(b"FEA1") {
+                let message = "it is a Feather version 1 file; rewrite it as version 2 (pyarrow: \
+                               feather.write_feather(feather.read_table(path), new_path))";
+                return Err(err(damaged(message.into())));
+            }
         }
         let reader = guarded(|| -> std::result::Result<Box<dyn RecordBatchReader + Send>, arrow_schema::ArrowError> {
             Ok(if head.starts_with(b"ARROW1") {
