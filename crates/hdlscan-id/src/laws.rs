@@ -19,12 +19,12 @@
 //! never `multiple_values` or `extra_text`), unless the value held a `%`
 //! escape that decoded to it (`hdl:1234/a%20b` is the handle `1234/a b`,
 //! `internal_whitespace`), or, with repair, an HTML entity whose `;` cut
-//! the value as read, or its prefix is a host name (read alone, the
-//! canonical is a URL without its scheme).
+//! the value as read, or its prefix is not numeric (read alone, such a
+//! canonical is something else: a URL without its scheme, an ARK).
 
 use super::chars::is_trim_char;
 use super::pieces::has_space;
-use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnings, resolver};
+use super::{ErrorCode, Kind, Options, Parser, Rendered, Scratch, Warning, Warnings};
 
 /// What a law compares, owned.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,21 +223,23 @@ pub fn check(parser: &Parser, again: &Parser, v: &[u8]) -> Result<(), String> {
     ) || [Warning::MultipleValues, Warning::ExtraText]
         .iter()
         .any(|&w| via_canonical.warnings.contains(w));
-    // A handle whose prefix is a host name (`hdl:doi.org/a::10.1/b`, valid:
-    // its piece `hdl:doi.org/a` is no identifier) has a canonical that,
-    // read alone, is a URL without its scheme (SPEC v3 §2), whose first
-    // piece §6 counts as a link (the fuzzer's find): a canonical with a
-    // prefix no bare value may have is outside the laws that read it
-    // alone, as SPEC §3's own law is.
-    let host_prefix = resolver::is_schemeless_url(canonical);
-    if several && !escaped && !host_prefix {
+    // SPEC §8's canonicals always read back; a handle's only when its
+    // prefix is numeric, as SPEC §3's law says ("a bare value needs a
+    // numeric prefix"). Another prefix makes a canonical that reads alone
+    // as something else (`hdl:doi.org/a::10.1/b`, one handle since its
+    // piece `hdl:doi.org/a` is no identifier, has the canonical
+    // `DOI.ORG/a::10.1/b`, a URL without its scheme whose first piece §6
+    // counts as a link; `hdl:::ARK:X100/a/;h.go/b` the canonical
+    // `::ARK:X100/a/;h.go/b`, an ARK and a link: the fuzzer's finds), so
+    // the one-identifier check stays within the law's reach too.
+    let other = first.other || canonical.starts_with("pmid:");
+    let alone = numeric || canonical.starts_with("info:") || other;
+    if several && !escaped && alone {
         return Err(format!(
             "canonical of {v:?} is not one identifier: {canonical:?} reads as {:?}",
             via_canonical.error
         ));
     }
-    // SPEC §8's laws: its canonical always reads back.
-    let other = first.other || canonical.starts_with("pmid:");
     if ((numeric && !trimmable_edge && !has_space(suffix)) || canonical.starts_with("info:") || other) && !several {
         expect("canonical twice", via_canonical.canonical.as_deref(), canonical)?;
     }
