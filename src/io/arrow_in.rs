@@ -24,7 +24,7 @@ use arrow_schema::SchemaRef;
 use super::error::{ErrorKind, Position, PositionedError, ReadAsCsv};
 use super::format::Format;
 use super::magic;
-use super::parquet_in::guarded;
+use super::parquet_in::{guarded, next_guarded};
 use super::source::Compression;
 
 /// What an Arrow IPC input fails with.
@@ -54,10 +54,10 @@ impl ArrowInput {
         // Named as Arrow (`.arrow`, `.arrow.gz`) but not: what it is.
         if !magic::is_arrow_ipc(&head) {
             if let Some(c) = Compression::sniff(&head).name() {
-                return Err(err(ErrorKind::CompressedArrow(c)));
+                return Err(err(ErrorKind::Compressed(Format::Arrow, c)));
             }
             if magic::is_parquet(&head) {
-                return Err(err(ErrorKind::LooksParquet(ReadAsCsv::OtherName)));
+                return Err(err(ErrorKind::Looks(Format::Parquet, ReadAsCsv::OtherName)));
             }
             // Feather's first version (before Arrow 0.17) is no IPC format.
             if head.starts_with(b"FEA1") {
@@ -98,25 +98,19 @@ impl Iterator for ArrowInput {
 
     /// The next batch; after an error the iterator ends.
     fn next(&mut self) -> Option<Self::Item> {
-        let reader = self.reader.as_mut()?;
-        let next = guarded(|| reader.next().transpose());
-        if !matches!(next, Ok(Some(_))) {
-            self.reader = None;
-        }
-        match next {
+        Some(match next_guarded(&mut self.reader)? {
             Ok(batch) => {
-                let batch = batch?;
                 self.records += batch.num_rows() as u64;
-                Some(Ok(batch))
+                Ok(batch)
             }
             Err(message) => {
                 let pos = Position {
                     record: Some(self.records + 1),
                     ..Position::default()
                 };
-                Some(Err(PositionedError::new(&self.name, pos, damaged(message))))
+                Err(PositionedError::new(&self.name, pos, damaged(message)))
             }
-        }
+        })
     }
 }
 

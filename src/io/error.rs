@@ -58,16 +58,12 @@ pub enum ErrorKind {
     NotGzip,
     /// A `.zst` file that does not start like zstd (or is empty).
     NotZstd,
-    /// A file read as CSV that starts like Parquet (`PAR1`); the hint
-    /// depends on why it was read as CSV.
-    LooksParquet(ReadAsCsv),
-    /// A file read as CSV or Parquet that starts like Arrow IPC.
-    LooksArrow(ReadAsCsv),
+    /// A file read as another format that starts like Parquet (`PAR1`) or
+    /// Arrow IPC (the format); the hint depends on why it was read so.
+    Looks(Format, ReadAsCsv),
     /// A compressed file (the compression is "gzip" or "zstd") that holds
-    /// Parquet, which is read only as a file as written.
-    CompressedParquet(&'static str),
-    /// A compressed file that holds Arrow IPC.
-    CompressedArrow(&'static str),
+    /// Parquet or Arrow IPC, which are read only as files as written.
+    Compressed(Format, &'static str),
     /// Another format a CSV export is mistaken for (a spreadsheet, PDF,
     /// HTML, JSON), plain or inside `compressed` ("gzip", "zstd").
     NotCsv {
@@ -148,6 +144,14 @@ impl ErrorKind {
             rest = inner;
         }
         rest.to_string()
+    }
+}
+
+/// "a Parquet file" or "an Arrow IPC file", as messages name them.
+fn binary_file(format: Format) -> &'static str {
+    match format {
+        Format::Arrow => "an Arrow IPC file",
+        _ => "a Parquet file",
     }
 }
 
@@ -233,37 +237,19 @@ impl fmt::Display for PositionedError {
             }
             ErrorKind::NotGzip => write!(f, "not a gzip file (bad magic bytes)"),
             ErrorKind::NotZstd => write!(f, "not a zstd file (empty or bad magic bytes)"),
-            ErrorKind::LooksParquet(ReadAsCsv::Stdin) => write!(
+            ErrorKind::Looks(format, why) => {
+                write!(f, "this is {}", binary_file(*format))?;
+                match why {
+                    ReadAsCsv::Stdin => write!(f, ", which cannot be read from stdin; give the file's path instead of -"),
+                    ReadAsCsv::Named => write!(f, ", read as another format because of --input-format; drop that option"),
+                    ReadAsCsv::OtherName => write!(f, "; name it .{0} or pass --input-format {0}", format.name()),
+                }
+            }
+            ErrorKind::Compressed(format, c) => write!(
                 f,
-                "this is a Parquet file, not CSV, and Parquet cannot be read from stdin; give the file's path instead of -"
-            ),
-            ErrorKind::LooksParquet(ReadAsCsv::Named) => write!(
-                f,
-                "this is a Parquet file, read as CSV because of --input-format; drop that option"
-            ),
-            ErrorKind::LooksParquet(ReadAsCsv::OtherName) => write!(
-                f,
-                "this is a Parquet file; name it .parquet or pass --input-format parquet"
-            ),
-            ErrorKind::LooksArrow(ReadAsCsv::Stdin) => write!(
-                f,
-                "this is an Arrow IPC file, which cannot be read from stdin; give the file's path instead of -"
-            ),
-            ErrorKind::LooksArrow(ReadAsCsv::Named) => write!(
-                f,
-                "this is an Arrow IPC file, read as another format because of --input-format; drop that option"
-            ),
-            ErrorKind::LooksArrow(ReadAsCsv::OtherName) => write!(
-                f,
-                "this is an Arrow IPC file; name it .arrow or pass --input-format arrow"
-            ),
-            ErrorKind::CompressedParquet(c) => write!(
-                f,
-                "a {c}-compressed Parquet file; decompress it first and give hdlscan the .parquet file"
-            ),
-            ErrorKind::CompressedArrow(c) => write!(
-                f,
-                "a {c}-compressed Arrow IPC file; decompress it first and give hdlscan the .arrow file"
+                "a {c}-compressed {}; decompress it first and give hdlscan the .{} file",
+                binary_file(*format).split_once(' ').map_or("", |(_, rest)| rest),
+                format.name()
             ),
             ErrorKind::NotCsv { format, compressed } => {
                 write!(f, "this is {}", format.noun())?;

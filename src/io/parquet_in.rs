@@ -257,7 +257,7 @@ fn not_readable(file: &File, message: String) -> ErrorKind {
         });
     }
     if magic::is_arrow_ipc(&head) {
-        return ErrorKind::LooksArrow(super::error::ReadAsCsv::OtherName);
+        return ErrorKind::Looks(Format::Arrow, super::error::ReadAsCsv::OtherName);
     }
     ErrorKind::NotParquet {
         format: magic::not_csv(&head),
@@ -278,16 +278,25 @@ impl Iterator for RowGroupBatches {
     type Item = Result<RecordBatch>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let reader = self.reader.as_mut()?;
-        let next = guarded(|| reader.next().transpose());
-        if !matches!(next, Ok(Some(_))) {
-            self.reader = None;
-        }
-        match next {
-            Ok(batch) => batch.map(Ok),
-            Err(message) => Some(Err(PositionedError::new(&self.name, self.pos.clone(), damaged(message)))),
-        }
+        Some(next_guarded(&mut self.reader)?.map_err(|message| {
+            PositionedError::new(&self.name, self.pos.clone(), damaged(message))
+        }))
     }
+}
+
+/// The next batch of a columnar reader, its error or panic as the
+/// decoder's message (`guarded`); after the last batch or an error the
+/// reader is dropped, so it ends.
+pub(crate) fn next_guarded<R>(reader: &mut Option<R>) -> Option<Result<RecordBatch, String>>
+where
+    R: Iterator<Item = std::result::Result<RecordBatch, arrow_schema::ArrowError>>,
+{
+    let r = reader.as_mut()?;
+    let next = guarded(|| r.next().transpose());
+    if !matches!(next, Ok(Some(_))) {
+        *reader = None;
+    }
+    next.transpose()
 }
 
 const IDENTIFIER_TYPES: &str =

@@ -187,21 +187,13 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
         named => named,
     };
     if comp == Compression::None {
-        if magic::is_parquet(head) {
+        if let Some(binary) = Format::sniff(head) {
             let why = match spec {
                 InputSpec::Stdin => ReadAsCsv::Stdin,
-                InputSpec::Path(_) if spec.format() == Format::Parquet => ReadAsCsv::Named,
+                InputSpec::Path(_) if spec.format() == binary => ReadAsCsv::Named,
                 InputSpec::Path(_) => ReadAsCsv::OtherName,
             };
-            return Err(err(ErrorKind::LooksParquet(why)));
-        }
-        if magic::is_arrow_ipc(head) {
-            let why = match spec {
-                InputSpec::Stdin => ReadAsCsv::Stdin,
-                InputSpec::Path(_) if spec.format() == Format::Arrow => ReadAsCsv::Named,
-                InputSpec::Path(_) => ReadAsCsv::OtherName,
-            };
-            return Err(err(ErrorKind::LooksArrow(why)));
+            return Err(err(ErrorKind::Looks(binary, why)));
         }
         if let Some(format) = not_text(head) {
             if !json && matches!(format, magic::NotCsv::Zip | magic::NotCsv::OldOffice) {
@@ -249,11 +241,8 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
         .take(magic::SNIFF_LEN as u64)
         .read_to_end(&mut inner)
         .map_err(|e| err(ErrorKind::Read(e)))?;
-    if magic::is_parquet(&inner) {
-        return Err(err(ErrorKind::CompressedParquet(compression)));
-    }
-    if magic::is_arrow_ipc(&inner) {
-        return Err(err(ErrorKind::CompressedArrow(compression)));
+    if let Some(binary) = Format::sniff(&inner) {
+        return Err(err(ErrorKind::Compressed(binary, compression)));
     }
     if let Some(format) = not_text(&inner) {
         return Err(err(ErrorKind::NotCsv {

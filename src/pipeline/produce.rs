@@ -157,8 +157,7 @@ pub(super) fn produce(
     for (index, spec) in inputs.iter().enumerate() {
         let index = index as u32;
         let r = match columns.format {
-            Format::Parquet => produce_parquet(spec, index, &columns, record_base, &tx),
-            Format::Arrow => produce_arrow(spec, index, &columns, record_base, &tx),
+            Format::Parquet | Format::Arrow => produce_columnar(spec, index, &columns, record_base, &tx),
             Format::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
             _ => {
                 let reader = match first_csv.take() {
@@ -229,85 +228,96 @@ fn produce_csv(
     }))
 }
 
-fn produce_parquet(
+/// An open columnar input.
+enum Columnar {
+    Parquet(ParquetInput),
+    Arrow(ArrowInput),
+}
+
+/// One Parquet or Arrow IPC input: its batches as the file types them.
+/// A run that writes no input row reads only what it needs: of Parquet
+/// the leaf columns its paths end on and its kept columns (matched by
+/// name on the whole schema first), of Arrow the top-level columns.
+fn produce_columnar(
     spec: &InputSpec,
     index: u32,
     columns: &Columns,
     record_base: u64,
     tx: &SyncSender<Result<Work>>,
 ) -> Result<Option<InputInfo>> {
+    let format = columns.format;
     let InputSpec::Path(path) = spec else {
-        bail!("Parquet cannot be read from stdin; give a file")
+        let noun = if format == Format::Arrow { "Arrow IPC" } else { "Parquet" };
+        bail!("{noun} cannot be read from stdin; give a file")
     };
-    let mut pq = ParquetInput::open(path)?;
     let shown = path.display().to_string();
-    let schema = pq.schema().clone();
+    let mut source = match format {
+        Format::Arrow => Columnar::Arrow(ArrowInput::open(path)?),
+        _ => Columnar::Parquet(ParquetInput::open(path)?),
+    };
+    let schema = match &source {
+        Columnar::Parquet(pq) => pq.schema().clone(),
+        Columnar::Arrow(batches) => batches.schema().clone(),
+    };
     let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
     let mut input = columns.shape(index, &names, Some(&schema), record_base, &shown)?;
+    // Arrow's batches keep these columns, in order.
+    let mut top: Option<Vec<usize>> = None;
     if !columns.all {
-        // Matched by name on the whole schema above; now only the leaves
-        // the run reads are decoded, and the columns renumbered as the
-        // batches hold them.
-        let mut leaves = Vec::new();
-        for (&c, steps) in input.cols.iter().zip(&columns.nested) {
-            leaves.extend(nested::leaves(&schema, c, steps.as_deref()).map_err(|e| anyhow!("{shown}: {e:#}"))?);
+        if let Columnar::Parquet(pq) = &mut source {
+            let mut leaves = Vec::new();
+            for (&c, steps) in input.cols.iter().zip(&columns.nested) {
+                leaves.extend(nested::leaves(&schema, c, steps.as_deref()).map_err(|e| anyhow!("{shown}: {e:#}"))?);
+            }
+            for &k in &input.keep {
+                leaves.extend(nested::leaves(&schema, k, None)?);
+            }
+            let at = pq.project(leaves);
+            let renumber = |c: &mut usize| -> Result<()> {
+                *c = at[*c].ok_or_else(|| anyhow!("{shown}: column {:?} has no leaf to read", names[*c]))?;
+                Ok(())
+            };
+            input.cols.iter_mut().try_for_each(&renumber)?;
+            input.keep.iter_mut().try_for_each(&renumber)?;
+            input.ncols = at.iter().flatten().count();
+        } else {
+            let mut read: Vec<usize> = input.cols.iter().chain(&input.keep).copied().collect();
+            read.sort_unstable();
+            read.dedup();
+            let at = |c: &mut usize| *c = read.binary_search(c).unwrap_or_default();
+            input.cols.iter_mut().for_each(at);
+            input.keep.iter_mut().for_each(at);
+            input.ncols = read.len();
+            top = Some(read).filter(|r| r.len() < names.len());
         }
-        for &k in &input.keep {
-            leaves.extend(nested::leaves(&schema, k, None)?);
-        }
-        let at = pq.project(leaves);
-        let renumber = |c: &mut usize| -> Result<()> {
-            *c = at[*c].ok_or_else(|| anyhow!("{shown}: column {:?} has no leaf to read", names[*c]))?;
-            Ok(())
-        };
-        input.cols.iter_mut().try_for_each(&renumber)?;
-        input.keep.iter_mut().try_for_each(&renumber)?;
-        input.ncols = at.iter().flatten().count();
     }
     let input = Arc::new(input);
     let mut records = 0u64;
-    for rg in 0..pq.num_row_groups() {
-        if !send_batches(pq.read_row_group(rg)?, &input, record_base, &mut records, |b| b, tx)? {
-            return Ok(None);
+    match source {
+        Columnar::Parquet(pq) => {
+            for rg in 0..pq.num_row_groups() {
+                if !send_batches(pq.read_row_group(rg)?, &input, record_base, &mut records, |b| b, tx)? {
+                    return Ok(None);
+                }
+            }
+        }
+        Columnar::Arrow(batches) => {
+            let keep = |b: RecordBatch| match &top {
+                Some(read) => b.project(read).unwrap_or(b),
+                None => b,
+            };
+            if !send_batches(batches, &input, record_base, &mut records, keep, tx)? {
+                return Ok(None);
+            }
         }
     }
-    Ok(Some(columnar_info(path, shown, Format::Parquet, records)))
-}
-
-/// One Arrow IPC input (file or stream format): a run that writes no
-/// input row keeps of each batch only the top-level columns it reads.
-fn produce_arrow(
-    spec: &InputSpec,
-    index: u32,
-    columns: &Columns,
-    record_base: u64,
-    tx: &SyncSender<Result<Work>>,
-) -> Result<Option<InputInfo>> {
-    let InputSpec::Path(path) = spec else {
-        bail!("Arrow IPC cannot be read from stdin; give a file")
-    };
-    let batches = ArrowInput::open(path)?;
-    let shown = path.display().to_string();
-    let schema = batches.schema().clone();
-    let names = batches.column_names();
-    let mut input = columns.shape(index, &names, Some(&schema), record_base, &shown)?;
-    let mut read: Vec<usize> = (0..names.len()).collect();
-    if !columns.all {
-        read = input.cols.iter().chain(&input.keep).copied().collect();
-        read.sort_unstable();
-        read.dedup();
-        let at = |c: &mut usize| *c = read.binary_search(c).unwrap_or_default();
-        input.cols.iter_mut().for_each(at);
-        input.keep.iter_mut().for_each(at);
-        input.ncols = read.len();
-    }
-    let all = read.len() == names.len();
-    let project = |b: RecordBatch| if all { b } else { b.project(&read).unwrap_or(b) };
-    let mut records = 0u64;
-    if !send_batches(batches, &Arc::new(input), record_base, &mut records, project, tx)? {
-        return Ok(None);
-    }
-    Ok(Some(columnar_info(path, shown, Format::Arrow, records)))
+    Ok(Some(InputInfo {
+        path: shown,
+        format: format.name().into(),
+        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+        records,
+        decoding: None,
+    }))
 }
 
 /// Sends each of `batches`, as `keep` leaves it, with the record it starts
@@ -338,17 +348,6 @@ fn send_batches(
         }
     }
     Ok(true)
-}
-
-/// The report's facts of a columnar input: its size on disk, its rows.
-fn columnar_info(path: &std::path::Path, shown: String, format: Format, records: u64) -> InputInfo {
-    InputInfo {
-        path: shown,
-        format: format.name().into(),
-        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
-        records,
-        decoding: None,
-    }
 }
 
 /// One JSON input: the same paths in every input, so no columns to match.
