@@ -1427,6 +1427,36 @@ fn compressed_arrow_ipc_buffers() {
         .fails_with(&["v1.feather", "Feather version 1 file; rewrite it as version 2"]);
 }
 
+/// An Arrow file of one batch longer than a unit of work is read in
+/// slices: every row once, in order, numbered across the slices.
+#[test]
+fn one_long_arrow_batch() {
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    let n = 70_000;
+    let ids: StringArray = (1..=n).map(|i| Some(format!("10.1/{i}"))).collect();
+    let batch = RecordBatch::try_from_iter([("identifier", Arc::new(ids) as ArrayRef)]).unwrap();
+    let mut file = Vec::new();
+    let mut w = arrow_ipc::writer::FileWriter::try_new(&mut file, &batch.schema()).unwrap();
+    w.write(&batch).unwrap();
+    w.finish().unwrap();
+    drop(w);
+    let c = Case::new(&[("long.arrow", &file)]);
+    c.run(&["long.arrow", "-c", "identifier", "-o", "read.csv", "--report", "r.json"])
+        .ok();
+    let out = fs::read_to_string(c.path().join("read.csv")).unwrap();
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), n);
+    for (i, row) in rows.iter().enumerate() {
+        let want = format!("10.1/{0},{0},doi,", i + 1);
+        assert!(row.starts_with(&want), "row {i}: {row}");
+    }
+    let r: serde_json::Value = serde_json::from_slice(&fs::read(c.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(
+        (r["records"].as_u64(), r["valid"].as_u64()),
+        (Some(n as u64), Some(n as u64))
+    );
+}
+
 /// A damaged Arrow IPC file fails with its name and, mid-stream, the
 /// record its batch starts at; nothing is written and nothing panics.
 #[test]

@@ -321,8 +321,11 @@ fn produce_columnar(
 }
 
 /// Sends each of `batches`, as `keep` leaves it, with the record it starts
-/// at; `records` counts the input's rows so far. False when the main
-/// thread stopped listening.
+/// at; `records` counts the input's rows so far. A batch longer than
+/// Parquet's goes in slices of that many rows (no copy): an Arrow file
+/// written as one batch of millions of rows is then classified on every
+/// worker, and each unit's output stays as small as Parquet's. False when
+/// the main thread stopped listening.
 fn send_batches(
     batches: impl Iterator<Item = Result<RecordBatch, PositionedError>>,
     input: &Arc<InputShape>,
@@ -333,18 +336,19 @@ fn send_batches(
 ) -> Result<bool> {
     for batch in batches {
         let batch = keep(batch?);
-        let first_record = record_base + *records + 1;
-        *records += batch.num_rows() as u64;
-        let input = Arc::clone(input);
-        if tx
-            .send(Ok(Work::Batch {
-                batch,
+        let rows = batch.num_rows();
+        for at in (0..rows).step_by(parquet_in::DEFAULT_BATCH_SIZE) {
+            let part = batch.slice(at, parquet_in::DEFAULT_BATCH_SIZE.min(rows - at));
+            let first_record = record_base + *records + 1;
+            *records += part.num_rows() as u64;
+            let unit = Work::Batch {
+                batch: part,
                 first_record,
-                input,
-            }))
-            .is_err()
-        {
-            return Ok(false);
+                input: Arc::clone(input),
+            };
+            if tx.send(Ok(unit)).is_err() {
+                return Ok(false);
+            }
         }
     }
     Ok(true)
