@@ -308,7 +308,13 @@ impl Iterator for Pieces<'_> {
 /// `oi.org/x;ream/handle/10.1/a;1/b` would be one value (its first piece no
 /// link) whose canonical `10.1/a;1/b` reads as two (the fuzzer's find).
 pub fn is_link(piece: &str) -> bool {
-    starts_with_ci(piece, "http://") || starts_with_ci(piece, "https://") || resolver::is_schemeless_url(piece)
+    has_http_scheme(piece) || resolver::is_schemeless_url(piece)
+}
+
+/// True when `t` starts with `http://` or `https://`, any case: the URLs
+/// the fast path hands to URL parsing as written.
+pub fn has_http_scheme(t: &str) -> bool {
+    starts_with_ci(t, "http://") || starts_with_ci(t, "https://")
 }
 
 /// True when `b` could be an identifier or a link at all: it holds a `/`,

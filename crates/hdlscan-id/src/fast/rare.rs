@@ -42,7 +42,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     let t = unsafe { Text::ascii_unchecked(t) };
     // A link ending in a PubMed tag is read as tagged (SPEC §8), by the
     // full parser.
-    if t.bytes().last() == Some(&b']') && pieces::is_link(t.s) {
+    if t.bytes().last() == Some(&b']') && pieces::has_http_scheme(t.s) {
         return Err(scratch);
     }
     let mut ws = trimmed;
@@ -64,7 +64,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         // parser reads them (`other::parse`). A URL's are its host's
         // (`url_parts`), and pieces of §8 in a value §6 looks at are
         // `whole::several`'s.
-        Before::Forms if !pieces::is_link(t.s) && (lab().is_some() || other::may_be(t.bytes())) => {
+        Before::Forms if !pieces::has_http_scheme(t.s) && (lab().is_some() || other::may_be(t.bytes())) => {
             return other::read_one(t.s, lab(), ws, scratch);
         }
         // Without a line break (line breaks, and the `\` of one written
