@@ -233,7 +233,12 @@ impl fmt::Display for PositionedError {
                     (None, Some(b)) => write!(f, " at byte {b}")?,
                     _ => {}
                 }
-                write!(f, ": {e}")
+                write!(f, ": {e}")?;
+                // gzip's and zstd's words for a stream that stops early.
+                if e.kind() == io::ErrorKind::UnexpectedEof || e.to_string().starts_with("incomplete") {
+                    write!(f, " (the compressed file ends early: cut short, or still being written)")?;
+                }
+                Ok(())
             }
             ErrorKind::NotGzip => write!(f, "not a gzip file (bad magic bytes)"),
             ErrorKind::NotZstd => write!(f, "not a zstd file (empty or bad magic bytes)"),
