@@ -462,16 +462,9 @@ struct SummaryIn {
     records_in_clusters: u64,
     across_inputs: u64,
     across_columns: u64,
-    repeated_in_record: RepeatedIn,
+    repeated_in_record: Repeated,
     #[serde(default)]
     top: Vec<TopIn>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RepeatedIn {
-    values: u64,
-    records: u64,
 }
 
 #[derive(Deserialize)]
@@ -531,10 +524,7 @@ impl SummaryIn {
             records_in_clusters: self.records_in_clusters,
             across_inputs: self.across_inputs,
             across_columns: self.across_columns,
-            repeated_in_record: Repeated {
-                values: self.repeated_in_record.values,
-                records: self.repeated_in_record.records,
-            },
+            repeated_in_record: self.repeated_in_record,
             top,
         })
     }
