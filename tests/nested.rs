@@ -137,6 +137,12 @@ fn struct_and_list_paths(works_file: &str) {
     // Paths that do not fit say why, before anything is written.
     scan(d, &[works_file, "-c", "ids.pmid"]).usage_error(&["has no field 'pmid' (its fields: openalex, doi)"]);
     scan(d, &[works_file, "-c", "locations.landing_page_url"]).usage_error(&["not a struct"]);
+    // A struct or list chosen whole: the path that reads it.
+    scan(d, &[works_file, "-c", "ids"]).fails_with(&[
+        "column 'ids' has type Struct",
+        "a path reads one of its fields: -c ids.openalex (its fields: openalex, doi)",
+    ]);
+    scan(d, &[works_file, "-c", "locations"]).fails_with(&["a path reads its elements: -c 'locations[]'"]);
 }
 
 /// As for JSON (tests/jsonl.rs), every list element a path reaches is one

@@ -248,6 +248,7 @@ fn batch_rows(
                 column: field.name().clone(),
                 found: field.data_type().to_string(),
                 wanted: "one a diff reads as text (strings, bytes, numbers, booleans, lists of strings)",
+                hint: String::new(),
             };
             return Err(PositionedError::new(&name.into(), Position::default(), kind).into());
         }

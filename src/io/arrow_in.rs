@@ -21,7 +21,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_ipc::reader::{FileReader, StreamReader};
 use arrow_schema::SchemaRef;
 
-use super::error::{ErrorKind, Position, PositionedError, ReadAsCsv};
+use super::error::{ErrorKind, Position, PositionedError, Misread};
 use super::format::Format;
 use super::magic;
 use super::parquet_in::{guarded, next_guarded};
@@ -57,7 +57,7 @@ impl ArrowInput {
                 return Err(err(ErrorKind::Compressed(Format::Arrow, c)));
             }
             if magic::is_parquet(&head) {
-                return Err(err(ErrorKind::Looks(Format::Parquet, ReadAsCsv::OtherName)));
+                return Err(err(ErrorKind::Looks(Format::Parquet, Misread::OtherName)));
             }
             // Feather's first version (before Arrow 0.17) is no IPC format.
             if head.starts_with(b"FEA1") {

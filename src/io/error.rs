@@ -60,7 +60,7 @@ pub enum ErrorKind {
     NotZstd,
     /// A file read as another format that starts like Parquet (`PAR1`) or
     /// Arrow IPC (the format); the hint depends on why it was read so.
-    Looks(Format, ReadAsCsv),
+    Looks(Format, Misread),
     /// A compressed file (the compression is "gzip" or "zstd") that holds
     /// Parquet or Arrow IPC, which are read only as files as written.
     Compressed(Format, &'static str),
@@ -117,11 +117,13 @@ pub enum ErrorKind {
         format: Option<magic::NotCsv>,
         compressed: Option<&'static str>,
     },
-    /// A column read as text whose type cannot be: `wanted` says what can.
+    /// A column read as text whose type cannot be: `wanted` says what can,
+    /// `hint` (empty, or starting with `; `) how to read it otherwise.
     ColumnType {
         column: String,
         found: String,
         wanted: &'static str,
+        hint: String,
     },
 }
 
@@ -158,7 +160,7 @@ fn binary_file(format: Format) -> &'static str {
 /// Why a Parquet or Arrow IPC file was read as another format, for the
 /// hint that gets it read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReadAsCsv {
+pub enum Misread {
     /// Bytes on stdin, which is always CSV: Parquet and Arrow IPC need a
     /// file (Parquet's footer is read first), so `--input-format` would
     /// not help.
@@ -245,9 +247,9 @@ impl fmt::Display for PositionedError {
             ErrorKind::Looks(format, why) => {
                 write!(f, "this is {}", binary_file(*format))?;
                 match why {
-                    ReadAsCsv::Stdin => write!(f, ", which cannot be read from stdin; give the file's path instead of -"),
-                    ReadAsCsv::Named => write!(f, ", read as another format because of --input-format; drop that option"),
-                    ReadAsCsv::OtherName => write!(f, "; name it .{0} or pass --input-format {0}", format.name()),
+                    Misread::Stdin => write!(f, ", which cannot be read from stdin; give the file's path instead of -"),
+                    Misread::Named => write!(f, ", read as another format because of --input-format; drop that option"),
+                    Misread::OtherName => write!(f, "; name it .{0} or pass --input-format {0}", format.name()),
                 }
             }
             ErrorKind::Compressed(format, c) => write!(
@@ -339,8 +341,13 @@ impl fmt::Display for PositionedError {
             ErrorKind::NotParquet { .. } => {
                 f.write_str("not a Parquet file (it does not start with PAR1); if it is CSV, pass --input-format csv")
             }
-            ErrorKind::ColumnType { column, found, wanted } => {
-                write!(f, "column '{column}' has type {found}, not {wanted}")
+            ErrorKind::ColumnType {
+                column,
+                found,
+                wanted,
+                hint,
+            } => {
+                write!(f, "column '{column}' has type {found}, not {wanted}{hint}")
             }
         }
     }

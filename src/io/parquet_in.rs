@@ -257,7 +257,7 @@ fn not_readable(file: &File, message: String) -> ErrorKind {
         });
     }
     if magic::is_arrow_ipc(&head) {
-        return ErrorKind::Looks(Format::Arrow, super::error::ReadAsCsv::OtherName);
+        return ErrorKind::Looks(Format::Arrow, super::error::Misread::OtherName);
     }
     ErrorKind::NotParquet {
         format: magic::not_csv(&head),
@@ -311,10 +311,23 @@ pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: 
         DataType::Binary | DataType::LargeBinary | DataType::BinaryView | DataType::Null
     );
     if !is_string_type(f.data_type()) && !bytes && !f.data_type().is_integer() {
+        // A struct or a list holds the identifiers one path further in.
+        let name = f.name();
+        let hint = match f.data_type() {
+            DataType::Struct(fields) if !fields.is_empty() => {
+                let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
+                format!("; a path reads one of its fields: -c {name}.{} (its fields: {})", names[0], names.join(", "))
+            }
+            DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..) | DataType::ListView(_) => {
+                format!("; a path reads its elements: -c '{name}[]'")
+            }
+            _ => String::new(),
+        };
         let kind = ErrorKind::ColumnType {
-            column: f.name().clone(),
+            column: name.clone(),
             found: f.data_type().to_string(),
             wanted: IDENTIFIER_TYPES,
+            hint,
         };
         return Err(PositionedError::new(&source.into(), Position::default(), kind));
     }

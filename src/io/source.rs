@@ -6,7 +6,7 @@
 //! (see `sheet`). Every text reader (CSV, JSON Lines) opens its input
 //! here.
 
-use super::error::{ErrorKind, Position, PositionedError, ReadAsCsv};
+use super::error::{ErrorKind, Position, PositionedError, Misread};
 use super::format::Format;
 use super::magic::{self, is_gzip, is_zstd};
 use super::sheet::SheetRead;
@@ -189,9 +189,9 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
     if comp == Compression::None {
         if let Some(binary) = Format::sniff(head) {
             let why = match spec {
-                InputSpec::Stdin => ReadAsCsv::Stdin,
-                InputSpec::Path(_) if spec.format() == binary => ReadAsCsv::Named,
-                InputSpec::Path(_) => ReadAsCsv::OtherName,
+                InputSpec::Stdin => Misread::Stdin,
+                InputSpec::Path(_) if spec.format() == binary => Misread::Named,
+                InputSpec::Path(_) => Misread::OtherName,
             };
             return Err(err(ErrorKind::Looks(binary, why)));
         }
