@@ -40,8 +40,8 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     }
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
-    // A link ending in a PubMed tag is read as tagged (SPEC §8), by the
-    // full parser.
+    // An `http(s)` URL ending in a PubMed tag is read as tagged (SPEC §8),
+    // by the full parser.
     if t.bytes().last() == Some(&b']') && pieces::has_http_scheme(t.s) {
         return Err(scratch);
     }
