@@ -1465,6 +1465,21 @@ fn one_long_arrow_batch() {
     );
 }
 
+/// arrow's IPC reader panics on some damaged files (a buffer offset past
+/// the buffer's end): one error naming the file and the record, exit 1,
+/// and no panic message or backtrace on stderr.
+#[test]
+fn arrow_reader_panic_is_one_error() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/inputs");
+    let file = fs::read(dir.join("arrow-bad-buffer-offset.arrow")).unwrap();
+    let c = Case::new(&[("bad.arrow", &file)]);
+    let msg = c
+        .run(&["bad.arrow", "-c", "1"])
+        .fails_with(&["bad.arrow: record 3: damaged Arrow IPC data: the decoder failed on malformed data"]);
+    assert_eq!(msg.lines().count(), 1, "{msg}");
+    c.nothing_written(false);
+}
+
 /// A damaged Arrow IPC file fails with its name and, mid-stream, the
 /// record its batch starts at; nothing is written and nothing panics.
 #[test]

@@ -38,8 +38,7 @@
 //! reading batches, naming the row group and its records. Every error is
 //! the input layer's [`PositionedError`], naming the file. Decoding runs
 //! under `catch_unwind`, so a decoder panic on malformed data also becomes
-//! an error (the panic message may still be printed by the default panic
-//! hook).
+//! an error, with the panic hook kept quiet for it (`guarded`).
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -90,17 +89,37 @@ impl std::fmt::Debug for ParquetInput {
     }
 }
 
+thread_local! {
+    /// Set while `guarded` runs a decoder step on this thread.
+    static DECODING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Runs a step of the decoder: its error, or its panic on malformed
-/// data, as the decoder's message.
+/// data, as the decoder's message. arrow's readers panic on some damaged
+/// files (a buffer offset past its end); the panic hook is kept quiet
+/// for them, so the user reads one error naming the file, not a panic
+/// message and a backtrace before it.
 pub(crate) fn guarded<T, E: std::fmt::Display>(step: impl FnOnce() -> std::result::Result<T, E>) -> Result<T, String> {
-    let said = match catch_unwind(AssertUnwindSafe(step)) {
+    static QUIET: std::sync::Once = std::sync::Once::new();
+    QUIET.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !DECODING.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    DECODING.with(|d| d.set(true));
+    let result = catch_unwind(AssertUnwindSafe(step));
+    DECODING.with(|d| d.set(false));
+    let said = match result {
         Ok(r) => return r.map_err(|e| ErrorKind::columnar_message(&e)),
         Err(p) => p,
     };
     let said = (said.downcast_ref::<&str>().copied())
         .or_else(|| said.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("unknown panic");
-    Err(format!("the decoder panicked: {said}"))
+        .unwrap_or("no message");
+    Err(format!("the decoder failed on malformed data: {said}"))
 }
 
 impl ParquetInput {
