@@ -205,6 +205,96 @@ fn every_list_element_is_a_value_in_parquet() {
     assert_eq!(read_json(&d.join("r.json"))["values"], 7);
 }
 
+/// Arrow IPC holds lists of five kinds (`List`, `LargeList`,
+/// `FixedSizeList`, `ListView`, `LargeListView`): `[]` reads each, the
+/// column chosen whole names that path, and a sliced batch (offsets not
+/// starting at 0) reads its own rows.
+#[test]
+fn every_arrow_list_kind_reads_through_its_elements() {
+    use arrow_array::{FixedSizeListArray, GenericListViewArray, LargeListArray, ListArray};
+    use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Rows, two elements each: [skipped], [10.1/a, null], null, [10.1/b, 10.1/c].
+    let values = Arc::new(StringArray::from(vec![
+        Some("junk"),
+        Some("junk"),
+        Some("10.1/a"),
+        None,
+        Some("x"),
+        Some("x"),
+        Some("10.1/b"),
+        Some("https://doi.org/10.1/C"),
+    ])) as ArrayRef;
+    let item = Arc::new(Field::new("item", DataType::Utf8, true));
+    let nulls = Some(NullBuffer::from(vec![true, true, false, true]));
+    let offsets = OffsetBuffer::new(ScalarBuffer::from(vec![0i32, 2, 4, 6, 8]));
+    let large = OffsetBuffer::new(ScalarBuffer::from(vec![0i64, 2, 4, 6, 8]));
+    let kinds: Vec<(&str, ArrayRef)> = vec![
+        (
+            "list",
+            Arc::new(ListArray::new(item.clone(), offsets, values.clone(), nulls.clone())),
+        ),
+        (
+            "large",
+            Arc::new(LargeListArray::new(item.clone(), large, values.clone(), nulls.clone())),
+        ),
+        (
+            "fixed",
+            Arc::new(FixedSizeListArray::new(item.clone(), 2, values.clone(), nulls.clone())),
+        ),
+        (
+            "view",
+            Arc::new(GenericListViewArray::<i32>::new(
+                item.clone(),
+                ScalarBuffer::from(vec![0, 2, 4, 6]),
+                ScalarBuffer::from(vec![2, 2, 2, 2]),
+                values.clone(),
+                nulls.clone(),
+            )),
+        ),
+        (
+            "large_view",
+            Arc::new(GenericListViewArray::<i64>::new(
+                item,
+                ScalarBuffer::from(vec![0, 2, 4, 6]),
+                ScalarBuffer::from(vec![2, 2, 2, 2]),
+                values,
+                nulls,
+            )),
+        ),
+    ];
+    let batch = RecordBatch::try_from_iter(kinds.iter().cloned()).unwrap().slice(1, 3);
+    write_arrow(&d.join("lists.arrow"), &batch);
+    for (name, _) in &kinds {
+        let out = format!("{name}.csv");
+        scan(d, &["lists.arrow", "-c", &format!("{name}[]"), "-o", &out, "-q"]).ok();
+        let t = Table::from_csv(&d.join(&out), b',');
+        let rows: Vec<[&str; 4]> = (0..t.rows.len())
+            .map(|i| {
+                [
+                    t.get(i, "record"),
+                    t.get(i, "value_index"),
+                    t.get(i, "canonical"),
+                    t.get(i, "error"),
+                ]
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ["1", "1", "10.1/a", ""],
+                ["1", "2", "", "empty"],
+                ["2", "1", "", "empty"],
+                ["3", "1", "10.1/b", ""],
+                ["3", "2", "10.1/c", ""],
+            ],
+            "{name}"
+        );
+        scan(d, &["lists.arrow", "-c", name]).fails_with(&[&format!("a path reads its elements: -c '{name}[]'")]);
+    }
+}
+
 /// OpenAlex-shaped works with an abstract (the wide column no audit
 /// needs) and authorships nested two lists deep, each institution with a
 /// `ror` and a `name`.

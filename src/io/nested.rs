@@ -16,7 +16,7 @@ use super::jsonl::{JsonPath, Step};
 use crate::select::did_you_mean;
 use anyhow::{Result, anyhow, bail};
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef};
+use arrow_array::{Array, ArrayRef, GenericListArray, GenericListViewArray, OffsetSizeTrait};
 use arrow_schema::{DataType, Field, Schema};
 use std::ops::Range;
 
@@ -62,7 +62,7 @@ pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
                     )
                 }
             },
-            (Step::Each, DataType::List(item) | DataType::LargeList(item)) => item,
+            (Step::Each, dt) if list_item(dt).is_some() => list_item(dt).unwrap_or(field),
             (Step::Key(k), other) => bail!(
                 "{path}: {} is {other}, not a struct: it has no field '{k}'",
                 field.name()
@@ -84,6 +84,45 @@ pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The element field of a list of any of Arrow's kinds (`List`,
+/// `LargeList`, `FixedSizeList`, `ListView`, `LargeListView`): what a
+/// path's `[]` steps into. None for any other type.
+pub fn list_item(dt: &DataType) -> Option<&Field> {
+    match dt {
+        DataType::List(item)
+        | DataType::LargeList(item)
+        | DataType::FixedSizeList(item, _)
+        | DataType::ListView(item)
+        | DataType::LargeListView(item) => Some(item),
+        _ => None,
+    }
+}
+
+/// Each row's elements of the list array `a` (any kind `list_item`
+/// takes) as a range of its values array, and that array.
+fn list_elements(a: &ArrayRef) -> Result<(Vec<Range<usize>>, ArrayRef)> {
+    fn spans<O: OffsetSizeTrait>(l: &GenericListArray<O>) -> Vec<Range<usize>> {
+        l.offsets().windows(2).map(|w| w[0].as_usize()..w[1].as_usize()).collect()
+    }
+    fn view_spans<O: OffsetSizeTrait>(l: &GenericListViewArray<O>) -> Vec<Range<usize>> {
+        let sizes = l.value_sizes().iter();
+        l.value_offsets().iter().zip(sizes).map(|(o, s)| o.as_usize()..(o.as_usize() + s.as_usize())).collect()
+    }
+    Ok(match a.data_type() {
+        DataType::List(_) => (spans(a.as_list::<i32>()), a.as_list::<i32>().values().clone()),
+        DataType::LargeList(_) => (spans(a.as_list::<i64>()), a.as_list::<i64>().values().clone()),
+        DataType::ListView(_) => (view_spans(a.as_list_view::<i32>()), a.as_list_view::<i32>().values().clone()),
+        DataType::LargeListView(_) => (view_spans(a.as_list_view::<i64>()), a.as_list_view::<i64>().values().clone()),
+        DataType::FixedSizeList(..) => {
+            let l = a.as_fixed_size_list();
+            let n = l.value_length() as usize;
+            let spans = (0..l.len()).map(|i| l.value_offset_at(i)..l.value_offset_at(i) + n);
+            (spans.collect(), l.values().clone())
+        }
+        other => bail!("not a list: {other}"),
+    })
 }
 
 /// Leaf columns in a Parquet file under a column of this Arrow type: one
@@ -120,7 +159,7 @@ pub fn leaves(schema: &Schema, col: usize, steps: Option<&[Step]>) -> Result<Ran
                 start += children[..i].iter().map(|c| leaf_count(c.data_type())).sum::<usize>();
                 &children[i]
             }
-            (Step::Each, DataType::List(item) | DataType::LargeList(item)) => item,
+            (Step::Each, dt) if list_item(dt).is_some() => list_item(dt).unwrap_or(field),
             (_, other) => bail!("{} is {other}: the path does not fit it", field.name()),
         };
     }
@@ -189,25 +228,14 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
                 }
             }
             Step::Each => {
-                let (offsets, values): (Vec<usize>, ArrayRef) = match current.data_type() {
-                    DataType::List(_) => {
-                        let l = current.as_list::<i32>();
-                        (l.offsets().iter().map(|&o| o as usize).collect(), l.values().clone())
-                    }
-                    DataType::LargeList(_) => {
-                        let l = current.as_list::<i64>();
-                        (l.offsets().iter().map(|&o| o as usize).collect(), l.values().clone())
-                    }
-                    other => bail!("not a list: {other}"),
-                };
+                let (elements, values) = list_elements(&current)?;
                 if values.len() >= DEAD_END as usize {
                     bail!("a list column of {} values in one batch: too many", values.len());
                 }
                 for w in starts.windows(2) {
                     for &i in &idx[w[0] as usize..w[1] as usize] {
                         if i != DEAD_END && current.is_valid(i as usize) {
-                            let (a, b) = (offsets[i as usize], offsets[i as usize + 1]);
-                            new_idx.extend((a..b).map(|j| j as u32));
+                            new_idx.extend(elements[i as usize].clone().map(|j| j as u32));
                         } else {
                             new_idx.push(DEAD_END);
                         }

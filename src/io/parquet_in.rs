@@ -337,9 +337,7 @@ pub fn check_identifier_column(schema: &arrow_schema::Schema, i: usize, source: 
                 let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
                 format!("; a path reads one of its fields: -c {name}.{} (its fields: {})", names[0], names.join(", "))
             }
-            DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..) | DataType::ListView(_) => {
-                format!("; a path reads its elements: -c '{name}[]'")
-            }
+            dt if crate::io::nested::list_item(dt).is_some() => format!("; a path reads its elements: -c '{name}[]'"),
             _ => String::new(),
         };
         let kind = ErrorKind::ColumnType {
