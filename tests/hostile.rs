@@ -1481,21 +1481,35 @@ fn arrow_reader_panic_is_one_error() {
 }
 
 /// A damaged Arrow IPC file fails with its name and, mid-stream, the
-/// record its batch starts at; nothing is written and nothing panics.
+/// record its batch starts at; one cut short says so (it said "does not
+/// contain correct footer" or "failed to fill whole buffer"); nothing is
+/// written and nothing panics.
 #[test]
 fn damaged_arrow_ipc() {
     let (file, stream) = (arrow_ipc(false), arrow_ipc(true));
     let c = Case::new(&[
         ("cut.arrow", &file[..file.len() / 2]),
+        ("magic.arrow", &file[..6]),
         ("cut.arrows", &stream[..stream.len() - 20]),
         ("empty.arrow", b""),
     ]);
+    const EARLY: &str = "it ends early (cut short, or still being written)";
     for (input, want) in [
-        ("cut.arrow", "cut.arrow: not a readable Arrow IPC file"),
-        ("cut.arrows", "cut.arrows: record 1: damaged Arrow IPC data"),
-        ("empty.arrow", "empty.arrow: not a readable Arrow IPC file"),
+        (
+            "cut.arrow",
+            format!("cut.arrow: not a readable Arrow IPC file: {EARLY}"),
+        ),
+        (
+            "magic.arrow",
+            format!("magic.arrow: not a readable Arrow IPC file: {EARLY}"),
+        ),
+        (
+            "cut.arrows",
+            format!("cut.arrows: record 1: damaged Arrow IPC data: {EARLY}"),
+        ),
+        ("empty.arrow", "empty.arrow: not a readable Arrow IPC file".into()),
     ] {
-        c.run(&[input, "-c", "1", "-o", "out/o.csv"]).fails_with(&[want]);
+        c.run(&[input, "-c", "1", "-o", "out/o.csv"]).fails_with(&[&want]);
         c.nothing_written(true);
     }
 }

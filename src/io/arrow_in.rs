@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_ipc::reader::{FileReader, StreamReader};
-use arrow_schema::SchemaRef;
+use arrow_schema::{ArrowError, SchemaRef};
 
 use super::error::{ErrorKind, Position, PositionedError, Misread};
 use super::format::Format;
@@ -33,7 +33,7 @@ pub type Result<T, E = PositionedError> = std::result::Result<T, E>;
 /// An open Arrow IPC file: its schema read, no batch yet.
 pub struct ArrowInput {
     name: Arc<str>,
-    reader: Option<Box<dyn RecordBatchReader + Send>>,
+    reader: Option<Box<dyn Iterator<Item = std::result::Result<RecordBatch, ArrowError>> + Send>>,
     schema: SchemaRef,
     /// Records in the batches read so far.
     records: u64,
@@ -66,18 +66,33 @@ impl ArrowInput {
                 return Err(err(damaged(message.into())));
             }
         }
-        let reader = guarded(|| -> std::result::Result<Box<dyn RecordBatchReader + Send>, arrow_schema::ArrowError> {
-            Ok(if head.starts_with(b"ARROW1") {
+        let is_file = head.starts_with(b"ARROW1");
+        // The file format ends in its footer and `ARROW1` again: without
+        // them it was cut short, which arrow's message ("does not contain
+        // correct footer") leaves the user to work out.
+        if is_file && !ends_with_magic(&mut file) {
+            return Err(err(damaged(ENDS_EARLY.into())));
+        }
+        let reader = guarded(|| -> std::result::Result<Box<dyn RecordBatchReader + Send>, ArrowError> {
+            Ok(if is_file {
                 Box::new(FileReader::try_new_buffered(file, None)?)
             } else {
                 Box::new(StreamReader::try_new(BufReader::new(file), None)?)
             })
         })
         .map_err(|message| err(damaged(message)))?;
+        let schema = reader.schema();
+        // A stream has no footer: cut inside a batch, its read ends early.
+        let batches = reader.map(|batch| match batch {
+            Err(ArrowError::IoError(_, e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Err(ArrowError::ExternalError(ENDS_EARLY.into()))
+            }
+            other => other,
+        });
         Ok(ArrowInput {
             name,
-            schema: reader.schema(),
-            reader: Some(reader),
+            schema,
+            reader: Some(Box::new(batches)),
             records: 0,
         })
     }
@@ -112,6 +127,21 @@ impl Iterator for ArrowInput {
             }
         })
     }
+}
+
+/// Why a file or stream that ends too soon is not read.
+const ENDS_EARLY: &str = "it ends early (cut short, or still being written)";
+
+/// True when `file` ends in the file format's closing `ARROW1`; its
+/// offset is back at the start.
+fn ends_with_magic(file: &mut std::fs::File) -> bool {
+    // The magic, padding, the footer's length and the magic again.
+    const SHORTEST: u64 = 6 + 2 + 4 + 6;
+    let mut tail = [0u8; 6];
+    let read = file.seek(SeekFrom::End(0)).is_ok_and(|len| len >= SHORTEST)
+        && file.seek(SeekFrom::End(-6)).is_ok()
+        && file.read_exact(&mut tail).is_ok();
+    file.seek(SeekFrom::Start(0)).is_ok() && read && &tail == b"ARROW1"
 }
 
 fn damaged(message: String) -> ErrorKind {
