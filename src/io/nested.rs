@@ -101,28 +101,40 @@ pub fn list_item(dt: &DataType) -> Option<&Field> {
 }
 
 /// Each row's elements of the list array `a` (any kind `list_item`
-/// takes) as a range of its values array, and that array.
-fn list_elements(a: &ArrayRef) -> Result<(Vec<Range<usize>>, ArrayRef)> {
-    fn spans<O: OffsetSizeTrait>(l: &GenericListArray<O>) -> Vec<Range<usize>> {
-        l.offsets().windows(2).map(|w| w[0].as_usize()..w[1].as_usize()).collect()
+/// takes) as the first and past-the-last place in its values array, and
+/// that array. Places are `u32`, as [`Flat`]'s are.
+fn list_elements(a: &ArrayRef) -> Result<(Vec<(u32, u32)>, ArrayRef)> {
+    fn spans<O: OffsetSizeTrait>(l: &GenericListArray<O>) -> Vec<(u32, u32)> {
+        l.offsets().windows(2).map(|w| (w[0].as_usize() as u32, w[1].as_usize() as u32)).collect()
     }
-    fn view_spans<O: OffsetSizeTrait>(l: &GenericListViewArray<O>) -> Vec<Range<usize>> {
+    fn view_spans<O: OffsetSizeTrait>(l: &GenericListViewArray<O>) -> Vec<(u32, u32)> {
         let sizes = l.value_sizes().iter();
-        l.value_offsets().iter().zip(sizes).map(|(o, s)| o.as_usize()..(o.as_usize() + s.as_usize())).collect()
+        let span = |(o, s): (&O, &O)| (o.as_usize() as u32, (o.as_usize() + s.as_usize()) as u32);
+        l.value_offsets().iter().zip(sizes).map(span).collect()
     }
-    Ok(match a.data_type() {
-        DataType::List(_) => (spans(a.as_list::<i32>()), a.as_list::<i32>().values().clone()),
-        DataType::LargeList(_) => (spans(a.as_list::<i64>()), a.as_list::<i64>().values().clone()),
-        DataType::ListView(_) => (view_spans(a.as_list_view::<i32>()), a.as_list_view::<i32>().values().clone()),
-        DataType::LargeListView(_) => (view_spans(a.as_list_view::<i64>()), a.as_list_view::<i64>().values().clone()),
-        DataType::FixedSizeList(..) => {
-            let l = a.as_fixed_size_list();
-            let n = l.value_length() as usize;
-            let spans = (0..l.len()).map(|i| l.value_offset_at(i)..l.value_offset_at(i) + n);
-            (spans.collect(), l.values().clone())
-        }
+    let values = match a.data_type() {
+        DataType::List(_) => a.as_list::<i32>().values(),
+        DataType::LargeList(_) => a.as_list::<i64>().values(),
+        DataType::ListView(_) => a.as_list_view::<i32>().values(),
+        DataType::LargeListView(_) => a.as_list_view::<i64>().values(),
+        DataType::FixedSizeList(..) => a.as_fixed_size_list().values(),
         other => bail!("not a list: {other}"),
-    })
+    };
+    // Every place fits in a u32 below `DEAD_END`.
+    if values.len() >= DEAD_END as usize {
+        bail!("a list column of {} values in one batch: too many", values.len());
+    }
+    let spans = match a.data_type() {
+        DataType::List(_) => spans(a.as_list::<i32>()),
+        DataType::LargeList(_) => spans(a.as_list::<i64>()),
+        DataType::ListView(_) => view_spans(a.as_list_view::<i32>()),
+        DataType::LargeListView(_) => view_spans(a.as_list_view::<i64>()),
+        _ => {
+            let n = a.as_fixed_size_list().value_length() as u32;
+            (0..a.len() as u32).map(|i| (i * n, i * n + n)).collect()
+        }
+    };
+    Ok((spans, values.clone()))
 }
 
 /// Leaf columns in a Parquet file under a column of this Arrow type: one
@@ -229,13 +241,11 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
             }
             Step::Each => {
                 let (elements, values) = list_elements(&current)?;
-                if values.len() >= DEAD_END as usize {
-                    bail!("a list column of {} values in one batch: too many", values.len());
-                }
                 for w in starts.windows(2) {
                     for &i in &idx[w[0] as usize..w[1] as usize] {
                         if i != DEAD_END && current.is_valid(i as usize) {
-                            new_idx.extend(elements[i as usize].clone().map(|j| j as u32));
+                            let (a, b) = elements[i as usize];
+                            new_idx.extend(a..b);
                         } else {
                             new_idx.push(DEAD_END);
                         }
