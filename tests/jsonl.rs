@@ -61,16 +61,7 @@ fn openalex_works_paths_and_lists_into_long_output() {
     assert_eq!(r["run"]["output_shape"], "long");
     assert_eq!(r["run"]["inputs"][0]["format"], "jsonl");
     // The first work: its DOI three times, and a second location.
-    let first: Vec<[&str; 4]> = (0..4)
-        .map(|i| {
-            [
-                t.get(i, "source_column"),
-                t.get(i, "value_index"),
-                t.get(i, "canonical"),
-                t.get(i, "ids.openalex"),
-            ]
-        })
-        .collect();
+    let first: Vec<[&str; 4]> = t.pick(["source_column", "value_index", "canonical", "ids.openalex"])[..4].to_vec();
     assert_eq!(
         first[0],
         ["doi", "1", "10.7717/peerj.4375", "https://openalex.org/W2741809807"]
@@ -132,17 +123,7 @@ fn every_list_element_is_a_value() {
     )
     .ok();
     let t = Table::from_csv(&d.join("o.csv"), b',');
-    let rows: Vec<[&str; 5]> = (0..t.rows.len())
-        .map(|i| {
-            [
-                t.get(i, "record"),
-                t.get(i, "source_column"),
-                t.get(i, "value_index"),
-                t.get(i, "canonical"),
-                t.get(i, "error"),
-            ]
-        })
-        .collect();
+    let rows = t.pick(["record", "source_column", "value_index", "canonical", "error"]);
     let (doi, url) = ("versions[].doi", "versions[].locations[].url");
     assert_eq!(
         rows,
@@ -421,9 +402,7 @@ fn records_stream_a_document_larger_than_memory_allows() {
     );
     e.ok();
     let t = Table::from_csv(&d.join("out.csv"), b',');
-    let got: Vec<[&str; 3]> = (0..3)
-        .map(|i| [t.get(i, "record"), t.get(i, "line"), t.get(i, "canonical")])
-        .collect();
+    let got: Vec<[&str; 3]> = t.pick(["record", "line", "canonical"])[..3].to_vec();
     assert_eq!(
         got,
         [

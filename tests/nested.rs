@@ -92,17 +92,7 @@ fn struct_and_list_paths(works_file: &str) {
     )
     .ok();
     let t = Table::from_csv(&d.join("out.csv"), b',');
-    let rows: Vec<[&str; 5]> = (0..t.rows.len())
-        .map(|i| {
-            [
-                t.get(i, "id"),
-                t.get(i, "source_column"),
-                t.get(i, "value_index"),
-                t.get(i, "value"),
-                t.get(i, "canonical"),
-            ]
-        })
-        .collect();
+    let rows = t.pick(["id", "source_column", "value_index", "value", "canonical"]);
     assert_eq!(
         rows,
         [
@@ -180,16 +170,7 @@ fn every_list_element_is_a_value_in_parquet() {
     )
     .ok();
     let t = Table::from_csv(&d.join("o.csv"), b',');
-    let rows: Vec<[&str; 4]> = (0..t.rows.len())
-        .map(|i| {
-            [
-                t.get(i, "record"),
-                t.get(i, "value_index"),
-                t.get(i, "canonical"),
-                t.get(i, "error"),
-            ]
-        })
-        .collect();
+    let rows = t.pick(["record", "value_index", "canonical", "error"]);
     assert_eq!(
         rows,
         [
@@ -270,16 +251,7 @@ fn every_arrow_list_kind_reads_through_its_elements() {
         let out = format!("{name}.csv");
         scan(d, &["lists.arrow", "-c", &format!("{name}[]"), "-o", &out, "-q"]).ok();
         let t = Table::from_csv(&d.join(&out), b',');
-        let rows: Vec<[&str; 4]> = (0..t.rows.len())
-            .map(|i| {
-                [
-                    t.get(i, "record"),
-                    t.get(i, "value_index"),
-                    t.get(i, "canonical"),
-                    t.get(i, "error"),
-                ]
-            })
-            .collect();
+        let rows = t.pick(["record", "value_index", "canonical", "error"]);
         assert_eq!(
             rows,
             [

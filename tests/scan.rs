@@ -293,6 +293,14 @@ impl Table {
         self.rows[i][self.col(name)].as_deref().unwrap_or("")
     }
 
+    /// Every data row's cells of the columns `names`, in order, null as "".
+    pub fn pick<const N: usize>(&self, names: [&str; N]) -> Vec<[&str; N]> {
+        let cols = names.map(|n| self.col(n));
+        (self.rows.iter())
+            .map(|row| cols.map(|c| row[c].as_deref().unwrap_or("")))
+            .collect()
+    }
+
     pub fn from_csv(path: &Path, delimiter: u8) -> Table {
         let mut r = csv::ReaderBuilder::new().delimiter(delimiter).from_path(path).unwrap();
         let names = r.headers().unwrap().iter().map(String::from).collect();

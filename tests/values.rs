@@ -490,16 +490,7 @@ fn inputs_with_different_columns_long_output() {
         t.names[..7],
         ["input", "record", "line", "source_column", "value_index", "value", "id"]
     );
-    let rows: Vec<[&str; 4]> = (0..3)
-        .map(|i| {
-            [
-                t.get(i, "input"),
-                t.get(i, "record"),
-                t.get(i, "id"),
-                t.get(i, "canonical"),
-            ]
-        })
-        .collect();
+    let rows: Vec<[&str; 4]> = t.pick(["input", "record", "id", "canonical"])[..3].to_vec();
     assert_eq!(
         rows,
         [
