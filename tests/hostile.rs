@@ -113,15 +113,57 @@ fn column_number_out_of_range() {
 
 #[test]
 fn unbalanced_quote() {
-    // The open quote on the last record never closes.
+    // The open quote on the last record never closes; the error names the
+    // flag that reads such a file.
     let c = Case::new(&[("in.csv", b"a,id\n1,10.1/x\n2,\"10.1/y\n3,10.1/z\n")]);
     c.run(&["in.csv", "-c", "id"])
-        .fails_with(&["in.csv", "record 2", "line 3", "quote"]);
+        .fails_with(&["in.csv", "record 2", "line 3", "quote", "--no-quoting"]);
     c.nothing_written(false);
     // In the header.
     let c = Case::new(&[("in.csv", b"a,\"id\n1,10.1/x\n")]);
     c.run(&["in.csv", "-c", "id"]).fails_with(&["in.csv", "quote"]);
     c.nothing_written(false);
+}
+
+/// A TSV written without quoting (PostgreSQL's text format, IANA TSV):
+/// titles opening with a `"` ran on into the next records, four records
+/// read as one, silently when the stray quotes paired up. With
+/// `--no-quoting` every `"` is a plain character: four records, the titles
+/// as written. A CSV read so keeps its `"` too, and the report says how it
+/// was read; a spreadsheet (whose CSV is ours, quoted) refuses the flag.
+#[test]
+fn no_quoting_reads_stray_quotes_as_text() {
+    let tsv: &[u8] =
+        b"id\ttitle\tdoi\n1\t\"Quoted start\t10.1/a\n2\tplain\t10.1/b\n3\t\"x\" y\t10.1/c\n4\t\"\"\t10.1/d\n";
+    let c = Case::new(&[("in.tsv", tsv), ("in.csv", b"t,doi\n\"a,10.1/a\n\"b\",10.1/b\n")]);
+    c.run(&["in.tsv", "-c", "doi", "--report", "out/r.json"]).ok();
+    assert_eq!(c.report()["records"], 2, "the stray quotes pair up: records merged");
+    // Without the flag the report's options are as before it.
+    assert!(c.report()["run"]["options"].get("no_quoting").is_none());
+    c.run(&["in.tsv", "-c", "doi", "--no-quoting", "--report", "out/r.json"])
+        .ok();
+    assert_eq!(c.report()["records"], 4);
+    assert_eq!(c.report()["run"]["options"]["no_quoting"], true);
+    let t = c.output();
+    let got = t.pick(["title", "canonical"]);
+    assert_eq!(
+        got,
+        [
+            ["\"Quoted start", "10.1/a"],
+            ["plain", "10.1/b"],
+            ["\"x\" y", "10.1/c"],
+            ["\"\"", "10.1/d"]
+        ]
+    );
+    c.run(&["in.csv", "-c", "doi", "--no-quoting"]).ok();
+    let t = c.output();
+    assert_eq!(t.pick(["t", "canonical"]), [["\"a", "10.1/a"], ["\"b\"", "10.1/b"]]);
+    // A spreadsheet is read as the quoted CSV it would export: refused.
+    let xlsx = include_bytes!("../testdata/inputs/eurographics_dspace.xlsx");
+    let c = Case::new(&[("in.xlsx", xlsx)]);
+    c.run(&["in.xlsx", "-c", "dc.identifier.uri", "--no-quoting"])
+        .fails_with(&["in.xlsx", "--no-quoting: a spreadsheet's cells need no quoting"]);
+    c.nothing_written(true);
 }
 
 const BAD_UTF8_CSV: &[u8] = b"a,id\n\xff\xfe,10.1/\xffx\nok\xc3,10.1/y\nclean,10.1/z\n";

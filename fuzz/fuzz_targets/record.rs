@@ -1,8 +1,8 @@
 //! Fuzz the memchr CSV record reader (`src/io/csv_in/record.rs`) against the `csv`
 //! crate.
 //!
-//! Input: byte 0 selects the delimiter (bit 0: `,` or `\t`); the rest is
-//! the CSV. Reading record after record with `record::read` (skipping
+//! Input: byte 0 selects the delimiter (bit 0: `,` or `\t`) and quoting
+//! (bit 1 set: `--no-quoting`); the rest is the CSV. Reading record after record with `record::read` (skipping
 //! blank lines as `csv_in::parse_block` does) must give exactly the fields
 //! and start lines of one sequential `csv` parse.
 //!
@@ -23,8 +23,9 @@ fuzz_target!(|input: &[u8]| {
         return;
     };
     let delim = if sel & 1 == 0 { b',' } else { b'\t' };
+    let quoting = sel & 2 == 0;
     assert_eq!(
-        record::oracle::ours(data, delim),
-        record::oracle::sequential(data, delim)
+        record::oracle::ours(data, delim, quoting),
+        record::oracle::sequential(data, delim, quoting)
     );
 });

@@ -166,6 +166,12 @@ pub struct ScanArgs {
     /// column_1, column_2, …
     #[arg(short = 'n', long)]
     pub no_headers: bool,
+    /// A `"` in CSV input is a plain character, never a field's quotes:
+    /// for TSV and CSV written without quoting (PostgreSQL's and MySQL's
+    /// text exports, IANA TSV), where a title opening with a stray `"`
+    /// would otherwise run on into the records after it.
+    #[arg(long)]
+    pub no_quoting: bool,
     /// The sheet of a spreadsheet input (.xlsx, .xls, .ods) to read,
     /// by name [default: the first]. A spreadsheet is read as the CSV it
     /// would export: whole numbers without .0, dates as 2024-05-01.
@@ -268,6 +274,7 @@ impl ScanArgs {
             column_prefix: self.column_prefix.clone(),
             delimiter: self.delimiter.clone(),
             no_headers: self.no_headers,
+            no_quoting: self.no_quoting,
             ragged: self.ragged.or(self.allow_short_rows.then_some(Ragged::Pad)),
             encoding: self.encoding,
             sheet: self.sheet.clone(),

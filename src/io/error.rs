@@ -285,7 +285,11 @@ impl fmt::Display for PositionedError {
                     ),
                 }
             }
-            ErrorKind::UnclosedQuote => write!(f, "quote opened here never closes"),
+            ErrorKind::UnclosedQuote => write!(
+                f,
+                "quote opened here never closes (if the file does not quote its fields, --no-quoting reads every \" \
+                 as a plain character)"
+            ),
             ErrorKind::RecordTooLarge { limit } => {
                 write!(
                     f,

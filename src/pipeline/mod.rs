@@ -171,6 +171,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         },
         parse: ParseOptions {
             delimiter: csv.delimiter,
+            quoting: csv.quoting,
             ragged: csv.ragged,
         },
         raw_cells,

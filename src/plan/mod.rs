@@ -66,6 +66,8 @@ pub struct Request {
     pub delimiter: Option<String>,
     /// `--no-headers`: a CSV's first record is data.
     pub no_headers: bool,
+    /// `--no-quoting`: a CSV's `"` is a plain character.
+    pub no_quoting: bool,
     /// `--ragged`: CSV records with another number of fields than the
     /// header (an error when not given).
     pub ragged: Option<Ragged>,
@@ -125,6 +127,9 @@ pub struct Options {
     /// `--ragged`, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ragged: Option<&'static str>,
+    /// `--no-quoting`, only when given (as `encoding`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_quoting: bool,
 }
 
 /// A scan, decided: what [`crate::pipeline::run`] reads, how it parses,
@@ -221,6 +226,7 @@ impl ScanPlan {
         let csv = CsvOptions {
             delimiter,
             has_headers: !req.no_headers,
+            quoting: !req.no_quoting,
             ragged: req.ragged.unwrap_or_default(),
             // Only CSV's comma is guessed at: a TSV's tab, or a delimiter
             // given, is what the user said.
@@ -255,6 +261,7 @@ impl ScanPlan {
             encoding: req.encoding.map(TextEncoding::name),
             delimiter: None,
             ragged: req.ragged.map(Ragged::name),
+            no_quoting: req.no_quoting,
         };
         let dups = dups::Options {
             repair: req.repair,
@@ -579,6 +586,7 @@ fn check_input_flags(req: &Request, format: Format) -> Result<(), PlanError> {
     let (columnar, json) = (format.is_columnar(), format == Format::Jsonl);
     let given = [
         (req.no_headers, "-n/--no-headers", "CSV/TSV", columnar || json),
+        (req.no_quoting, "--no-quoting", "CSV/TSV", columnar || json),
         (req.delimiter.is_some(), "-d/--delimiter", "CSV/TSV", columnar || json),
         (req.ragged.is_some(), "--ragged", "CSV/TSV", columnar || json),
         (

@@ -115,7 +115,7 @@ pub fn parse_block(raw: &RawBlock, ncols: usize, opts: ParseOptions) -> Result<R
         let start = pos;
         let row = out.line_delta.len();
         let line_delta = line as u32;
-        let rec = record::read(data, start, opts.delimiter, &mut out.copies, &mut out.spans);
+        let rec = record::read(data, start, opts.delimiter, opts.quoting, &mut out.copies, &mut out.spans);
         let found = rec.fields;
         if found != ncols && !(found < ncols && opts.ragged != Ragged::Error) {
             return Err(PositionedError::new(
@@ -221,7 +221,7 @@ mod tests {
     /// (record, line, byte, fields), header skipped.
     #[allow(clippy::type_complexity)]
     fn sequential(data: &[u8], delim: u8) -> Vec<(u64, u64, u64, Vec<Vec<u8>>)> {
-        let mut rdr = csv_reader(data, delim);
+        let mut rdr = csv_reader(data, delim, true);
         let mut rec = csv::ByteRecord::new();
         let mut out = Vec::new();
         let mut prev = 0usize;

@@ -101,6 +101,9 @@ pub struct CsvOptions {
     pub delimiter: u8,
     /// The first record is a header (default true).
     pub has_headers: bool,
+    /// A `"` at a field's start opens quotes (default true, RFC 4180);
+    /// without, every `"` is a plain byte.
+    pub quoting: bool,
     /// Records with another number of fields than the header.
     pub ragged: Ragged,
     /// A header that reads as one column but splits on another common
@@ -123,6 +126,7 @@ impl Default for CsvOptions {
         CsvOptions {
             delimiter: b',',
             has_headers: true,
+            quoting: true,
             ragged: Ragged::Error,
             sniff_delimiter: false,
             block_size: 8 << 20,
@@ -137,6 +141,7 @@ impl Default for CsvOptions {
 #[derive(Clone, Copy, Debug)]
 pub struct ParseOptions {
     pub delimiter: u8,
+    pub quoting: bool,
     pub ragged: Ragged,
 }
 

@@ -75,6 +75,12 @@ impl CsvBlockReader {
     /// Open `spec` (see [`open_input`]) and read its header.
     pub fn open(spec: &InputSpec, opts: CsvOptions) -> Result<Self, PositionedError> {
         let opened = open_input(spec, opts.sheet.as_deref())?;
+        // A spreadsheet's CSV is written here, quoted: read unquoted, its
+        // cells holding `"`, `,` or a line break would come apart.
+        if opened.sheet.is_some() && !opts.quoting {
+            let kind = ErrorKind::BadOption("--no-quoting: a spreadsheet's cells need no quoting; drop it".into());
+            return Err(PositionedError::new(&spec.display_name().into(), Position::default(), kind));
+        }
         let mut r = Self::from_reader(spec.display_name(), opened.read, opts)?;
         r.sheet = opened.sheet;
         Ok(r)
@@ -116,7 +122,7 @@ impl CsvBlockReader {
         let mut r = CsvBlockReader {
             name,
             src,
-            split: Splitter::new(opts.delimiter),
+            split: splitter(&opts),
             buf: Vec::with_capacity(opts.block_size + READ_SIZE),
             scanned: 0,
             buf_start: Boundary {
@@ -194,6 +200,7 @@ impl CsvBlockReader {
     pub fn parse_options(&self) -> ParseOptions {
         ParseOptions {
             delimiter: self.opts.delimiter,
+            quoting: self.opts.quoting,
             ragged: self.opts.ragged,
         }
     }
@@ -290,15 +297,15 @@ impl CsvBlockReader {
             return Ok(());
         };
         let end = first.offset as usize;
-        let fields = first_record_fields(&self.buf[..end], self.opts.delimiter)
+        let fields = first_record_fields(&self.buf[..end], self.opts.delimiter, self.opts.quoting)
             .map_err(|e| self.err(Position::default(), ErrorKind::Csv(e)))?;
         if std::mem::take(&mut self.opts.sniff_delimiter)
             && fields.len() == 1
-            && let Some(d) = super::sniff::delimiter(&self.buf[..end], self.opts.delimiter)
+            && let Some(d) = super::sniff::delimiter(&self.buf[..end], self.opts.delimiter, self.opts.quoting)
         {
             // The splitter's quotes depend on the delimiter: cut again.
             self.opts.delimiter = d;
-            self.split = Splitter::new(d);
+            self.split = splitter(&self.opts);
             (self.scanned, self.finished) = (0, false);
             return self.first_record(chunk);
         }
@@ -328,7 +335,7 @@ impl CsvBlockReader {
     /// far, those past the header named `column_N`.
     fn widen(&mut self) {
         let end = self.cut.map_or(0, |c| (c.offset - self.buf_start.offset) as usize);
-        let mut rdr = csv_reader(&self.buf[..end], self.opts.delimiter);
+        let mut rdr = csv_reader(&self.buf[..end], self.opts.delimiter, self.opts.quoting);
         let mut rec = csv::ByteRecord::new();
         let mut widest = self.ncols;
         while let Ok(true) = rdr.read_byte_record(&mut rec) {
@@ -430,8 +437,8 @@ impl CsvBlockReader {
 /// 300 MB; such a line is rarely a header anyway.
 pub const MAX_COLUMNS: usize = 500_000;
 
-pub(super) fn first_record_fields(data: &[u8], delim: u8) -> Result<Vec<Vec<u8>>, String> {
-    let mut rdr = csv_reader(data, delim);
+pub(super) fn first_record_fields(data: &[u8], delim: u8, quoting: bool) -> Result<Vec<Vec<u8>>, String> {
+    let mut rdr = csv_reader(data, delim, quoting);
     let mut rec = csv::ByteRecord::new();
     rdr.read_byte_record(&mut rec).map_err(|e| e.to_string())?;
     if rec.len() > MAX_COLUMNS {
@@ -444,11 +451,18 @@ pub(super) fn first_record_fields(data: &[u8], delim: u8) -> Result<Vec<Vec<u8>>
     Ok(rec.iter().map(|f| f.to_vec()).collect())
 }
 
-pub(super) fn csv_reader(data: &[u8], delim: u8) -> csv::Reader<&[u8]> {
+/// The record splitter `opts` ask for.
+fn splitter(opts: &CsvOptions) -> Splitter {
+    let s = Splitter::new(opts.delimiter);
+    if opts.quoting { s } else { s.unquoted() }
+}
+
+pub(super) fn csv_reader(data: &[u8], delim: u8, quoting: bool) -> csv::Reader<&[u8]> {
     csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(delim)
+        .quoting(quoting)
         .buffer_capacity(64 << 10)
         .from_reader(data)
 }
@@ -630,7 +644,8 @@ mod tests {
             let e = read_all(&mut reader(data, small(block)).unwrap()).unwrap_err();
             assert_eq!(
                 e.to_string(),
-                "data.csv: record 2 (line 3): quote opened here never closes"
+                "data.csv: record 2 (line 3): quote opened here never closes (if the file does not quote its \
+                 fields, --no-quoting reads every \" as a plain character)"
             );
         }
         let e = reader(b"\"a,b\n1,2\n", opts()).err().unwrap();
@@ -750,7 +765,7 @@ mod tests {
         );
 
         let t = Instant::now();
-        let mut rdr = csv_reader(&data, b',');
+        let mut rdr = csv_reader(&data, b',', true);
         let mut rec = csv::ByteRecord::new();
         let mut n = 0u64;
         while rdr.read_byte_record(&mut rec).unwrap() {

@@ -1,6 +1,7 @@
 //! One CSV record of a block, as the `csv` crate reads it (RFC 4180 with its
 //! leniencies: `\r`, `\n` or `\r\n` end a record, `""` inside quotes is one
-//! `"`, a quote inside an unquoted field is literal).
+//! `"`, a quote inside an unquoted field is literal), or without quoting
+//! (`--no-quoting`: every `"` literal), as it reads with `quoting(false)`.
 //!
 //! Most records are plain fields and a few well-formed quoted ones; those
 //! are read here with memchr. Anything else (text after a closing quote, a
@@ -32,24 +33,37 @@ pub const COPIED: u32 = 1 << 31;
 /// Reads the record starting at `data[start]` (not a blank line), pushing
 /// one [`Span`] per field. A field is read in place unless unescaping
 /// changes it (`""` inside quotes, csv-core's leniencies); those bytes are
-/// appended to `copies`.
-pub fn read(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Record {
+/// appended to `copies`. Without `quoting`, a `"` is a byte like any other.
+pub fn read(data: &[u8], start: usize, delim: u8, quoting: bool, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Record {
     let (copies_len, spans_len) = (copies.len(), spans.len());
-    if let Some(r) = read_plain(data, start, delim, copies, spans) {
+    // Chosen once a record, so that a field's first byte is tested for a
+    // quote only when quotes are read.
+    let plain = match quoting {
+        true => read_plain::<true>(data, start, delim, copies, spans),
+        false => read_plain::<false>(data, start, delim, copies, spans),
+    };
+    if let Some(r) = plain {
         return r;
     }
     copies.truncate(copies_len);
     spans.truncate(spans_len);
-    read_csv(data, start, delim, copies, spans)
+    read_csv(data, start, delim, quoting, copies, spans)
 }
 
-/// The memchr path; `None` when the record needs csv-core's leniencies.
-fn read_plain(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Option<Record> {
+/// The memchr path; `None` when the record needs csv-core's leniencies
+/// (never without `quoting`: an unquoted field ends at its delimiter).
+fn read_plain<const QUOTING: bool>(
+    data: &[u8],
+    start: usize,
+    delim: u8,
+    copies: &mut Vec<u8>,
+    spans: &mut Vec<Span>,
+) -> Option<Record> {
     let mut pos = start;
     let (mut fields, mut newlines) = (0, 0);
     loop {
         fields += 1;
-        if data.get(pos) == Some(&b'"') {
+        if QUOTING && data.get(pos) == Some(&b'"') {
             pos += 1;
             let q = closing_quote(data, pos, &mut newlines)?;
             if data.get(q + 1) != Some(&b'"') {
@@ -135,11 +149,12 @@ fn find3(data: &[u8], pos: usize, a: u8, b: u8, c: u8) -> Option<usize> {
 }
 
 /// The `csv` crate on the record alone.
-fn read_csv(data: &[u8], start: usize, delim: u8, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Record {
+fn read_csv(data: &[u8], start: usize, delim: u8, quoting: bool, copies: &mut Vec<u8>, spans: &mut Vec<Span>) -> Record {
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(delim)
+        .quoting(quoting)
         .from_reader(&data[start..]);
     let mut rec = csv::ByteRecord::new();
     // Reading a byte slice cannot fail, and `start` begins a record.
@@ -179,7 +194,7 @@ pub mod oracle {
 
     /// Records of `data` read with [`read`], skipping blank lines as
     /// `csv_in::parse_block` does: (line index, fields).
-    pub fn ours(data: &[u8], delim: u8) -> Rows {
+    pub fn ours(data: &[u8], delim: u8, quoting: bool) -> Rows {
         let (mut pos, mut line, mut rows) = (0, 0u64, Vec::new());
         let (mut copies, mut spans) = (Vec::new(), Vec::new());
         loop {
@@ -192,7 +207,7 @@ pub mod oracle {
             }
             copies.clear();
             spans.clear();
-            let rec = read(data, pos, delim, &mut copies, &mut spans);
+            let rec = read(data, pos, delim, quoting, &mut copies, &mut spans);
             assert_eq!(rec.fields, spans.len());
             let fields = spans
                 .iter()
@@ -209,11 +224,12 @@ pub mod oracle {
     }
 
     /// One sequential `csv` parse: the oracle.
-    pub fn sequential(data: &[u8], delim: u8) -> Rows {
+    pub fn sequential(data: &[u8], delim: u8, quoting: bool) -> Rows {
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
             .delimiter(delim)
+            .quoting(quoting)
             .from_reader(data);
         let mut rec = csv::ByteRecord::new();
         let (mut rows, mut prev) = (Vec::new(), 0usize);
@@ -246,8 +262,8 @@ mod tests {
             b"a,b,",
         ] {
             assert_eq!(
-                ours(data, b','),
-                sequential(data, b','),
+                ours(data, b',', true),
+                sequential(data, b',', true),
                 "{:?}",
                 String::from_utf8_lossy(data)
             );
@@ -272,7 +288,7 @@ mod tests {
             data in proptest::collection::vec(
                 prop::sample::select(vec![b'a', b'a', b'a', b'a', b'a', b'a', b',', b'"', b'\n', b'\r']), 0..400),
         ) {
-            prop_assert_eq!(ours(&data, b','), sequential(&data, b','));
+            prop_assert_eq!(ours(&data, b',', true), sequential(&data, b',', true));
         }
 
         #[test]
@@ -282,7 +298,8 @@ mod tests {
             tab in any::<bool>(),
         ) {
             let delim = if tab { b'\t' } else { b',' };
-            prop_assert_eq!(ours(&data, delim), sequential(&data, delim));
+            prop_assert_eq!(ours(&data, delim, true), sequential(&data, delim, true));
+            prop_assert_eq!(ours(&data, delim, false), sequential(&data, delim, false));
         }
     }
 }

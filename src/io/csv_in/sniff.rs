@@ -8,11 +8,12 @@
 pub const SNIFFED: [u8; 3] = [b';', b'\t', b'|'];
 
 /// The delimiter that splits `header` (one record, read as one field
-/// with `given`) into the most fields, if any splits it.
-pub(super) fn delimiter(header: &[u8], given: u8) -> Option<u8> {
+/// with `given`) into the most fields, if any splits it; `quoting` as
+/// the input is read.
+pub(super) fn delimiter(header: &[u8], given: u8, quoting: bool) -> Option<u8> {
     let mut best: Option<(u8, usize)> = None;
     for d in SNIFFED.into_iter().filter(|&d| d != given && header.contains(&d)) {
-        let n = super::reader::first_record_fields(header, d).map_or(0, |f| f.len());
+        let n = super::reader::first_record_fields(header, d, quoting).map_or(0, |f| f.len());
         if n > 1 && best.is_none_or(|(_, m)| n > m) {
             best = Some((d, n));
         }
@@ -35,12 +36,12 @@ mod tests {
 
     #[test]
     fn the_delimiter_that_splits_the_header() {
-        assert_eq!(delimiter(b"institution;period;euro;doi", b','), Some(b';'));
-        assert_eq!(delimiter(b"a\tb\tc", b','), Some(b'\t'));
-        assert_eq!(delimiter(b"a|b;c|d", b','), Some(b'|'));
-        assert_eq!(delimiter(b"doi", b','), None);
+        assert_eq!(delimiter(b"institution;period;euro;doi", b',', true), Some(b';'));
+        assert_eq!(delimiter(b"a\tb\tc", b',', true), Some(b'\t'));
+        assert_eq!(delimiter(b"a|b;c|d", b',', true), Some(b'|'));
+        assert_eq!(delimiter(b"doi", b',', true), None);
         // Inside quotes it splits nothing.
-        assert_eq!(delimiter(b"\"a;b\"", b','), None);
-        assert_eq!(delimiter(b"a;b", b';'), None);
+        assert_eq!(delimiter(b"\"a;b\"", b',', true), None);
+        assert_eq!(delimiter(b"a;b", b';', true), None);
     }
 }
