@@ -431,6 +431,23 @@ def test_command_pattern_gates_exit_as_the_clis(spark, cli, tmp_path):
     assert gates[0] == gates[1]
 
 
+def test_command_no_quoting_reads_as_the_cli(spark, cli, tmp_path):
+    """A TSV written without quoting, titles opening with stray quotes:
+    with --no-quoting both read four records and the same canonicals."""
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text('id\ttitle\tdoi\n1\t"Quoted start\t10.1/a\n2\tplain\t10.1/B\n3\t"x" y\t10.1/c\n4\t""\tdoi:10.1/d\n')
+    argv = [str(tsv), "-c", "doi", "--no-quoting"]
+    subprocess.run([cli, "scan", *argv, "-q", "--report", str(tmp_path / "cli.json")], check=True)
+    assert run_command(*argv, "--report", str(tmp_path / "spark.json"), "-o", str(tmp_path / "out.parquet")) == 0
+    reports = [json.loads((tmp_path / f).read_text()) for f in ("cli.json", "spark.json")]
+    assert reports[0]["records"] == reports[1]["records"] == 4
+    for k in TOTALS:
+        assert reports[1][k] == reports[0][k], k
+    out = pq.read_table(tmp_path / "out.parquet").sort_by("id")
+    assert out.column("title").to_pylist() == ['"Quoted start', "plain", '"x" y', '""']
+    assert out.column("canonical").to_pylist() == ["10.1/a", "10.1/b", "10.1/c", "10.1/d"]
+
+
 def test_command_help_has_an_example(capsys):
     from hdlscan.spark.__main__ import main
 

@@ -68,6 +68,7 @@ def arguments(argv):
     p.add_argument("--input-format", choices=("csv", "tsv", "parquet", "jsonl"), help="input format, overriding the extensions")
     p.add_argument("-d", "--delimiter", help="field delimiter of CSV input (default , ; tab for .tsv)")
     p.add_argument("-n", "--no-headers", action="store_true", help="the first CSV line is data; columns are named column_1, column_2, ...")
+    p.add_argument("--no-quoting", action="store_true", help='every " of CSV input is a plain character (files written without quoting, IANA TSV)')
     p.add_argument("--repair", action="store_true", help="apply SPEC's repairs (as hdlscan scan --repair)")
     p.add_argument("--expect", action="append", default=[], metavar="NS|COLUMN=NS", help="the namespace values should have, repeatable")
     p.add_argument("--resolver", action="append", default=[], metavar="HOST[/PATH]", help="also accept resolver URLs on this host, repeatable")
@@ -99,11 +100,13 @@ def read(spark, args):
         return spark.read.parquet(*paths)
     if fmt == "jsonl":
         return spark.read.json(paths)
+    # Spark turns quoting off with an empty quote character.
     df = spark.read.csv(
         paths,
         header=not args.no_headers,
         multiLine=True,
         escape='"',
+        quote="" if args.no_quoting else '"',
         sep=args.delimiter or ("\t" if fmt == "tsv" else ","),
     )
     if args.no_headers:
