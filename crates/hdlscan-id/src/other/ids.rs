@@ -493,12 +493,14 @@ pub fn bare<'a>(b: &[u8]) -> Option<Result<Id<'a>, Fail>> {
 }
 
 /// A bare ISBN: 13 digits from `978` or `979`, whole or in groups, or an
-/// ISBN-10 in four groups whose check holds.
+/// ISBN-10 in four groups whose check holds. An ISBN-13 has no check
+/// character `X`: one ending so is not the shape (`bad_pid` is for
+/// labelled values), and sections 1–6 read it.
 fn bare_isbn<'a>(b: &[u8]) -> Option<Result<Id<'a>, Fail>> {
     let mut d = [0u8; 16];
     let (n, groups) = grouped(b, &mut d)?;
     match n {
-        13 if d.starts_with(b"978") || d.starts_with(b"979") => Some(isbn(b, None)),
+        13 if (d.starts_with(b"978") || d.starts_with(b"979")) && d[12] != b'X' => Some(isbn(b, None)),
         10 if groups == 4 => isbn(b, Some(4)).ok().map(Ok),
         _ => None,
     }
@@ -551,6 +553,9 @@ mod tests {
         assert_eq!(b("978-0-306-40615-7"), Some(Ok("isbn:9780306406157".into())));
         assert_eq!(b("978 0 306 40615 7"), Some(Ok("isbn:9780306406157".into())));
         assert_eq!(b("9789655220613"), Some(Err(Fail::Check)));
+        // An IEEE KBART file's `978-0-7381-5442-x`: no ISBN-13 shape.
+        assert_eq!(b("978-0-7381-5442-x"), None);
+        assert_eq!(b("978073815442X"), None);
         assert_eq!(b("0-306-40615-2"), Some(Ok("isbn:9780306406157".into())));
         assert_eq!(b("0306406152"), None);
         assert_eq!(b("0000 0001 0943 5850"), Some(Ok("isni:0000000109435850".into())));
