@@ -204,6 +204,19 @@ fn baseline_changes_and_change_gates() {
     std::fs::write(d.join("v1.json"), r#"{"version": 1, "rows": 3}"#).unwrap();
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "v1.json"]).fails_with(&["v1.json", "schema version 1"]);
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "old.csv"]).fails_with(&["old.csv", "not a JSON report"]);
+    // diff's JSON report, kept beside scan's by a nightly job, is named as
+    // what it is, not as a scan report of an old version to run again.
+    scan(d, &["old.csv", "-c", SAMPLE_ID, "-o", "old-out.csv", "-q"]).ok();
+    let diff = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .current_dir(d)
+        .args(["diff", "old-out.csv", "old-out.csv", "--key", "record"])
+        .args(["--report", "changes.json", "-q"])
+        .status()
+        .unwrap();
+    assert!(diff.success());
+    let run = scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "changes.json"]);
+    let msg = run.fails_with(&["changes.json", "hdlscan diff", "scan --report"]);
+    assert!(!msg.contains("schema version"), "{msg}");
 }
 
 /// A change gate judged against a baseline made with other options

@@ -128,8 +128,18 @@ impl Snapshot {
     /// read too: its totals are the same counts (`empty` and `placeholder`
     /// are its error codes), and its duplicates were counted by values
     /// (`changes.same_tool` is then false, and the page says so). Other
-    /// versions are refused: their fields do not mean the same.
+    /// versions are refused: their fields do not mean the same; so is
+    /// `diff`'s JSON report, named as such.
     pub fn from_json(j: &Value) -> Result<Snapshot, String> {
+        // A nightly job writes diff's JSON report beside scan's, and its
+        // version (1) would otherwise send the user to rerun a baseline
+        // that is not one.
+        if j.get("key").is_some() && j["changes"].get("became_invalid").is_some() {
+            return Err(
+                "it is a report of hdlscan diff, not of scan: give an earlier scan's JSON report (scan --report FILE.json)"
+                    .to_string(),
+            );
+        }
         let version = j["version"].as_u64().unwrap_or(0);
         if !(2..=u64::from(super::REPORT_VERSION)).contains(&version) {
             return Err(format!(
