@@ -478,6 +478,31 @@ fn bad_duplicates_targets_are_usage_errors_with_nothing_written() {
         scan(d, &[&base[..], extra].concat()).usage_error(&["--duplicates", needle]);
         assert_eq!(entries(d), ["in.csv"], "{extra:?}");
     }
+    // The message names every format the file can have, as the help does.
+    scan(d, &[&base[..], &["--duplicates", "d.txt"]].concat())
+        .usage_error(&[".csv", ".tsv", ".parquet", ".arrow", ".jsonl"]);
+}
+
+/// `--duplicates` writes the same rows in each format its help names, the
+/// Arrow and JSON Lines of `-o` among them.
+#[test]
+fn duplicates_in_arrow_and_json_lines_hold_the_csv_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::copy(dspace(), d.join("in.csv")).unwrap();
+    fs::copy(dspace(), d.join("last-month.csv")).unwrap();
+    let base = ["in.csv", "last-month.csv", "-c", "dc.identifier.uri*", "-q"];
+    for name in ["d.csv", "d.jsonl", "d.arrow"] {
+        scan(d, &[&base[..], &["--duplicates", name]].concat()).ok();
+    }
+    let csv = Table::from_csv(&d.join("d.csv"), b',');
+    assert!(!csv.rows.is_empty());
+    let jsonl = fs::read_to_string(d.join("d.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), csv.rows.len());
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(first["canonical"], csv.get(0, "canonical"));
+    let (_, batches) = crate::scan::read_ipc(&d.join("d.arrow"));
+    assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), csv.rows.len());
 }
 
 #[test]

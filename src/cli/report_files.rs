@@ -1,6 +1,6 @@
 //! The files `scan` writes besides its output: `--report FILE` (repeatable;
 //! JSON, Markdown or HTML by extension, `--report-format` for `-`) and
-//! `--duplicates FILE` (`.csv`, `.tsv`, `.parquet`). Each is an
+//! `--duplicates FILE` (`.csv`, `.tsv`, `.parquet`, `.arrow`, `.jsonl`). Each is an
 //! `AtomicFile` created before any work,
 //! so a file that cannot be written fails the run before anything is
 //! touched, and none may name an input, the output or another of them.
@@ -131,7 +131,7 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
     claimed.claim("--duplicates", "the duplicates file", path)?;
     let format = Format::from_path(path).ok_or_else(|| {
         Usage(format!(
-            "--duplicates {}: unknown format; use a .csv, .tsv or .parquet name",
+            "--duplicates {}: unknown format; use a .csv, .tsv, .parquet, .arrow or .jsonl name",
             path.display()
         ))
     })?;

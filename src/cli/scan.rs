@@ -133,7 +133,8 @@ pub struct ScanArgs {
     /// Long output (a row per value) even for one column not split.
     #[arg(long)]
     pub long: bool,
-    /// Write the duplicate clusters here (.csv, .tsv, .parquet): a row per
+    /// Write the duplicate clusters here (.csv, .tsv, .parquet, .arrow,
+    /// .jsonl): a row per
     /// member (valid value) of every canonical held by two records or
     /// more; a record repeating its own identifier is not a duplicate.
     #[arg(long, value_name = "FILE")]
