@@ -1112,3 +1112,29 @@ fn a_million_row_diff_stays_within_a_small_budget() {
         assert!(kib < 100 << 10, "peak RSS {} MB", kib >> 10);
     }
 }
+
+/// A DOI replaced by `N/A` became invalid for `diff` (its kind is
+/// `invalid`), while `scan`'s report counts it a placeholder, not among its
+/// `invalid`: diff's help must not send a nightly job's reader to scan's
+/// counts to match the two.
+#[test]
+fn a_doi_become_n_a_is_became_invalid_and_the_help_says_scan_counts_it_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("old.csv"), "id,doi\n1,10.1000/a\n2,10.1000/b\n").unwrap();
+    fs::write(d.join("new.csv"), "id,doi\n1,10.1000/a\n2,N/A\n").unwrap();
+    scanned(d, "old.csv", "old.out.csv", &["-c", "doi"]);
+    scanned(d, "new.csv", "new.out.csv", &["-c", "doi"]);
+    let then = read_json(&d.join("old.out.csv.json"));
+    let now = read_json(&d.join("new.out.csv.json"));
+    assert_eq!(now["invalid"], then["invalid"], "scan: a placeholder is not invalid");
+    assert_eq!(now["placeholder"], 1);
+    let run = diff(d, &["old.out.csv", "new.out.csv", "--key", "id", "--report", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(count(&r, "became_invalid"), 1);
+    let help = diff(d, &["--help"]);
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(!help.contains("as scan counts it"), "{help}");
+    assert!(help.contains("though scan's report counts"), "{help}");
+}

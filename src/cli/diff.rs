@@ -29,7 +29,8 @@ Changes (counted per key):
   added              the key is in NEW only
   removed            the key is in OLD only
   became_invalid     valid in OLD, invalid in NEW (an empty or placeholder
-                     value is invalid, as scan counts it)
+                     value is of kind invalid, though scan's report counts
+                     it apart, as empty or placeholder)
   became_valid       invalid in OLD, valid in NEW
   canonical_changed  valid in both, canonicals differ
   codes_changed      valid in both or invalid in both; the error code or the
