@@ -199,6 +199,12 @@ fn crossref_items_with_records_and_a_hint_without() {
     let r = read_json(&d.join("r.json"));
     assert_eq!(r["records"], 3);
     assert_eq!(r["cells"], 6);
+    // A `[]` in the path is the command line's fault, not the file's: a
+    // usage error, in either spelling, before any input is read.
+    for bad in ["items[]", "/items/[]"] {
+        let msg = scan(d, &[f, "-c", "DOI", "--records", bad, "-q"]).usage_error(&["--records", "without []"]);
+        assert!(!msg.contains("crossref_items.json"), "{msg}");
+    }
 }
 
 /// A JSON file holding its records as a top-level array (`jq` output, an

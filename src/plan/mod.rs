@@ -238,7 +238,19 @@ impl ScanPlan {
         };
         let records = match &req.records {
             Some(p) if p.trim() == "[]" => Some(JsonPath::root()),
-            Some(p) => Some(JsonPath::parse(p).map_err(|e| PlanError::flag(format!("--records {p:?}"), e))?),
+            Some(p) => {
+                let path = JsonPath::parse(p).map_err(|e| PlanError::flag(format!("--records {p:?}"), e))?;
+                // The reader refuses a `[]` too, but only once an input is
+                // open, as a read error (1) naming the file: it is the
+                // command line that is wrong (2).
+                if path.keys().is_none() {
+                    return Err(PlanError::flag(
+                        format!("--records {p:?}"),
+                        "a path of keys, without [] (the records are the array it names; '[]' alone for a document that is one array)",
+                    ));
+                }
+                Some(path)
+            }
             None => None,
         };
         let mut json = JsonlOptions::default()
