@@ -275,6 +275,28 @@ fn a_baseline_made_otherwise_is_said_beside_a_failed_change_gate() {
         ],
     );
     assert!(!run.stderr.contains("a change may be theirs"), "{}", run.stderr);
+    // Another column chosen tonight: every change of the totals may be the
+    // column's, so it is said as other options are.
+    let run = scan(
+        d,
+        &[
+            p(&s),
+            "-c",
+            SAMPLE_ID,
+            "-c",
+            "dc.title",
+            "--baseline",
+            "plain.json",
+            "--fail-if",
+            "change:values>0",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("with other options; a change may be theirs"),
+        "{}",
+        run.stderr
+    );
 }
 
 fn nightly() -> std::path::PathBuf {

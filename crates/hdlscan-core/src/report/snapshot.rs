@@ -182,7 +182,8 @@ pub struct Changes {
     /// the same report version: if not, a change may be theirs (a version
     /// 2 report counted clusters by values, not records).
     pub same_tool: bool,
-    /// Whether the baseline used the same options (threads aside).
+    /// Whether the baseline used the same options (threads aside) and
+    /// chose the same columns.
     pub same_options: bool,
     /// The totals, then and now.
     pub metrics: Vec<MetricChange>,
@@ -235,6 +236,12 @@ pub struct CodeChange {
     pub now: u64,
 }
 
+/// The names of a snapshot's columns, in any order (`-c a -c b` and `-c b
+/// -c a` choose alike).
+fn column_names(s: &Snapshot) -> std::collections::BTreeSet<&str> {
+    s.columns.iter().map(|(name, _)| name.as_str()).collect()
+}
+
 impl Changes {
     /// What changed from `then` (read from `baseline`) to `now`; the
     /// totals' `metrics` as the gates measure them.
@@ -272,7 +279,10 @@ impl Changes {
             baseline_tool: then.tool.clone(),
             baseline_version: then.version,
             same_tool: then.tool == now.tool && then.version == now.version,
-            same_options: without_threads(&then.options) == without_threads(&now.options),
+            // A column chosen on one night only moves every total as much
+            // as `--repair` does, and the options do not list the columns.
+            same_options: without_threads(&then.options) == without_threads(&now.options)
+                && column_names(then) == column_names(now),
             metrics,
             new_codes: codes.iter().filter(|c| c.then == 0).map(|c| c.code.clone()).collect(),
             gone_codes: codes.iter().filter(|c| c.now == 0).map(|c| c.code.clone()).collect(),
