@@ -731,6 +731,20 @@ fn a_held_gate_exits_3_with_everything_written() {
     ];
     let run = diff(d, &args).ok();
     assert!(run.stderr.contains("gate warning: added>0 (is 1)"), "{}", run.stderr);
+    // -q, as scan's: a held --fail-if is still one line for the job's log,
+    // a warning or a pass says nothing.
+    let quiet = ["old.parquet", "new.parquet", "--key", "id", "-q"];
+    let run = diff(
+        d,
+        &[&quiet[..], &["--fail-if", "became_invalid>0", "--fail-if", "added>0"]].concat(),
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "hdlscan: gate FAILED: became_invalid>0 (is 1); gate FAILED: added>0 (is 1)\n"
+    );
+    let run = diff(d, &[&quiet[..], &["--warn-if", "added>0"]].concat()).ok();
+    assert_eq!(run.stderr, "");
     assert_no_temp_files(d);
 }
 
