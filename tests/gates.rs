@@ -204,6 +204,10 @@ fn baseline_changes_and_change_gates() {
     std::fs::write(d.join("v1.json"), r#"{"version": 1, "rows": 3}"#).unwrap();
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "v1.json"]).fails_with(&["v1.json", "schema version 1"]);
     scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "old.csv"]).fails_with(&["old.csv", "not a JSON report"]);
+    std::fs::write(d.join("other.json"), r#"{"doi": "10.1000/182"}"#).unwrap();
+    let msg =
+        scan(d, &[p(&s), "-c", SAMPLE_ID, "--baseline", "other.json"]).fails_with(&["other.json", "not a JSON report"]);
+    assert!(!msg.contains("version 0"), "{msg}");
     // diff's JSON report, kept beside scan's by a nightly job, is named as
     // what it is, not as a scan report of an old version to run again.
     scan(d, &["old.csv", "-c", SAMPLE_ID, "-o", "old-out.csv", "-q"]).ok();

@@ -140,7 +140,11 @@ impl Snapshot {
                     .to_string(),
             );
         }
-        let version = j["version"].as_u64().unwrap_or(0);
+        // Other JSON (`{}`, an export's record) is no report at all, not
+        // one of an old version to run again.
+        let Some(version) = j.get("version").and_then(Value::as_u64) else {
+            return Err("not a JSON report of hdlscan scan: it has no version".to_string());
+        };
         if !(2..=u64::from(super::REPORT_VERSION)).contains(&version) {
             return Err(format!(
                 "it is a report of schema version {version}, and this hdlscan compares versions 2 to {}: run the baseline again with this version",
