@@ -1152,3 +1152,24 @@ fn a_doi_become_n_a_is_became_invalid_and_the_help_says_scan_counts_it_apart() {
     assert!(!help.contains("as scan counts it"), "{help}");
     assert!(help.contains("though scan's report counts"), "{help}");
 }
+
+/// diff's own JSON report given as `--old-report` is named as what it is.
+#[test]
+fn a_diff_report_as_old_report_is_named_as_diffs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "old.out.csv", &["-c", URI]);
+    scanned(d, "new.csv", "new.out.csv", &["-c", URI]);
+    let pair = ["old.out.csv", "new.out.csv", "--key", "id", "-q"];
+    diff(d, &[&pair[..], &["--report", "changes.json"]].concat()).ok();
+    let run = diff(d, &[&pair[..], &["--old-report", "changes.json"]].concat());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("changes.json is not a JSON report of `hdlscan scan` (it is `hdlscan diff`'s own)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("baseline"), "{}", run.stderr);
+}

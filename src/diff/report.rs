@@ -171,6 +171,13 @@ impl ScanRun {
     /// Reads `scan`'s report `v`, read from `path`, as a [`Report`]; an
     /// error says why it is not one.
     pub fn from_json(path: &str, v: &Value) -> Result<ScanRun, String> {
+        // diff's own report, kept beside scan's, otherwise fails on a field
+        // of its `changes` ("missing field `baseline`"), which says nothing.
+        if v.get("key").is_some() && v["changes"].get("became_invalid").is_some() {
+            return Err(format!(
+                "{path} is not a JSON report of `hdlscan scan` (it is `hdlscan diff`'s own); give the file `scan --report FILE.json` wrote"
+            ));
+        }
         let r = Report::deserialize(v).map_err(|e| {
             format!(
                 "{path} is not a JSON report of `hdlscan scan` ({e}); give the file `scan --report FILE.json` wrote"
