@@ -430,3 +430,23 @@ fn records_past_4_gib() {
     let r = stream_records(d, 2_600_000, "a 4.3 GB --records document", 200 << 20);
     assert!(r["run"]["input_bytes"].as_u64().unwrap() > 4 << 30, "{}", r["run"]);
 }
+
+/// A JSON line holding bytes that are not UTF-8 (a producer that wrote
+/// Latin-1) is `bad_utf8`, and the notes do not advise `--encoding`, which
+/// is a usage error with JSON input.
+#[test]
+fn bad_utf8_in_json_is_not_sent_to_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("l1.jsonl"),
+        b"{\"doi\":\"10.1000/caf\xe9\"}\n{\"doi\":\"10.1000/182\"}\n",
+    )
+    .unwrap();
+    scan(d, &["l1.jsonl", "-c", "doi", "--report", "r.json", "-q"]).ok();
+    let r = read_json(&d.join("r.json"));
+    assert_eq!(r["errors"]["bad_utf8"]["count"], 1);
+    let notes = r["notes"].to_string();
+    assert!(!notes.contains("--encoding"), "{notes}");
+    scan(d, &["l1.jsonl", "-c", "doi", "--encoding", "windows-1252", "-q"]).usage_error(&["--encoding"]);
+}

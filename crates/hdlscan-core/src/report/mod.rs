@@ -528,10 +528,13 @@ impl Report {
 }
 
 /// Notes where the fix is known: bytes that are not UTF-8 in a column of
-/// input read as UTF-8 (an Excel export in Windows-1252), and identifiers
+/// CSV or TSV read as UTF-8 (an Excel export in Windows-1252), and identifiers
 /// joined by `||` (DSpace) read as one value.
 fn hints(columns: &[String], inputs: &[InputInfo], stats: &Stats) -> Vec<String> {
     let decoded = inputs.iter().any(|i| i.decoding.is_some());
+    // `--encoding` is a usage error with any other input (JSON, Parquet):
+    // advice to add it would only fail the next run.
+    let text = inputs.iter().any(|i| matches!(i.format.as_str(), "csv" | "tsv"));
     let joined = |column: usize| {
         stats.errors.get(ErrorCode::MultipleValues as usize).is_some_and(|c| {
             c.examples
@@ -542,7 +545,7 @@ fn hints(columns: &[String], inputs: &[InputInfo], stats: &Stats) -> Vec<String>
     let mut out = Vec::new();
     for (i, (name, c)) in columns.iter().zip(&stats.columns).enumerate() {
         let bad = c.errors[ErrorCode::BadUtf8 as usize];
-        if bad > 0 && !decoded {
+        if bad > 0 && !decoded && text {
             out.push(format!(
                 "column {name:?}: {bad} values are not UTF-8 (bad_utf8): if the file is Windows-1252 or Latin-1, \
                  try `--encoding windows-1252`"
