@@ -450,3 +450,24 @@ fn bad_utf8_in_json_is_not_sent_to_encoding() {
     assert!(!notes.contains("--encoding"), "{notes}");
     scan(d, &["l1.jsonl", "-c", "doi", "--encoding", "windows-1252", "-q"]).usage_error(&["--encoding"]);
 }
+
+/// Long output of JSON carries each record's line, as CSV's does, and the
+/// help says so (it named CSV and TSV only).
+#[test]
+fn json_long_output_has_lines_and_the_help_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("w.jsonl"), "{\"doi\":\"10.1/a\"}\n\n{\"doi\":\"10.1/b\"}\n").unwrap();
+    scan(d, &["w.jsonl", "-c", "doi", "-o", "o.csv", "-q"]).ok();
+    let t = Table::from_csv(&d.join("o.csv"), b',');
+    assert_eq!((t.get(0, "line"), t.get(1, "line")), ("1", "3"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .args(["scan", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.contains("line (where the record starts in CSV,\n        TSV and JSON"),
+        "{help}"
+    );
+}

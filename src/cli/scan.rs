@@ -59,8 +59,9 @@ Output shapes:
         counted), kind, namespace, prefix, suffix, canonical, uri, url,
         resolver, query, fragment, error, warnings.
   long  several columns, --split or --long: a row per value: input (when
-        there are several), record, line (where the record starts; CSV and
-        TSV), source_column, value_index (1-based in its cell), value, the --keep
+        there are several), record, line (where the record starts in CSV,
+        TSV and JSON; a spreadsheet's row; empty for Parquet and Arrow),
+        source_column, value_index (1-based in its cell), value, the --keep
         columns, then SPEC's columns as above. Every cell is at least one
         value (an empty cell is one `empty` value).
 Output is written to a temporary file beside the target and renamed at
