@@ -1173,3 +1173,28 @@ fn a_diff_report_as_old_report_is_named_as_diffs() {
     );
     assert!(!run.stderr.contains("baseline"), "{}", run.stderr);
 }
+
+/// JSON Lines on stdin, or under a name that is not `.jsonl`, is read as
+/// CSV; the error must not advise scan's `--input-format`, which diff has
+/// not.
+#[test]
+fn json_lines_read_as_csv_is_not_sent_to_input_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "old.jsonl", &["-c", URI]);
+    fs::copy(d.join("old.jsonl"), d.join("old.txt")).unwrap();
+    let run = diff(d, &["old.jsonl", "old.txt", "--key", "id"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("old.txt: this is JSON Lines, not CSV"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("named .jsonl"), "{}", run.stderr);
+    assert!(!run.stderr.contains("--input-format"), "{}", run.stderr);
+    assert!(
+        diff(d, &["--input-format", "jsonl", "old.jsonl", "old.jsonl", "--key", "id"]).code == 2,
+        "diff has no --input-format"
+    );
+}

@@ -37,6 +37,24 @@ enum Source {
     Arrow(ArrowInput),
 }
 
+/// The input layer's advice for JSON read as CSV is `scan`'s
+/// `--input-format jsonl`, which `diff` has not: it reads JSON Lines by
+/// the file's name only.
+fn json_by_name(e: PositionedError, name: &str) -> anyhow::Error {
+    use crate::io::magic::NotCsv;
+    match e.kind() {
+        ErrorKind::NotCsv {
+            format: format @ (NotCsv::Json | NotCsv::JsonLines),
+            ..
+        } => anyhow::anyhow!(
+            "{name}: this is {}, not CSV: diff reads scan's JSON Lines output from a file named .jsonl \
+             (.jsonl.gz, .jsonl.zst), and stdin (-) as CSV only",
+            format.noun()
+        ),
+        _ => e.into(),
+    }
+}
+
 /// An open output of `scan`: its header read, no row yet.
 pub struct Table {
     name: String,
@@ -67,7 +85,8 @@ impl Table {
                     delimiter: format.delimiter(),
                     ..CsvOptions::default()
                 };
-                (format, Source::Csv(Box::new(CsvBlockReader::open(spec, opts)?)))
+                let reader = CsvBlockReader::open(spec, opts).map_err(|e| json_by_name(e, &name))?;
+                (format, Source::Csv(Box::new(reader)))
             }
         };
         let names = match &source {
