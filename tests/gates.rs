@@ -482,3 +482,63 @@ fn gate_columns_are_selected_as_columns_are() {
     assert_eq!(r("d*:valid<3"), (1, true));
     assert_eq!(r("*:present>=2"), (2, true));
 }
+
+/// How the input was read is gated as the totals are: a nightly job that
+/// skips bad JSON lines or pads short rows can fail when it had to
+/// (`skipped_lines>0` was an unknown metric though the README said every
+/// total is one).
+#[test]
+fn reading_counts_are_run_gates() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("in.jsonl"),
+        "{\"id\":\"10.1/a\"}\nnot json\n{\"id\":\"10.1/b\"}\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("in.csv"), "a,id\n1,10.1/a\n2\n").unwrap();
+    let run = scan(
+        d,
+        &[
+            "in.jsonl",
+            "-c",
+            "id",
+            "--skip-bad-lines",
+            "--report",
+            "r.json",
+            "--fail-if",
+            "skipped_lines>0",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("gate FAILED: skipped_lines>0 (is 1)"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read_json(&d.join("r.json"))["gates"][0]["metric"], "skipped_lines");
+    let run = scan(
+        d,
+        &[
+            "in.csv",
+            "-c",
+            "id",
+            "--ragged",
+            "pad",
+            "--fail-if",
+            "padded_rows>=2",
+            "--warn-if",
+            "padded_rows>0",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("gate warning: padded_rows>0"), "{}", run.stderr);
+    scan(
+        d,
+        &["in.csv", "-c", "id", "--ragged", "pad", "--fail-if", "lossy_cells>0"],
+    )
+    .ok();
+    // Counts of the run: no share, no column.
+    scan(d, &["in.csv", "-c", "id", "--fail-if", "padded_rows>1%"]).usage_error(&["padded_rows is a count"]);
+    scan(d, &["in.csv", "-c", "id", "--fail-if", "id:lossy_cells>0"]).usage_error(&["counted for the run"]);
+}

@@ -18,14 +18,15 @@
 //! | `duplicates` | valid values in duplicate clusters (`values_in_clusters`) | valid values |
 //! | `clusters` | duplicate clusters (canonicals held by two records or more) | (a count only) |
 //! | `repeated_in_record` | values repeating their record's canonical | valid values |
+//! | `skipped_lines`, `padded_rows`, `lossy_cells` | how the input was read: JSON lines skipped (`--skip-bad-lines`), short rows padded (`--ragged pad`), cells written with U+FFFD | (a count only) |
 //! | an error or warning code (`extra_text`, `legacy_resolver`) | values with that code | values |
 //!
 //! `COLUMN:METRIC` judges the columns COLUMN selects, summed, with the
 //! selectors of `-c` (a name, trimmed or in any case when only one column
 //! fits, a number, a pattern: `dc.identifier.*:invalid>0`); the selector
 //! is everything before the last `:`, and the caller resolves it
-//! ([`Gate::columns`]). `records`, `duplicates`, `clusters` and
-//! `repeated_in_record` are the run's only.
+//! ([`Gate::columns`]). `records`, `duplicates`, `clusters`,
+//! `repeated_in_record` and how the input was read are the run's only.
 //!
 //! `change:[COLUMN:]METRIC` judges the change since `--baseline OLD.json`:
 //! now minus then, in counts, or in percentage points when LIMIT is a
@@ -99,6 +100,12 @@ pub enum Metric {
     Clusters,
     /// Values repeating their record's canonical.
     RepeatedInRecord,
+    /// JSON lines skipped as not one record.
+    SkippedLines,
+    /// Short rows padded with empty fields.
+    PaddedRows,
+    /// Cells whose invalid UTF-8 was written as U+FFFD.
+    LossyCells,
     /// Values with this error code.
     Error(ErrorCode),
     /// Values with this warning.
@@ -121,6 +128,10 @@ impl Metric {
         Metric::RepeatedInRecord,
     ];
 
+    /// The report's counts of how the input was read, metrics too but not
+    /// in the baseline's table of totals.
+    pub const READING: [Metric; 3] = [Metric::SkippedLines, Metric::PaddedRows, Metric::LossyCells];
+
     /// The metric's name, as a gate and the baseline table write it.
     pub fn name(self) -> &'static str {
         match self {
@@ -135,13 +146,16 @@ impl Metric {
             Metric::Duplicates => "duplicates",
             Metric::Clusters => "clusters",
             Metric::RepeatedInRecord => "repeated_in_record",
+            Metric::SkippedLines => "skipped_lines",
+            Metric::PaddedRows => "padded_rows",
+            Metric::LossyCells => "lossy_cells",
             Metric::Error(e) => e.as_str(),
             Metric::Warning(w) => w.as_str(),
         }
     }
 
     fn from_name(s: &str) -> Option<Metric> {
-        if let Some(m) = Metric::TOTALS.iter().find(|m| m.name() == s) {
+        if let Some(m) = Metric::TOTALS.iter().chain(&Metric::READING).find(|m| m.name() == s) {
             return Some(*m);
         }
         // `multiple_values` and its kin are both errors and (repaired)
@@ -157,12 +171,12 @@ impl Metric {
         matches!(
             self,
             Metric::Records | Metric::Duplicates | Metric::Clusters | Metric::RepeatedInRecord
-        )
+        ) || Metric::READING.contains(&self)
     }
 
     /// A count that has no share.
     fn count_only(self) -> bool {
-        matches!(self, Metric::Records | Metric::Values | Metric::Clusters)
+        matches!(self, Metric::Records | Metric::Values | Metric::Clusters) || Metric::READING.contains(&self)
     }
 
     /// The metric for the run, then and now (a share for
@@ -199,6 +213,9 @@ impl Metric {
             Metric::Duplicates => (snap.values_in_clusters, Some(snap.total.valid)),
             Metric::Clusters => (snap.clusters, None),
             Metric::RepeatedInRecord => (snap.repeated_in_record, Some(snap.total.valid)),
+            Metric::SkippedLines => (snap.skipped_lines, None),
+            Metric::PaddedRows => (snap.padded_rows, None),
+            Metric::LossyCells => (snap.lossy_cells, None),
             Metric::Error(e) => (f.error(e.as_str()), Some(f.values)),
             Metric::Warning(w) => (f.warnings.get(w.as_str()).copied().unwrap_or(0), Some(f.values)),
         }
@@ -282,7 +299,11 @@ pub struct Gate {
 /// Every metric name a gate takes, once each (`empty` is a total and a
 /// code), for the error that lists them.
 pub fn metric_names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = Metric::TOTALS.iter().map(|m| m.name()).collect();
+    let mut v: Vec<&'static str> = Metric::TOTALS
+        .iter()
+        .chain(&Metric::READING)
+        .map(|m| m.name())
+        .collect();
     let codes = ErrorCode::ALL.iter().map(|e| e.as_str());
     let warnings = Warning::ALL.iter().map(|w| w.as_str());
     for name in codes.chain(warnings) {
@@ -474,7 +495,7 @@ mod tests {
 
     #[test]
     fn every_total_is_a_metric() {
-        for m in Metric::TOTALS {
+        for m in Metric::TOTALS.into_iter().chain(Metric::READING) {
             let g = Gate::parse(&format!("change:{}<0", m.name()), Severity::Fail).unwrap();
             assert_eq!((g.metric, g.change), (m, true));
         }

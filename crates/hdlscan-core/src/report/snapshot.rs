@@ -77,6 +77,12 @@ pub struct Snapshot {
     pub clusters: u64,
     /// Values repeating their record's canonical.
     pub repeated_in_record: u64,
+    /// JSON lines skipped as not one record.
+    pub skipped_lines: u64,
+    /// Short rows padded with empty fields.
+    pub padded_rows: u64,
+    /// Cells whose invalid UTF-8 was written as U+FFFD.
+    pub lossy_cells: u64,
     /// The tool and version that wrote the report.
     pub tool: String,
     /// The report's schema version ([`super::REPORT_VERSION`] for this run's).
@@ -118,6 +124,9 @@ impl Snapshot {
             values_in_clusters: r.duplicates.values_in_clusters,
             clusters: r.duplicates.clusters,
             repeated_in_record: r.duplicates.repeated_in_record.values,
+            skipped_lines: r.skipped_lines,
+            padded_rows: r.padded_rows,
+            lossy_cells: r.lossy_cells,
             tool: r.run.tool.clone(),
             version: r.version,
             options: r.run.options.clone(),
