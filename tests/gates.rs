@@ -542,3 +542,53 @@ fn reading_counts_are_run_gates() {
     scan(d, &["in.csv", "-c", "id", "--fail-if", "padded_rows>1%"]).usage_error(&["padded_rows is a count"]);
     scan(d, &["in.csv", "-c", "id", "--fail-if", "id:lossy_cells>0"]).usage_error(&["counted for the run"]);
 }
+
+/// A nightly job that adds a column with its own `change:` gate: the
+/// column held nothing in the baseline, so its whole count is the change,
+/// judged and said beside the baseline's other columns. It was a usage
+/// error that wrote nothing, so the report the next night compares with
+/// never got the column and the job failed the same way every night.
+#[test]
+fn a_column_new_since_the_baseline_starts_from_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("in.csv"),
+        "id,url\n10.1/a,10.1/a x\n10.1/b,https://doi.org/10.1/b\n",
+    )
+    .unwrap();
+    scan(d, &["in.csv", "-c", "id", "--report", "night1.json", "-q"]).ok();
+    let gate = ["--fail-if", "change:url:invalid>0", "--warn-if", "change:id:invalid>0"];
+    let night2 = |baseline: &str, report: &str| {
+        let mut args = vec![
+            "in.csv",
+            "-c",
+            "id",
+            "-c",
+            "url",
+            "--baseline",
+            baseline,
+            "--report",
+            report,
+        ];
+        args.extend(gate);
+        scan(d, &args)
+    };
+    let run = night2("night1.json", "night2.json");
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("gate FAILED: change:url:invalid>0"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("a change may be theirs"), "{}", run.stderr);
+    let r = read_json(&d.join("night2.json"));
+    assert_eq!(
+        (r["gates"][0]["then"].as_f64(), r["gates"][0]["value"].as_f64()),
+        (Some(0.0), Some(1.0))
+    );
+    assert_eq!(r["gates"][1]["holds"], false);
+    // The next night compares with a report that has the column.
+    let run = night2("night2.json", "night3.json");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

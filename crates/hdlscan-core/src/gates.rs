@@ -387,11 +387,15 @@ impl Gate {
     /// What the metric counts in `snap`, and what a percentage of it is a
     /// share of; `Err` names a judged column `snap` lacks.
     fn measure(&self, snap: &Snapshot) -> Result<(u64, Option<u64>), String> {
-        let names = match (&self.column, self.columns.is_empty()) {
+        Ok(self.metric.measure(snap, &snap.figures(self.names())?))
+    }
+
+    /// The judged columns' names; none for the run.
+    fn names(&self) -> &[String] {
+        match (&self.column, self.columns.is_empty()) {
             (Some(c), true) => std::slice::from_ref(c),
             _ => &self.columns[..],
-        };
-        Ok(self.metric.measure(snap, &snap.figures(names)?))
+        }
     }
 
     /// The compared value of a measure: the count, or its percentage.
@@ -425,7 +429,16 @@ impl Gate {
                     self.expr
                 )
             })?;
-            let t = self.value(self.measure(then).map_err(|c| unknown(then, "baseline's columns", c))?);
+            // A column chosen since the baseline held nothing then: its
+            // whole count is the change, and the report's caveat says the
+            // baseline chose other columns. An error here would stop the
+            // nightly job before it wrote the report that the next night
+            // compares with, night after night.
+            let figures = match self.names() {
+                [] => then.total.clone(),
+                names => then.figures_or_none(names),
+            };
+            let t = self.value(self.metric.measure(then, &figures));
             before = Some((t * 1e4).round() / 1e4);
             value -= t;
         }

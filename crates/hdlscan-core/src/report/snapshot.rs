@@ -179,6 +179,17 @@ impl Snapshot {
         }
         Ok(sum)
     }
+
+    /// The figures of the columns named `names` summed, a column the
+    /// snapshot lacks counting nothing: a baseline's, for a column chosen
+    /// since.
+    pub fn figures_or_none(&self, names: &[String]) -> Figures {
+        let mut sum = Figures::default();
+        for (_, f) in self.columns.iter().filter(|(c, _)| names.contains(c)) {
+            sum += f;
+        }
+        sum
+    }
 }
 
 /// What changed since the baseline, as the report lists it.
