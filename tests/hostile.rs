@@ -725,6 +725,29 @@ fn gz_cut_short() {
     }
 }
 
+/// A plain JSON Lines file whose last record was cut (a copy or an
+/// export still being written) says so; it said only which character was
+/// expected. A record broken by a line break inside is not called cut,
+/// nor is a malformed last line that is whole.
+#[test]
+fn jsonl_cut_short() {
+    let c = Case::new(&[
+        ("cut.jsonl", b"{\"doi\":\"10.1/a\"}\n{\"doi\":\"10.1/b"),
+        ("cut_after_value.jsonl", b"{\"doi\":\"10.1/a\"}\n{\"doi\":\"10.1/b\""),
+        ("broken.jsonl", b"{\"doi\":\"10.1/a\"\n}\n"),
+        ("bad_last.jsonl", b"{\"doi\":\"10.1/a\"}\n{\"doi\" \"10.1/b\"}"),
+    ]);
+    const CUT: &str = "record 2 (line 2): the file ends inside this record (cut short, or still being written)";
+    for name in ["cut.jsonl", "cut_after_value.jsonl"] {
+        c.run(&[name, "-c", "doi"]).fails_with(&[name, CUT, "not valid JSON"]);
+        c.nothing_written(false);
+    }
+    for name in ["broken.jsonl", "bad_last.jsonl"] {
+        let msg = c.run(&[name, "-c", "doi"]).fails_with(&[name, "not valid JSON"]);
+        assert!(!msg.contains("cut short"), "{msg}");
+    }
+}
+
 #[test]
 fn empty_zst() {
     let c = Case::new(&[("in.csv.zst", b"")]);

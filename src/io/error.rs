@@ -95,7 +95,12 @@ pub enum ErrorKind {
     ValueTooLong { limit: usize },
     /// Not JSON: `what` was expected at the position's column of the line
     /// (or, with `records`, of the line the error is on).
-    Syntax { what: &'static str },
+    Syntax {
+        what: &'static str,
+        /// The input ends inside this record, on its last line without a
+        /// line break: cut short rather than malformed.
+        cut: bool,
+    },
     /// Valid JSON, but not an object: `found` is "an array", "a string", …
     NotObject { found: &'static str },
     /// A JSON array where a JSON Lines line or a `--records KEY` document
@@ -307,7 +312,10 @@ impl fmt::Display for PositionedError {
                 f,
                 "JSON value longer than the {limit}-byte limit of a record (raise it with --max-record-mib)"
             ),
-            ErrorKind::Syntax { what } => {
+            ErrorKind::Syntax { what, cut } => {
+                if *cut {
+                    f.write_str("the file ends inside this record (cut short, or still being written): ")?;
+                }
                 write!(f, "not valid JSON: expected {what} at byte ")?;
                 match p.column {
                     Some(c) => write!(f, "{c} of the line"),

@@ -318,7 +318,7 @@ impl JsonlBlockReader {
                     return Err(PositionedError::new(
                         &self.name,
                         pos,
-                        ErrorKind::Syntax { what: s.what },
+                        ErrorKind::Syntax { what: s.what, cut: false },
                     ));
                 }
             }

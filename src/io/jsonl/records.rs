@@ -112,7 +112,9 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
     let mut out = Out::default();
     out.reach = Reach::new(paths.nodes.len());
     let mut record = raw.first_record;
-    let mut one = |text: &[u8], line: u64, rs: &mut JsonRecords, out: &mut Out| -> Result<(), PositionedError> {
+    // `ends_input`: the input's last line, without its line break (blocks
+    // hold whole lines but for that one).
+    let mut one = |text: &[u8], line: u64, ends_input: bool, rs: &mut JsonRecords, out: &mut Out| -> Result<(), PositionedError> {
         out.entries.clear();
         out.sampling = record - raw.first_record < SAMPLED as u64;
         let mark = out.bytes.len();
@@ -143,7 +145,9 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
                     _ if array => ErrorKind::ArrayOfRecords { lines: true },
                     Bad::Syntax(s) => {
                         pos.column = Some(s.at as u64 + 1);
-                        ErrorKind::Syntax { what: s.what }
+                        // What was read ran out before the record closed.
+                        let cut = ends_input && s.at >= text.trim_ascii_end().len();
+                        ErrorKind::Syntax { what: s.what, cut }
                     }
                     Bad::NotObject(found) => ErrorKind::NotObject { found },
                 };
@@ -171,7 +175,7 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
     match &raw.elements {
         Some(elements) => {
             for el in elements {
-                one(&data[el.start as usize..el.end as usize], el.line, &mut rs, &mut out)?;
+                one(&data[el.start as usize..el.end as usize], el.line, false, &mut rs, &mut out)?;
             }
         }
         None => {
@@ -181,7 +185,7 @@ pub fn parse_block(raw: &RawLines, paths: &PathSet, opts: &JsonlOptions) -> Resu
                 let text = &data[pos..end];
                 // Blank lines are no records.
                 if !super::reader::is_blank(text) {
-                    one(text, line, &mut rs, &mut out)?;
+                    one(text, line, end == data.len() && data.last() != Some(&b'\n'), &mut rs, &mut out)?;
                 }
                 line += 1;
                 pos = end + 1;
