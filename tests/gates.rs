@@ -592,3 +592,35 @@ fn a_column_new_since_the_baseline_starts_from_nothing() {
     let run = night2("night2.json", "night3.json");
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// A `change:` gate with a percentage compares shares, in percentage
+/// points: the line says so, with both shares (it said `+33.333333 since
+/// the baseline's 0`, which read as a count).
+#[test]
+fn a_change_of_a_share_is_said_in_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("then.csv"), "id\n10.1/a\n10.1/b\n10.1/c\n").unwrap();
+    std::fs::write(d.join("now.csv"), "id\n10.1/a\n10.1/b\n10.1/c d\n").unwrap();
+    scan(d, &["then.csv", "-c", "id", "--report", "then.json", "-q"]).ok();
+    let run = scan(
+        d,
+        &[
+            "now.csv",
+            "-c",
+            "id",
+            "--baseline",
+            "then.json",
+            "--fail-if",
+            "change:invalid>10%",
+            "-q",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("gate FAILED: change:invalid>10% (is +33.33 points since the baseline's 0.00%, now 33.33%)"),
+        "{}",
+        run.stderr
+    );
+}

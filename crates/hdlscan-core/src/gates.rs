@@ -1,6 +1,6 @@
 //! Gates: `--fail-if EXPR` and `--warn-if EXPR`, judged on a finished
 //! report. `EXPR` is `[change:][COLUMN:]METRIC OP LIMIT`: OP one of `>`,
-//! `>=`, `<`, `<=`; LIMIT a count (`12`) or a percentage (`5%`). Every
+//! `>=`, `<`, `<=`; LIMIT a whole count (`12`) or a percentage (`5%`). Every
 //! total of the report is a metric ([`Metric::TOTALS`]), and so is each
 //! code:
 //!
@@ -363,6 +363,15 @@ impl Gate {
                 limit *= 100.0;
                 percent = true;
             }
+            // `valid<0.95` meant a share: as a count it held for no run
+            // with a valid value, and said nothing.
+            _ if !percent && limit.fract() != 0.0 => {
+                let share = if limit.abs() < 1.0 { limit * 100.0 } else { limit };
+                return Err(format!(
+                    "{flag} {expr:?}: {} is counted in whole values; a share is written with % ({share}%)",
+                    metric.name(),
+                ));
+            }
             _ => {}
         }
         if column.is_some() && metric.run_only() {
@@ -504,6 +513,17 @@ mod tests {
         assert_eq!((g.limit, g.percent), (95.0, true));
         let g = Gate::parse("a:b:invalid<=0", Severity::Fail).unwrap();
         assert_eq!(g.column.as_deref(), Some("a:b"));
+    }
+
+    #[test]
+    fn a_count_limit_is_whole() {
+        let e = Gate::parse("valid<0.95", Severity::Fail).unwrap_err();
+        assert!(e.contains("valid is counted in whole values; a share is written with % (95%)"), "{e}");
+        let e = Gate::parse("change:invalid>2.5", Severity::Fail).unwrap_err();
+        assert!(e.contains("(2.5%)"), "{e}");
+        for ok in ["valid_of_present<0.95", "invalid>2.5%", "change:valid<-3", "records>=1"] {
+            assert!(Gate::parse(ok, Severity::Fail).is_ok(), "{ok}");
+        }
     }
 
     #[test]

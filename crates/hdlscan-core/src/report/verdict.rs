@@ -69,6 +69,13 @@ impl Verdict {
     /// One line for stderr.
     pub fn describe(&self) -> String {
         let shown = match (self.then, self.denominator) {
+            // A change of a share is in percentage points, from the
+            // baseline's share: a bare `+0.4098` read as a count.
+            (Some(then), _) if self.unit == "percent" => format!(
+                "{:+.2} points since the baseline's {then:.2}%, now {:.2}%",
+                self.value,
+                then + self.value
+            ),
             (Some(then), _) => format!("{:+} since the baseline's {then}", self.value),
             (None, Some(of)) if self.unit == "percent" => format!("{:.2}% ({} of {of})", self.value, self.count),
             _ => self.count.to_string(),
