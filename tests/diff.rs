@@ -616,7 +616,10 @@ fn a_broken_output_of_scan_is_the_input_layers_error() {
             "typed.parquet",
             "typed.parquet: column 'kind' has type Date32, not one a diff reads as text",
         ),
-        ("cut.jsonl", "cut.jsonl: record 2 (line 2): not valid JSON"),
+        (
+            "cut.jsonl",
+            "cut.jsonl: record 2 (line 2): the file ends inside this record (cut short, or still being written): not valid JSON",
+        ),
         (
             "list.jsonl",
             "list.jsonl: line 1: not a JSON object, so not a row of scan's JSON Lines output",

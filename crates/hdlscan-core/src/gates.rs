@@ -518,7 +518,10 @@ mod tests {
     #[test]
     fn a_count_limit_is_whole() {
         let e = Gate::parse("valid<0.95", Severity::Fail).unwrap_err();
-        assert!(e.contains("valid is counted in whole values; a share is written with % (95%)"), "{e}");
+        assert!(
+            e.contains("valid is counted in whole values; a share is written with % (95%)"),
+            "{e}"
+        );
         let e = Gate::parse("change:invalid>2.5", Severity::Fail).unwrap_err();
         assert!(e.contains("(2.5%)"), "{e}");
         for ok in ["valid_of_present<0.95", "invalid>2.5%", "change:valid<-3", "records>=1"] {
