@@ -180,6 +180,9 @@ fn crossref_items_with_records_and_a_hint_without() {
     let f = fixture("crossref_items.json");
     let f = f.to_str().unwrap();
     scan(d, &[f, "-c", "DOI", "-q"]).fails_with(&["--records KEY"]);
+    // One record written over several lines: the hint says what reads it.
+    std::fs::write(d.join("one.json"), "{\n  \"doi\": \"10.1/a\"\n}\n").unwrap();
+    scan(d, &["one.json", "-c", "doi", "-q"]).fails_with(&["if it is one record, write it on one line (jq -c . FILE)"]);
     scan(
         d,
         &[

@@ -379,7 +379,8 @@ fn produce_jsonl(
         let first = raw.data.split(|&b| b == b'\n').next().unwrap_or_default().trim_ascii();
         let hint = match first {
             b"{" => "a JSON document over several lines; if its records are an array under a key (Crossref's \
-                     {\"items\": [...]}), add --records KEY",
+                     {\"items\": [...]}), add --records KEY; if it is one record, write it on one line \
+                     (jq -c . FILE)",
             b"[" => "a JSON array over several lines; read its elements as records with --records '[]'",
             _ => "",
         };
