@@ -145,6 +145,13 @@ fn parse_dotted(s: &str) -> Result<Vec<Step>, String> {
     for seg in s.split('.') {
         let key_end = seg.find(['[', ']']).unwrap_or(seg.len());
         let (key, mut rest) = seg.split_at(key_end);
+        // `[]` alone: the elements of what? A list is reached by its key.
+        if key.is_empty() && steps.is_empty() && rest.starts_with("[]") {
+            return Err(format!(
+                "{s:?}: a path starts with a key, the list's (`locations[]`); a JSON document that is one \
+                 array is read with --records '[]'"
+            ));
+        }
         if key.is_empty() {
             return Err(format!(
                 "{s:?}: an empty key (a key with `.`, `[` or `]` in it is named by a JSON Pointer, /a.b/c)"
@@ -293,6 +300,11 @@ mod tests {
             "", ".", "a.", ".a", "a..b", "a[0]", "a[", "a]", "a[]b", "[]", "[].a", "a.[]",
         ] {
             assert!(JsonPath::parse(bad).is_err(), "{bad:?}");
+        }
+        // `[]` first names the list it needs, not an empty key.
+        for bad in ["[]", "[].a"] {
+            let e = JsonPath::parse(bad).unwrap_err();
+            assert!(e.contains("a path starts with a key, the list's"), "{e}");
         }
     }
 
