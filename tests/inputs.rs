@@ -285,11 +285,7 @@ fn output_to_stdout() {
 /// as written, on fixtures under the names they use.
 #[test]
 fn help_examples_of_these_inputs_run() {
-    let help = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
-        .args(["scan", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8(help.stdout).unwrap();
+    let help = crate::scan::scan_help();
     assert!(
         help.contains("JSON Lines") && help.contains("Excel") && help.contains(".xlsx"),
         "{help}"

@@ -464,11 +464,7 @@ fn json_long_output_has_lines_and_the_help_says_so() {
     scan(d, &["w.jsonl", "-c", "doi", "-o", "o.csv", "-q"]).ok();
     let t = Table::from_csv(&d.join("o.csv"), b',');
     assert_eq!((t.get(0, "line"), t.get(1, "line")), ("1", "3"));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
-        .args(["scan", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8(out.stdout).unwrap();
+    let help = crate::scan::scan_help();
     assert!(
         help.contains("line (where the record starts in CSV,\n        TSV and JSON"),
         "{help}"

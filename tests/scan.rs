@@ -272,6 +272,15 @@ pub fn report_core(r: &Value) -> Value {
     r
 }
 
+/// `hdlscan scan --help`, as printed.
+pub fn scan_help() -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
+        .args(["scan", "--help"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// An output read back: column names, and every cell as text (null → None,
 /// lists joined with `;`), so CSV, Parquet and Arrow compare alike.
 #[derive(Debug)]

@@ -664,11 +664,7 @@ fn ten_thousand_columns_matched_by_a_star() {
 
 #[test]
 fn scan_help_shows_the_dspace_run() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hdlscan"))
-        .args(["scan", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8(out.stdout).unwrap();
+    let help = crate::scan::scan_help();
     assert!(
         help.contains("hdlscan scan export.csv -c 'dc.identifier.uri*' -c 'dc.identifier.doi*' --split '||' --keep id -o values.parquet --duplicates dups.csv --report audit.json"),
         "{help}"
