@@ -6,7 +6,7 @@ use super::Usage;
 use super::report_files::{self, Claimed, ReportArgs};
 use anyhow::{Context, Result, bail};
 use hdlscan::diff::{ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
-use hdlscan::{AtomicFile, InputSpec, Severity, Sink, SinkOptions};
+use hdlscan::{AtomicFile, InputSpec, Sink, SinkOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -201,13 +201,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary_text().as_bytes());
     } else if report.failed() {
-        // As scan's -q: a nightly job's log must still say which gate
-        // failed the run.
-        let failed: Vec<String> = (report.gates.iter())
-            .filter(|g| g.holds && g.severity == Severity::Fail)
-            .map(|g| g.describe())
-            .collect();
-        super::say(format_args!("hdlscan: {}", failed.join("; ")));
+        super::say_failed(&report.gates, None);
     }
     super::finished(report.failed())
 }

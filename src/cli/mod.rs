@@ -180,6 +180,22 @@ fn install_signal_handler() {
 /// One line on stderr. `eprintln!` panics when stderr is closed or full
 /// (`2>/dev/full`); a message that cannot be shown is not worth a panic,
 /// and the exit status still tells.
+/// `-q`'s one line when a `--fail-if` held, for a nightly job's log: each
+/// failed gate, then the baseline's caveat when a failed `change:` gate
+/// may owe it.
+fn say_failed(gates: &[hdlscan::Verdict], caveat: Option<String>) {
+    let failed: Vec<&hdlscan::Verdict> = (gates.iter())
+        .filter(|g| g.holds && g.severity == hdlscan::Severity::Fail)
+        .collect();
+    let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
+    if failed.iter().any(|g| g.then.is_some())
+        && let Some(caveat) = caveat
+    {
+        said.push(format!("note: {caveat}"));
+    }
+    say(format_args!("hdlscan: {}", said.join("; ")));
+}
+
 pub(crate) fn say(line: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "{line}");

@@ -5,9 +5,7 @@
 use super::report_files::{self, ReportArgs};
 use super::{ParserArgs, Usage};
 use anyhow::Result;
-use hdlscan::{
-    Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Severity, Snapshot, TextEncoding,
-};
+use hdlscan::{Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Snapshot, TextEncoding};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -368,18 +366,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
     } else if report.failed() {
-        // Quiet is for a nightly job's log: the one thing it must still say.
-        let failed: Vec<&hdlscan::Verdict> = (report.gates.iter())
-            .filter(|g| g.holds && g.severity == Severity::Fail)
-            .collect();
-        let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
-        // A change gate failing against another job's baseline says so.
-        if failed.iter().any(|g| g.then.is_some())
-            && let Some(caveat) = report.baseline_caveat()
-        {
-            said.push(format!("note: {caveat}"));
-        }
-        super::say(format_args!("hdlscan: {}", said.join("; ")));
+        super::say_failed(&report.gates, report.baseline_caveat());
     }
     super::finished(report.failed())
 }
