@@ -20,6 +20,9 @@
 //! - A `"` at the start of a field opens a quoted field. Inside it, `""` is
 //!   a literal quote, and delimiters, `\r` and `\n` are literal bytes. After
 //!   the closing quote the field continues unquoted (`"ab"c` is `abc`).
+//!   [`Splitter::unquoted`] (`--no-quoting`, csv-core's `quoting(false)`)
+//!   opens none: every `"` is a literal byte and only line breaks end
+//!   records.
 //! - A `"` anywhere else in an unquoted field is a literal byte.
 //! - A record ends at `\n`, at `\r\n`, or at a lone `\r` (csv-core's default
 //!   terminator, `Terminator::CRLF`, accepts all three).
