@@ -49,6 +49,16 @@ fn a_json_path_that_reaches_nothing_is_a_usage_error() {
     )
     .unwrap();
     scan(d, &["late.jsonl", "-c", "doi", "-c", "x.doi", "-q"]).ok();
+
+    // A document whose records are a list under a key (DataCite's
+    // {"data": [...]}) read as JSON Lines: the key holding a list is named
+    // with the flag that reads it; read so, it works.
+    std::fs::write(d.join("doc.json"), "{\"data\":[{\"id\":\"10.1/a\"}],\"meta\":{}}\n").unwrap();
+    scan(d, &["doc.json", "-c", "id"]).usage_error(&[
+        "keys seen there: data, meta",
+        "if the records are the list under 'data', read them with --records data",
+    ]);
+    scan(d, &["doc.json", "-c", "id", "--records", "data", "-q"]).ok();
 }
 
 /// The same typo into nested Parquet is found before reading a row.

@@ -279,7 +279,8 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
             [one] => one.clone(),
             all => format!("the {} inputs", all.len()),
         };
-        unreached(&reach, &shape.json_paths, column_names.len(), &shown)?;
+        let records = shape.json.records.is_some();
+        unreached(&reach, &shape.json_paths, column_names.len(), &shown, records)?;
     }
     let read: u64 = infos.iter().map(|i| i.records).sum();
     let cells = stats.total().cells;
@@ -382,15 +383,25 @@ fn drive(
 /// A JSON path that no record reached is a typo (`-c dooi`), refused as
 /// the command line's mistake, as a CSV header without the column is;
 /// the first `chosen` paths are `--column`'s, the others `--keep`'s.
-fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str) -> Result<()> {
+/// Read as JSON Lines (not `records`), a record whose key holds a list
+/// may be a document whose records are that list: the flag that reads it.
+fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str, records: bool) -> Result<()> {
     let Some(u) = reach.unreached(paths).into_iter().next() else {
         return Ok(());
     };
     let flag = if u.path < chosen { "--column" } else { "--keep" };
     let path = &paths.paths()[u.path];
+    let hint = match (records, u.lists.first()) {
+        (false, Some(list)) => format!(
+            "; if the records are the list under '{list}', read them with --records {}",
+            crate::io::jsonl::JsonPath::from_steps(vec![crate::io::jsonl::Step::Key(list.as_str().into())])
+                .map_or_else(|_| list.clone(), |p| p.to_string())
+        ),
+        _ => String::new(),
+    };
     Err(PlanError::flag(
         format!("{flag} {path}"),
-        format_args!("reaches nothing in any record of {shown}: {}", u.reason),
+        format_args!("reaches nothing in any record of {shown}: {}{hint}", u.reason),
     )
     .into())
 }

@@ -15,11 +15,12 @@ pub(super) const SAMPLED: usize = 8;
 const KEYS_KEPT: usize = 200;
 
 /// Per node of a [`PathSet`]: whether a record had a value there (a
-/// `null` too), and the keys no path names that objects there had.
+/// `null` too), and the keys no path names that objects there had, each
+/// with whether it held a list.
 #[derive(Clone, Debug, Default)]
 pub struct Reach {
     seen: Vec<bool>,
-    keys: Vec<Vec<Box<[u8]>>>,
+    keys: Vec<Vec<(Box<[u8]>, bool)>>,
 }
 
 /// A path that no record reached.
@@ -29,6 +30,9 @@ pub struct Unreached {
     pub path: usize,
     /// Where it stopped and what was there instead.
     pub reason: String,
+    /// Stopped at a record's top level: the keys seen there that held a
+    /// list (a document whose records are the list under one of them).
+    pub lists: Vec<String>,
 }
 
 impl Reach {
@@ -46,13 +50,16 @@ impl Reach {
         }
     }
 
-    /// An object at `node` had `key`, which no path names.
-    pub(super) fn sample_key(&mut self, node: u32, key: &[u8]) {
-        if let Some(keys) = self.keys.get_mut(node as usize)
-            && keys.len() < KEYS_KEPT
-            && !keys.iter().any(|k| **k == *key)
-        {
-            keys.push(key.into());
+    /// An object at `node` had `key`, which no path names (`list`: its
+    /// value was a list).
+    pub(super) fn sample_key(&mut self, node: u32, key: &[u8], list: bool) {
+        let Some(keys) = self.keys.get_mut(node as usize) else {
+            return;
+        };
+        match keys.iter().position(|(k, _)| **k == *key) {
+            Some(i) => keys[i].1 |= list,
+            None if keys.len() < KEYS_KEPT => keys.push((key.into(), list)),
+            None => {}
         }
     }
 
@@ -66,8 +73,8 @@ impl Reach {
             *a |= b;
         }
         for (node, keys) in other.keys.into_iter().enumerate() {
-            for k in keys {
-                self.sample_key(node as u32, &k);
+            for (k, list) in keys {
+                self.sample_key(node as u32, &k, list);
             }
         }
     }
@@ -112,7 +119,7 @@ impl Reach {
                         keys.extend(
                             self.keys[at as usize]
                                 .iter()
-                                .map(|k| String::from_utf8_lossy(k).into_owned()),
+                                .map(|(k, _)| String::from_utf8_lossy(k).into_owned()),
                         );
                         let hint = crate::select::nearest(&keys, k).map_or(String::new(), |near| {
                             let mut steps = path.steps().to_vec();
@@ -129,7 +136,14 @@ impl Reach {
                         }
                     }
                 };
-                out.push(Unreached { path: i, reason });
+                let lists = match j {
+                    0 => (self.keys[at as usize].iter())
+                        .filter(|(_, list)| *list)
+                        .map(|(k, _)| String::from_utf8_lossy(k).into_owned())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                out.push(Unreached { path: i, reason, lists });
                 break;
             }
         }

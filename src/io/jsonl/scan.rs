@@ -509,7 +509,10 @@ impl Walker<'_, '_> {
             match n.keys.iter().find(|(k, _)| **k == *name) {
                 None => {
                     if self.out.sampling {
-                        self.out.reach.sample_key(node, name);
+                        // The value after the `:`, white space apart.
+                        let rest = &self.b[self.i..];
+                        let list = rest.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'[');
+                        self.out.reach.sample_key(node, name, list);
                     }
                     self.skip(depth + 1)?
                 }
