@@ -1556,6 +1556,7 @@ fn damaged_arrow_ipc() {
         ("cut.arrow", &file[..file.len() / 2]),
         ("magic.arrow", &file[..6]),
         ("cut.arrows", &stream[..stream.len() - 20]),
+        ("schema.arrows", &stream[..12]),
         ("empty.arrow", b""),
     ]);
     const EARLY: &str = "it ends early (cut short, or still being written)";
@@ -1571,6 +1572,10 @@ fn damaged_arrow_ipc() {
         (
             "cut.arrows",
             format!("cut.arrows: record 1: damaged Arrow IPC data: {EARLY}"),
+        ),
+        (
+            "schema.arrows",
+            format!("schema.arrows: not a readable Arrow IPC file: {EARLY}"),
         ),
         ("empty.arrow", "empty.arrow: not a readable Arrow IPC file".into()),
     ] {

@@ -73,6 +73,15 @@ impl ArrowInput {
         if is_file && !ends_with_magic(&mut file) {
             return Err(err(damaged(ENDS_EARLY.into())));
         }
+        // A stream opens with its schema: a continuation marker, the
+        // message's length, the message. Cut inside it, arrow says
+        // "Unexpected end of stream: expected N metadata bytes, got M".
+        if !is_file && let Some(len) = schema_message_len(&head) {
+            let size = file.metadata().map_err(|e| err(ErrorKind::Read(e)))?.len();
+            if size < magic::HEAD_LEN as u64 + len {
+                return Err(err(damaged(ENDS_EARLY.into())));
+            }
+        }
         let reader = guarded(|| -> std::result::Result<Box<dyn RecordBatchReader + Send>, ArrowError> {
             Ok(if is_file {
                 Box::new(FileReader::try_new_buffered(file, None)?)
@@ -142,6 +151,13 @@ fn ends_with_magic(file: &mut std::fs::File) -> bool {
         && file.seek(SeekFrom::End(-6)).is_ok()
         && file.read_exact(&mut tail).is_ok();
     file.seek(SeekFrom::Start(0)).is_ok() && read && &tail == b"ARROW1"
+}
+
+/// The length of a stream's first message, after its continuation marker
+/// (streams of Arrow 0.15 and later open with one).
+fn schema_message_len(head: &[u8]) -> Option<u64> {
+    let (marker, len) = (head.get(..4)?, head.get(4..8)?);
+    (marker == [0xff; 4]).then(|| u64::from(u32::from_le_bytes(len.try_into().unwrap_or_default())))
 }
 
 fn damaged(message: String) -> ErrorKind {
