@@ -470,3 +470,53 @@ fn json_long_output_has_lines_and_the_help_says_so() {
         "{help}"
     );
 }
+
+/// A kept key that is `null` or missing is null in the output, as the
+/// input has it, and an empty string stays one: they were all written "",
+/// so a join on the kept column could not tell them apart. The
+/// identifier's own null or missing key is still one empty value.
+#[test]
+fn a_kept_null_or_missing_key_is_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("k.jsonl"),
+        "{\"doi\":\"10.1/a\",\"o\":null}\n{\"doi\":\"10.1/b\"}\n{\"doi\":\"10.1/c\",\"o\":\"x\"}\n{\"doi\":\"10.1/d\",\"o\":\"\"}\n{\"o\":\"y\"}\n",
+    )
+    .unwrap();
+    scan(d, &["k.jsonl", "-c", "doi", "--keep", "o", "-o", "k.parquet", "-q"]).ok();
+    let (_, batches) = crate::scan::read_parquet(&d.join("k.parquet"));
+    let kept: Vec<Option<String>> = batches
+        .iter()
+        .flat_map(|b| {
+            let col = b.column(b.schema().index_of("o").unwrap()).clone();
+            (0..b.num_rows()).map(move |i| crate::scan::cell(&col, i))
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        [None, None, Some("x".into()), Some(String::new()), Some("y".into())]
+    );
+    scan(d, &["k.jsonl", "-c", "doi", "--keep", "o", "-o", "k.out.jsonl", "-q"]).ok();
+    let lines: Vec<serde_json::Value> = fs::read_to_string(d.join("k.out.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let o: Vec<&serde_json::Value> = lines.iter().map(|l| &l["o"]).collect();
+    assert_eq!(
+        o,
+        [
+            &serde_json::Value::Null,
+            &serde_json::Value::Null,
+            &"x".into(),
+            &"".into(),
+            &"y".into()
+        ]
+    );
+    // The identifier missing in record 5: one empty value.
+    assert_eq!(
+        (lines[4]["value"].as_str(), lines[4]["error"].as_str()),
+        (Some(""), Some("empty"))
+    );
+}

@@ -348,7 +348,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             // --keep): a record's text, or null.
             let keep = |_: &mut u64| {
                 let keep = input.keep.iter().map(|&k| {
-                    let texts = (0..n).map(|r| recs.values(r, k).next().map(|v| String::from_utf8_lossy(v)));
+                    let texts = (0..n).map(|r| recs.kept(r, k).map(String::from_utf8_lossy));
                     Arc::new(StringArray::from_iter(texts)) as ArrayRef
                 });
                 Ok(keep.collect())

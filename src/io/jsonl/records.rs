@@ -56,15 +56,28 @@ impl JsonRecords {
         self.records[r]
     }
 
-    /// The values of path `path` in record `r`, in document order. None
-    /// when the key is missing or null: the caller makes that one empty
-    /// value. A path without `[]` gives at most one (a repeated key: the
-    /// last), so it can fill one cell of a column.
+    /// The values of path `path` in record `r`, in document order; a
+    /// dead end on the way (`null`, a missing key) is one empty value,
+    /// and an empty list none (the caller makes a cell without any one
+    /// empty value). A path without `[]` gives at most one (a repeated
+    /// key: the last), so it can fill one cell of a column.
     pub fn values(&self, r: usize, path: usize) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
+        self.spans(r, path).iter().map(|&[s, e]| &self.bytes[s.min(e)..e])
+    }
+
+    /// The one value of a path without `[]` in record `r`, `None` where
+    /// the path met a dead end or nothing: what a kept column writes
+    /// null.
+    pub fn kept(&self, r: usize, path: usize) -> Option<&[u8]> {
+        let &[s, e] = self.spans(r, path).first()?;
+        (s <= e).then(|| &self.bytes[s..e])
+    }
+
+    #[inline]
+    fn spans(&self, r: usize, path: usize) -> &[[usize; 2]] {
         let c = r * self.npaths + path;
         assert!(path < self.npaths, "path {path} out of range");
-        let (from, to) = (self.cells[c] as usize, self.cells[c + 1] as usize);
-        self.spans[from..to].iter().map(|&[s, e]| &self.bytes[s..e])
+        &self.spans[self.cells[c] as usize..self.cells[c + 1] as usize]
     }
 
     /// Number of values of path `path` in record `r`.

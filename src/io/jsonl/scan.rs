@@ -480,13 +480,15 @@ impl Walker<'_, '_> {
         Ok(())
     }
 
-    /// One empty value for each of `paths`.
+    /// One empty value for each of `paths`, marked a dead end (`null`, a
+    /// missing key) by a start past its end: read as empty, but a kept
+    /// column (`--keep`) writes it null, not "".
     fn empties(&mut self, paths: &[u32]) {
         let at = self.out.bytes.len();
         for &path in paths {
             self.out.entries.push(Entry {
                 path,
-                start: at,
+                start: at + 1,
                 end: at,
             });
         }
