@@ -62,12 +62,14 @@ pub fn check(top: &Field, steps: &[Step], path: &JsonPath) -> Result<()> {
                     )
                 }
             },
-            (Step::Each, dt) if list_item(dt).is_some() => list_item(dt).unwrap_or(field),
             (Step::Key(k), other) => bail!(
                 "{path}: {} is {other}, not a struct: it has no field '{k}'",
                 field.name()
             ),
-            (Step::Each, other) => bail!("{path}: {} is {other}, not a list: drop the []", field.name()),
+            (Step::Each, other) => match list_item(other) {
+                Some(item) => item,
+                None => bail!("{path}: {} is {other}, not a list: drop the []", field.name()),
+            },
         };
     }
     if !(crate::strings::is_string_type(field.data_type())
@@ -171,7 +173,9 @@ pub fn leaves(schema: &Schema, col: usize, steps: Option<&[Step]>) -> Result<Ran
                 start += children[..i].iter().map(|c| leaf_count(c.data_type())).sum::<usize>();
                 &children[i]
             }
-            (Step::Each, dt) if list_item(dt).is_some() => list_item(dt).unwrap_or(field),
+            (Step::Each, other) => {
+                list_item(other).ok_or_else(|| anyhow!("{} is {other}: the path does not fit it", field.name()))?
+            }
             (_, other) => bail!("{} is {other}: the path does not fit it", field.name()),
         };
     }
