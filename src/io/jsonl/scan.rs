@@ -519,15 +519,23 @@ impl Walker<'_, '_> {
                     self.skip(depth + 1)?
                 }
                 Some(&(_, child)) => {
-                    let first = self.out.entries.len();
-                    if let Some(&(_, s, e)) = self.out.visits[frame..].iter().find(|v| v.0 == child) {
+                    // A key seen before in this object: its values die, and
+                    // its visit becomes this one's, so a third occurrence
+                    // kills the second's values, not the first's again.
+                    let seen = self.out.visits[frame..].iter().position(|v| v.0 == child).map(|i| frame + i);
+                    if let Some(v) = seen {
+                        let (_, s, e) = self.out.visits[v];
                         for entry in &mut self.out.entries[s..e] {
                             entry.path = DEAD;
                         }
                     }
+                    let first = self.out.entries.len();
                     self.walk(child, depth + 1)?;
-                    let last = self.out.entries.len();
-                    self.out.visits.push((child, first, last));
+                    let visit = (child, first, self.out.entries.len());
+                    match seen {
+                        Some(v) => self.out.visits[v] = visit,
+                        None => self.out.visits.push(visit),
+                    }
                 }
             }
             more = self.next_or_close(b'}', "',' or '}'")?;

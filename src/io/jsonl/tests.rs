@@ -401,6 +401,19 @@ fn repeated_keys_last_wins() {
     assert_eq!(r[3], s(&["b"]), "a path given twice");
 }
 
+/// A key three times or more: only the last counts, however often the
+/// ones before it were replaced (the fuzzer's find: the second of three
+/// stayed beside the third).
+#[test]
+fn a_key_repeated_three_times_gives_the_last() {
+    let line = br#"{"doi":"a","doi":"b\u002F","x":1,"doi":"c","ids":{"doi":1,"doi":2,"doi":3,"doi":4},"l":[{"u":1,"u":2,"u":3}]}"#;
+    let all = read(line, JsonlOptions::default(), &["doi", "ids.doi", "l[].u"]).unwrap();
+    let r = &all.recs[0].values;
+    assert_eq!(r[0], s(&["c"]));
+    assert_eq!(r[1], s(&["4"]));
+    assert_eq!(r[2], s(&["3"]));
+}
+
 #[test]
 fn shapes_that_do_not_match() {
     // A key step on a list is a dead end (one empty value); `[]` on a
