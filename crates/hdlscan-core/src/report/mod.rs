@@ -14,10 +14,12 @@ mod page;
 mod snapshot;
 mod stats;
 mod summary;
+mod tally;
 mod verdict;
 
 pub use snapshot::{Changes, CodeChange, Figures, MetricChange, Snapshot};
 pub use stats::{CodeStats, ColumnStats, Decoding, Example, InputInfo, Stats, example_text};
+pub use tally::Tally;
 pub use verdict::{Severity, Verdict};
 
 use crate::at::At;
@@ -570,10 +572,20 @@ pub(crate) fn fraction(n: u64, of: u64) -> f64 {
     (n as f64 / of as f64 * 1e6).round() / 1e6
 }
 
-/// Counts sorted by count (descending), then key, at most `n`.
-fn sorted_counts(m: &foldhash::HashMap<String, u64>, n: usize) -> Vec<(String, u64)> {
-    let mut v: Vec<(String, u64)> = m.iter().map(|(k, c)| (k.clone(), *c)).collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    v.truncate(n);
-    v
+/// Counts sorted by count (descending), then key, at most `n`. Keys are
+/// distinct, so the order is total: the first `n` are chosen before they
+/// are sorted, and only they are copied (a run meets thousands of
+/// prefixes and shows twenty).
+fn sorted_counts(m: &Tally, n: usize) -> Vec<(String, u64)> {
+    let order = |a: &(&str, u64), b: &(&str, u64)| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0));
+    let mut v: Vec<(&str, u64)> = m.iter().collect();
+    if n < v.len() {
+        if n == 0 {
+            return Vec::new();
+        }
+        v.select_nth_unstable_by(n - 1, order);
+        v.truncate(n);
+    }
+    v.sort_unstable_by(order);
+    v.into_iter().map(|(k, c)| (k.to_owned(), c)).collect()
 }

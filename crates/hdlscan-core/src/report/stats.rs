@@ -4,9 +4,9 @@
 //! partitions, merged as they finish, choose the examples a scan does.
 //! `Stats` serialize (serde) so that a worker's can travel to the merge.
 
+use super::tally::Tally;
 use crate::at::At;
 use crate::id::{ErrorCode, Kind, Parsed, Warning};
-use foldhash::HashMap;
 use serde::{Deserialize, Serialize};
 use std::ops::AddAssign;
 
@@ -153,11 +153,11 @@ pub struct Stats {
     /// Examples of every warning, over all columns.
     pub warnings: Vec<CodeStats>,
     /// Values per namespace.
-    pub namespaces: HashMap<String, u64>,
+    pub namespaces: Tally,
     /// Values per prefix.
-    pub prefixes: HashMap<String, u64>,
+    pub prefixes: Tally,
     /// Values per resolver host.
-    pub resolvers: HashMap<String, u64>,
+    pub resolvers: Tally,
     /// Input cells, the identifier columns' included, whose invalid UTF-8
     /// was replaced (U+FFFD) in Parquet/Arrow output.
     pub lossy_cells: u64,
@@ -210,10 +210,10 @@ impl Stats {
         if let Some(ns) = p.namespace
             && !matches!(p.error, Some(ErrorCode::BadCheckDigit | ErrorCode::BadPid))
         {
-            bump(&mut self.namespaces, ns);
+            self.namespaces.bump(ns);
         }
         if let Some(r) = p.resolver {
-            bump(&mut self.resolvers, r);
+            self.resolvers.bump(r);
         }
         // A prefix is a few bytes: a plain walk to its `/` beats a
         // `char` searcher set up for every value.
@@ -221,7 +221,7 @@ impl Stats {
             && p.prefix.is_some()
             && let Some(slash) = c.bytes().position(|b| b == b'/')
         {
-            bump(&mut self.prefixes, &c[..slash]);
+            self.prefixes.bump(&c[..slash]);
         }
     }
 
@@ -232,15 +232,6 @@ impl Stats {
             t += c;
         }
         t
-    }
-}
-
-fn bump(m: &mut HashMap<String, u64>, k: &str) {
-    match m.get_mut(k) {
-        Some(n) => *n += 1,
-        None => {
-            m.insert(k.to_owned(), 1);
-        }
     }
 }
 
@@ -257,15 +248,9 @@ impl AddAssign<Stats> for Stats {
         }
         add_each(&mut self.errors, &o.errors);
         add_each(&mut self.warnings, &o.warnings);
-        for (map, other) in [
-            (&mut self.namespaces, &mut o.namespaces),
-            (&mut self.prefixes, &mut o.prefixes),
-            (&mut self.resolvers, &mut o.resolvers),
-        ] {
-            for (k, v) in other.drain() {
-                *map.entry(k).or_insert(0) += v;
-            }
-        }
+        self.namespaces += std::mem::take(&mut o.namespaces);
+        self.prefixes += std::mem::take(&mut o.prefixes);
+        self.resolvers += std::mem::take(&mut o.resolvers);
         self.lossy_cells += o.lossy_cells;
         self.padded_rows += o.padded_rows;
         self.skipped_lines += o.skipped_lines;
