@@ -109,6 +109,96 @@ fn unzigzag_line(record: u64, z: u64) -> u64 {
     record.wrapping_add(d as u64)
 }
 
+/// [`PREFIXES`] by length, so a value's bytes before its canonical are
+/// compared with those of their length only (at most three).
+const PREFIXES_BY_LEN: [[u8; 3]; 24] = {
+    let mut t = [[u8::MAX; 3]; 24];
+    let mut i = 0;
+    while i < PREFIXES.len() {
+        let row = &mut t[PREFIXES[i].len()];
+        let mut j = 0;
+        while row[j] != u8::MAX {
+            j += 1;
+        }
+        row[j] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The index of `before` in [`PREFIXES`], if it is one.
+#[inline]
+fn prefix_index(before: &[u8]) -> Option<usize> {
+    let row = PREFIXES_BY_LEN.get(before.len())?;
+    row.iter()
+        .take_while(|&&i| i != u8::MAX)
+        .map(|&i| usize::from(i))
+        .find(|&i| PREFIXES[i] == before)
+}
+
+/// A byte repeated in every byte of a word.
+const BYTES: u64 = 0x0101_0101_0101_0101;
+
+/// The eight bytes of `b` at `i`, the first in the low byte.
+#[inline(always)]
+fn word_at(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"))
+}
+
+/// Whether the bytes of `x` and of `x ^ d` are the same but for the case
+/// of ASCII letters.
+#[inline(always)]
+fn case_only(x: u64, d: u64) -> bool {
+    if d & !(0x20 * BYTES) != 0 {
+        return false;
+    }
+    // A byte is a letter when, with its case bit set, it lies in `a..=z`;
+    // the sums do not carry out of a byte under 0x80.
+    let lower = x | 0x20 * BYTES;
+    let low7 = lower & 0x7f * BYTES;
+    let from_a = low7 + (0x80 - u64::from(b'a')) * BYTES;
+    let past_z = low7 + (0x80 - u64::from(b'z') - 1) * BYTES;
+    let letter = from_a & !past_z & !lower & 0x80 * BYTES;
+    (d << 2) & !letter == 0
+}
+
+/// Whether `a` and `b` (of one length) are equal but for the case of
+/// ASCII letters, and if so whether the case of any differs; eight bytes
+/// at a time, the last eight overlapping the others.
+#[inline]
+fn eq_folded(a: &[u8], b: &[u8]) -> Option<bool> {
+    let n = a.len();
+    if n < 8 {
+        let mut flips = false;
+        for (x, y) in a.iter().zip(b) {
+            if x != y {
+                if !x.eq_ignore_ascii_case(y) {
+                    return None;
+                }
+                flips = true;
+            }
+        }
+        return Some(flips);
+    }
+    let mut diff = 0;
+    let mut i = 0;
+    loop {
+        let at = i.min(n - 8);
+        let x = word_at(a, at);
+        let d = x ^ word_at(b, at);
+        if d != 0 {
+            if !case_only(x, d) {
+                return None;
+            }
+            diff |= d;
+        }
+        if at == n - 8 {
+            return Some(diff != 0);
+        }
+        i += 8;
+    }
+}
+
 /// Where the canonical sits in the value, when the value is it wrapped
 /// (bytes before and after, letters in either case) and that takes fewer
 /// bytes than the value itself: the bytes before it, and whether a letter
@@ -119,13 +209,25 @@ fn wrapping(canonical: &[u8], value: &[u8]) -> Option<(usize, bool)> {
         return None;
     }
     // The canonical last first: trailing dirt is rarer than a link.
-    let p = (0..=extra)
+    let (p, flips) = (0..=extra)
         .rev()
-        .find(|&p| value[p..p + canonical.len()].eq_ignore_ascii_case(canonical))?;
-    let flips = value[p..p + canonical.len()] != *canonical;
+        .find_map(|p| eq_folded(&value[p..p + canonical.len()], canonical).map(|f| (p, f)))?;
     let s = extra - p;
     let wrapped = varint_len(p as u64) + varint_len(s as u64) + extra + if flips { canonical.len().div_ceil(8) } else { 0 };
     (wrapped < varint_len(value.len() as u64) + value.len()).then_some((p, flips))
+}
+
+/// A bit a byte of `c` and `v` (of one length, at most eight), set where
+/// they differ, the first byte's lowest.
+#[inline]
+fn flip_bits(c: &[u8], v: &[u8]) -> u8 {
+    if c.len() == 8 {
+        // A differing byte differs in its case bit alone: that bit of each
+        // byte gathered into one byte by a multiply.
+        let d = (word_at(c, 0) ^ word_at(v, 0)) >> 5 & BYTES;
+        return (d.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    }
+    c.iter().zip(v).enumerate().fold(0, |m, (i, (a, b))| m | u8::from(a != b) << i)
 }
 
 /// Appends a member's body to `out`.
@@ -169,7 +271,7 @@ pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8
         Some((p, flips)) => {
             let end = p + canonical.len();
             let before = &value[..p];
-            match PREFIXES.iter().position(|&k| k == before) {
+            match prefix_index(before) {
                 Some(i) => put_varint(out, i as u64),
                 None => {
                     put_varint(out, (PREFIXES.len() + p) as u64);
@@ -179,7 +281,7 @@ pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8
             put_bytes(out, &value[end..]);
             if flips {
                 for (c, v) in canonical.chunks(8).zip(value[p..end].chunks(8)) {
-                    out.push(c.iter().zip(v).enumerate().fold(0, |m, (i, (a, b))| m | u8::from(a != b) << i));
+                    out.push(flip_bits(c, v));
                 }
             }
         }
@@ -496,6 +598,155 @@ pub(super) fn row_key(frame: &[u8]) -> Option<RowKey> {
 mod tests {
     use super::*;
     use crate::id::Warning;
+
+    /// `wrapping` as it was first written, a byte at a time.
+    fn wrapping_bytewise(canonical: &[u8], value: &[u8]) -> Option<(usize, bool)> {
+        let extra = value.len().checked_sub(canonical.len())?;
+        if extra > WRAP_MAX {
+            return None;
+        }
+        let p = (0..=extra)
+            .rev()
+            .find(|&p| value[p..p + canonical.len()].eq_ignore_ascii_case(canonical))?;
+        let flips = value[p..p + canonical.len()] != *canonical;
+        let s = extra - p;
+        let wrapped =
+            varint_len(p as u64) + varint_len(s as u64) + extra + if flips { canonical.len().div_ceil(8) } else { 0 };
+        (wrapped < varint_len(value.len() as u64) + value.len()).then_some((p, flips))
+    }
+
+    /// `put_body` as it was first written, a byte at a time: the
+        /// reference the gathered writes must match.
+        fn put_body_bytewise(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
+        let same = value == canonical;
+        let wrap = if same { None } else { wrapping_bytewise(canonical, value) };
+        let form = match wrap {
+            _ if same => VALUE_IS_CANONICAL,
+            Some((_, true)) => VALUE_WRAPS_CASED,
+            Some((_, false)) => VALUE_WRAPS,
+            None => 0,
+        };
+        let line = at.line.filter(|&l| l != at.record.wrapping_add(1));
+        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        out.push(
+            form | flag(line.is_some(), HAS_LINE)
+                | flag(at.line.is_some() && line.is_none(), LINE_NEXT)
+                | flag(at.input != 0, HAS_INPUT)
+                | flag(at.column != 0, HAS_COLUMN)
+                | flag(at.value_index != 1, HAS_VALUE_INDEX)
+                | flag(!warnings.is_empty(), HAS_WARNINGS),
+        );
+        for n in [at.input, at.column] {
+            if n != 0 {
+                put_varint(out, u64::from(n));
+            }
+        }
+        put_varint(out, at.record);
+        put_bytes(out, canonical);
+        if let Some(line) = line {
+            put_varint(out, zigzag_line(at.record, line));
+        }
+        if at.value_index != 1 {
+            put_varint(out, u64::from(at.value_index));
+        }
+        if !warnings.is_empty() {
+            put_varint(out, warnings.bits());
+        }
+        match wrap {
+            _ if same => {}
+            Some((p, flips)) => {
+                let end = p + canonical.len();
+                let before = &value[..p];
+                match PREFIXES.iter().position(|&k| k == before) {
+                    Some(i) => put_varint(out, i as u64),
+                    None => {
+                        put_varint(out, (PREFIXES.len() + p) as u64);
+                        out.extend_from_slice(before);
+                    }
+                }
+                put_bytes(out, &value[end..]);
+                if flips {
+                    for (c, v) in canonical.chunks(8).zip(value[p..end].chunks(8)) {
+                        out.push(c.iter().zip(v).enumerate().fold(0, |m, (i, (a, b))| m | u8::from(a != b) << i));
+                    }
+                }
+            }
+            None => put_bytes(out, value),
+        }
+    }
+
+    #[test]
+    fn bodies_are_the_bytewise_ones() {
+        // Canonicals and values of every length around the eight-byte
+        // words, wrapped in links, labels and dirt, in either case, with
+        // bytes that are letters only with their case bit flipped.
+        let mut cases: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let stems: [&[u8]; 6] = [b"10.1000/abc-DEF.xyz_0123456789", b"1721.1/@[`{", b"x", b"", b"\xc3\xa9t\xc3\xa9/Z", b"hdl/AbC@`[{"];
+        let wraps: [(&[u8], &[u8]); 8] = [
+            (b"", b""),
+            (b"https://doi.org/", b""),
+            (b"doi:", b" "),
+            (b"DOI: ", b"."),
+            (b"https://example.org/handle/", b"?x=1"),
+            (b"hdl:", b""),
+            (b"info:hdl/", b"#"),
+            (b"xx", b"10.1000/abc"),
+        ];
+        for stem in stems {
+            for n in 0..=stem.len() {
+                let c = &stem[..n];
+                for (before, after) in wraps {
+                    for case in 0..4u8 {
+                        let mid: Vec<u8> = c
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &b)| match case {
+                                0 => b,
+                                1 => b.to_ascii_uppercase(),
+                                2 if i % 3 == 0 => b ^ 0x20,
+                                3 if i % 2 == 0 => b.to_ascii_uppercase(),
+                                _ => b,
+                            })
+                            .collect();
+                        cases.push((c.to_vec(), [before, &mid[..], after].concat()));
+                    }
+                }
+            }
+        }
+        let ats = [
+            At::default(),
+            At {
+                input: 3,
+                record: 1 << 40,
+                line: Some(7),
+                column: 2,
+                value_index: 9,
+            },
+            At {
+                input: u32::MAX,
+                record: u64::MAX,
+                line: Some(0),
+                column: u32::MAX,
+                value_index: u32::MAX,
+            },
+            At {
+                record: 200,
+                line: Some(201),
+                ..At::default()
+            },
+        ];
+        let ws: Warnings = [Warning::Trimmed, Warning::PublisherUrl].into_iter().collect();
+        for (c, v) in &cases {
+            for at in &ats {
+                for w in [Warnings::EMPTY, ws] {
+                    let (mut got, mut want) = (vec![7], vec![7]);
+                    put_body(&mut got, c, at, v, w);
+                    put_body_bytewise(&mut want, c, at, v, w);
+                    assert_eq!(got, want, "{c:?} {v:?} {at:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn bodies_round_trip() {
