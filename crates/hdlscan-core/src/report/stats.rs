@@ -215,11 +215,9 @@ impl Stats {
         if let Some(r) = p.resolver {
             self.resolvers.bump(r);
         }
-        // A prefix is a few bytes: a plain walk to its `/` beats a
-        // `char` searcher set up for every value.
         if let Some(c) = canonical
             && p.prefix.is_some()
-            && let Some(slash) = c.bytes().position(|b| b == b'/')
+            && let Some(slash) = first_slash(c.as_bytes())
         {
             self.prefixes.bump(&c[..slash]);
         }
@@ -233,6 +231,26 @@ impl Stats {
         }
         t
     }
+}
+
+/// The first `/` of `c`. A prefix is a few bytes: eight at a time, where
+/// a `char` searcher would be set up for every value and a byte walk
+/// takes a step a byte.
+#[inline]
+fn first_slash(c: &[u8]) -> Option<usize> {
+    const BYTES: u64 = 0x0101_0101_0101_0101;
+    let mut i = 0;
+    while let Some(chunk) = c.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ u64::from(b'/') * BYTES;
+        // The lowest byte flagged is the first zero byte of `w`: a flag
+        // is wrong only above a zero byte, through its borrow.
+        let zero = w.wrapping_sub(BYTES) & !w & 0x80 * BYTES;
+        if zero != 0 {
+            return Some(i + zero.trailing_zeros() as usize / 8);
+        }
+        i += 8;
+    }
+    c[i..].iter().position(|&b| b == b'/').map(|p| i + p)
 }
 
 impl AddAssign<Stats> for Stats {
@@ -385,6 +403,38 @@ mod tests {
             (back.columns, back.errors, back.prefixes),
             (st.columns, st.errors, st.prefixes)
         );
+    }
+
+    #[test]
+    fn first_slash_is_the_first() {
+        for c in [
+            "",
+            "/",
+            "10.1016/j",
+            "10.1016",
+            "2027.42/1",
+            "20.500.12345/6",
+            "12345678/",
+            "123456789/a/b",
+            "a\u{2f}/",
+            "\u{e9}\u{e9}\u{e9}\u{e9}/x",
+            "////////",
+            "1234567/",
+            "12345678901234567890",
+        ] {
+            assert_eq!(first_slash(c.as_bytes()), c.find('/'), "{c:?}");
+        }
+        // Every position in keys of every length up to 24, and bytes one
+        // off the slash (its borrow's neighbours).
+        for n in 0..24 {
+            for at in 0..=n {
+                let mut k: Vec<u8> = (0..n).map(|i| [b'.', b'0', 0x2e, 0x30, 0xaf][i % 5]).collect();
+                if at < n {
+                    k[at] = b'/';
+                }
+                assert_eq!(first_slash(&k), k.iter().position(|&b| b == b'/'), "{k:?}");
+            }
+        }
     }
 
     #[test]
