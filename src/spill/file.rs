@@ -130,7 +130,6 @@ impl Spill {
             last_seq: 0,
             bytes: 0,
             records: 0,
-            head: Vec::with_capacity(20),
         }
     }
 }
@@ -147,16 +146,14 @@ pub(crate) struct Writer {
     last_seq: u64,
     bytes: u64,
     records: u64,
-    head: Vec<u8>,
 }
 
 impl Writer {
     /// Appends a frame of `body`.
     #[inline]
     pub fn push(&mut self, body: &[u8]) -> Result<()> {
-        self.head.clear();
-        put_varint(&mut self.head, body.len() as u64);
-        self.write(body)
+        let len = body.len() as u64;
+        self.write(varint_len(len), body, |buf| put_varint(buf, len))
     }
 
     /// Appends a frame of `seq` and `body`; `seq` must not be below the
@@ -166,24 +163,29 @@ impl Writer {
         debug_assert!(seq >= self.last_seq);
         let delta = seq - self.last_seq;
         self.last_seq = seq;
-        self.head.clear();
-        put_varint(&mut self.head, (varint_len(delta) + body.len()) as u64);
-        put_varint(&mut self.head, delta);
-        self.write(body)
+        let len = (varint_len(delta) + body.len()) as u64;
+        self.write(varint_len(len) + varint_len(delta), body, |buf| {
+            put_varint(buf, len);
+            put_varint(buf, delta);
+        })
     }
 
+    /// Appends a frame: its `head` bytes, written by `put_head` straight
+    /// into the buffer (a vector of their own would be one more copy a
+    /// value), then `body`.
+    ///
     /// Always inlined: a frame a value, on every scan's path, and left out
     /// of line where the codegen units happen to put it apart.
     #[inline(always)]
-    fn write(&mut self, body: &[u8]) -> Result<()> {
+    fn write(&mut self, head: usize, body: &[u8], put_head: impl FnOnce(&mut Vec<u8>)) -> Result<()> {
         // A frame longer than the buffer grows it for once; the next
         // flush takes it whole.
-        if self.buf.len() + self.head.len() + body.len() > self.buf.capacity() && !self.buf.is_empty() {
+        if self.buf.len() + head + body.len() > self.buf.capacity() && !self.buf.is_empty() {
             self.flush()?;
         }
-        self.buf.extend_from_slice(&self.head);
+        put_head(&mut self.buf);
         self.buf.extend_from_slice(body);
-        self.bytes += (self.head.len() + body.len()) as u64;
+        self.bytes += (head + body.len()) as u64;
         self.records += 1;
         Ok(())
     }
