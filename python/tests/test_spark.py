@@ -455,3 +455,35 @@ def test_command_help_has_an_example(capsys):
         main(["--help"])
     assert e.value.code == 0
     assert "python -m hdlscan.spark export.csv -c" in capsys.readouterr().out
+
+
+def test_command_refuses_ragged_csv_naming_the_file_and_record(spark, cli, tmp_path, capsys):
+    """A record with more fields than the header: the CLI stops (exit 1);
+    Spark's default reader would drop the extra field and count on."""
+    csv = tmp_path / "ragged.csv"
+    csv.write_text("id,doi\n1,10.1000/a\n2,10.1000/b,extra\n3,10.1000/c\n")
+    assert subprocess.run([cli, "scan", str(csv), "-c", "doi", "-q"]).returncode == 1
+    capsys.readouterr()
+    assert run_command(str(csv), "-c", "doi", "--report", str(tmp_path / "r.json")) == 1
+    err = capsys.readouterr().err
+    assert "ragged.csv" in err and "2,10.1000/b,extra" in err, err
+    assert "An error occurred while calling" not in err
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_command_refuses_lines_that_are_not_json_naming_the_file(spark, cli, tmp_path, capsys):
+    """Spark reads a line that is not JSON as a row of nulls, which the
+    report would count as an empty value; the CLI stops at it (exit 1)."""
+    jsonl = tmp_path / "works.jsonl"
+    jsonl.write_text('{"doi":"10.1000/ok1"}\n{"doi":"10.1000/bad",}\n{"doi":"10.1000/ok2"}\n["x"]\n')
+    assert subprocess.run([cli, "scan", str(jsonl), "-c", "doi", "-q"]).returncode == 1
+    capsys.readouterr()
+    assert run_command(str(jsonl), "-c", "doi") == 1
+    err = capsys.readouterr().err
+    assert "works.jsonl" in err and '{"doi":"10.1000/bad",}' in err and "1 more" in err, err
+
+
+def test_command_checks_report_directories_before_the_job(spark, tmp_path, capsys):
+    missing = tmp_path / "no" / "r.json"
+    assert run_command(str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(missing)) == 1
+    assert f"--report {missing}: cannot create output in {missing.parent}" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import enum
 import os
+import re
 import sys
 import time
 
@@ -93,14 +94,31 @@ def uri(path: str) -> str:
     return "file:" + os.path.abspath(path)
 
 
+class BadInput(Exception):
+    """Input that is not what its format says: the CLI's exit status 1."""
+
+
+# Where Spark's JSON reader puts a line it cannot read as an object.
+CORRUPT = "_corrupt_record"
+
+
 def read(spark, args):
     fmt = input_format(args)
     paths = args.inputs
     if fmt == "parquet":
         return spark.read.parquet(*paths)
     if fmt == "jsonl":
-        return spark.read.json(paths)
-    # Spark turns quoting off with an empty quote character.
+        # Spark's default (PERMISSIVE) makes a line that is not JSON a row
+        # of nulls, counted as empty values where the CLI stops naming the
+        # line; FAILFAST would fail in schema inference without naming
+        # the file. The column only exists when such a line does.
+        df = spark.read.json(paths, mode="PERMISSIVE", columnNameOfCorruptRecord=CORRUPT)
+        if CORRUPT in df.columns:
+            corrupt(df)
+        return df
+    # Spark turns quoting off with an empty quote character. FAILFAST: a
+    # record with more or fewer fields than the header is an error, as it
+    # is for the CLI, not a row padded with nulls or cut short.
     df = spark.read.csv(
         paths,
         header=not args.no_headers,
@@ -108,10 +126,53 @@ def read(spark, args):
         escape='"',
         quote="" if args.no_quoting else '"',
         sep=args.delimiter or ("\t" if fmt == "tsv" else ","),
+        mode="FAILFAST",
     )
     if args.no_headers:
         df = df.toDF(*[f"column_{i + 1}" for i in range(len(df.columns))])
     return df
+
+
+def corrupt(df):
+    """Raises `BadInput` naming the file and the first line of `df` (JSON
+    read with `CORRUPT`) that is not a JSON object, and how many such."""
+    from pyspark.sql import functions as F
+
+    # Spark refuses a query of the corrupt column alone from the files:
+    # every column is read and cached first (on the error path only).
+    rows = df.select("*", F.col("_metadata.file_path").alias("__file"), F.monotonically_increasing_id().alias("__at")).cache()
+    try:
+        bad = rows.where(F.col(CORRUPT).isNotNull())
+        n = bad.count()
+        first = bad.orderBy("__file", "__at").select("__file", CORRUPT).first()
+    finally:
+        rows.unpersist()
+    first = {"file": first[0], "line": first[1]}
+    text = first["line"] if len(first["line"]) <= 200 else first["line"][:200] + "..."
+    more = f" (and {n - 1} more)" if n > 1 else ""
+    raise BadInput(f"{first['file']}: a line is not a JSON object{more}: {text!r}")
+
+
+def error_text(e: BaseException) -> str:
+    """What went wrong, from an exception a Spark job raised: for the JVM's
+    (Py4J), the first and the deepest of the messages in its trace
+    (`Encountered error while reading file F`, `Malformed CSV record:
+    ...`), not `An error occurred while calling o39.collectToPython`."""
+    lines = str(e).strip().splitlines()
+    found = []
+    for line in lines:
+        m = re.match(r"^(?:Caused by: |: )?(?:[\w$]+\.)*[\w$]*(?:Exception|Error): (.+)$", line.strip())
+        if m:
+            found.append(m.group(1))
+    if not found:
+        found = lines[:1] or [type(e).__name__]
+    clean = []
+    for m in found:
+        m = re.sub(r"\s*SQLSTATE: \w+\s*$", "", re.sub(r"^\[[A-Z_.]+\]\s*", "", m)).rstrip()
+        if m and m not in clean:
+            clean.append(m)
+    text = clean[0] if len(clean) == 1 else f"{clean[0].rstrip('.')}: {clean[-1]}"
+    return text
 
 
 def write(df, target: str):
@@ -139,6 +200,19 @@ def run(args) -> Exit:
     from hdlscan.spark import Job
 
     started = time.monotonic()
+    # The reports are written on the driver once the job is done, which
+    # may be hours later: a directory that is not there fails now, as the
+    # CLI checks its outputs before reading.
+    for target in args.report:
+        if target == "-":
+            continue
+        where = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(where):
+            print(f"hdlscan.spark: --report {target}: cannot create output in {where}: no such directory", file=sys.stderr)
+            return Exit.ERROR
+        if not os.access(where, os.W_OK):
+            print(f"hdlscan.spark: --report {target}: cannot create output in {where}: not writable", file=sys.stderr)
+            return Exit.ERROR
     seen = {}
     for p in args.inputs:
         u = uri(p).rstrip("/")
@@ -217,8 +291,7 @@ def main(argv=None) -> int:
     try:
         return int(run(args))
     except Exception as e:  # a failed job, an unreadable input, I/O
-        msg = str(e).strip().splitlines()
-        print(f"hdlscan.spark: error: {msg[0] if msg else type(e).__name__}", file=sys.stderr)
+        print(f"hdlscan.spark: error: {error_text(e)}", file=sys.stderr)
         return int(Exit.ERROR)
 
 
