@@ -31,7 +31,19 @@ fn any_arrays(values: &Bound<'_, PyAny>) -> PyResult<Vec<ArrayRef>> {
     Ok(if values.hasattr(intern!(py, "__arrow_c_array__"))? {
         vec![make_array(ArrayData::from_pyarrow_bound(values)?)]
     } else if let Some(method) = values.getattr_opt(intern!(py, "__arrow_c_stream__"))? {
-        stream(&method.call0()?)?
+        match stream(&method.call0()?) {
+            Ok(arrays) => arrays,
+            // Polars exports a Series of its Null type (all values null, as
+            // `pl.Series([None, None])` has it) with a buffer the C data
+            // interface says a null array has not, which arrow-rs refuses
+            // and pyarrow reads: read it through pyarrow, and give the
+            // first error if that fails too.
+            Err(e) => py
+                .import(intern!(py, "pyarrow"))
+                .and_then(|pa| pa.call_method1(intern!(py, "chunked_array"), (values,)))
+                .and_then(|c| stream(&c.call_method0(intern!(py, "__arrow_c_stream__"))?))
+                .map_err(|_| e)?,
+        }
     } else {
         return Err(PyTypeError::new_err(format!(
             "expected Arrow strings (a pyarrow Array or ChunkedArray, a Polars Series, anything with \

@@ -111,8 +111,9 @@ fn spark_types(batch: RecordBatch) -> PyResult<RecordBatch> {
 /// string_view, a dictionary of strings) or binary. A null is an `empty`
 /// value. Anything else raises `TypeError`.
 ///
-/// `repair`, `expect` (namespaces: `("doi",)`), `resolvers` (hosts:
-/// `("repository.example.edu/handle",)`) and `max_len` are the CLI's
+/// `repair`, `expect` (namespaces: `("doi",)`, or one: `"doi"`),
+/// `resolvers` (hosts: `("repository.example.edu/handle",)`) and
+/// `max_len` are the CLI's
 /// `--repair`, `--expect`, `--resolver` and `--max-len`; a value no flag
 /// takes raises `ValueError`.
 ///
@@ -128,14 +129,14 @@ fn spark_types(batch: RecordBatch) -> PyResult<RecordBatch> {
 /// (`kind`, `namespace` and `error` as strings, `record` and
 /// `value_index` as int64), as `hdlscan.spark` returns them.
 #[pyfunction]
-#[pyo3(signature = (values, *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=options::MAX_LEN, first_record=1, spark_types=false))]
+#[pyo3(signature = (values, *, repair=false, expect=None, resolvers=None, split=None, max_len=options::MAX_LEN, first_record=1, spark_types=false))]
 #[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
     values: &Bound<'py, PyAny>,
     repair: bool,
-    expect: Vec<String>,
-    resolvers: Vec<String>,
+    expect: Option<&Bound<'py, PyAny>>,
+    resolvers: Option<&Bound<'py, PyAny>>,
     split: Option<String>,
     max_len: usize,
     first_record: u64,
@@ -144,8 +145,8 @@ fn parse<'py>(
     let given = Given {
         repair,
         max_len,
-        expect,
-        resolvers,
+        expect: options::names(expect, "expect")?,
+        resolvers: options::names(resolvers, "resolvers")?,
         split,
     };
     let parser = given.parser()?;

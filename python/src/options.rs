@@ -7,8 +7,9 @@
 use hdlscan_core::id::{Options, Parser, Split};
 use hdlscan_core::options::{parser_options, split_expect};
 use hdlscan_core::select;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use serde::{Deserialize, Serialize};
 
 /// Values longer than this many bytes are `too_long`: the CLI's default
@@ -24,6 +25,26 @@ pub struct Given {
     pub expect: Vec<String>,
     pub resolvers: Vec<String>,
     pub split: Option<String>,
+}
+
+/// The strings of a keyword argument that takes several (`expect`,
+/// `resolvers`, a report's `columns` and `inputs`): a list or tuple of
+/// them, or one string as one item (`expect="doi"`, which a sequence
+/// reading would take as the namespaces `d`, `o`, `i`); `None` is none.
+/// Anything else is a `TypeError` naming the argument.
+pub fn names(value: Option<&Bound<'_, PyAny>>, argument: &str) -> PyResult<Vec<String>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(one) = value.cast::<PyString>() {
+        return Ok(vec![one.to_str()?.to_owned()]);
+    }
+    value.extract::<Vec<String>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{argument}: expected a string or a list of strings, got {}",
+            crate::input::type_name(value)
+        ))
+    })
 }
 
 fn value_error(e: String) -> PyErr {

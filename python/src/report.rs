@@ -61,8 +61,9 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// printed as the CLI prints it (`to_json`, `to_markdown`, `to_html`,
 /// `summary`), judged with `check` (a `--fail-if` gate).
 ///
-/// `columns`: the chosen columns' names, in order (`add` names one);
-/// `inputs`: the inputs' names (files), which the examples cite; records
+/// `columns`: the chosen columns' names, in order (`add` names one; a
+/// string is one column); `inputs`: the inputs' names (files), which the
+/// examples cite; records
 /// are counted on the first column's values. `repair`, `expect`
 /// (`"NS"` for every column, `"COLUMN=NS"` for one), `resolvers`, `split`
 /// and `max_len` are the CLI's flags. Examples are the earliest values by
@@ -151,17 +152,20 @@ impl Report {
     #[new]
     // Python's keyword arguments, one per flag.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (columns, inputs=Vec::new(), *, repair=false, expect=Vec::new(), resolvers=Vec::new(), split=None, max_len=crate::options::MAX_LEN, keep_canonicals=true))]
+    #[pyo3(signature = (columns, inputs=None, *, repair=false, expect=None, resolvers=None, split=None, max_len=crate::options::MAX_LEN, keep_canonicals=true))]
     fn new(
-        columns: Vec<String>,
-        inputs: Vec<String>,
+        columns: &Bound<'_, PyAny>,
+        inputs: Option<&Bound<'_, PyAny>>,
         repair: bool,
-        expect: Vec<String>,
-        resolvers: Vec<String>,
+        expect: Option<&Bound<'_, PyAny>>,
+        resolvers: Option<&Bound<'_, PyAny>>,
         split: Option<String>,
         max_len: usize,
         keep_canonicals: bool,
     ) -> PyResult<Report> {
+        use crate::options::names;
+        let (columns, inputs) = (names(Some(columns), "columns")?, names(inputs, "inputs")?);
+        let (expect, resolvers) = (names(expect, "expect")?, names(resolvers, "resolvers")?);
         let n = columns.len();
         Report::from_state(State {
             version: STATE_VERSION,

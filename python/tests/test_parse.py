@@ -127,3 +127,28 @@ def test_other_types_are_a_type_error_naming_the_type(bad, named):
         hdlscan.parse(bad)
     with pytest.raises(TypeError, match=named):
         hdlscan.Report(["c"]).add(bad, column="c")
+
+
+def test_one_string_is_one_namespace_host_or_column():
+    v = pa.array(["hdl:1721.1/5", "https://repo.example.edu/handle/1721.1/5"])
+    assert rows(hdlscan.parse(v, expect="doi")) == rows(hdlscan.parse(v, expect=["doi"]))
+    assert rows(hdlscan.parse(v, expect="doi"))[0]["error"] == "unexpected_namespace"
+    assert rows(hdlscan.parse(v, resolvers="repo.example.edu/handle"))[1]["canonical"] == "1721.1/5"
+    r = hdlscan.Report("doi", "a.csv", expect="doi")
+    assert r.columns == ["doi"] and r.inputs == ["a.csv"]
+    with pytest.raises(TypeError, match="expect: expected a string or a list of strings, got int"):
+        hdlscan.parse(v, expect=5)
+    with pytest.raises(TypeError, match="columns: expected"):
+        hdlscan.Report(3)
+
+
+def test_a_polars_column_of_nulls_is_empty_values():
+    import polars as pl
+
+    # Polars' Null type: every value null, as a DataFrame built from Nones has it.
+    s = pl.Series("doi", [None, None])
+    assert s.dtype == pl.Null
+    assert [r["error"] for r in rows(hdlscan.parse(s))] == ["empty", "empty"]
+    report = hdlscan.Report(["doi"])
+    report.add(s, column="doi")
+    assert json.loads(report.to_json())["values"] == 2

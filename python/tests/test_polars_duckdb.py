@@ -35,3 +35,18 @@ def test_duckdb_function():
     # A DuckDB result is an Arrow stream: parse reads it directly.
     batch = hdlscan.parse(con.sql("SELECT doi FROM t"))
     assert batch.num_rows == 3
+
+
+def test_polars_expression_on_a_column_of_nulls():
+    df = pl.DataFrame({"doi": [None, None, None]})
+    out = df.with_columns(pl.col("doi").hdlscan.parse().alias("id")).unnest("id")
+    assert out["error"].cast(pl.String).to_list() == ["empty"] * 3
+    mixed = pl.DataFrame({"doi": [None] * 5 + ["10.1000/1"]})
+    assert mixed.select(pl.col("doi").hdlscan.parse().struct.field("canonical"))["canonical"].to_list() == [None] * 5 + ["10.1000/1"]
+
+
+def test_duckdb_function_on_a_column_of_nulls():
+    con = duckdb.connect()
+    hdlscan.duckdb.register(con)
+    got = con.sql("SELECT hdlscan_parse(NULL::VARCHAR).error, hdlscan_parse(x).error FROM range(3) t(r), (SELECT NULL::VARCHAR AS x)").fetchall()
+    assert got == [("empty", "empty")] * 3

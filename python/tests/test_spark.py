@@ -304,6 +304,9 @@ def test_scan_applies_column_expectations_as_the_cli(spark, cli, tmp_path, expec
     ]
     assert {r["error"] for r in rows} == {None, "unexpected_namespace"}
     assert rows == [{**w, "line": None} for w in want]
+    # One string is one expectation, as for hdlscan.parse, not its letters.
+    one = scan(spark.read.csv(str(data), header=True), ["a", "B"], expect=expect)
+    assert [r.asDict() for r in one.orderBy("record", "source_column").collect()] == rows
 
 
 @pytest.mark.parametrize(

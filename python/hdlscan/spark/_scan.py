@@ -50,6 +50,13 @@ def select(names: list[str], wanted) -> list[str]:
     return [names[i] for i in _hdlscan.select_columns(list(names), wanted, "the DataFrame")]
 
 
+def many(value) -> tuple:
+    """A keyword that takes several strings, as a tuple: one string is one."""
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
 @dataclass(frozen=True)
 class Options:
     """What the scan does to every value, as the CLI's flags say it."""
@@ -63,8 +70,10 @@ class Options:
 
     @classmethod
     def of(cls, *, repair=False, expect=(), resolvers=(), split=None, long=False, column_prefix=None):
-        """The options from the keywords `scan`, `report` and `Job` take."""
-        return cls(repair, tuple(expect), tuple(resolvers), split, long, column_prefix)
+        """The options from the keywords `scan`, `report` and `Job` take;
+        one string is one namespace or host (`expect="doi"`), as for
+        `hdlscan.parse`, not its letters."""
+        return cls(repair, many(expect), many(resolvers), split, long, column_prefix)
 
     def report(self, columns, inputs):
         import hdlscan
