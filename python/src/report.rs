@@ -37,6 +37,24 @@ struct State {
     keep_canonicals: bool,
     members: Vec<MemberState>,
     elapsed_seconds: f64,
+    /// How the run was made beyond the values (`set_run`): the driver's,
+    /// never a worker's, so partials without it still read.
+    #[serde(default)]
+    run: Run,
+}
+
+/// What `set_run` tells the report of the run, which the values do not:
+/// the CLI's `run` section, field for field.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Run {
+    output: Option<String>,
+    long: Option<bool>,
+    column_prefix: String,
+    formats: Vec<String>,
+    bytes: Vec<u64>,
+    /// Options past the parser's (`keep`, `no_quoting`, ...), added to
+    /// `options` in this order.
+    options: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A kept valid value, as JSON carries it.
@@ -122,22 +140,27 @@ impl Report {
             .inputs
             .iter()
             .zip(&s.input_records)
-            .map(|(path, &records)| InputInfo {
+            .enumerate()
+            .map(|(i, (path, &records))| InputInfo {
                 path: path.clone(),
-                format: "arrow".into(),
-                bytes: 0,
+                format: s.run.formats.get(i).cloned().unwrap_or_else(|| "arrow".into()),
+                bytes: s.run.bytes.get(i).copied().unwrap_or(0),
                 records,
                 decoding: None,
             })
             .collect();
+        let mut options = s.given.shown();
+        if let Some(o) = options.as_object_mut() {
+            o.extend(s.run.options.clone());
+        }
         let made = Made {
             inputs,
             columns: s.columns.clone(),
-            output: None,
-            long: self.split.is_some(),
-            column_prefix: String::new(),
+            output: s.run.output.clone(),
+            long: s.run.long.unwrap_or(self.split.is_some() || s.columns.len() > 1),
+            column_prefix: s.run.column_prefix.clone(),
             notes: Vec::new(),
-            options: s.given.shown(),
+            options,
             elapsed_seconds: s.elapsed_seconds,
         };
         let clusters = self.clusters.clone().unwrap_or_default();
@@ -183,6 +206,7 @@ impl Report {
             keep_canonicals,
             members: Vec::new(),
             elapsed_seconds: 0.0,
+            run: Run::default(),
         })
     }
 
@@ -422,6 +446,59 @@ impl Report {
             return Err(value_error(format!("set_elapsed: {seconds} is not a time in seconds")));
         }
         self.state.elapsed_seconds = seconds;
+        Ok(())
+    }
+
+    /// set_run(*, output=None, long=None, column_prefix="", formats=(), bytes=(), options=None)
+    /// --
+    ///
+    /// What the report's `run` says of how the run was made, where the
+    /// values do not tell it, as the CLI's report says it: `output` (the
+    /// enriched output's path), `long` (the output's shape: by default
+    /// long for several columns or a split, as the CLI's), `column_prefix`
+    /// (the added columns' prefix), `formats` and `bytes` (each input's
+    /// format name, `csv`, `parquet`, `jsonl`..., and size; by default
+    /// `arrow` and 0), and `options`, a dict added to the parser's options
+    /// (`{"keep": [...], "no_quoting": True}`).
+    #[pyo3(signature = (*, output=None, long=None, column_prefix=String::new(), formats=None, bytes=Vec::new(), options=None))]
+    fn set_run(
+        &mut self,
+        output: Option<String>,
+        long: Option<bool>,
+        column_prefix: String,
+        formats: Option<&Bound<'_, PyAny>>,
+        bytes: Vec<u64>,
+        options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let formats = crate::options::names(formats, "formats")?;
+        let n = self.state.inputs.len().max(1);
+        for (name, len) in [("formats", formats.len()), ("bytes", bytes.len())] {
+            if len != 0 && len != n {
+                return Err(value_error(format!("set_run: {name} has {len} items, for {n} inputs")));
+            }
+        }
+        let options = match options.filter(|o| !o.is_none()) {
+            None => serde_json::Map::new(),
+            Some(o) => {
+                let text: String = o
+                    .py()
+                    .import("json")?
+                    .call_method1("dumps", (o,))?
+                    .extract()?;
+                match serde_json::from_str(&text).map_err(value_error)? {
+                    serde_json::Value::Object(m) => m,
+                    _ => return Err(value_error("set_run: options must be a dict")),
+                }
+            }
+        };
+        self.state.run = Run {
+            output,
+            long,
+            column_prefix,
+            formats,
+            bytes,
+            options,
+        };
         Ok(())
     }
 

@@ -253,3 +253,24 @@ def test_select_columns_is_the_clis():
     assert _hdlscan.select_columns(names, ["dc.identifier.uri*", "2", "doi", "url"], "x.csv") == [1, 2, 3, 4]
     with pytest.raises(ValueError, match="no column named 'dio' in x.csv .did you mean 'doi"):
         _hdlscan.select_columns(names, ["dio"], "x.csv")
+
+
+def test_set_run_fills_the_run_section_as_the_cli_does():
+    r = hdlscan.Report(["doi", "url"], ["a.csv"])
+    r.add(pa.array(["10.1000/1"]), column="doi")
+    r.add(pa.array(["x"]), column="url")
+    run = json.loads(r.to_json())["run"]
+    # Several columns make long output for the CLI, even without a split.
+    assert run["output_shape"] == "long" and run["output"] is None
+    assert run["inputs"][0]["format"] == "arrow" and run["inputs"][0]["bytes"] == 0
+    r.set_run(output="out.parquet", column_prefix="hdl_", formats=["csv"], bytes=[123],
+              options={"keep": ["id"], "no_quoting": True})
+    run = json.loads(r.to_json())["run"]
+    assert (run["output"], run["output_shape"], run["column_prefix"]) == ("out.parquet", "long", "hdl_")
+    assert run["inputs"] == [{"path": "a.csv", "format": "csv", "bytes": 123, "records": 1}]
+    assert list(run["options"])[-2:] == ["keep", "no_quoting"] and run["options"]["keep"] == ["id"]
+    assert hdlscan.Report.from_partial(r.to_partial()).to_json() == r.to_json()
+    with pytest.raises(ValueError, match="formats has 2 items, for 1 inputs"):
+        r.set_run(formats=["csv", "csv"])
+    one = hdlscan.Report(["doi"])
+    assert json.loads(one.to_json())["run"]["output_shape"] == "wide"

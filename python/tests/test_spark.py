@@ -490,3 +490,26 @@ def test_command_checks_report_directories_before_the_job(spark, tmp_path, capsy
     missing = tmp_path / "no" / "r.json"
     assert run_command(str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(missing)) == 1
     assert f"--report {missing}: cannot create output in {missing.parent}" in capsys.readouterr().err
+
+
+def test_command_report_says_how_the_run_was_made_as_the_cli(spark, cli, tmp_path):
+    """The report's `run`: inputs' format, size and records, output, shape,
+    prefix and options, as the CLI's (but its path as Spark read it, and
+    the CLI's own `threads`)."""
+    data = tmp_path / "in.csv"
+    data.write_text("id,doi,url\n1,10.1000/a,https://doi.org/10.1000/a\n2,N/A,hdl:1721.1/5\n")
+    argv = [str(data), "-c", "doi", "-c", "url", "--keep", "id"]
+    subprocess.run([cli, "scan", *argv, "-q", "-o", str(tmp_path / "cli.parquet"), "--report", str(tmp_path / "cli.json")], check=True)
+    out = str(tmp_path / "spark.parquet")
+    assert run_command(*argv, "-o", out, "--report", str(tmp_path / "spark.json")) == 0
+    runs = [json.loads((tmp_path / f).read_text())["run"] for f in ("cli.json", "spark.json")]
+    for r in runs:
+        r["options"].pop("threads", None)
+    want, got = runs
+    assert got["output"] == out and want["output"] == str(tmp_path / "cli.parquet")
+    for k in ("output_shape", "column_prefix", "options"):
+        assert got[k] == want[k], k
+    assert [(i["format"], i["bytes"], i["records"]) for i in got["inputs"]] == [
+        (i["format"], i["bytes"], i["records"]) for i in want["inputs"]
+    ]
+    assert want["output_shape"] == "long"

@@ -145,6 +145,10 @@ class Job:
         merged = plan.options.report(plan.columns, plan.layout.inputs)
         for p in partials:
             merged.merge(hdlscan.Report.from_partial(bytes(p[_scan.PARTIAL])))
+        # The run's shape, prefix and kept columns, as the CLI's report
+        # gives them (`python -m hdlscan.spark` adds the files' formats,
+        # sizes and the output).
+        merged.set_run(long=not plan.wide, column_prefix=plan.prefix, options={"keep": list(plan.keep)})
         if duplicates:
             merged.set_clusters(self.clusters().summary())
         # The partials timed their own parsing, summed over tasks: the job's

@@ -194,6 +194,33 @@ def report_text(report, target: str, fmt: str | None) -> str:
     return {"json": report.to_json, "md": report.to_markdown, "html": report.to_html}[kind]()
 
 
+def describe(report, job, args):
+    """The report's `run` as the CLI's says it: the inputs' format and
+    size (a local file's; 0 where Spark read one the driver cannot see or
+    decompressed), the output, its shape and prefix, and the CSV reader's
+    options where given."""
+    fmt = input_format(args)
+    sizes = []
+    for path in report.inputs:
+        local = path.startswith("/") and os.path.isfile(path)
+        packed = path.lower().endswith((".gz", ".bz2", ".zst", ".xz", ".lz4", ".snappy", ".deflate"))
+        sizes.append(os.path.getsize(path) if local and not packed else 0)
+    options = {"keep": list(job.plan.keep)}
+    if fmt in ("csv", "tsv"):
+        if args.delimiter:
+            options["delimiter"] = args.delimiter
+        if args.no_quoting:
+            options["no_quoting"] = True
+    report.set_run(
+        output=args.output,
+        long=not job.plan.wide,
+        column_prefix=job.plan.prefix,
+        formats=[fmt] * len(report.inputs),
+        bytes=sizes,
+        options=options,
+    )
+
+
 def run(args) -> Exit:
     from pyspark.sql import SparkSession
 
@@ -270,6 +297,7 @@ def run(args) -> Exit:
     for g in args.warn_if:
         if report.check(g, warn=True):
             print(f"hdlscan.spark: warning: {g} holds", file=sys.stderr)
+    describe(report, job, args)
     report.set_elapsed(time.monotonic() - started)
     for target in args.report:
         text = report_text(report, target, args.report_format)
