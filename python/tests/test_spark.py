@@ -513,3 +513,43 @@ def test_command_report_says_how_the_run_was_made_as_the_cli(spark, cli, tmp_pat
         (i["format"], i["bytes"], i["records"]) for i in want["inputs"]
     ]
     assert want["output_shape"] == "long"
+
+
+def test_command_sniffs_the_delimiter_as_the_cli(spark, cli, tmp_path):
+    """An OpenAPC-style `;` file without -d: the CLI splits its one-column
+    header on `;`; the command did not, and `-c doi` was a usage error."""
+    data = tmp_path / "apc.csv"
+    data.write_text("institution;doi\nA;10.1000/a\nB;N/A\nC;hdl:1721.1/5\n")
+    argv = [str(data), "-c", "doi"]
+    subprocess.run([cli, "scan", *argv, "-q", "--report", str(tmp_path / "cli.json")], check=True)
+    assert run_command(*argv, "--report", str(tmp_path / "spark.json")) == 0
+    want, got = [json.loads((tmp_path / f).read_text()) for f in ("cli.json", "spark.json")]
+    for k in TOTALS:
+        assert got[k] == want[k], k
+    assert got["run"]["options"]["delimiter"] == want["run"]["options"]["delimiter"] == ";"
+
+
+def test_command_reads_json_paths_as_the_cli(spark, cli, tmp_path):
+    """OpenAlex works: `-c doi -c ids.doi --keep id`, a path into a struct
+    as the CLI reads it (a null or missing struct an empty value); the
+    output is long, as the CLI's JSON output always is."""
+    works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
+    argv = [str(works), "-c", "doi", "-c", "ids.doi", "--keep", "id"]
+    subprocess.run([cli, "scan", *argv, "-q", "-o", str(tmp_path / "cli.parquet"), "--report", str(tmp_path / "cli.json")], check=True)
+    assert run_command(*argv, "-o", str(tmp_path / "spark.parquet"), "--report", str(tmp_path / "spark.json")) == 0
+    want, got = [json.loads((tmp_path / f).read_text()) for f in ("cli.json", "spark.json")]
+    assert_same(got, want)
+    assert got["run"]["output_shape"] == want["run"]["output_shape"] == "long"
+    key = lambda r: (r["record"], r["source_column"], r["value_index"])
+    cli_rows = sorted(pq.read_table(tmp_path / "cli.parquet").to_pylist(), key=key)
+    spark_rows = sorted(pq.read_table(tmp_path / "spark.parquet").to_pylist(), key=key)
+    assert [{**r, "line": None} for r in cli_rows] == spark_rows
+    # One path alone is long too, as the CLI's.
+    assert run_command(str(works), "-c", "ids.doi", "-o", str(tmp_path / "one.parquet")) == 0
+    assert pq.read_table(tmp_path / "one.parquet").column_names[:5] == ["record", "line", "source_column", "value_index", "value"]
+
+
+def test_a_path_through_a_list_is_a_usage_error_saying_so(spark, capsys):
+    works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
+    assert run_command(str(works), "-c", "locations[].landing_page_url") == 2
+    assert "locations[].landing_page_url: a path through a list ([]) is read by the CLI" in capsys.readouterr().err

@@ -119,15 +119,27 @@ def read(spark, args):
     # Spark turns quoting off with an empty quote character. FAILFAST: a
     # record with more or fewer fields than the header is an error, as it
     # is for the CLI, not a row padded with nulls or cut short.
-    df = spark.read.csv(
-        paths,
-        header=not args.no_headers,
-        multiLine=True,
-        escape='"',
-        quote="" if args.no_quoting else '"',
-        sep=args.delimiter or ("\t" if fmt == "tsv" else ","),
-        mode="FAILFAST",
-    )
+    def csv(sep):
+        return spark.read.csv(
+            paths,
+            header=not args.no_headers,
+            multiLine=True,
+            escape='"',
+            quote="" if args.no_quoting else '"',
+            sep=sep,
+            mode="FAILFAST",
+        )
+
+    df = csv(args.delimiter or ("\t" if fmt == "tsv" else ","))
+    if fmt == "csv" and not args.delimiter and not args.no_headers and len(df.columns) == 1:
+        # The CLI's sniffing (docs/usage.md, "The delimiter is sniffed"):
+        # a header of one column that splits on `;`, a tab or `|` (an
+        # OpenAPC file) is read with the one giving the most fields; the
+        # report's options say which.
+        fields, sep = max((len(df.columns[0].split(d)), d) for d in (";", "\t", "|"))
+        if fields > 1:
+            args.delimiter = sep
+            df = csv(sep)
     if args.no_headers:
         df = df.toDF(*[f"column_{i + 1}" for i in range(len(df.columns))])
     return df
@@ -267,7 +279,9 @@ def run(args) -> Exit:
             expect=args.expect,
             resolvers=args.resolver,
             split=args.split,
-            long=args.long,
+            # The CLI's JSON output is always long: `source_column` names
+            # the path each value came from.
+            long=args.long or input_format(args) == "jsonl",
             column_prefix=args.column_prefix,
             inputs=[uri(p) for p in args.inputs],
         )

@@ -94,6 +94,15 @@ def col(name: str):
     return F.col("`" + name.replace("`", "``") + "`")
 
 
+def text(values: pa.Array) -> pa.Array:
+    """A cell's `value` as the CLI's long output gives it: its text, a
+    null (Spark's empty CSV field, a JSON null or missing key) an empty
+    string, an integer its decimal text, as `split` gives them."""
+    if not (pa.types.is_string(values.type) or pa.types.is_integer(values.type) or pa.types.is_null(values.type)):
+        return values
+    return pc.fill_null(values.cast(pa.string()), "")
+
+
 def constant(value, n: int, type: pa.DataType) -> pa.Array:
     """`value` `n` times."""
     return pa.repeat(pa.scalar(value, type), n)
@@ -158,7 +167,7 @@ class Plan:
                 record = pa.array(np.arange(first, first + n, dtype=np.int64))
                 take = None
                 index = constant(1, n, pa.int64())
-                parsed = values
+                parsed = text(values)
             else:
                 record = spec.column("record")
                 take = pc.subtract(record, first)
@@ -207,6 +216,40 @@ class Plan:
         return pa.RecordBatch.from_arrays(cols, schema=schema)
 
 
+def paths(df: DataFrame, columns: list, keep: list) -> tuple[DataFrame, list[str]]:
+    """`df` with a column for each selector of `columns` and `keep` that
+    names no column but a path into its structs (`ids.doi` of an OpenAlex
+    work, as the CLI reads JSON and nested Parquet), named by the path,
+    and those names; they are read, not written back as input columns.
+    A path through a list (`locations[].landing_page_url`) is a
+    `ValueError` saying so: a value per element is the CLI's, not yet
+    this scan's."""
+    from pyspark.sql.types import StructType
+
+    names = set(df.columns)
+    added = []
+    for sel in columns + keep:
+        if not isinstance(sel, str) or sel in names or sel in added:
+            continue
+        if "[]" in sel:
+            raise ValueError(
+                f"{sel}: a path through a list ([]) is read by the CLI, not by hdlscan.spark: "
+                "give a column, or explode the list first (pyspark.sql.functions.explode_outer)"
+            )
+        steps = sel.split(".")
+        if len(steps) < 2 or any(c in sel for c in "*?") or steps[0] not in names:
+            continue
+        field, expr = df.schema[steps[0]].dataType, col(steps[0])
+        for step in steps[1:]:
+            if not isinstance(field, StructType) or step not in field.names:
+                break
+            field, expr = field[step].dataType, expr.getField(step)
+        else:
+            df = df.withColumn(sel, expr)
+            added.append(sel)
+    return df, added
+
+
 def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inputs=None, partials=False):
     """The internal scan of `df`: output columns plus `INTERNAL`, and the
     `Plan` that made it."""
@@ -219,8 +262,9 @@ def prepared(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
     (Arrow batches in, output batches out), the output's schema for Spark
     and in Arrow, and the `Plan`."""
     names = list(df.columns)
-    plan_columns = select(names, columns)
-    keep = select(names, keep) if keep else []
+    df, nested = paths(df, [columns] if isinstance(columns, str) else list(columns), [keep] if isinstance(keep, str) else list(keep))
+    plan_columns = select(names + nested, columns)
+    keep = select(names + nested, keep) if keep else []
     placed, layout = _records.placed(df, inputs)
     plan = Plan(names, plan_columns, keep, options, layout, partials)
     arrow_in = to_arrow_schema(placed.schema)
