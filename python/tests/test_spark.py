@@ -553,3 +553,18 @@ def test_a_path_through_a_list_is_a_usage_error_saying_so(spark, capsys):
     works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
     assert run_command(str(works), "-c", "locations[].landing_page_url") == 2
     assert "locations[].landing_page_url: a path through a list ([]) is read by the CLI" in capsys.readouterr().err
+
+
+def test_command_csv_output_keeps_values_as_the_cli_writes_them(spark, cli, tmp_path):
+    """`-o out.csv`: Spark's CSV writer trimmed every field (the sample's
+    '  10.1000/182  ' came out '10.1000/182') and quoted empty ones."""
+    import csv
+
+    subprocess.run([cli, "scan", str(SAMPLE), "-c", "dc.identifier.uri", "-q", "-o", str(tmp_path / "cli.csv")], check=True)
+    assert run_command(str(SAMPLE), "-c", "dc.identifier.uri", "-o", str(tmp_path / "spark.csv")) == 0
+    want = (tmp_path / "cli.csv").read_text(encoding="utf-8")
+    parts = sorted((tmp_path / "spark.csv").glob("part-*.csv"))
+    got = "".join(p.read_text(encoding="utf-8") for p in parts)
+    rows = lambda text: list(csv.reader(text.splitlines(keepends=True)))
+    assert rows(got) == rows(want)
+    assert not [line for line in got.splitlines() if line.endswith(',""')]

@@ -195,7 +195,13 @@ def write(df, target: str):
         for a in arrays:
             df = df.withColumn(a, F.concat_ws(";", F.col(f"`{a}`")))
         sep = "\t" if target.lower().rstrip("/").endswith(".tsv") else ","
-        df.write.mode("overwrite").csv(target, header=True, sep=sep, escape='"')
+        # Spark's CSV writer trims every field by default, which would
+        # write '  10.1000/182  ' back as '10.1000/182' beside its
+        # `trimmed` warning, and quotes an empty string (""): the CLI
+        # writes fields as they are and an empty one empty.
+        df.write.mode("overwrite").csv(
+            target, header=True, sep=sep, escape='"', ignoreLeadingWhiteSpace=False, ignoreTrailingWhiteSpace=False, emptyValue=""
+        )
     else:
         df.write.mode("overwrite").parquet(target)
 
