@@ -568,3 +568,24 @@ def test_command_csv_output_keeps_values_as_the_cli_writes_them(spark, cli, tmp_
     rows = lambda text: list(csv.reader(text.splitlines(keepends=True)))
     assert rows(got) == rows(want)
     assert not [line for line in got.splitlines() if line.endswith(',""')]
+
+
+def test_command_does_not_delete_a_directory_it_did_not_write(spark, tmp_path, capsys):
+    """Spark's overwrite removes the whole `-o` directory: a user's
+    directory of other files is refused, a job's earlier output replaced,
+    an input refused (the CLI's usage error)."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("precious")
+    assert run_command(str(SAMPLE), "-c", "dc.identifier.uri", "-o", str(mine)) == 2
+    assert "a directory holding files no job wrote (notes.txt)" in capsys.readouterr().err
+    assert (mine / "notes.txt").read_text() == "precious"
+    out = tmp_path / "out.parquet"
+    for _ in range(2):
+        assert run_command(str(SAMPLE), "-c", "dc.identifier.uri", "-o", str(out)) == 0
+    assert pq.read_table(out).num_rows == 3116
+    copy = tmp_path / "in.csv"
+    copy.write_bytes(SAMPLE.read_bytes())
+    assert run_command(str(copy), "-c", "dc.identifier.uri", "--duplicates", str(copy)) == 2
+    assert "is also an input" in capsys.readouterr().err
+    assert copy.read_bytes() == SAMPLE.read_bytes()

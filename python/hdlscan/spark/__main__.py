@@ -239,6 +239,32 @@ def describe(report, job, args):
     )
 
 
+def replaceable(flag: str, target: str, inputs) -> str | None:
+    """Why `target` (`-o` or `--duplicates`) must not be written over, or
+    None: it is an input (the CLI's usage error), or a directory holding
+    files no job wrote (`-o ~/data` would delete them: Spark's overwrite
+    removes the whole directory). A job's output (`part-*`, `_SUCCESS`,
+    hidden files) is replaced, as the CLI replaces its output file."""
+    from pyarrow import fs as pafs
+
+    from hdlscan.spark import _write
+
+    if uri(target).rstrip("/") in {uri(p).rstrip("/") for p in inputs}:
+        return f"{flag} {target} is also an input"
+    try:
+        fs, path = _write.filesystem(target)
+        if fs.get_file_info(path).type != pafs.FileType.Directory:
+            return None
+        names = [f.base_name for f in fs.get_file_info(pafs.FileSelector(path))]
+    except OSError:
+        return None  # unreachable from here: Spark says why when it writes
+    others = sorted(n for n in names if not n.startswith(("part-", "_", ".")))
+    if others:
+        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+        return f"{flag} {target}: a directory holding files no job wrote ({shown}), which writing would delete: give another path"
+    return None
+
+
 def run(args) -> Exit:
     from pyspark.sql import SparkSession
 
@@ -258,6 +284,11 @@ def run(args) -> Exit:
         if not os.access(where, os.W_OK):
             print(f"hdlscan.spark: --report {target}: cannot create output in {where}: not writable", file=sys.stderr)
             return Exit.ERROR
+    for flag, target in (("-o", args.output), ("--duplicates", args.duplicates)):
+        why = replaceable(flag, target, args.inputs) if target else None
+        if why:
+            print(f"hdlscan.spark: {why}", file=sys.stderr)
+            return Exit.USAGE
     seen = {}
     for p in args.inputs:
         u = uri(p).rstrip("/")
