@@ -589,3 +589,13 @@ def test_command_does_not_delete_a_directory_it_did_not_write(spark, tmp_path, c
     assert run_command(str(copy), "-c", "dc.identifier.uri", "--duplicates", str(copy)) == 2
     assert "is also an input" in capsys.readouterr().err
     assert copy.read_bytes() == SAMPLE.read_bytes()
+
+
+def test_command_output_has_empty_fields_as_the_cli_reads_them(spark, cli, cli_sample, tmp_path):
+    """The wide output's input columns: an empty CSV field is "" for the
+    CLI; Spark's reader made it null."""
+    out = tmp_path / "out.parquet"
+    assert run_command(str(SAMPLE), "-c", "dc.identifier.uri", "-o", str(out)) == 0
+    got = pq.read_table(out).to_pylist()
+    assert got == cli_sample[1]
+    assert any(r["dc.identifier.uri"] == "" for r in got)

@@ -142,7 +142,11 @@ def read(spark, args):
             df = csv(sep)
     if args.no_headers:
         df = df.toDF(*[f"column_{i + 1}" for i in range(len(df.columns))])
-    return df
+    # Spark reads an empty field as null whatever its options say; every
+    # column is a string and FAILFAST refuses short records, so a null is
+    # an empty field, "" as the CLI reads it: the output's input and kept
+    # columns are then the CLI's.
+    return df.na.fill("")
 
 
 def corrupt(df):
