@@ -599,3 +599,22 @@ def test_command_output_has_empty_fields_as_the_cli_reads_them(spark, cli, cli_s
     got = pq.read_table(out).to_pylist()
     assert got == cli_sample[1]
     assert any(r["dc.identifier.uri"] == "" for r in got)
+
+
+def test_a_column_of_another_type_is_named(spark):
+    from hdlscan.spark import scan
+
+    df = spark.createDataFrame([(1.5, "10.1/x")], "score double, doi string")
+    with pytest.raises(TypeError, match="column 'score': expected strings.*Float64.*cast it to a string"):
+        scan(df, "score")
+
+
+def test_a_dataframe_not_read_from_files_logs_no_error(spark, capfd):
+    """Asking it for `_metadata` failed, as expected, and PySpark logged
+    the JVM's stack trace at ERROR on stderr, on every scan."""
+    from hdlscan.spark import scan
+
+    df = spark.createDataFrame([("10.1/x",), (None,)], "doi string")
+    assert [r["canonical"] for r in scan(df, "doi").collect()] == ["10.1/x", None]
+    err = capfd.readouterr().err
+    assert "UNRESOLVED_COLUMN" not in err and "_metadata" not in err

@@ -20,6 +20,7 @@ shuffles).
 from __future__ import annotations
 
 import fnmatch
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,10 +39,11 @@ def placed(df: DataFrame, inputs: list[str] | None = None) -> tuple[DataFrame, L
     """`df` with the columns a row's record is read from, and the `Layout`
     that reads them: `RECORD` itself for a plain read of one Parquet file,
     else `META` and the rows counted per split (`layout`)."""
-    try:
-        meta = df.select("_metadata").schema[0].dataType.names
-    except AnalysisException:
-        meta = []
+    with quiet_analysis():
+        try:
+            meta = df.select("_metadata").schema[0].dataType.names
+        except AnalysisException:
+            meta = []
     if meta and "row_index" in meta and plain_read(df) and len(files := df.inputFiles()) == 1:
         out = df.withColumn(RECORD, F.col("_metadata.row_index") + 1)
         return out, Layout(inputs=(display_name(files[0]),), first=None)
@@ -53,6 +55,26 @@ def placed(df: DataFrame, inputs: list[str] | None = None) -> tuple[DataFrame, L
         out = df.withColumn(PATH, F.lit("")).withColumn(BLOCK, F.lit(0).cast("long"))
     out = out.withColumn(PART, F.spark_partition_id())
     return out, layout(out, inputs)
+
+
+@contextmanager
+def quiet_analysis():
+    """PySpark 4 logs every failed analysis of a DataFrame call, with the
+    JVM's whole stack trace, at ERROR on stderr, even one its caller
+    catches: asking a DataFrame built from a list for `_metadata` printed
+    a screenful on every scan. Silenced while asking."""
+    try:
+        from pyspark.logger import PySparkLogger
+    except ImportError:  # Spark 3.5: no such log
+        yield
+        return
+    logger = PySparkLogger.getLogger("DataFrameQueryContextLogger")
+    was = logger.disabled
+    logger.disabled = True
+    try:
+        yield
+    finally:
+        logger.disabled = was
 
 
 def plain_read(df: DataFrame) -> bool:

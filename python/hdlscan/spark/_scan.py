@@ -144,15 +144,22 @@ class Plan:
         """SPEC's columns of `values` (the scan's column `ci`) in types
         Spark reads, `record` numbered from `first` under `split`; counted
         into `report` if one is given."""
-        if report is not None:
-            return report.add(values, column=self.columns[ci], input=input, first_record=first, spark_types=True)
-        import hdlscan
+        try:
+            if report is not None:
+                return report.add(values, column=self.columns[ci], input=input, first_record=first, spark_types=True)
+            import hdlscan
 
-        o = self.options
-        return hdlscan.parse(
-            values, repair=o.repair, expect=self.expects[ci], resolvers=list(o.resolvers), split=o.split,
-            first_record=first, spark_types=True,
-        )
+            o = self.options
+            return hdlscan.parse(
+                values, repair=o.repair, expect=self.expects[ci], resolvers=list(o.resolvers), split=o.split,
+                first_record=first, spark_types=True,
+            )
+        except TypeError as e:
+            # Raised on the driver, from the empty batch that makes the
+            # schema: say which column, and what to do.
+            raise TypeError(
+                f"column {self.columns[ci]!r}: {e}; cast it to a string first (pyspark.sql.functions.col(...).cast('string'))"
+            ) from None
 
     def enrich(self, rows: pa.RecordBatch, input: int, first: int, report) -> list[pa.RecordBatch]:
         """The output of `rows` (one split's run, records from `first`),
