@@ -618,3 +618,19 @@ def test_a_dataframe_not_read_from_files_logs_no_error(spark, capfd):
     assert [r["canonical"] for r in scan(df, "doi").collect()] == ["10.1/x", None]
     err = capfd.readouterr().err
     assert "UNRESOLVED_COLUMN" not in err and "_metadata" not in err
+
+
+def test_command_says_a_json_document_is_not_json_lines(spark, capsys):
+    crossref = ROOT / "testdata" / "jsonl" / "crossref_items.json"
+    assert run_command(str(crossref), "-c", "DOI") == 1
+    assert "a document over several lines" in capsys.readouterr().err
+    assert run_command(str(ROOT / "testdata" / "jsonl" / "malformed.jsonl"), "--input-format", "jsonl", "-c", "doi") == 1
+    capsys.readouterr()
+
+
+def test_command_on_a_file_of_no_json_at_all_says_so(spark, tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\nalso not\n")
+    assert run_command(str(bad), "-c", "doi") == 1
+    err = capsys.readouterr().err
+    assert f"{bad}: no line is a JSON object" in err, err

@@ -54,8 +54,8 @@ def arguments(argv):
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, directories or globs Spark reads (.csv, .tsv, .parquet, .jsonl/.json; .gz CSV too)")
-    p.add_argument("-c", "--column", action="append", required=True, help="an identifier column, repeatable: a name, a 1-based number or a pattern with * and ?, as hdlscan scan reads them")
-    p.add_argument("-o", "--output", help="write the input enriched with SPEC's columns here (.parquet or .csv, a directory of parts); without it the run is an audit")
+    p.add_argument("-c", "--column", action="append", required=True, help="an identifier column, repeatable: a name, a 1-based number, a pattern with * and ?, or a path into structs (ids.doi), as hdlscan scan reads them")
+    p.add_argument("-o", "--output", help="write the input enriched with SPEC's columns here (.parquet or .csv, a directory of parts, replacing a job's earlier output); without it the run is an audit")
     p.add_argument("--report", action="append", default=[], help="write the report here (.json, .md, .html by the extension; - for stdout), repeatable")
     p.add_argument("--report-format", choices=("json", "md", "html"), help="the format of --report - and of other extensions")
     p.add_argument("--duplicates", help="write the duplicate clusters' members here (.parquet or .csv directory)")
@@ -114,7 +114,7 @@ def read(spark, args):
         # the file. The column only exists when such a line does.
         df = spark.read.json(paths, mode="PERMISSIVE", columnNameOfCorruptRecord=CORRUPT)
         if CORRUPT in df.columns:
-            corrupt(df)
+            corrupt(df, paths)
         return df
     # Spark turns quoting off with an empty quote character. FAILFAST: a
     # record with more or fewer fields than the header is an error, as it
@@ -149,10 +149,15 @@ def read(spark, args):
     return df.na.fill("")
 
 
-def corrupt(df):
+def corrupt(df, paths):
     """Raises `BadInput` naming the file and the first line of `df` (JSON
-    read with `CORRUPT`) that is not a JSON object, and how many such."""
+    read with `CORRUPT`, from `paths`) that is not a JSON object, and how
+    many such."""
     from pyspark.sql import functions as F
+
+    if df.columns == [CORRUPT]:
+        # Spark refuses any query of that column alone, cached or not.
+        raise BadInput(f"{', '.join(paths)}: no line is a JSON object: {DOCUMENT}")
 
     # Spark refuses a query of the corrupt column alone from the files:
     # every column is read and cached first (on the error path only).
@@ -166,7 +171,16 @@ def corrupt(df):
     first = {"file": first[0], "line": first[1]}
     text = first["line"] if len(first["line"]) <= 200 else first["line"][:200] + "..."
     more = f" (and {n - 1} more)" if n > 1 else ""
-    raise BadInput(f"{first['file']}: a line is not a JSON object{more}: {text!r}")
+    hint = f"; {DOCUMENT}" if first["line"].strip() in ("{", "[") else ""
+    raise BadInput(f"{first['file']}: a line is not a JSON object{more}: {text!r}{hint}")
+
+
+# What a JSON document over several lines needs, which Spark would read
+# as lines that are not objects.
+DOCUMENT = (
+    "hdlscan.spark reads JSON Lines, a record a line; a document over several lines "
+    "(Crossref's {\"items\": [...]}) is read by the CLI's --records, or write it a record a line (jq -c)"
+)
 
 
 def error_text(e: BaseException) -> str:
