@@ -129,7 +129,7 @@ fn spark_types(batch: RecordBatch) -> PyResult<RecordBatch> {
 /// (`kind`, `namespace` and `error` as strings, `record` and
 /// `value_index` as int64), as `hdlscan.spark` returns them.
 #[pyfunction]
-#[pyo3(signature = (values, *, repair=false, expect=None, resolvers=None, split=None, max_len=options::MAX_LEN, first_record=1, spark_types=false))]
+#[pyo3(signature = (values, *, repair=false, expect=None, resolvers=None, split=None, max_len=options::MAX_LEN as i64, first_record=1, spark_types=false))]
 #[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
@@ -138,13 +138,17 @@ fn parse<'py>(
     expect: Option<&Bound<'py, PyAny>>,
     resolvers: Option<&Bound<'py, PyAny>>,
     split: Option<String>,
-    max_len: usize,
-    first_record: u64,
+    max_len: i64,
+    first_record: i64,
     spark_types: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (max_len, first_record) = (
+        options::count(max_len, "max_len")?,
+        options::count(first_record, "first_record")?,
+    );
     let given = Given {
         repair,
-        max_len,
+        max_len: max_len as usize,
         expect: options::names(expect, "expect")?,
         resolvers: options::names(resolvers, "resolvers")?,
         split,

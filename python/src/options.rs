@@ -47,6 +47,14 @@ pub fn names(value: Option<&Bound<'_, PyAny>>, argument: &str) -> PyResult<Vec<S
     })
 }
 
+/// A count a keyword argument gives (`max_len`, `first_record`): a
+/// negative one is a `ValueError` naming the argument, where pyo3's own
+/// conversion raised `OverflowError: can't convert negative int to
+/// unsigned`, naming none.
+pub fn count(value: i64, argument: &str) -> PyResult<u64> {
+    u64::try_from(value).map_err(|_| value_error(format!("{argument}={value}: give 0 or more")))
+}
+
 fn value_error(e: String) -> PyErr {
     PyValueError::new_err(e)
 }

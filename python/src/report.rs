@@ -175,7 +175,7 @@ impl Report {
     #[new]
     // Python's keyword arguments, one per flag.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (columns, inputs=None, *, repair=false, expect=None, resolvers=None, split=None, max_len=crate::options::MAX_LEN, keep_canonicals=true))]
+    #[pyo3(signature = (columns, inputs=None, *, repair=false, expect=None, resolvers=None, split=None, max_len=crate::options::MAX_LEN as i64, keep_canonicals=true))]
     fn new(
         columns: &Bound<'_, PyAny>,
         inputs: Option<&Bound<'_, PyAny>>,
@@ -183,10 +183,11 @@ impl Report {
         expect: Option<&Bound<'_, PyAny>>,
         resolvers: Option<&Bound<'_, PyAny>>,
         split: Option<String>,
-        max_len: usize,
+        max_len: i64,
         keep_canonicals: bool,
     ) -> PyResult<Report> {
         use crate::options::names;
+        let max_len = crate::options::count(max_len, "max_len")? as usize;
         let (columns, inputs) = (names(Some(columns), "columns")?, names(inputs, "inputs")?);
         let (expect, resolvers) = (names(expect, "expect")?, names(resolvers, "resolvers")?);
         let n = columns.len();
@@ -228,9 +229,10 @@ impl Report {
         values: &Bound<'py, PyAny>,
         column: &str,
         input: u32,
-        first_record: u64,
+        first_record: i64,
         spark_types: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let first_record = crate::options::count(first_record, "first_record")?;
         let s = &mut self.state;
         let c = s
             .columns
@@ -480,11 +482,7 @@ impl Report {
         let options = match options.filter(|o| !o.is_none()) {
             None => serde_json::Map::new(),
             Some(o) => {
-                let text: String = o
-                    .py()
-                    .import("json")?
-                    .call_method1("dumps", (o,))?
-                    .extract()?;
+                let text: String = o.py().import("json")?.call_method1("dumps", (o,))?.extract()?;
                 match serde_json::from_str(&text).map_err(value_error)? {
                     serde_json::Value::Object(m) => m,
                     _ => return Err(value_error("set_run: options must be a dict")),

@@ -152,3 +152,15 @@ def test_a_polars_column_of_nulls_is_empty_values():
     report = hdlscan.Report(["doi"])
     report.add(s, column="doi")
     assert json.loads(report.to_json())["values"] == 2
+
+
+def test_a_negative_count_is_a_value_error_naming_its_argument():
+    v = pa.array(["10.1000/1"])
+    with pytest.raises(ValueError, match="max_len=-1: give 0 or more"):
+        hdlscan.parse(v, max_len=-1)
+    with pytest.raises(ValueError, match="first_record=-5: give 0 or more"):
+        hdlscan.parse(v, split="||", first_record=-5)
+    with pytest.raises(ValueError, match="max_len=-1"):
+        hdlscan.Report(["doi"], max_len=-1)
+    with pytest.raises(ValueError, match="first_record=-1"):
+        hdlscan.Report(["doi"]).add(v, column="doi", first_record=-1)
