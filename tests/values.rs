@@ -537,6 +537,14 @@ fn bad_selections_are_usage_or_input_errors_and_write_nothing() {
     .usage_error(&["--keep", "no column named 'handle'"]);
     let err = scan(d, &[s, "-c", "dc.identifier.doi", "--split", "", "-o", "o.csv"]).usage_error(&["--split"]);
     assert_eq!(err.matches("--split").count(), 1, "the flag named once: {err}");
+    // `--split`'s SEP is optional: written before the only input, it takes
+    // it, and the error says so, naming the file.
+    let err = scan(d, &["-c", "dc.identifier.doi", "--split", s, "-o", "o.csv"])
+        .usage_error(&["<INPUT>", &format!("tip: --split took '{s}' as its separator")]);
+    assert!(err.contains("give the input before --split"), "{err}");
+    // Not a file: clap's error alone.
+    let err = scan(d, &["-c", "dc.identifier.doi", "--split", "||"]).usage_error(&["<INPUT>"]);
+    assert!(!err.contains("tip:"), "{err}");
     scan(d, &[s, "-c", "dc.identifier.doi", "--keep", "id", "-o", "o.csv"]).usage_error(&["--keep", "--long"]);
     scan(
         d,

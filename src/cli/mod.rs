@@ -61,7 +61,7 @@ impl From<Exit> for ExitCode {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| split_took_the_input(e, std::env::args()).exit());
     let result = match cli.command {
         Command::Scan(args) => scan::run(*args),
         Command::Diff(args) => diff::run(*args),
@@ -81,6 +81,31 @@ pub fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Clap's error when `--split`'s optional SEP took the only input
+/// (`scan --split export.csv -c doi`): "INPUT not provided" then says why,
+/// in a tip naming the file it took.
+fn split_took_the_input(mut e: clap::Error, args: impl Iterator<Item = String>) -> clap::Error {
+    if e.kind() != clap::error::ErrorKind::MissingRequiredArgument {
+        return e;
+    }
+    let args: Vec<String> = args.collect();
+    let took = args
+        .windows(2)
+        .find(|w| w[0] == "--split" && std::path::Path::new(&w[1]).is_file());
+    if let Some(w) = took {
+        let tip = format!(
+            "--split took '{}' as its separator (SEP is optional): give the input before --split, \
+             or SEP after it (--split auto, --split '||')",
+            w[1]
+        );
+        e.insert(
+            clap::error::ContextKind::Suggested,
+            clap::error::ContextValue::StyledStrs(vec![tip.into()]),
+        );
+    }
+    e
 }
 
 /// A command line that asks for something impossible, found after clap's
