@@ -460,6 +460,22 @@ def test_command_help_has_an_example(capsys):
     assert "python -m hdlscan.spark export.csv -c" in capsys.readouterr().out
 
 
+def test_command_says_when_split_took_the_input(capsys):
+    """`--split`'s SEP is optional: written before the only input, it
+    takes it; the usage error says so, naming the file, as the CLI's."""
+    from hdlscan.spark.__main__ import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["-c", "dc.identifier.uri", "--split", str(SAMPLE)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"tip: --split took '{SAMPLE}' as its separator" in err, err
+    with pytest.raises(SystemExit) as e:
+        main(["-c", "dc.identifier.uri", "--split", "||"])
+    assert e.value.code == 2
+    assert "tip:" not in capsys.readouterr().err
+
+
 def test_command_refuses_ragged_csv_naming_the_file_and_record(spark, cli, tmp_path, capsys):
     """A record with more fields than the header: the CLI stops (exit 1);
     Spark's default reader would drop the extra field and count on."""

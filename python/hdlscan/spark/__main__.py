@@ -46,8 +46,26 @@ class Exit(enum.IntEnum):
     GATE = 3
 
 
+class _Parser(argparse.ArgumentParser):
+    """The command's parser: its missing-INPUT error says when --split's
+    optional SEP took the only input (`-c doi --split export.csv`), as the
+    CLI's does."""
+
+    argv: list = []
+
+    def error(self, message):
+        if "INPUT" in message:
+            took = next((b for a, b in zip(self.argv, self.argv[1:]) if a == "--split" and os.path.isfile(b)), None)
+            if took is not None:
+                message += (
+                    f"\ntip: --split took '{took}' as its separator (SEP is optional): give the input before"
+                    " --split, or SEP after it (--split auto, --split '||')"
+                )
+        super().error(message)
+
+
 def arguments(argv):
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="python -m hdlscan.spark",
         description="Scan identifier columns of files with Spark: classify, normalize, report (hdlscan scan's columns and report).",
         epilog=EXAMPLES,
@@ -74,6 +92,7 @@ def arguments(argv):
     p.add_argument("--expect", action="append", default=[], metavar="NS|COLUMN=NS", help="the namespace values should have, repeatable")
     p.add_argument("--resolver", action="append", default=[], metavar="HOST[/PATH]", help="also accept resolver URLs on this host, repeatable")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.argv = list(sys.argv[1:] if argv is None else argv)
     return p.parse_args(argv)
 
 
