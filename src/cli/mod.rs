@@ -202,9 +202,6 @@ fn install_signal_handler() {
     });
 }
 
-/// One line on stderr. `eprintln!` panics when stderr is closed or full
-/// (`2>/dev/full`); a message that cannot be shown is not worth a panic,
-/// and the exit status still tells.
 /// `-q`'s one line when a `--fail-if` held, for a nightly job's log: each
 /// failed gate, then the baseline's caveat when a failed `change:` gate
 /// may owe it.
@@ -221,6 +218,9 @@ fn say_failed(gates: &[hdlscan::Verdict], caveat: Option<String>) {
     say(format_args!("hdlscan: {}", said.join("; ")));
 }
 
+/// One line on stderr. `eprintln!` panics when stderr is closed or full
+/// (`2>/dev/full`); a message that cannot be shown is not worth a panic,
+/// and the exit status still tells.
 pub(crate) fn say(line: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "{line}");

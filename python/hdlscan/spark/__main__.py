@@ -187,11 +187,11 @@ def corrupt(df, paths):
         first = bad.orderBy("__file", "__at").select("__file", CORRUPT).first()
     finally:
         rows.unpersist()
-    first = {"file": first[0], "line": first[1]}
-    text = first["line"] if len(first["line"]) <= 200 else first["line"][:200] + "..."
+    file, line = first
+    text = line if len(line) <= 200 else line[:200] + "..."
     more = f" (and {n - 1} more)" if n > 1 else ""
-    hint = f"; {DOCUMENT}" if first["line"].strip() in ("{", "[") else ""
-    raise BadInput(f"{first['file']}: a line is not a JSON object{more}: {text!r}{hint}")
+    hint = f"; {DOCUMENT}" if line.strip() in ("{", "[") else ""
+    raise BadInput(f"{file}: a line is not a JSON object{more}: {text!r}{hint}")
 
 
 # What a JSON document over several lines needs, which Spark would read
@@ -220,8 +220,7 @@ def error_text(e: BaseException) -> str:
         m = re.sub(r"\s*SQLSTATE: \w+\s*$", "", re.sub(r"^\[[A-Z_.]+\]\s*", "", m)).rstrip()
         if m and m not in clean:
             clean.append(m)
-    text = clean[0] if len(clean) == 1 else f"{clean[0].rstrip('.')}: {clean[-1]}"
-    return text
+    return clean[0] if len(clean) == 1 else f"{clean[0].rstrip('.')}: {clean[-1]}"
 
 
 def write(df, target: str):
@@ -315,11 +314,9 @@ def run(args) -> Exit:
         if target == "-":
             continue
         where = os.path.dirname(os.path.abspath(target))
-        if not os.path.isdir(where):
-            print(f"hdlscan.spark: --report {target}: cannot create output in {where}: no such directory", file=sys.stderr)
-            return Exit.ERROR
-        if not os.access(where, os.W_OK):
-            print(f"hdlscan.spark: --report {target}: cannot create output in {where}: not writable", file=sys.stderr)
+        why = "no such directory" if not os.path.isdir(where) else None if os.access(where, os.W_OK) else "not writable"
+        if why:
+            print(f"hdlscan.spark: --report {target}: cannot create output in {where}: {why}", file=sys.stderr)
             return Exit.ERROR
     for flag, target in (("-o", args.output), ("--duplicates", args.duplicates)):
         why = replaceable(flag, target, args.inputs) if target else None

@@ -235,7 +235,9 @@ impl Stats {
 
 /// The first `/` of `c`. A prefix is a few bytes: eight at a time, where
 /// a `char` searcher would be set up for every value and a byte walk
-/// takes a step a byte.
+/// takes a step a byte. Not `chars::find_byte`: its set-up for the
+/// parser's haystacks (a tail word, memchr past 64 bytes) costs more here
+/// than this loop saves (docs/performance.md).
 #[inline]
 fn first_slash(c: &[u8]) -> Option<usize> {
     const BYTES: u64 = 0x0101_0101_0101_0101;
