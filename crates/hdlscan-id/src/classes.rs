@@ -265,6 +265,88 @@ pub fn piece_ends(b: &[u8]) -> Option<u64> {
     None
 }
 
+/// The places in `b` of the bytes of `set`, in order, found 16 bytes at
+/// a time (a chunk's places are one mask): `pieces` walks a long SICI
+/// DOI's separators and candidate bytes by them, where memchr's set-up
+/// for each search costs more than the search on values this short.
+/// `set` repeats a byte to name fewer than four.
+#[inline]
+pub fn places(b: &[u8], set: [u8; 4]) -> Places<'_> {
+    Places {
+        b,
+        set,
+        next_chunk: 0,
+        base: 0,
+        mask: 0,
+    }
+}
+
+/// The iterator of [`places`].
+#[derive(Clone)]
+pub struct Places<'a> {
+    b: &'a [u8],
+    set: [u8; 4],
+    /// Where the next chunk starts.
+    next_chunk: usize,
+    /// Where the chunk of `mask` starts.
+    base: usize,
+    /// The places of the current chunk not yet given, bit `i` for
+    /// `b[base + i]`.
+    mask: u32,
+}
+
+impl Iterator for Places<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            if self.next_chunk >= self.b.len() {
+                return None;
+            }
+            self.base = self.next_chunk;
+            self.mask = chunk_places(self.b, self.base, self.set);
+            self.next_chunk += 16;
+        }
+        let i = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(self.base + i)
+    }
+}
+
+/// Bit `i` set when `b[at + i]` is one of `set`, for `i` below 16. The
+/// last chunk of a value of 16 bytes or more is read where it overlaps
+/// the one before, its places there dropped; a shorter value is read as
+/// two overlapping words (every byte is in one).
+#[inline(always)]
+fn chunk_places(b: &[u8], at: usize, set: [u8; 4]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let n = b.len();
+        let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+        // SAFETY (each call): SSE2 is part of the x86-64 baseline.
+        if n >= 16 {
+            let from = at.min(n - 16);
+            let chunk: &[u8; 16] = b[from..from + 16].try_into().unwrap();
+            return unsafe { sse2::places(*chunk, set) } >> (at - from);
+        }
+        if n >= 8 {
+            debug_assert_eq!(at, 0, "a value under 16 bytes is one chunk");
+            let mut pair = [0u8; 16];
+            pair[..8].copy_from_slice(&word(0).to_le_bytes());
+            pair[8..].copy_from_slice(&word(n - 8).to_le_bytes());
+            let m = unsafe { sse2::places(pair, set) };
+            return (m & 0xFF) | (m >> 8) << (n - 8);
+        }
+    }
+    b[at..]
+        .iter()
+        .take(16)
+        .enumerate()
+        .filter(|&(_, x)| set.contains(x))
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
 /// How many bytes of ASCII white space (`\t`, `\n`, `\x0B`, `\x0C`,
 /// `\r`, space) `b` starts and ends with, found 16 bytes at a time rather
 /// than by a loop whose end a CPU mispredicts: `None` for values under 16
@@ -504,6 +586,21 @@ mod sse2 {
         }
     }
 
+    /// `chunk_places` of 16 bytes.
+    #[inline(always)]
+    pub unsafe fn places(bytes: [u8; 16], set: [u8; 4]) -> u32 {
+        // SAFETY: the load reads `bytes`; the rest are SSE2 intrinsics.
+        unsafe {
+            let x = _mm_loadu_si128(bytes.as_ptr().cast());
+            let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
+            let hit = _mm_or_si128(
+                _mm_or_si128(eq(set[0]), eq(set[1])),
+                _mm_or_si128(eq(set[2]), eq(set[3])),
+            );
+            _mm_movemask_epi8(hit) as u32
+        }
+    }
+
     /// `ascii_space_runs` for `b.len() >= 16`.
     ///
     /// Safety: `b` must hold at least 16 bytes (the loads are unchecked).
@@ -623,6 +720,15 @@ mod sse2 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        /// `places` is a filter of the bytes, at every length and place.
+        #[test]
+        fn places_are_a_filter(b in prop::collection::vec(any::<u8>(), 0..70), set in any::<[u8; 4]>()) {
+            let want: Vec<usize> = (0..b.len()).filter(|&i| set.contains(&b[i])).collect();
+            prop_assert_eq!(places(&b, set).collect::<Vec<_>>(), want);
+        }
+    }
 
     /// `of` is `naive`: the classes, and the masks where they are kept.
     fn same(v: &[u8]) -> Result<(), TestCaseError> {

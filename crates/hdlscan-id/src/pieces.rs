@@ -17,7 +17,7 @@
 //! to a DOI that does not exist.
 
 use super::chars::{self, starts_with_ci};
-use super::{Options, label, other, resolver};
+use super::{Options, classes, label, other, resolver};
 use std::ops::Range;
 
 /// The bytes a separator inside a piece may start with (no whitespace
@@ -322,7 +322,7 @@ pub fn has_http_scheme(t: &str) -> bool {
 /// since every form of SPEC §2 but that one holds a `/`. False proves a
 /// piece is neither, without parsing it.
 pub fn could_hold_identifier(b: &[u8]) -> bool {
-    (0..b.len()).any(|i| starts_identifier_at(b, i)) || other::piece_may_be(b)
+    classes::places(b, [b'/', b'%', b':', b'/']).any(|i| starts_identifier_at(b, i)) || other::piece_may_be(b)
 }
 
 /// True when a `/`, a `%2F` or the last `:` of `urn:doi:` stands at `b[i]`.
@@ -375,13 +375,9 @@ fn at_most_one_handle(t: &[u8]) -> bool {
 #[cold]
 #[inline(never)]
 pub fn may_be_several(t: &[u8]) -> bool {
+    let seps = separators(t);
     // Without a separator, the value is one piece.
-    let double_colon = memchr::memchr_iter(b':', t).find(|&i| t.get(i + 1) == Some(&b':'));
-    let first_sep = memchr::memchr3(b'|', b';', b',', t)
-        .into_iter()
-        .chain(double_colon)
-        .min();
-    let Some(first_sep) = first_sep else {
+    let Some((first_sep, _)) = seps.clone().next() else {
         return false;
     };
     // The second candidate stands after a separator: a URL holding a
@@ -392,37 +388,34 @@ pub fn may_be_several(t: &[u8]) -> bool {
         return false;
     }
     let (mut candidates, mut start) = (0, 0);
-    // The piece that ends at `end`, the next starting at `next`: true
-    // when two could hold an identifier.
-    let mut piece = |end: usize, next: usize| {
-        candidates += (end > start && could_hold_identifier(&t[start..end])) as u32;
-        start = next;
-        candidates >= 2
-    };
-    if double_colon.is_none() {
-        // Nearly every value: its separators found 16 bytes at a time.
-        if memchr::memchr3_iter(b'|', b';', b',', t).any(|i| piece(i, i + 1)) {
+    for (at, len) in seps {
+        candidates += (at > start && could_hold_identifier(&t[start..at])) as u32;
+        start = at + len;
+        if candidates >= 2 {
             return true;
-        }
-    } else {
-        let mut i = 0;
-        while i < t.len() {
-            let sep = match t[i] {
-                b'|' | b';' | b',' => 1,
-                b':' if t.get(i + 1) == Some(&b':') => 2,
-                _ => 0,
-            };
-            if sep == 0 {
-                i += 1;
-                continue;
-            }
-            if piece(i, i + sep) {
-                return true;
-            }
-            i += sep;
         }
     }
     candidates + (start < t.len() && could_hold_identifier(&t[start..])) as u32 >= 2
+}
+
+/// The separators of `t` other than whitespace, in order, as their place
+/// and length: `|`, `;`, `,`, and `::` (the colon after it starts none;
+/// a lone `:` is a scheme's or a label's).
+fn separators(t: &[u8]) -> impl Iterator<Item = (usize, usize)> + Clone + '_ {
+    let mut places = classes::places(t, [b'|', b';', b',', b':']);
+    std::iter::from_fn(move || {
+        loop {
+            let at = places.next()?;
+            if t[at] != b':' {
+                return Some((at, 1));
+            }
+            if t.get(at + 1) == Some(&b':') {
+                // The second colon is the next place: it is this one's.
+                places.next();
+                return Some((at, 2));
+            }
+        }
+    })
 }
 
 #[cfg(test)]
@@ -514,5 +507,51 @@ mod tests {
     fn separators_only_give_no_piece() {
         assert!(cut(" || ;, ", Cut::All).is_empty());
         assert!(cut("", Cut::All).is_empty());
+    }
+
+    /// `may_be_several` from its definition: the pieces between `|`, `;`,
+    /// `,` and `::` (read left to right), two of which hold a `/`, a
+    /// `%2F`, a `urn:doi:` or a piece of SPEC §8.
+    fn several_by_definition(t: &[u8]) -> bool {
+        let candidate = |p: &[u8]| {
+            let escaped = |i: usize| p[i..].len() >= 3 && p[i] == b'%' && p[i + 1] == b'2' && p[i + 2] | 0x20 == b'f';
+            let urn = |i: usize| i >= 7 && p[i - 7..=i].eq_ignore_ascii_case(b"urn:doi:");
+            (0..p.len()).any(|i| p[i] == b'/' || escaped(i) || urn(i)) || other::piece_may_be(p)
+        };
+        let (mut pieces, mut start, mut i) = (0, 0, 0);
+        while i < t.len() {
+            let sep = match t[i] {
+                b'|' | b';' | b',' => 1,
+                b':' if t.get(i + 1) == Some(&b':') => 2,
+                _ => 0,
+            };
+            if sep > 0 {
+                pieces += (i > start && candidate(&t[start..i])) as u32;
+                start = i + sep;
+                i += sep;
+            } else {
+                i += 1;
+            }
+        }
+        pieces + (start < t.len() && candidate(&t[start..])) as u32 >= 2
+    }
+
+    proptest::proptest! {
+        /// On text made of separators, slashes, escapes, `urn:doi:`,
+        /// SPEC §8's pieces and letters, at every length (the searches
+        /// read 16 bytes at a time).
+        #[test]
+        fn may_be_several_is_its_definition(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "/", "%2F", "%2f", "%2", "%", ":", "::", ":::", ";", ",", "|", "||", "urn:doi:", "URN:DOI:",
+                    "a", "10.1", "x", "AID-JPS5", "%3E", "1932-6203", "PMID", "[pmid]", "ark:", "-",
+                ]),
+                0..40,
+            ),
+        ) {
+            let v = parts.concat();
+            proptest::prop_assert_eq!(may_be_several(v.as_bytes()), several_by_definition(v.as_bytes()), "{:?}", v);
+        }
     }
 }

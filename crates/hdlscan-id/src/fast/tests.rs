@@ -83,6 +83,19 @@ fn agrees_with_full_parser_on_corpus_and_bench_values() {
     assert!(answered > inputs.len(), "fast path answered only {answered}");
 }
 
+/// `global_as_written` is the search of `GLOBAL` it stands for.
+#[test]
+fn globals_as_written() {
+    use super::super::resolver::GLOBAL;
+    for (i, (host, _)) in GLOBAL.iter().enumerate() {
+        assert_eq!(super::global_as_written(host), Some(i), "{host}");
+        assert_eq!(super::global_as_written(&host.to_uppercase()), None, "{host}");
+    }
+    for host in ["", "doi", "doi.org.", "hdl.handle.ne", "ww.doi.org", "example.org"] {
+        assert_eq!(super::global_as_written(host), None, "{host}");
+    }
+}
+
 /// Heads with nothing after them (`doi` once indexed past its end).
 #[test]
 fn agrees_on_bare_heads() {
