@@ -184,12 +184,13 @@ impl Classes {
                 urn_doi |= i >= 7 && b[i - 7..=i].eq_ignore_ascii_case(b"urn:doi:");
             }
         }
-        if urn_doi {
-            return pieces::may_be_several(b);
-        }
-        // Without a separator, one piece (an empty value has none).
+        // Without a separator, one piece (an empty value has none), a
+        // `urn:doi:` value's too.
         if cuts == 0 {
             return false;
+        }
+        if urn_doi {
+            return pieces::may_be_several(b);
         }
         // Bit i set when a piece starts at byte i (no piece is empty).
         let mut starts = ((cuts << 1) | 1) & !cuts & (u64::MAX >> (MASKED - b.len()));
