@@ -40,9 +40,13 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     }
     // SAFETY: no byte of `t` is NON_ASCII.
     let t = unsafe { Text::ascii_unchecked(t) };
+    // `pieces::has_http_scheme`, one compare of the first word.
+    let head = Head::of(t.bytes());
+    let https = head.starts(&HTTPS);
+    let http = https || head.starts(&HTTP);
     // An `http(s)` URL ending in a PubMed tag is read as tagged (SPEC §8),
     // by the full parser.
-    if t.bytes().last() == Some(&b']') && pieces::has_http_scheme(t.s) {
+    if t.bytes().last() == Some(&b']') && http {
         return Err(scratch);
     }
     let mut ws = trimmed;
@@ -64,7 +68,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
         // parser reads them (`other::parse`). A URL's are its host's
         // (`url_parts`), and pieces of §8 in a value §6 looks at are
         // `whole::several`'s.
-        Before::Forms if !pieces::has_http_scheme(t.s) && (lab().is_some() || other::may_be(t.bytes())) => {
+        Before::Forms if !http && (lab().is_some() || other::may_be(t.bytes())) => {
             return other::read_one(t.s, lab(), ws, scratch);
         }
         // Without a line break (line breaks, and the `\` of one written
@@ -95,8 +99,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     // Below, `%` would be decoded (URIs, URLs) or is taken literally
     // (`no_slash`'s values, but a `%2F` it leaves to the full parser).
     let plain = classes.acc & PCT == 0;
-    let https = Head::of(t.bytes()).starts(&HTTPS);
-    if plain && (https || Head::of(t.bytes()).starts(&HTTP)) {
+    if plain && http {
         let Some(p) = url_with_port(t, &classes, https, ws, &mut scratch.repair) else {
             return other_url(t, &classes, https, ws, scratch);
         };
