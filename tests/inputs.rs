@@ -59,6 +59,19 @@ fn a_json_path_that_reaches_nothing_is_a_usage_error() {
         "if the records are the list under 'data', read them with --records data",
     ]);
     scan(d, &["doc.json", "-c", "id", "--records", "data", "-q"]).ok();
+
+    // Crossref's API answers with the list one object down
+    // ({"message": {"items": [...]}}): that path is named.
+    std::fs::write(
+        d.join("crossref.json"),
+        "{\"status\":\"ok\",\"message\":{\"total-results\":1,\"facets\":{},\"items\":[{\"DOI\":\"10.1/a\"}]}}\n",
+    )
+    .unwrap();
+    scan(d, &["crossref.json", "-c", "DOI"]).usage_error(&[
+        "keys seen there: status, message",
+        "if the records are the list under 'message.items', read them with --records message.items",
+    ]);
+    scan(d, &["crossref.json", "-c", "DOI", "--records", "message.items", "-q"]).ok();
 }
 
 /// The same typo into nested Parquet is found before reading a row.

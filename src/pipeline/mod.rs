@@ -392,11 +392,11 @@ fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str, records
     let flag = if u.path < chosen { "--column" } else { "--keep" };
     let path = &paths.paths()[u.path];
     let hint = match (records, u.lists.first()) {
-        (false, Some(list)) => format!(
-            "; if the records are the list under '{list}', read them with --records {}",
-            crate::io::jsonl::JsonPath::from_steps(vec![crate::io::jsonl::Step::Key(list.as_str().into())])
-                .map_or_else(|_| list.clone(), |p| p.to_string())
-        ),
+        (false, Some(keys)) => {
+            let steps = keys.iter().map(|k| crate::io::jsonl::Step::Key(k.as_str().into())).collect();
+            let path = crate::io::jsonl::JsonPath::from_steps(steps).map_or_else(|_| keys.join("."), |p| p.to_string());
+            format!("; if the records are the list under '{path}', read them with --records {path}")
+        }
         _ => String::new(),
     };
     Err(PlanError::flag(

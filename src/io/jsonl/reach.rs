@@ -21,6 +21,9 @@ const KEYS_KEPT: usize = 200;
 pub struct Reach {
     seen: Vec<bool>,
     keys: Vec<Vec<(Box<[u8]>, bool)>>,
+    /// Keys of a record's top level whose object held a list, with that
+    /// list's key (Crossref's API: `{"message": {"items": [...]}}`).
+    nested_lists: Vec<[Box<[u8]>; 2]>,
 }
 
 /// A path that no record reached.
@@ -30,9 +33,10 @@ pub struct Unreached {
     pub path: usize,
     /// Where it stopped and what was there instead.
     pub reason: String,
-    /// Stopped at a record's top level: the keys seen there that held a
-    /// list (a document whose records are the list under one of them).
-    pub lists: Vec<String>,
+    /// Stopped at a record's top level: the paths of keys seen there that
+    /// held a list, or held an object holding one (a document whose
+    /// records are the list there), those of the top level first.
+    pub lists: Vec<Vec<String>>,
 }
 
 impl Reach {
@@ -40,6 +44,7 @@ impl Reach {
         Reach {
             seen: vec![false; nodes],
             keys: vec![Vec::new(); nodes],
+            nested_lists: Vec::new(),
         }
     }
 
@@ -63,6 +68,14 @@ impl Reach {
         }
     }
 
+    /// A record's top-level object under `parent` had `key` holding a list.
+    pub(super) fn sample_nested_list(&mut self, parent: &[u8], key: &[u8]) {
+        let new = !self.nested_lists.iter().any(|[p, k]| **p == *parent && **k == *key);
+        if new && self.nested_lists.len() < KEYS_KEPT {
+            self.nested_lists.push([parent.into(), key.into()]);
+        }
+    }
+
     /// Adds what another block saw.
     pub fn merge(&mut self, other: Reach) {
         if self.seen.is_empty() {
@@ -76,6 +89,9 @@ impl Reach {
             for (k, list) in keys {
                 self.sample_key(node as u32, &k, list);
             }
+        }
+        for [parent, key] in other.nested_lists {
+            self.sample_nested_list(&parent, &key);
         }
     }
 
@@ -136,10 +152,12 @@ impl Reach {
                         }
                     }
                 };
+                let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
                 let lists = match j {
                     0 => (self.keys[at as usize].iter())
                         .filter(|(_, list)| *list)
-                        .map(|(k, _)| String::from_utf8_lossy(k).into_owned())
+                        .map(|(k, _)| vec![text(k)])
+                        .chain(self.nested_lists.iter().map(|[p, k]| vec![text(p), text(k)]))
                         .collect(),
                     _ => Vec::new(),
                 };

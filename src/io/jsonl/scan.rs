@@ -332,6 +332,30 @@ impl Walker<'_, '_> {
         }
     }
 
+    /// `skip_object` of the object a record's top-level key `parent`
+    /// holds, while sampling: the keys there that hold a list are
+    /// sampled, since a document's records may be a list one object down
+    /// (Crossref's API: `{"message": {"items": [...]}}`).
+    #[cold]
+    #[inline(never)]
+    fn skip_object_sampling(&mut self, parent: &[u8], depth: u32) -> Res<()> {
+        self.ws();
+        if self.open(depth, b'}')? {
+            return Ok(());
+        }
+        loop {
+            let (ks, ke, escaped) = self.key()?;
+            self.ws();
+            if !escaped && self.peek() == Some(b'[') {
+                self.out.reach.sample_nested_list(parent, &self.b[ks..ke]);
+            }
+            self.skip(depth + 1)?;
+            if !self.next_or_close(b'}', "',' or '}'")? {
+                return Ok(());
+            }
+        }
+    }
+
     #[inline(never)]
     fn skip_array(&mut self, depth: u32) -> Res<()> {
         if self.open(depth, b']')? {
@@ -513,8 +537,14 @@ impl Walker<'_, '_> {
                     if self.out.sampling {
                         // The value after the `:`, white space apart.
                         let rest = &self.b[self.i..];
-                        let list = rest.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'[');
-                        self.out.reach.sample_key(node, name, list);
+                        let first = rest.iter().find(|c| !c.is_ascii_whitespace()).copied();
+                        self.out.reach.sample_key(node, name, first == Some(b'['));
+                        if node == 0 && first == Some(b'{') {
+                            let parent = name.to_vec();
+                            self.skip_object_sampling(&parent, depth + 1)?;
+                            more = self.next_or_close(b'}', "',' or '}'")?;
+                            continue;
+                        }
                     }
                     self.skip(depth + 1)?
                 }
