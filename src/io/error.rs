@@ -109,8 +109,9 @@ pub enum ErrorKind {
     ArrayOfRecords { lines: bool },
     /// JSON with `--records '[]'`: a document that is not an array.
     NotArray { found: &'static str },
-    /// JSON with `records`: no document held an array at the path.
-    NoRecords { path: String },
+    /// JSON with `records`: no document held an array at the path;
+    /// `detail` names the keys found instead, where the walk stopped.
+    NoRecords { path: String, detail: String },
     /// The Parquet or Arrow IPC reader failed, with its own message:
     /// without a position, the file is not readable as `format` at all
     /// (cut short, a corrupt footer); with one, its data are damaged there.
@@ -329,7 +330,7 @@ impl fmt::Display for PositionedError {
                 if *lines { "JSON Lines (an object a line)" } else { "a JSON object" }
             ),
             ErrorKind::NotArray { found } => write!(f, "{found}, not a JSON array (--records '[]')"),
-            ErrorKind::NoRecords { path } => write!(f, "no array at {path} (--records)"),
+            ErrorKind::NoRecords { path, detail } => write!(f, "no array at {path} (--records){detail}"),
             ErrorKind::Columnar { format, message } => {
                 let noun = match format {
                     Format::Arrow => "Arrow IPC",

@@ -66,7 +66,14 @@ pub(super) struct Walk {
     arrays: u64,
     skipper: Skipper,
     key: Vec<u8>,
+    /// Keys met off the path in the deepest object on it the walk
+    /// entered, and that depth: what an error names when no array is
+    /// found (`--records item` beside `items`).
+    off_path: (usize, Vec<Box<[u8]>>),
 }
+
+/// Keys off the path kept for the error.
+const OFF_PATH_KEPT: usize = 50;
 
 /// A syntax error this close to the end of the bytes read may be a token
 /// cut by the read (a `\u` escape is 6 bytes, `false` 5), not an error.
@@ -82,6 +89,25 @@ impl Walk {
             arrays: 0,
             skipper: Skipper::new(),
             key: Vec::new(),
+            off_path: (0, Vec::new()),
+        }
+    }
+
+    /// Keys met off the path in the deepest object on it the walk
+    /// entered, and how many of the path's keys lead there.
+    pub(super) fn off_path(&self) -> (usize, Vec<String>) {
+        let (depth, keys) = &self.off_path;
+        (*depth, keys.iter().map(|k| String::from_utf8_lossy(k).into_owned()).collect())
+    }
+
+    /// `key`, met in the object at `self.depth`, is not the path's.
+    fn note_off_path(&mut self, key: &[u8]) {
+        let (depth, keys) = &mut self.off_path;
+        if self.depth > *depth {
+            (*depth, *keys) = (self.depth, Vec::new());
+        }
+        if self.depth == *depth && keys.len() < OFF_PATH_KEPT && !keys.iter().any(|k| **k == *key) {
+            keys.push(key.into());
         }
     }
 
@@ -136,6 +162,10 @@ impl Walk {
                     match self.skipper.key(buf, at, &mut self.key) {
                         Ok((key, end)) => {
                             let matched = self.keys.get(self.depth).is_some_and(|k| k[..] == *key);
+                            if !matched {
+                                let key = key.to_vec();
+                                self.note_off_path(&key);
+                            }
                             self.pos = end;
                             self.expect = Expect::Value { matched };
                         }

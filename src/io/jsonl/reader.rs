@@ -17,6 +17,7 @@
 //!   error naming its line (and byte): there is no line to skip to.
 
 use super::document::{Event, Walk};
+use super::path::{JsonPath, Step};
 use super::options::JsonlOptions;
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::source::{self, InputSpec};
@@ -292,8 +293,11 @@ impl JsonlBlockReader {
                 }
                 Ok(Event::End) => {
                     if doc.walk.arrays() == 0 {
-                        let path = self.opts.records.as_ref().map(|p| p.to_string()).unwrap_or_default();
-                        return Err(self.err(None, ErrorKind::NoRecords { path }));
+                        let (path, detail) = match &self.opts.records {
+                            Some(p) => (p.to_string(), off_path(p, doc.walk.off_path())),
+                            None => Default::default(),
+                        };
+                        return Err(self.err(None, ErrorKind::NoRecords { path, detail }));
                     }
                     break;
                 }
@@ -366,4 +370,27 @@ impl JsonlBlockReader {
             ErrorKind::ValueTooLong { limit },
         )
     }
+}
+
+/// What `--records PATH` found instead of its array: the keys of the
+/// deepest object on the path the walk entered (`keys`, under the path's
+/// first `depth` keys), and the nearest of them to the key it missed.
+fn off_path(path: &JsonPath, (depth, keys): (usize, Vec<String>)) -> String {
+    if keys.is_empty() {
+        return String::new();
+    }
+    let steps = path.steps();
+    let under = match JsonPath::from_steps(steps[..depth].to_vec()) {
+        Ok(p) => format!("under {p}"),
+        Err(_) => "of the document".to_owned(),
+    };
+    let hint = match steps.get(depth) {
+        Some(Step::Key(missed)) => crate::select::nearest(&keys, missed).map_or(String::new(), |near| {
+            let mut fixed = steps.to_vec();
+            fixed[depth] = Step::Key(near.into());
+            JsonPath::from_steps(fixed).map_or(String::new(), |p| crate::select::suggestion(&p.to_string()))
+        }),
+        _ => String::new(),
+    };
+    format!("; keys {under}: {}{hint}", crate::io::describe_columns(keys.iter().map(String::as_str)))
 }

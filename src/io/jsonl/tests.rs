@@ -263,6 +263,19 @@ fn records_errors() {
     let opts = |p: &str| JsonlOptions::default().with_records(Some(JsonPath::parse(p).unwrap()));
     let e = read(br#"{"items": 3}"#, opts("items"), &["DOI"]).unwrap_err();
     assert_eq!(e.to_string(), "in.jsonl: no array at items (--records)");
+    // A path that misses: the keys where it stopped, and the nearest.
+    let crossref = br#"{"status":"ok","message":{"total-results":1,"items":[{"DOI":"10.1/x"}]}}"#;
+    let e = read(crossref, opts("items"), &["DOI"]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "in.jsonl: no array at items (--records); keys of the document: status, message"
+    );
+    let e = read(crossref, opts("message.item"), &["DOI"]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "in.jsonl: no array at message.item (--records); keys under message: total-results, items \
+         (did you mean 'message.items'?)"
+    );
     // A document that is not an object holds no path: said at its line,
     // not after walking a whole top-level array.
     let e = read(b"{\"items\":[]}\n[{\"DOI\":\"10.1/x\"}]", opts("items"), &["DOI"]).unwrap_err();
