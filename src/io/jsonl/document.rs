@@ -70,6 +70,11 @@ pub(super) struct Walk {
     /// entered, and that depth: what an error names when no array is
     /// found (`--records item` beside `items`).
     off_path: (usize, Vec<Box<[u8]>>),
+    /// Of those keys, the ones holding an object, each with the keys
+    /// there that hold a list (Crossref's API: `message` and `items`).
+    lists_below: Vec<[Box<[u8]>; 2]>,
+    /// The last key met off the path, whose value is being walked.
+    last_off_key: Box<[u8]>,
 }
 
 /// Keys off the path kept for the error.
@@ -90,14 +95,19 @@ impl Walk {
             skipper: Skipper::new(),
             key: Vec::new(),
             off_path: (0, Vec::new()),
+            lists_below: Vec::new(),
+            last_off_key: Box::default(),
         }
     }
 
     /// Keys met off the path in the deepest object on it the walk
-    /// entered, and how many of the path's keys lead there.
-    pub(super) fn off_path(&self) -> (usize, Vec<String>) {
+    /// entered, how many of the path's keys lead there, and the paths of
+    /// two keys from there that hold a list.
+    pub(super) fn off_path(&self) -> (usize, Vec<String>, Vec<[String; 2]>) {
+        let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
         let (depth, keys) = &self.off_path;
-        (*depth, keys.iter().map(|k| String::from_utf8_lossy(k).into_owned()).collect())
+        let below = self.lists_below.iter().map(|[a, b]| [text(a), text(b)]).collect();
+        (*depth, keys.iter().map(|k| text(k)).collect(), below)
     }
 
     /// `key`, met in the object at `self.depth`, is not the path's.
@@ -105,10 +115,12 @@ impl Walk {
         let (depth, keys) = &mut self.off_path;
         if self.depth > *depth {
             (*depth, *keys) = (self.depth, Vec::new());
+            self.lists_below.clear();
         }
         if self.depth == *depth && keys.len() < OFF_PATH_KEPT && !keys.iter().any(|k| **k == *key) {
             keys.push(key.into());
         }
+        self.last_off_key = key.into();
     }
 
     /// Records arrays found so far.
@@ -179,8 +191,11 @@ impl Walk {
                     self.depth += 1;
                     self.expect = Expect::KeyOrClose;
                 }
-                (Expect::Value { .. }, _) => match self.value(buf, eof, self.depth as u32 + 1)? {
+                (Expect::Value { matched }, c) => match self.value(buf, eof, self.depth as u32 + 1)? {
                     Some(end) => {
+                        if !matched && c == Some(b'{') && self.depth == self.off_path.0 {
+                            self.note_lists_below(buf, p);
+                        }
                         self.pos = end;
                         self.expect = Expect::AfterMember;
                     }
@@ -219,6 +234,19 @@ impl Walk {
                         what: "',' or ']'",
                     });
                 }
+            }
+        }
+    }
+
+    /// The object at `buf[at..]`, the value of the key off the path just
+    /// noted: its keys holding a list, for the error when no array is
+    /// found. Off the hot path: only objects beside the path come here.
+    #[cold]
+    fn note_lists_below(&mut self, buf: &[u8], at: usize) {
+        let parent = self.last_off_key.clone();
+        for key in self.skipper.lists_in(buf, at, self.depth as u32 + 1) {
+            if self.lists_below.len() < OFF_PATH_KEPT && !self.lists_below.iter().any(|[p, k]| *p == parent && *k == key) {
+                self.lists_below.push([parent.clone(), key]);
             }
         }
     }

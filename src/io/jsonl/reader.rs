@@ -375,7 +375,7 @@ impl JsonlBlockReader {
 /// What `--records PATH` found instead of its array: the keys of the
 /// deepest object on the path the walk entered (`keys`, under the path's
 /// first `depth` keys), and the nearest of them to the key it missed.
-fn off_path(path: &JsonPath, (depth, keys): (usize, Vec<String>)) -> String {
+fn off_path(path: &JsonPath, (depth, keys, below): (usize, Vec<String>, Vec<[String; 2]>)) -> String {
     if keys.is_empty() {
         return String::new();
     }
@@ -384,12 +384,22 @@ fn off_path(path: &JsonPath, (depth, keys): (usize, Vec<String>)) -> String {
         Ok(p) => format!("under {p}"),
         Err(_) => "of the document".to_owned(),
     };
+    // The nearest key there, else a list one object down named as the
+    // missed key was (`--records items` for `message.items`).
+    let fixed = |near: &[&str]| {
+        let mut fixed = steps[..depth].to_vec();
+        fixed.extend(near.iter().map(|&k| Step::Key(k.into())));
+        fixed.extend_from_slice(&steps[depth + 1..]);
+        JsonPath::from_steps(fixed).map_or(String::new(), |p| crate::select::suggestion(&p.to_string()))
+    };
     let hint = match steps.get(depth) {
-        Some(Step::Key(missed)) => crate::select::nearest(&keys, missed).map_or(String::new(), |near| {
-            let mut fixed = steps.to_vec();
-            fixed[depth] = Step::Key(near.into());
-            JsonPath::from_steps(fixed).map_or(String::new(), |p| crate::select::suggestion(&p.to_string()))
-        }),
+        Some(Step::Key(missed)) => match crate::select::nearest(&keys, missed) {
+            Some(near) => fixed(&[near]),
+            None => below
+                .iter()
+                .find(|[_, list]| crate::select::nearest(std::slice::from_ref(list), missed).is_some())
+                .map_or(String::new(), |[parent, list]| fixed(&[parent, list])),
+        },
         _ => String::new(),
     };
     format!("; keys {under}: {}{hint}", crate::io::describe_columns(keys.iter().map(String::as_str)))

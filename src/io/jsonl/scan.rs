@@ -135,6 +135,27 @@ impl Skipper {
         Ok(w.i)
     }
 
+    /// The keys of the object at `b[at..]` (checked already) whose values
+    /// are lists: where `--records` may have meant to go.
+    pub(super) fn lists_in(&mut self, b: &[u8], at: usize, depth: u32) -> Vec<Box<[u8]>> {
+        let mut w = self.walker(b, at);
+        let mut lists = Vec::new();
+        let mut member = |w: &mut Walker<'_, '_>| -> Res<bool> {
+            let (ks, ke, escaped) = w.key()?;
+            w.ws();
+            if !escaped && w.peek() == Some(b'[') {
+                lists.push(b[ks..ke].into());
+            }
+            w.skip(depth + 1)?;
+            w.next_or_close(b'}', "',' or '}'")
+        };
+        w.ws();
+        if let Ok(false) = w.open(depth, b'}') {
+            while let Ok(true) = member(&mut w) {}
+        }
+        lists
+    }
+
     /// At a member's key (`b[at]` should be its `"`): the key unescaped,
     /// and where its `:` ends.
     pub(super) fn key<'k>(&mut self, b: &[u8], at: usize, key: &'k mut Vec<u8>) -> Result<(&'k [u8], usize), Syntax> {

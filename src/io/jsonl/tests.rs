@@ -268,7 +268,8 @@ fn records_errors() {
     let e = read(crossref, opts("items"), &["DOI"]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "in.jsonl: no array at items (--records); keys of the document: status, message"
+        "in.jsonl: no array at items (--records); keys of the document: status, message \
+         (did you mean 'message.items'?)"
     );
     let e = read(crossref, opts("message.item"), &["DOI"]).unwrap_err();
     assert_eq!(
