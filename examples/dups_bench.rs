@@ -74,7 +74,7 @@ fn value(i: u64, canonical: &mut String, raw: &mut String) {
 
 fn block(b: u64, n: u64, push: bool) -> (Block, u64) {
     let mut blk = if push {
-        Block::with_capacity(BLOCK as usize)
+        Block::with_capacity(BLOCK as usize, true)
     } else {
         Block::default()
     };

@@ -7,6 +7,7 @@ use super::group::{self, Counters, Ctx, EngineStats, TopSoFar};
 use super::options::Options;
 use super::output::{Grouped, Rows};
 use super::record::{Block, Held, TASK};
+use super::values::Values;
 use crate::clusters::{Repeated, Summary};
 use crate::spill::{RunStore, Writer, bucket};
 use anyhow::{Result, anyhow};
@@ -28,6 +29,8 @@ pub struct Collector {
     held: Vec<Held>,
     held_bytes: usize,
     next_seq: u64,
+    /// The values an audit's blocks keep apart.
+    values: Values,
     /// The blocks' own counts of canonicals their records repeat.
     repeated: Repeated,
     parts: Option<Vec<Writer>>,
@@ -47,6 +50,7 @@ impl Collector {
             held: Vec::new(),
             held_bytes: 0,
             next_seq: 0,
+            values: Values::default(),
             repeated: Repeated::default(),
             parts: None,
             spilled: 0,
@@ -79,6 +83,9 @@ impl Collector {
         if b.is_empty() {
             return Ok(());
         }
+        if b.values.is_some() == self.opts.file {
+            return Err(anyhow!("{}: a block's values are apart exactly when no file is wanted", TASK.0));
+        }
         if let Some(hash) = self.hash {
             b.rehash(hash);
         }
@@ -87,6 +94,9 @@ impl Collector {
         b.shrink();
         let n = b.len();
         self.held_bytes += b.bytes();
+        if let Some(values) = b.values.take() {
+            self.values.push(self.next_seq, values);
+        }
         self.held.push(Held {
             base: self.next_seq,
             block: b,
@@ -137,7 +147,8 @@ impl Collector {
                 }
                 Ok::<(), anyhow::Error>(())
             })?;
-            Ok(parts.iter().map(Writer::bytes).sum::<u64>() - before)
+            let values = self.values.spill(budget)?;
+            Ok(parts.iter().map(Writer::bytes).sum::<u64>() - before + values)
         })();
         match res {
             Ok(bytes) => {
@@ -198,6 +209,9 @@ impl Collector {
             }
         };
         out.keep_top(opts.top);
+        if !opts.file {
+            group::fill_apart(&mut out.top, &self.values, opts.repair)?;
+        }
         let stats = EngineStats {
             spilled_bytes: self.spilled,
             repartitions: counters.repartitions.load(Ordering::Relaxed),

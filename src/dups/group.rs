@@ -18,7 +18,8 @@
 //! both passes run in memory; a larger one is streamed through a buffer.
 
 use super::options::Options;
-use super::record::{Held, Key, Row, RowKey, TASK, get_body, get_key, put_row};
+use super::record::{Held, Key, Row, RowKey, TASK, get_apart, get_body, get_key, put_row};
+use super::values::Values;
 use crate::at::At;
 use crate::clusters::{Summary, TopCluster, TopMember};
 use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Src, Table, Writer, bucket, level_hash, seq_frame};
@@ -109,6 +110,44 @@ impl TopSoFar {
 pub(super) struct TopCand {
     pub key: RowKey,
     pub cluster: TopCluster,
+    /// An audit's members, their values kept apart: filled once the run's
+    /// top is known ([`fill_apart`]).
+    apart: Vec<Apart>,
+}
+
+/// A top member whose value is kept apart: its number, its warnings, and
+/// its value once known (at once when it is the canonical).
+#[derive(Debug, Clone)]
+struct Apart {
+    seq: u64,
+    warnings: crate::id::Warnings,
+    value: Option<Vec<u8>>,
+}
+
+/// Fills the values and variants of the top members an audit found
+/// ([`TopCand::apart`]), reading the values not their canonical.
+pub(super) fn fill_apart(top: &mut [TopCand], values: &Values, repair: bool) -> Result<()> {
+    let seqs = top.iter().flat_map(|c| c.apart.iter().filter(|m| m.value.is_none()).map(|m| m.seq));
+    let mut read = values.get(seqs.collect())?;
+    for c in top {
+        let mut apart = std::mem::take(&mut c.apart);
+        for m in &mut apart {
+            if m.value.is_none() {
+                m.value = Some(read.remove(&m.seq).ok_or_else(|| TASK.corrupt())?);
+            }
+        }
+        let value = |m: &Apart| m.value.clone().unwrap_or_default();
+        let Some(first) = apart.first() else {
+            continue;
+        };
+        let first_value = value(first);
+        for (member, m) in c.cluster.members.iter_mut().zip(&apart) {
+            let v = value(m);
+            member.value = shown(&v);
+            member.variant = variant(&v, m.warnings, &first_value, first.warnings, repair);
+        }
+    }
+    Ok(())
 }
 
 /// What grouping some partitions found; partitions add up with `+=`.
@@ -384,6 +423,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
                     first: At::default(),
                     members: Vec::new(),
                 },
+                apart: Vec::new(),
             });
         }
     }
@@ -421,6 +461,27 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
         let slot = g.slot as usize;
         let top = top_of_slot.get(slot).copied().filter(|&k| k != NO_SLOT);
         if make == Make::Top && top.is_none() {
+            return Ok(true);
+        }
+        if !ctx.opts.file {
+            // Only top members, their values apart: filled in later.
+            let (m, same) = get_apart(body).ok_or_else(|| TASK.corrupt())?;
+            let c = &mut out.top[top.ok_or_else(|| TASK.corrupt())? as usize];
+            if seq == g.first_seq {
+                c.cluster.first = m.at;
+            }
+            if c.cluster.members.len() < ctx.opts.top_members {
+                c.cluster.members.push(TopMember {
+                    at: m.at,
+                    value: String::new(),
+                    variant: crate::variant::Variant::ALL[0],
+                });
+                c.apart.push(Apart {
+                    seq,
+                    warnings: m.warnings,
+                    value: same.then(|| m.value.to_vec()),
+                });
+            }
             return Ok(true);
         }
         let m = get_body(body, &mut scratch).ok_or_else(|| TASK.corrupt())?;

@@ -19,6 +19,7 @@
 //! - `collect`: the [`Collector`].
 //! - `group`: one partition's two passes and its split; the
 //!   [`EngineStats`] of a grouping.
+//! - `values`: the values an audit keeps apart from its bodies.
 //! - `output`: the duplicates file; the [`Summary`] the report shows, and
 //!   each member's `variant`, are the core's (`clusters`, `variant`).
 
@@ -27,6 +28,7 @@ mod group;
 mod options;
 mod output;
 mod record;
+mod values;
 
 #[cfg(test)]
 mod tests;

@@ -232,8 +232,17 @@ fn flip_bits(c: &[u8], v: &[u8]) -> u8 {
 
 /// Appends a member's body to `out`.
 pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
+    put_body_as(out, canonical, at, value, warnings, true);
+}
+
+/// Appends a member's body to `out`, its value in it when `with_value`;
+/// without, the value is kept apart ([`Block::values`]) and the body ends
+/// with its form: the canonical itself, or 0 (apart). Returns whether the
+/// value is its canonical.
+#[inline(always)]
+fn put_body_as(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings, with_value: bool) -> bool {
     let same = value == canonical;
-    let wrap = if same { None } else { wrapping(canonical, value) };
+    let wrap = if same || !with_value { None } else { wrapping(canonical, value) };
     let form = match wrap {
         _ if same => VALUE_IS_CANONICAL,
         Some((_, true)) => VALUE_WRAPS_CASED,
@@ -267,7 +276,7 @@ pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8
         put_varint(out, warnings.bits());
     }
     match wrap {
-        _ if same => {}
+        _ if same || !with_value => {}
         Some((p, flips)) => {
             let end = p + canonical.len();
             let before = &value[..p];
@@ -287,6 +296,7 @@ pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8
         }
         None => put_bytes(out, value),
     }
+    same
 }
 
 /// What the count pass reads of a body, without decoding the rest.
@@ -329,20 +339,8 @@ pub(super) fn get_key(body: &[u8], hash: impl FnOnce(&[u8]) -> u64) -> Option<Ke
 /// Decodes a whole body; a value that is not stored as it is comes back in
 /// `scratch`.
 pub(super) fn get_body<'a>(body: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<Member<'a>> {
-    let k = get_key(body, |_| 0)?;
-    let (flags, canonical, mut pos) = (k.flags, k.canonical, k.end);
-    let line = match flags & (HAS_LINE | LINE_NEXT) {
-        0 => None,
-        HAS_LINE => Some(unzigzag_line(k.record, get_varint(body, &mut pos)?)),
-        LINE_NEXT => Some(k.record.wrapping_add(1)),
-        _ => return None,
-    };
-    let value_index = if flags & HAS_VALUE_INDEX != 0 { get_u32(body, &mut pos)? } else { 1 };
-    let warnings = if flags & HAS_WARNINGS != 0 {
-        Warnings::from_bits(get_varint(body, &mut pos)?)
-    } else {
-        Warnings::EMPTY
-    };
+    let (k, at, warnings, mut pos) = get_head(body)?;
+    let (flags, canonical) = (k.flags, k.canonical);
     let value = match flags & VALUE_FORM {
         VALUE_IS_CANONICAL => canonical,
         VALUE_WRAPS | VALUE_WRAPS_CASED => {
@@ -377,17 +375,59 @@ pub(super) fn get_body<'a>(body: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<M
         _ => get_bytes(body, &mut pos)?,
     };
     (pos == body.len()).then_some(Member {
-        at: At {
-            input: k.input,
-            record: k.record,
-            line,
-            column: k.column,
-            value_index,
-        },
+        at,
         warnings,
         canonical,
         value,
     })
+}
+
+/// Decodes a body whose value is kept apart: the member, its value the
+/// canonical when it is that, else empty; and whether it is.
+pub(super) fn get_apart(body: &[u8]) -> Option<(Member<'_>, bool)> {
+    let (k, at, warnings, pos) = get_head(body)?;
+    let same = match k.flags & VALUE_FORM {
+        VALUE_IS_CANONICAL => true,
+        0 => false,
+        _ => return None,
+    };
+    let value = if same { k.canonical } else { b"" };
+    (pos == body.len()).then_some((
+        Member {
+            at,
+            warnings,
+            canonical: k.canonical,
+            value,
+        },
+        same,
+    ))
+}
+
+/// Decodes a body up to its value: its key, place, warnings, and where
+/// the value starts.
+fn get_head(body: &[u8]) -> Option<(Key<'_>, At, Warnings, usize)> {
+    let k = get_key(body, |_| 0)?;
+    let (flags, mut pos) = (k.flags, k.end);
+    let line = match flags & (HAS_LINE | LINE_NEXT) {
+        0 => None,
+        HAS_LINE => Some(unzigzag_line(k.record, get_varint(body, &mut pos)?)),
+        LINE_NEXT => Some(k.record.wrapping_add(1)),
+        _ => return None,
+    };
+    let value_index = if flags & HAS_VALUE_INDEX != 0 { get_u32(body, &mut pos)? } else { 1 };
+    let warnings = if flags & HAS_WARNINGS != 0 {
+        Warnings::from_bits(get_varint(body, &mut pos)?)
+    } else {
+        Warnings::EMPTY
+    };
+    let at = At {
+        input: k.input,
+        record: k.record,
+        line,
+        column: k.column,
+        value_index,
+    };
+    Some((k, at, warnings, pos))
 }
 
 /// The valid values of one block of work, built on a rayon worker: each a
@@ -411,15 +451,23 @@ pub struct Block {
     /// Whether it repeated one already (it is then counted).
     repeats: bool,
     pub(super) repeated: Repeated,
+    /// Without the duplicates file, only the report's few top members show
+    /// their values: a frame a value here (empty when it is the
+    /// canonical), in push order, found by sequence number only for them,
+    /// and the bodies stay short of it. `None`: each value in its body.
+    pub(super) values: Option<Vec<u8>>,
 }
 
 impl Block {
     /// A block with room for `values` values of about 40 bytes, so pushing
-    /// does not regrow (and copy) its buffer as it fills.
-    pub fn with_capacity(values: usize) -> Block {
+    /// does not regrow (and copy) its buffer as it fills; `file`: whether
+    /// the duplicates file is wanted ([`Options::file`](super::Options)),
+    /// which needs every value in its body.
+    pub fn with_capacity(values: usize, file: bool) -> Block {
         Block {
-            buf: Vec::with_capacity(values * 40),
+            buf: Vec::with_capacity(values * if file { 40 } else { 32 }),
             hashes: Vec::with_capacity(values),
+            values: (!file).then(|| Vec::with_capacity(values * 24)),
             ..Block::default()
         }
     }
@@ -431,8 +479,12 @@ impl Block {
         let hash = crate::spill::hash(canonical);
         self.count_repeat(hash, canonical, (at.input, at.record));
         let start = begin_frame(&mut self.buf);
-        put_body(&mut self.buf, canonical, &at, value, warnings);
+        let apart = self.values.is_some();
+        let same = put_body_as(&mut self.buf, canonical, &at, value, warnings, !apart);
         end_frame(&mut self.buf, start);
+        if let Some(values) = &mut self.values {
+            put_bytes(values, if same { b"" } else { value });
+        }
         self.hashes.push(hash);
     }
 
@@ -478,7 +530,7 @@ impl Block {
 
     /// Memory held, as the collector's budget counts it.
     pub(super) fn bytes(&self) -> usize {
-        self.buf.capacity() + self.hashes.capacity() * 8
+        self.buf.capacity() + self.hashes.capacity() * 8 + self.values.as_ref().map_or(0, Vec::capacity)
     }
 
     /// Gives back what the buffers do not use (shrinking in place copies
@@ -486,6 +538,7 @@ impl Block {
     pub(super) fn shrink(&mut self) {
         self.buf.shrink_to_fit();
         self.hashes.shrink_to_fit();
+        self.values.as_mut().map(Vec::shrink_to_fit);
     }
 
     /// The hashes and bodies, in push order.

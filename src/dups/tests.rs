@@ -315,16 +315,17 @@ fn check(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8])
 /// `values` collected (blocks end after each index in `cuts` that ends a
 /// record: a record is in one block, as a scan pushes it) and grouped.
 fn grouped(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Grouped {
+    let file = opts.file;
     let mut c = Collector::new(opts);
     if let Some(h) = hash {
         c = c.with_hash(h);
     }
-    let mut block = Block::default();
+    let mut block = Block::with_capacity(0, file);
     let record = |v: &Value| (v.at.input, v.at.record);
     for (i, v) in values.iter().enumerate() {
         block.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
         if cuts.contains(&i) && values.get(i + 1).is_none_or(|n| record(n) != record(v)) {
-            c.append(std::mem::take(&mut block)).unwrap();
+            c.append(std::mem::replace(&mut block, Block::with_capacity(0, file))).unwrap();
         }
     }
     c.append(block).unwrap();
@@ -412,6 +413,19 @@ impl crate::spill::suite::User for Dups {
 }
 
 crate::spill::suite::spill_suite!(Dups);
+
+/// A block keeps its values apart exactly when the collector wants no
+/// file: the other kind is refused, not misread.
+#[test]
+fn blocks_of_the_other_kind_are_refused() {
+    for file in [true, false] {
+        let mut b = Block::with_capacity(1, !file);
+        let v = plain("10.1000/1", 0, 1, 0, 1);
+        b.push(v.canonical.as_bytes(), v.at, v.value.as_bytes(), v.warnings);
+        let mut c = Collector::new(Options { file, ..Options::default() });
+        assert!(c.append(b).is_err());
+    }
+}
 
 /// One input with every path of the tiny budget taken, each asserted.
 #[test]

@@ -125,6 +125,9 @@ struct Shape {
     /// The dictionaries of long output's `input` and `column`.
     input_names: Arc<StringArray>,
     column_names: Arc<StringArray>,
+    /// Whether the duplicates file is written: its blocks then keep every
+    /// value in its body.
+    dups_file: bool,
 }
 
 /// Runs `plan`; `progress` is called with the number of input bytes
@@ -183,6 +186,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         // be a 100 MB header line, not worth two more copies.
         input_names: Arc::new(StringArray::from_iter_values(input_names.iter().filter(|_| long))),
         column_names: Arc::new(StringArray::from_iter_values(column_names.iter().filter(|_| long))),
+        dups_file: dups.file,
     });
     let threads = threads.max(1);
     // The output may replace none of them.

@@ -109,6 +109,11 @@ impl Spill {
         self.shared.file.write_all_at(buf, off).map_err(|e| self.task.write_error(&e))
     }
 
+    /// Fills `buf` from `off`, in a range written before.
+    pub fn read_at(&self, buf: &mut [u8], off: u64) -> Result<()> {
+        self.shared.file.read_exact_at(buf, off).map_err(|e| self.task.read_error(&e))
+    }
+
     /// The frames of `extents` of the file, in order, read through `cap`
     /// bytes.
     pub fn frames<'a>(&'a self, extents: &'a [Extent], cap: usize) -> Frames<'a> {
