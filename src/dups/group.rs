@@ -22,7 +22,8 @@ use super::record::{Held, Key, Row, RowKey, TASK, get_apart, get_body, get_key, 
 use super::values::Values;
 use crate::at::At;
 use crate::clusters::{Summary, TopCluster, TopMember};
-use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Src, Table, Writer, bucket, level_hash, seq_frame};
+use crate::spill::frame::get_frame;
+use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Table, Writer, bucket, level_hash, seq_frame};
 use crate::variant::variant;
 use anyhow::Result;
 use rayon::prelude::*;
@@ -219,7 +220,21 @@ impl Source<'_> {
                     }
                 }
             }
-            Source::Loaded(bytes) => Self::frames(Frames::new(TASK, Src::Mem(bytes), 0), hash, want, f)?,
+            Source::Loaded(bytes) => {
+                // Frames in memory, walked in place: most partitions are.
+                let (mut pos, mut seq) = (0, 0);
+                while pos < bytes.len() {
+                    let frame = get_frame(bytes, &mut pos).ok_or_else(|| TASK.corrupt())?;
+                    let (s, body) = seq_frame(TASK, frame, &mut seq)?;
+                    k += 1;
+                    if want(k - 1) {
+                        let key = get_key(body, hash).ok_or_else(|| TASK.corrupt())?;
+                        if !f(k - 1, s, &key, body)? {
+                            break;
+                        }
+                    }
+                }
+            }
             Source::Stream(part, cap) => Self::frames(part.frames(*cap), hash, want, f)?,
         }
         Ok(())

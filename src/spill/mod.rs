@@ -27,7 +27,9 @@ pub(crate) mod table;
 pub(crate) mod suite;
 
 pub use budget::Budget;
-pub(crate) use file::{Frames, Part, Spill, Src, Task, Writer, seq_frame};
+pub(crate) use file::{Frames, Part, Spill, Task, Writer, seq_frame};
+#[cfg(test)]
+pub(crate) use file::Src;
 pub(crate) use merge::{Merge, Run, RunBuf, RunStore, reduce};
 pub use open_files::raise as raise_open_files;
 pub(crate) use table::Table;
