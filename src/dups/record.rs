@@ -238,9 +238,16 @@ pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8
 /// Appends a member's body to `out`, its value in it when `with_value`;
 /// without, the value is kept apart ([`Block::values`]) and the body ends
 /// with its form: the canonical itself, or 0 (apart). Returns whether the
-/// value is its canonical.
+/// value is its canonical, and where the canonical ends in `out`.
 #[inline(always)]
-fn put_body_as(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings, with_value: bool) -> bool {
+fn put_body_as(
+    out: &mut Vec<u8>,
+    canonical: &[u8],
+    at: &At,
+    value: &[u8],
+    warnings: Warnings,
+    with_value: bool,
+) -> (bool, usize) {
     let same = value == canonical;
     let wrap = if same || !with_value { None } else { wrapping(canonical, value) };
     let form = match wrap {
@@ -266,6 +273,7 @@ fn put_body_as(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warni
     }
     put_varint(out, at.record);
     put_bytes(out, canonical);
+    let end = out.len();
     if let Some(line) = line {
         put_varint(out, zigzag_line(at.record, line));
     }
@@ -296,7 +304,7 @@ fn put_body_as(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warni
         }
         None => put_bytes(out, value),
     }
-    same
+    (same, end)
 }
 
 /// What the count pass reads of a body, without decoding the rest.
@@ -445,9 +453,9 @@ pub struct Block {
     pub(super) hashes: Vec<u64>,
     /// The record being pushed: `(input, record)`.
     record: Option<(u32, u64)>,
-    /// Its canonicals so far, back to back, and each one's hash and end.
-    canonicals: Vec<u8>,
-    ends: Vec<(u64, usize)>,
+    /// Its distinct canonicals so far: each one's hash and place in
+    /// `buf` (its body's), not copied for a record of one value.
+    ends: Vec<(u64, usize, usize)>,
     /// Whether it repeated one already (it is then counted).
     repeats: bool,
     pub(super) repeated: Repeated,
@@ -477,43 +485,46 @@ impl Block {
     /// together, in one block.
     pub fn push(&mut self, canonical: &[u8], at: At, value: &[u8], warnings: Warnings) {
         let hash = crate::spill::hash(canonical);
-        self.count_repeat(hash, canonical, (at.input, at.record));
+        let repeat = self.count_repeat(hash, canonical, (at.input, at.record));
         let start = begin_frame(&mut self.buf);
         let apart = self.values.is_some();
-        let same = put_body_as(&mut self.buf, canonical, &at, value, warnings, !apart);
+        let (same, end) = put_body_as(&mut self.buf, canonical, &at, value, warnings, !apart);
+        let written = self.buf.len();
         end_frame(&mut self.buf, start);
+        if !repeat {
+            // A frame of 128 bytes or more moves its body by its length's
+            // extra bytes.
+            let end = end + (self.buf.len() - written);
+            self.ends.push((hash, end - canonical.len(), end));
+        }
         if let Some(values) = &mut self.values {
             put_bytes(values, if same { b"" } else { value });
         }
         self.hashes.push(hash);
     }
 
-    /// Counts `canonical` as a repeat when `record` holds it already.
+    /// Counts `canonical` as a repeat when `record` holds it already, and
+    /// says whether it did.
     #[inline]
-    fn count_repeat(&mut self, hash: u64, canonical: &[u8], record: (u32, u64)) {
+    fn count_repeat(&mut self, hash: u64, canonical: &[u8], record: (u32, u64)) -> bool {
         if self.record != Some(record) {
             self.record = Some(record);
-            self.canonicals.clear();
             self.ends.clear();
             self.repeats = false;
         }
-        let mut start = 0;
-        for &(h, end) in &self.ends {
-            if h == hash && &self.canonicals[start..end] == canonical {
+        for &(h, start, end) in &self.ends {
+            if h == hash && &self.buf[start..end] == canonical {
                 self.repeated.values += 1;
                 self.repeated.records += u64::from(!std::mem::replace(&mut self.repeats, true));
-                return;
+                return true;
             }
-            start = end;
         }
-        self.canonicals.extend_from_slice(canonical);
-        self.ends.push((hash, self.canonicals.len()));
+        false
     }
 
     /// The repeats counted, the record scratch given back: the block is
     /// complete.
     pub(super) fn finish_records(&mut self) -> Repeated {
-        self.canonicals = Vec::new();
         self.ends = Vec::new();
         self.record = None;
         std::mem::take(&mut self.repeated)
