@@ -32,6 +32,7 @@ use crate::spill::frame::{
     begin_frame, end_frame, get_bytes, get_frame, get_u32, get_varint, put_bytes, put_varint, varint_len,
 };
 use crate::variant::Variant;
+use super::values::BlockValues;
 
 /// What the engine's errors say this spill is for.
 pub(super) const TASK: crate::spill::Task = crate::spill::Task("grouping duplicates");
@@ -463,7 +464,7 @@ pub struct Block {
     /// their values: a frame a value here (empty when it is the
     /// canonical), in push order, found by sequence number only for them,
     /// and the bodies stay short of it. `None`: each value in its body.
-    pub(super) values: Option<Vec<u8>>,
+    pub(super) values: Option<BlockValues>,
 }
 
 impl Block {
@@ -475,7 +476,7 @@ impl Block {
         Block {
             buf: Vec::with_capacity(values * if file { 40 } else { 32 }),
             hashes: Vec::with_capacity(values),
-            values: (!file).then(|| Vec::with_capacity(values * 24)),
+            values: (!file).then(|| BlockValues::with_capacity(values)),
             ..Block::default()
         }
     }
@@ -498,7 +499,7 @@ impl Block {
             self.ends.push((hash, end - canonical.len(), end));
         }
         if let Some(values) = &mut self.values {
-            put_bytes(values, if same { b"" } else { value });
+            values.push(if same { b"" } else { value });
         }
         self.hashes.push(hash);
     }
@@ -541,7 +542,7 @@ impl Block {
 
     /// Memory held, as the collector's budget counts it.
     pub(super) fn bytes(&self) -> usize {
-        self.buf.capacity() + self.hashes.capacity() * 8 + self.values.as_ref().map_or(0, Vec::capacity)
+        self.buf.capacity() + self.hashes.capacity() * 8 + self.values.as_ref().map_or(0, BlockValues::bytes)
     }
 
     /// Gives back what the buffers do not use (shrinking in place copies
@@ -549,7 +550,7 @@ impl Block {
     pub(super) fn shrink(&mut self) {
         self.buf.shrink_to_fit();
         self.hashes.shrink_to_fit();
-        self.values.as_mut().map(Vec::shrink_to_fit);
+        self.values.as_mut().map(BlockValues::shrink);
     }
 
     /// The hashes and bodies, in push order.
