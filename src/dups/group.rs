@@ -18,7 +18,7 @@
 //! both passes run in memory; a larger one is streamed through a buffer.
 
 use super::options::Options;
-use super::record::{Held, Key, Row, RowKey, TASK, get_apart, get_body, get_key, put_row};
+use super::record::{Held, Key, Row, RowKey, TASK, get_apart, get_apart_value, get_body, get_key, put_row};
 use super::values::Values;
 use crate::at::At;
 use crate::clusters::{Summary, TopCluster, TopMember};
@@ -117,35 +117,33 @@ pub(super) struct TopCand {
 }
 
 /// A top member whose value is kept apart: its number, its warnings, and
-/// its value once known (at once when it is the canonical).
+/// its canonical, replaced by its value once read (at once when it is
+/// the canonical).
 #[derive(Debug, Clone)]
 struct Apart {
     seq: u64,
     warnings: crate::id::Warnings,
-    value: Option<Vec<u8>>,
+    value: Vec<u8>,
+    read: bool,
 }
 
 /// Fills the values and variants of the top members an audit found
 /// ([`TopCand::apart`]), reading the values not their canonical.
 pub(super) fn fill_apart(top: &mut [TopCand], values: &Values, repair: bool) -> Result<()> {
-    let seqs = top.iter().flat_map(|c| c.apart.iter().filter(|m| m.value.is_none()).map(|m| m.seq));
-    let mut read = values.get(seqs.collect())?;
+    let seqs = top.iter().flat_map(|c| c.apart.iter().filter(|m| !m.read).map(|m| m.seq));
+    let frames = values.get(seqs.collect())?;
     for c in top {
         let mut apart = std::mem::take(&mut c.apart);
-        for m in &mut apart {
-            if m.value.is_none() {
-                m.value = Some(read.remove(&m.seq).ok_or_else(|| TASK.corrupt())?);
-            }
+        for m in apart.iter_mut().filter(|m| !m.read) {
+            let frame = frames.get(&m.seq).ok_or_else(|| TASK.corrupt())?;
+            m.value = get_apart_value(frame, &m.value).ok_or_else(|| TASK.corrupt())?;
         }
-        let value = |m: &Apart| m.value.clone().unwrap_or_default();
         let Some(first) = apart.first() else {
             continue;
         };
-        let first_value = value(first);
         for (member, m) in c.cluster.members.iter_mut().zip(&apart) {
-            let v = value(m);
-            member.value = shown(&v);
-            member.variant = variant(&v, m.warnings, &first_value, first.warnings, repair);
+            member.value = shown(&m.value);
+            member.variant = variant(&m.value, m.warnings, &first.value, first.warnings, repair);
         }
     }
     Ok(())
@@ -494,7 +492,8 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
                 c.apart.push(Apart {
                     seq,
                     warnings: m.warnings,
-                    value: same.then(|| m.value.to_vec()),
+                    value: m.canonical.to_vec(),
+                    read: same,
                 });
             }
             return Ok(true);

@@ -308,6 +308,38 @@ fn put_body_as(
     (same, end)
 }
 
+/// Appends a value kept apart, as a frame: empty when it is its canonical;
+/// a byte when it is the canonical after one of [`PREFIXES`] (its index,
+/// found at the cost of one comparison, not `wrapping`'s search); else a
+/// byte past them, then its own bytes.
+#[inline]
+pub(super) fn put_apart(out: &mut Vec<u8>, canonical: &[u8], value: &[u8], same: bool) {
+    let linked = (!same && value.len() > canonical.len() && value.ends_with(canonical))
+        .then(|| prefix_index(&value[..value.len() - canonical.len()]))
+        .flatten();
+    match linked {
+        _ if same => out.push(0),
+        Some(i) => out.extend_from_slice(&[1, i as u8]),
+        None => {
+            put_varint(out, value.len() as u64 + 1);
+            out.push(PREFIXES.len() as u8);
+            out.extend_from_slice(value);
+        }
+    }
+}
+
+/// The value of a frame [`put_apart`] wrote for `canonical`.
+pub(super) fn get_apart_value(frame: &[u8], canonical: &[u8]) -> Option<Vec<u8>> {
+    let Some((&tag, rest)) = frame.split_first() else {
+        return Some(canonical.to_vec());
+    };
+    match PREFIXES.get(usize::from(tag)) {
+        Some(p) if rest.is_empty() => Some([p, canonical].concat()),
+        None if usize::from(tag) == PREFIXES.len() => Some(rest.to_vec()),
+        _ => None,
+    }
+}
+
 /// What the count pass reads of a body, without decoding the rest.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Key<'a> {
@@ -461,9 +493,9 @@ pub struct Block {
     repeats: bool,
     pub(super) repeated: Repeated,
     /// Without the duplicates file, only the report's few top members show
-    /// their values: a frame a value here (empty when it is the
-    /// canonical), in push order, found by sequence number only for them,
-    /// and the bodies stay short of it. `None`: each value in its body.
+    /// their values: a frame a value here ([`put_apart`]), in push order,
+    /// found by sequence number only for them, and the bodies stay short
+    /// of it. `None`: each value in its body.
     pub(super) values: Option<BlockValues>,
 }
 
@@ -499,7 +531,7 @@ impl Block {
             self.ends.push((hash, end - canonical.len(), end));
         }
         if let Some(values) = &mut self.values {
-            values.push(if same { b"" } else { value });
+            values.push(|out| put_apart(out, canonical, value, same));
         }
         self.hashes.push(hash);
     }
@@ -806,6 +838,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn apart_values_round_trip_and_links_take_a_byte() {
+        let c = b"10.1000/abc";
+        for (value, len) in [
+            (&b"10.1000/abc"[..], 1),
+            (b"https://doi.org/10.1000/abc", 2),
+            (b"doi:10.1000/abc", 2),
+            (b"https://example.org/10.1000/abc", 33),
+            (b"10.1000/ABC", 13),
+            (b"", 2),
+        ] {
+            let mut out = Vec::new();
+            put_apart(&mut out, c, value, value == c);
+            assert_eq!(out.len(), len, "{value:?}");
+            let frame = get_frame(&out, &mut 0).unwrap();
+            assert_eq!(get_apart_value(frame, c).as_deref(), Some(value));
+        }
+        // A link's index past the list, or bytes after it, cannot be ours.
+        assert_eq!(get_apart_value(&[17], c), None);
+        assert_eq!(get_apart_value(&[0, b'x'], c), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! [`Block`]: super::Block
 
 use super::record::TASK;
-use crate::spill::frame::{get_frame, put_bytes};
+use crate::spill::frame::get_frame;
 use crate::spill::{Budget, Spill};
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 /// read back with at most this many.
 const MARK: u64 = 1024;
 
-/// One block's values: a frame each (empty when the value is its
-/// canonical), and where every [`MARK`]th starts.
+/// One block's values: a frame each (`record::put_apart`), and where
+/// every [`MARK`]th starts.
 #[derive(Debug, Default)]
 pub(crate) struct BlockValues {
     frames: Vec<u8>,
@@ -29,18 +29,19 @@ pub(crate) struct BlockValues {
 impl BlockValues {
     pub fn with_capacity(values: usize) -> BlockValues {
         BlockValues {
-            frames: Vec::with_capacity(values * 24),
+            frames: Vec::with_capacity(values * 8),
             ..BlockValues::default()
         }
     }
 
+    /// Adds a value's frame, which `put` writes.
     #[inline]
-    pub fn push(&mut self, value: &[u8]) {
+    pub fn push(&mut self, put: impl FnOnce(&mut Vec<u8>)) {
         if self.len % MARK == 0 {
             self.marks.push(self.frames.len() as u64);
         }
         self.len += 1;
-        put_bytes(&mut self.frames, value);
+        put(&mut self.frames);
     }
 
     pub fn bytes(&self) -> usize {
@@ -107,8 +108,7 @@ impl Values {
         Ok(bytes)
     }
 
-    /// The values of the members numbered `seqs`, by number (a value that
-    /// is its canonical comes back empty).
+    /// The frames of the members numbered `seqs`, by number.
     pub fn get(&self, seqs: Vec<u64>) -> Result<BTreeMap<u64, Vec<u8>>> {
         let mut out = BTreeMap::new();
         let mut buf = Vec::new();
