@@ -37,7 +37,7 @@ impl BlockValues {
     /// Adds a value's frame, which `put` writes.
     #[inline]
     pub fn push(&mut self, put: impl FnOnce(&mut Vec<u8>)) {
-        if self.len % MARK == 0 {
+        if self.len.is_multiple_of(MARK) {
             self.marks.push(self.frames.len() as u64);
         }
         self.len += 1;
