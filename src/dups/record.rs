@@ -155,11 +155,11 @@ fn case_only(x: u64, d: u64) -> bool {
     }
     // A byte is a letter when, with its case bit set, it lies in `a..=z`;
     // the sums do not carry out of a byte under 0x80.
-    let lower = x | 0x20 * BYTES;
-    let low7 = lower & 0x7f * BYTES;
+    let lower = x | (0x20 * BYTES);
+    let low7 = lower & (0x7f * BYTES);
     let from_a = low7 + (0x80 - u64::from(b'a')) * BYTES;
     let past_z = low7 + (0x80 - u64::from(b'z') - 1) * BYTES;
-    let letter = from_a & !past_z & !lower & 0x80 * BYTES;
+    let letter = from_a & !past_z & !lower & (0x80 * BYTES);
     (d << 2) & !letter == 0
 }
 

@@ -243,10 +243,10 @@ fn first_slash(c: &[u8]) -> Option<usize> {
     const BYTES: u64 = 0x0101_0101_0101_0101;
     let mut i = 0;
     while let Some(chunk) = c.get(i..i + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ u64::from(b'/') * BYTES;
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ (u64::from(b'/') * BYTES);
         // The lowest byte flagged is the first zero byte of `w`: a flag
         // is wrong only above a zero byte, through its borrow.
-        let zero = w.wrapping_sub(BYTES) & !w & 0x80 * BYTES;
+        let zero = w.wrapping_sub(BYTES) & !w & (0x80 * BYTES);
         if zero != 0 {
             return Some(i + zero.trailing_zeros() as usize / 8);
         }
