@@ -72,6 +72,16 @@ fn a_json_path_that_reaches_nothing_is_a_usage_error() {
         "if the records are the list under 'message.items', read them with --records message.items",
     ]);
     scan(d, &["crossref.json", "-c", "DOI", "--records", "message.items", "-q"]).ok();
+
+    // A list whose elements lack the column's key is a field, not the
+    // records (a DataCite record's attributes.identifiers): no hint.
+    std::fs::write(
+        d.join("one.json"),
+        "{\"id\":\"10.1/a\",\"attributes\":{\"identifiers\":[{\"identifier\":\"x\"}]}}\n",
+    )
+    .unwrap();
+    let message = scan(d, &["one.json", "-c", "doi"]).usage_error(&["keys seen there: id, attributes"]);
+    assert!(!message.contains("--records"), "{message}");
 }
 
 /// The same typo into nested Parquet is found before reading a row.

@@ -283,8 +283,10 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
             [one] => one.clone(),
             all => format!("the {} inputs", all.len()),
         };
-        let records = shape.json.records.is_some();
-        unreached(&reach, &shape.json_paths, column_names.len(), &shown, records)?;
+        // A record an input (no more): documents, whose records may be a
+        // list in them; JSON Lines' lists are fields of their records.
+        let documents = shape.json.records.is_none() && stats.records <= input_names.len() as u64;
+        unreached(&reach, &shape.json_paths, column_names.len(), &shown, documents)?;
     }
     let read: u64 = infos.iter().map(|i| i.records).sum();
     let cells = stats.total().cells;
@@ -387,16 +389,17 @@ fn drive(
 /// A JSON path that no record reached is a typo (`-c dooi`), refused as
 /// the command line's mistake, as a CSV header without the column is;
 /// the first `chosen` paths are `--column`'s, the others `--keep`'s.
-/// Read as JSON Lines (not `records`), a record whose key holds a list
-/// may be a document whose records are that list: the flag that reads it.
-fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str, records: bool) -> Result<()> {
+/// Read as `documents` (without `--records`, a record an input), a record
+/// whose key holds a list may be a document whose records are that list:
+/// the flag that reads it.
+fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str, documents: bool) -> Result<()> {
     let Some(u) = reach.unreached(paths).into_iter().next() else {
         return Ok(());
     };
     let flag = if u.path < chosen { "--column" } else { "--keep" };
     let path = &paths.paths()[u.path];
-    let hint = match (records, u.lists.first()) {
-        (false, Some(keys)) => {
+    let hint = match (documents, u.lists.first()) {
+        (true, Some(keys)) => {
             let steps = keys.iter().map(|k| crate::io::jsonl::Step::Key(k.as_str().into())).collect();
             let path = crate::io::jsonl::JsonPath::from_steps(steps).map_or_else(|_| keys.join("."), |p| p.to_string());
             format!("; if the records are the list under '{path}', read them with --records {path}")

@@ -15,15 +15,23 @@ pub(super) const SAMPLED: usize = 8;
 const KEYS_KEPT: usize = 200;
 
 /// Per node of a [`PathSet`]: whether a record had a value there (a
-/// `null` too), and the keys no path names that objects there had, each
-/// with whether it held a list.
+/// `null` too), and the keys no path names that objects there had; and
+/// the lists a record held at its top level or one object down, each
+/// with the keys of its first element (a document's records may be one
+/// of them).
 #[derive(Clone, Debug, Default)]
 pub struct Reach {
     seen: Vec<bool>,
-    keys: Vec<Vec<(Box<[u8]>, bool)>>,
-    /// Keys of a record's top level whose object held a list, with that
-    /// list's key (Crossref's API: `{"message": {"items": [...]}}`).
-    nested_lists: Vec<[Box<[u8]>; 2]>,
+    keys: Vec<Vec<Box<[u8]>>>,
+    lists: Vec<SampledList>,
+}
+
+/// A list a record held off the paths (`data`, `message.items`): its
+/// path of keys and the keys of its first element, an object.
+#[derive(Clone, Debug)]
+struct SampledList {
+    path: Vec<Box<[u8]>>,
+    element_keys: Vec<Box<[u8]>>,
 }
 
 /// A path that no record reached.
@@ -33,9 +41,10 @@ pub struct Unreached {
     pub path: usize,
     /// Where it stopped and what was there instead.
     pub reason: String,
-    /// Stopped at a record's top level: the paths of keys seen there that
-    /// held a list, or held an object holding one (a document whose
-    /// records are the list there), those of the top level first.
+    /// Stopped at a record's top level: the paths of the lists there or
+    /// one object down whose first element had the key missed (or one
+    /// near it): a document whose records are that list. Those of the top
+    /// level first.
     pub lists: Vec<Vec<String>>,
 }
 
@@ -44,7 +53,7 @@ impl Reach {
         Reach {
             seen: vec![false; nodes],
             keys: vec![Vec::new(); nodes],
-            nested_lists: Vec::new(),
+            lists: Vec::new(),
         }
     }
 
@@ -55,24 +64,30 @@ impl Reach {
         }
     }
 
-    /// An object at `node` had `key`, which no path names (`list`: its
-    /// value was a list).
-    pub(super) fn sample_key(&mut self, node: u32, key: &[u8], list: bool) {
-        let Some(keys) = self.keys.get_mut(node as usize) else {
-            return;
-        };
-        match keys.iter().position(|(k, _)| **k == *key) {
-            Some(i) => keys[i].1 |= list,
-            None if keys.len() < KEYS_KEPT => keys.push((key.into(), list)),
-            None => {}
+    /// An object at `node` had `key`, which no path names.
+    pub(super) fn sample_key(&mut self, node: u32, key: &[u8]) {
+        if let Some(keys) = self.keys.get_mut(node as usize) {
+            add_key(keys, key);
         }
     }
 
-    /// A record's top-level object under `parent` had `key` holding a list.
-    pub(super) fn sample_nested_list(&mut self, parent: &[u8], key: &[u8]) {
-        let new = !self.nested_lists.iter().any(|[p, k]| **p == *parent && **k == *key);
-        if new && self.nested_lists.len() < KEYS_KEPT {
-            self.nested_lists.push([parent.into(), key.into()]);
+    /// A record held a list at `path` (off the paths) whose first element
+    /// had `element_keys`.
+    pub(super) fn sample_list(&mut self, path: &[&[u8]], element_keys: &[Box<[u8]>]) {
+        let i = match self.lists.iter().position(|l| l.path.iter().map(|k| &**k).eq(path.iter().copied())) {
+            Some(i) => i,
+            None if self.lists.len() < KEYS_KEPT => {
+                let path = path.iter().map(|&k| k.into()).collect();
+                self.lists.push(SampledList {
+                    path,
+                    element_keys: Vec::new(),
+                });
+                self.lists.len() - 1
+            }
+            None => return,
+        };
+        for k in element_keys {
+            add_key(&mut self.lists[i].element_keys, k);
         }
     }
 
@@ -86,12 +101,12 @@ impl Reach {
             *a |= b;
         }
         for (node, keys) in other.keys.into_iter().enumerate() {
-            for (k, list) in keys {
-                self.sample_key(node as u32, &k, list);
+            for k in keys {
+                self.sample_key(node as u32, &k);
             }
         }
-        for [parent, key] in other.nested_lists {
-            self.sample_nested_list(&parent, &key);
+        for l in other.lists {
+            self.sample_list(&l.path.iter().map(|k| &**k).collect::<Vec<_>>(), &l.element_keys);
         }
     }
 
@@ -99,6 +114,7 @@ impl Reach {
     /// stopped: the key no record had beside those seen there (and the
     /// nearest of them), or the list that was always empty.
     pub fn unreached(&self, set: &PathSet) -> Vec<Unreached> {
+        let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
         let mut out = Vec::new();
         if self.seen.len() != set.nodes.len() {
             // No record was read: nothing to judge.
@@ -132,11 +148,7 @@ impl Reach {
                             .filter(|(_, c)| self.seen[*c as usize])
                             .map(|(n, _)| String::from_utf8_lossy(n).into_owned())
                             .collect();
-                        keys.extend(
-                            self.keys[at as usize]
-                                .iter()
-                                .map(|(k, _)| String::from_utf8_lossy(k).into_owned()),
-                        );
+                        keys.extend(self.keys[at as usize].iter().map(|k| text(k)));
                         let hint = crate::select::nearest(&keys, k).map_or(String::new(), |near| {
                             let mut steps = path.steps().to_vec();
                             steps[j] = Step::Key(near.into());
@@ -152,13 +164,8 @@ impl Reach {
                         }
                     }
                 };
-                let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
-                let lists = match j {
-                    0 => (self.keys[at as usize].iter())
-                        .filter(|(_, list)| *list)
-                        .map(|(k, _)| vec![text(k)])
-                        .chain(self.nested_lists.iter().map(|[p, k]| vec![text(p), text(k)]))
-                        .collect(),
+                let lists = match step {
+                    Step::Key(k) if j == 0 => self.lists_holding(k),
                     _ => Vec::new(),
                 };
                 out.push(Unreached { path: i, reason, lists });
@@ -166,5 +173,26 @@ impl Reach {
             }
         }
         out
+    }
+
+    /// The lists sampled whose first element had `key` or one near it,
+    /// those of the top level first.
+    fn lists_holding(&self, key: &str) -> Vec<Vec<String>> {
+        let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
+        let mut lists: Vec<&SampledList> = (self.lists.iter())
+            .filter(|l| {
+                let keys: Vec<String> = l.element_keys.iter().map(|k| text(k)).collect();
+                crate::select::nearest(&keys, key).is_some()
+            })
+            .collect();
+        lists.sort_by_key(|l| l.path.len());
+        lists.iter().map(|l| l.path.iter().map(|k| text(k)).collect()).collect()
+    }
+}
+
+/// Adds `key` to `keys`, once, up to `KEYS_KEPT`.
+fn add_key(keys: &mut Vec<Box<[u8]>>, key: &[u8]) {
+    if keys.len() < KEYS_KEPT && !keys.iter().any(|k| **k == *key) {
+        keys.push(key.into());
     }
 }

@@ -353,28 +353,68 @@ impl Walker<'_, '_> {
         }
     }
 
-    /// `skip_object` of the object a record's top-level key `parent`
-    /// holds, while sampling: the keys there that hold a list are
-    /// sampled, since a document's records may be a list one object down
-    /// (Crossref's API: `{"message": {"items": [...]}}`).
+    /// Skips the value of a record's top-level key `key` while sampling,
+    /// sampling the lists it is or holds one object down (a document's
+    /// records may be one: DataCite's `{"data": [...]}`, Crossref's API's
+    /// `{"message": {"items": [...]}}`).
     #[cold]
     #[inline(never)]
-    fn skip_object_sampling(&mut self, parent: &[u8], depth: u32) -> Res<()> {
+    fn sample_lists(&mut self, key: &[u8], depth: u32) -> Res<()> {
         self.ws();
-        if self.open(depth, b'}')? {
-            return Ok(());
-        }
-        loop {
-            let (ks, ke, escaped) = self.key()?;
-            self.ws();
-            if !escaped && self.peek() == Some(b'[') {
-                self.out.reach.sample_nested_list(parent, &self.b[ks..ke]);
+        match self.peek() {
+            Some(b'[') => {
+                let element_keys = self.first_element_keys(depth);
+                self.out.reach.sample_list(&[key], &element_keys);
             }
-            self.skip(depth + 1)?;
-            if !self.next_or_close(b'}', "',' or '}'")? {
+            Some(b'{') => {
+                if self.open(depth, b'}')? {
+                    return Ok(());
+                }
+                loop {
+                    let (ks, ke, escaped) = self.key()?;
+                    self.ws();
+                    if !escaped && self.peek() == Some(b'[') {
+                        let element_keys = self.first_element_keys(depth + 1);
+                        self.out.reach.sample_list(&[key, &self.b[ks..ke]], &element_keys);
+                    }
+                    self.skip(depth + 1)?;
+                    if !self.next_or_close(b'}', "',' or '}'")? {
+                        return Ok(());
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.skip(depth)
+    }
+
+    /// The keys of the first element of the list at `self.i`, if an object
+    /// (unescaped keys only), read without moving past the list: `skip`
+    /// then checks it.
+    fn first_element_keys(&mut self, depth: u32) -> Vec<Box<[u8]>> {
+        let at = self.i;
+        let mut keys = Vec::new();
+        let mut read = |w: &mut Self| -> Res<()> {
+            w.i += 1;
+            w.ws();
+            if w.peek() != Some(b'{') || w.open(depth + 1, b'}')? {
                 return Ok(());
             }
-        }
+            loop {
+                let (ks, ke, escaped) = w.key()?;
+                if !escaped {
+                    keys.push(w.b[ks..ke].into());
+                }
+                w.skip(depth + 2)?;
+                if !w.next_or_close(b'}', "',' or '}'")? {
+                    return Ok(());
+                }
+            }
+        };
+        // A syntax error is `skip`'s to report, where the walk goes on.
+        let _ = read(self);
+        self.i = at;
+        keys
     }
 
     #[inline(never)]
@@ -556,13 +596,10 @@ impl Walker<'_, '_> {
             match n.keys.iter().find(|(k, _)| **k == *name) {
                 None => {
                     if self.out.sampling {
-                        // The value after the `:`, white space apart.
-                        let rest = &self.b[self.i..];
-                        let first = rest.iter().find(|c| !c.is_ascii_whitespace()).copied();
-                        self.out.reach.sample_key(node, name, first == Some(b'['));
-                        if node == 0 && first == Some(b'{') {
-                            let parent = name.to_vec();
-                            self.skip_object_sampling(&parent, depth + 1)?;
+                        self.out.reach.sample_key(node, name);
+                        if node == 0 {
+                            let key = name.to_vec();
+                            self.sample_lists(&key, depth + 1)?;
                             more = self.next_or_close(b'}', "',' or '}'")?;
                             continue;
                         }
