@@ -627,15 +627,14 @@ pub(super) fn per_thread(share: usize, memory: usize, files: &[Part]) -> usize {
 
 /// Groups one partition file at `level` (0: the collector's partitions),
 /// splitting it when its canonicals do not fit.
-/// `buf`: the thread's buffer for partitions read whole.
-fn group_file(ctx: &Ctx<'_>, part: Part, level: u32, buf: &mut Vec<u8>) -> Result<PartOut> {
+fn group_file(ctx: &Ctx<'_>, part: Part, level: u32) -> Result<PartOut> {
     if part.records == 0 {
         return Ok(PartOut::default());
     }
     let budget = ctx.per_thread;
     let make = if ctx.opts.file { Make::Rows } else { Make::Top };
     // A partition that fits a quarter of the budget is read whole.
-    let loaded = if part.bytes <= (budget / 4) as u64 { Some(part.read(buf)?) } else { None };
+    let loaded = if part.bytes <= (budget / 4) as u64 { Some(part.read()?) } else { None };
     let (src, used, records) = match &loaded {
         Some(bytes) => (Source::Loaded(bytes), bytes.len(), Some(part.records as usize)),
         None => {
@@ -651,11 +650,10 @@ fn group_file(ctx: &Ctx<'_>, part: Part, level: u32, buf: &mut Vec<u8>) -> Resul
         }
         None => None,
     };
+    drop(loaded);
     if let Some(out) = counted {
         return Ok(out);
     }
-    // The buffer goes back while the sub-partitions are grouped.
-    *buf = Vec::new();
     // Past the last level only a full table gets here: splitting no more.
     if level >= MAX_LEVEL {
         return Err(TASK.full());
@@ -669,7 +667,7 @@ fn group_file(ctx: &Ctx<'_>, part: Part, level: u32, buf: &mut Vec<u8>) -> Resul
 pub(super) fn group_files(ctx: &Ctx<'_>, parts: Vec<Part>, level: u32) -> Result<PartOut> {
     parts
         .into_par_iter()
-        .map_init(Vec::new, |buf, p| group_file(ctx, p, level, buf))
+        .map(|p| group_file(ctx, p, level))
         .try_reduce(PartOut::default, |mut a, b| {
             a += b;
             a.keep_top(ctx.opts.top);

@@ -258,23 +258,18 @@ impl Part {
         &self.spill.shared.file
     }
 
-    /// Its bytes, read whole into the front of `buf`, which keeps the
-    /// rest: a buffer reused from partition to partition is zeroed only
-    /// where it grows.
-    pub fn read<'b>(&self, buf: &'b mut Vec<u8>) -> Result<&'b [u8]> {
-        let n = usize::try_from(self.bytes).map_err(|_| self.spill.task.corrupt())?;
-        if buf.len() < n {
-            buf.resize(n, 0);
-        }
+    /// Its bytes, read whole.
+    pub fn read(&self) -> Result<Vec<u8>> {
+        let mut bytes = vec![0u8; self.bytes as usize];
         let mut at = 0;
         for e in &self.extents {
             let len = e.len as usize;
             self.file()
-                .read_exact_at(&mut buf[at..at + len], e.off)
+                .read_exact_at(&mut bytes[at..at + len], e.off)
                 .map_err(|e| self.spill.task.read_error(&e))?;
             at += len;
         }
-        Ok(&buf[..n])
+        Ok(bytes)
     }
 }
 
