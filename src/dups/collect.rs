@@ -23,6 +23,9 @@ const MIN_THREAD_BUDGET: usize = 1024;
 /// hash-partitioned anonymous temp files.
 pub struct Collector {
     opts: Options,
+    /// Whether blocks keep their values apart (`Block::with_capacity`):
+    /// a run writing no duplicates file, unless `keeping_values`.
+    apart: bool,
     /// The first level's hash; `None` for the real one (tests inject a
     /// degenerate one to prove that equal hashes never merge clusters).
     hash: Option<fn(&[u8]) -> u64>,
@@ -45,6 +48,7 @@ impl Collector {
     /// the open-file limit does not bound them.
     pub fn new(opts: Options) -> Collector {
         Collector {
+            apart: !opts.file,
             opts,
             hash: None,
             held: Vec::new(),
@@ -56,6 +60,14 @@ impl Collector {
             spilled: 0,
             failed: None,
         }
+    }
+
+    /// Blocks keep every value in its body, as for the duplicates file,
+    /// though none is written: beside an output, whose writer's memory
+    /// counts more than the search values apart save.
+    pub fn keeping_values(mut self) -> Collector {
+        self.apart = false;
+        self
     }
 
     /// With `hash` in place of the canonical hash (tests).
@@ -83,8 +95,8 @@ impl Collector {
         if b.is_empty() {
             return Ok(());
         }
-        if b.values.is_some() == self.opts.file {
-            return Err(anyhow!("{}: a block's values are apart exactly when no file is wanted", TASK.0));
+        if b.values.is_some() != self.apart {
+            return Err(anyhow!("{}: a block's values are apart exactly when the collector keeps them so", TASK.0));
         }
         if let Some(hash) = self.hash {
             b.rehash(hash);
@@ -180,6 +192,7 @@ impl Collector {
         let opts = self.opts.clone();
         let ctx = Ctx {
             opts: &opts,
+            apart: self.apart,
             hash: self.hash.unwrap_or(crate::spill::hash),
             per_thread: (memory / threads).max(MIN_THREAD_BUDGET),
             runs: &store,
@@ -209,7 +222,7 @@ impl Collector {
             }
         };
         out.keep_top(opts.top);
-        if !opts.file {
+        if self.apart {
             group::fill_apart(&mut out.top, &self.values, opts.repair)?;
         }
         let stats = EngineStats {

@@ -78,6 +78,9 @@ const TOP_VALUE_MAX: usize = 200;
 /// What every partition's grouping shares.
 pub(super) struct Ctx<'a> {
     pub opts: &'a Options,
+    /// Whether the blocks kept their values apart (only the top
+    /// members' are read back, by `fill_apart`).
+    pub apart: bool,
     /// The canonical's hash at the first level, made again for records
     /// read from partition files (tests give a degenerate one).
     pub hash: fn(&[u8]) -> u64,
@@ -476,7 +479,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
         if make == Make::Top && top.is_none() {
             return Ok(true);
         }
-        if !ctx.opts.file {
+        if ctx.apart {
             // Only top members, their values apart: filled in later.
             let (m, same) = get_apart(body).ok_or_else(|| TASK.corrupt())?;
             let c = &mut out.top[top.ok_or_else(|| TASK.corrupt())? as usize];

@@ -100,6 +100,7 @@ impl Grouped {
                 // Held blocks keep their hashes: none is made again.
                 let ctx = Ctx {
                     opts: &opts,
+                    apart: false,
                     hash: crate::spill::hash,
                     per_thread: memory,
                     runs: &store,
