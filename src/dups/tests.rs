@@ -315,8 +315,23 @@ fn check(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8])
 /// `values` collected (blocks end after each index in `cuts` that ends a
 /// record: a record is in one block, as a scan pushes it) and grouped.
 fn grouped(values: &[Value], cuts: &[usize], opts: Options, hash: Option<fn(&[u8]) -> u64>) -> Grouped {
-    let file = opts.file;
+    grouped_keeping(values, cuts, opts, hash, false)
+}
+
+/// `grouped`, its blocks keeping every value in its body when `keep`
+/// (`Collector::keeping_values`: a run beside an output).
+fn grouped_keeping(
+    values: &[Value],
+    cuts: &[usize],
+    opts: Options,
+    hash: Option<fn(&[u8]) -> u64>,
+    keep: bool,
+) -> Grouped {
+    let file = opts.file || keep;
     let mut c = Collector::new(opts);
+    if keep {
+        c = c.keeping_values();
+    }
     if let Some(h) = hash {
         c = c.with_hash(h);
     }
@@ -383,6 +398,18 @@ proptest! {
         // Grouped in memory, its rows made only when written: no run by then.
         let stats = check(&input.values, &input.cuts, input.options(), None);
         prop_assert_eq!((stats.temp_bytes(), stats.runs), (0, 0));
+    }
+
+    /// Without a file, values kept in their bodies (a run beside an
+    /// output) give the summary, top members' values included, that
+    /// values kept apart give (an audit), spilled or not.
+    #[test]
+    fn values_kept_or_apart_give_one_summary(input in input()) {
+        let opts = Options { file: false, ..input.options() };
+        let apart = grouped(&input.values, &input.cuts, opts.clone(), None);
+        let kept = grouped_keeping(&input.values, &input.cuts, opts, None, true);
+        prop_assert_eq!(apart.summary(), kept.summary());
+        prop_assert_eq!(kept.stats().runs, 0);
     }
 }
 
