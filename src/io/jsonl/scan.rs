@@ -140,19 +140,9 @@ impl Skipper {
     pub(super) fn lists_in(&mut self, b: &[u8], at: usize, depth: u32) -> Vec<Box<[u8]>> {
         let mut w = self.walker(b, at);
         let mut lists = Vec::new();
-        let mut member = |w: &mut Walker<'_, '_>| -> Res<bool> {
-            let (ks, ke, escaped) = w.key()?;
-            w.ws();
-            if !escaped && w.peek() == Some(b'[') {
-                lists.push(b[ks..ke].into());
-            }
-            w.skip(depth + 1)?;
-            w.next_or_close(b'}', "',' or '}'")
-        };
         w.ws();
-        if let Ok(false) = w.open(depth, b'}') {
-            while let Ok(true) = member(&mut w) {}
-        }
+        // A syntax error is the walk's, which checked the object already.
+        let _ = w.each_list_member(depth, |_, key| lists.push(key.into()));
         lists
     }
 
@@ -367,25 +357,35 @@ impl Walker<'_, '_> {
                 self.out.reach.sample_list(&[key], &element_keys);
             }
             Some(b'{') => {
-                if self.open(depth, b'}')? {
-                    return Ok(());
-                }
-                loop {
-                    let (ks, ke, escaped) = self.key()?;
-                    self.ws();
-                    if !escaped && self.peek() == Some(b'[') {
-                        let element_keys = self.first_element_keys(depth + 1);
-                        self.out.reach.sample_list(&[key, &self.b[ks..ke]], &element_keys);
-                    }
-                    self.skip(depth + 1)?;
-                    if !self.next_or_close(b'}', "',' or '}'")? {
-                        return Ok(());
-                    }
-                }
+                return self.each_list_member(depth, |w, list| {
+                    let element_keys = w.first_element_keys(depth + 1);
+                    w.out.reach.sample_list(&[key, list], &element_keys);
+                });
             }
             _ => {}
         }
         self.skip(depth)
+    }
+
+    /// Walks the object at `self.i` (at `depth`) to its end, calling `f`
+    /// with each member whose value is a list, `self.i` at its `[`, and
+    /// the member's (unescaped) key.
+    fn each_list_member(&mut self, depth: u32, mut f: impl FnMut(&mut Self, &[u8])) -> Res<()> {
+        let b = self.b;
+        if self.open(depth, b'}')? {
+            return Ok(());
+        }
+        loop {
+            let (ks, ke, escaped) = self.key()?;
+            self.ws();
+            if !escaped && self.peek() == Some(b'[') {
+                f(self, &b[ks..ke]);
+            }
+            self.skip(depth + 1)?;
+            if !self.next_or_close(b'}', "',' or '}'")? {
+                return Ok(());
+            }
+        }
     }
 
     /// The keys of the first element of the list at `self.i`, if an object
