@@ -242,7 +242,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             let n = rows.nrows();
             stats.records = n as u64;
             stats.padded_rows = rows.padded_rows();
-            let mut dups = dups::Block::with_capacity(n * shape.parsers.len(), shape.dups_file);
+            let mut dups = dups::Block::with_capacity(n * shape.parsers.len(), shape.values_in_bodies);
             let mut out = Out::new(shape, n, raw.data.len() / input.ncols.max(1));
             let cells = CsvCells {
                 block: &rows,
@@ -290,7 +290,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
         } => {
             let n = batch.num_rows();
             stats.records = n as u64;
-            let mut dups = dups::Block::with_capacity(n * shape.parsers.len(), shape.dups_file);
+            let mut dups = dups::Block::with_capacity(n * shape.parsers.len(), shape.values_in_bodies);
             let flats = input
                 .cols
                 .iter()
@@ -342,7 +342,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
             };
             let (values, bytes) = count_values(&cells, shape.parsers.len());
             let mut out = Out::new(shape, values, bytes);
-            let mut dups = dups::Block::with_capacity(values, shape.dups_file);
+            let mut dups = dups::Block::with_capacity(values, shape.values_in_bodies);
             each_value(&cells, input.index, shape, &mut out, &mut stats, &mut dups);
             // Kept paths yield one value at most (`[]` is refused in
             // --keep): a record's text, or null.

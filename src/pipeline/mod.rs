@@ -130,7 +130,7 @@ struct Shape {
     /// writer's run more peak memory than their search saves (a 100M-row
     /// scan to Parquet peaked at 309–318 MB against 290). An audit keeps
     /// them apart.
-    dups_file: bool,
+    values_in_bodies: bool,
 }
 
 /// Runs `plan`; `progress` is called with the number of input bytes
@@ -189,7 +189,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
         // be a 100 MB header line, not worth two more copies.
         input_names: Arc::new(StringArray::from_iter_values(input_names.iter().filter(|_| long))),
         column_names: Arc::new(StringArray::from_iter_values(column_names.iter().filter(|_| long))),
-        dups_file: dups.file || output.is_some(),
+        values_in_bodies: dups.file || output.is_some(),
     });
     let threads = threads.max(1);
     // The output may replace none of them.
@@ -429,7 +429,7 @@ impl Collecting {
     /// on the scan's `pool`, so `--threads` bounds it too.
     fn start(opts: dups::Options, shape: &Shape, depth: usize, pool: Arc<rayon::ThreadPool>) -> Result<Collecting> {
         let (tx, rx) = sync_channel::<dups::Block>(depth);
-        let keep_values = shape.dups_file && !opts.file;
+        let keep_values = shape.values_in_bodies && !opts.file;
         let handle = thread::Builder::new().name("hdlscan-dups".into()).spawn(move || {
             let mut collector = dups::Collector::new(opts);
             if keep_values {
