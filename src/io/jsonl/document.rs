@@ -75,6 +75,23 @@ pub(super) struct Walk {
     lists_below: Vec<[Box<[u8]>; 2]>,
     /// The last key met off the path, whose value is being walked.
     last_off_key: Box<[u8]>,
+    /// The first value on the path that was not what the path needs
+    /// there (`--records message` on Crossref's `{"message": {...}}`):
+    /// how many keys lead to it, what it is, and, an object, its keys
+    /// holding a list.
+    held: Option<Held>,
+}
+
+/// A value on the `--records` path that is not the array (at its end) or
+/// the object (before) the path needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Held {
+    /// How many of the path's keys lead to it.
+    pub keys: usize,
+    /// What it is: "an object", "a number", …
+    pub found: &'static str,
+    /// An object's keys that hold a list.
+    pub lists: Vec<String>,
 }
 
 /// Keys off the path kept for the error.
@@ -97,7 +114,13 @@ impl Walk {
             off_path: (0, Vec::new()),
             lists_below: Vec::new(),
             last_off_key: Box::default(),
+            held: None,
         }
+    }
+
+    /// The first value on the path that was not what the path needs.
+    pub(super) fn held(&self) -> Option<&Held> {
+        self.held.as_ref()
     }
 
     /// Keys met off the path in the deepest object on it the walk
@@ -193,7 +216,9 @@ impl Walk {
                 }
                 (Expect::Value { matched }, c) => match self.value(buf, eof, self.depth as u32 + 1)? {
                     Some(end) => {
-                        if !matched && c == Some(b'{') && self.depth == self.off_path.0 {
+                        if matched {
+                            self.note_held(buf, p);
+                        } else if c == Some(b'{') && self.depth == self.off_path.0 {
                             self.note_lists_below(buf, p);
                         }
                         self.pos = end;
@@ -249,6 +274,25 @@ impl Walk {
                 self.lists_below.push([parent.clone(), key]);
             }
         }
+    }
+
+    /// The value at `buf[at..]`, whole in `buf`, has the path's key but
+    /// is not the array or object the path needs there. Off the hot
+    /// path: a document comes here once at most.
+    #[cold]
+    fn note_held(&mut self, buf: &[u8], at: usize) {
+        if self.held.is_some() {
+            return;
+        }
+        let lists = match buf[at] {
+            b'{' => self.skipper.lists_in(buf, at, self.depth as u32 + 1),
+            _ => Vec::new(),
+        };
+        self.held = Some(Held {
+            keys: self.depth + 1,
+            found: super::scan::kind(buf[at]),
+            lists: lists.iter().map(|k| String::from_utf8_lossy(k).into_owned()).collect(),
+        });
     }
 
     /// The value at `self.pos`, checked: where it ends, or `None` when the

@@ -16,7 +16,7 @@
 //!   line. A document that is not valid JSON, or not an object, is one
 //!   error naming its line (and byte): there is no line to skip to.
 
-use super::document::{Event, Walk};
+use super::document::{Event, Held, Walk};
 use super::path::{JsonPath, Step};
 use super::options::JsonlOptions;
 use crate::io::error::{ErrorKind, Position, PositionedError};
@@ -294,7 +294,10 @@ impl JsonlBlockReader {
                 Ok(Event::End) => {
                     if doc.walk.arrays() == 0 {
                         let (path, detail) = match &self.opts.records {
-                            Some(p) => (p.to_string(), off_path(p, doc.walk.off_path())),
+                            Some(p) => match doc.walk.held() {
+                                Some(held) => (p.to_string(), held_instead(p, held)),
+                                None => (p.to_string(), off_path(p, doc.walk.off_path())),
+                            },
                             None => Default::default(),
                         };
                         return Err(self.err(None, ErrorKind::NoRecords { path, detail }));
@@ -370,6 +373,23 @@ impl JsonlBlockReader {
             ErrorKind::ValueTooLong { limit },
         )
     }
+}
+
+/// What the `--records` path reached instead of its array (or, before
+/// its end, of an object), and the path to a list held there.
+fn held_instead(path: &JsonPath, held: &Held) -> String {
+    let steps = path.steps();
+    let reached = JsonPath::from_steps(steps[..held.keys].to_vec()).map_or_else(|_| path.to_string(), |p| p.to_string());
+    let wanted = if held.keys == steps.len() { "an array" } else { "an object" };
+    let mut detail = format!(": {reached} holds {}, not {wanted}", held.found);
+    if let Some(first) = held.lists.first() {
+        let mut to_list = steps[..held.keys].to_vec();
+        to_list.push(Step::Key(first.as_str().into()));
+        let hint = JsonPath::from_steps(to_list).map_or(String::new(), |p| crate::select::suggestion(&p.to_string()));
+        let lists = crate::io::describe_columns(held.lists.iter().map(String::as_str));
+        detail += &format!("; its keys holding a list: {lists}{hint}");
+    }
+    detail
 }
 
 /// What `--records PATH` found instead of its array: the keys of the

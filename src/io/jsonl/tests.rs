@@ -262,7 +262,7 @@ fn records_stream_whatever_the_reads() {
 fn records_errors() {
     let opts = |p: &str| JsonlOptions::default().with_records(Some(JsonPath::parse(p).unwrap()));
     let e = read(br#"{"items": 3}"#, opts("items"), &["DOI"]).unwrap_err();
-    assert_eq!(e.to_string(), "in.jsonl: no array at items (--records)");
+    assert_eq!(e.to_string(), "in.jsonl: no array at items (--records): items holds a number, not an array");
     // A path that misses: the keys where it stopped, and the nearest.
     let crossref = br#"{"status":"ok","message":{"total-results":1,"items":[{"DOI":"10.1/x"}]}}"#;
     let e = read(crossref, opts("items"), &["DOI"]).unwrap_err();
@@ -270,6 +270,24 @@ fn records_errors() {
         e.to_string(),
         "in.jsonl: no array at items (--records); keys of the document: status, message \
          (did you mean 'message.items'?)"
+    );
+    // A path that reaches a value of another kind says what it holds:
+    // the object around the list, a list where an object was needed.
+    let e = read(crossref, opts("message"), &["DOI"]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "in.jsonl: no array at message (--records): message holds an object, not an array; \
+         its keys holding a list: items (did you mean 'message.items'?)"
+    );
+    let e = read(crossref, opts("message.items.DOI"), &["DOI"]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "in.jsonl: no array at message.items.DOI (--records): message.items holds an array, not an object"
+    );
+    let e = read(crossref, opts("message.total-results"), &["DOI"]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "in.jsonl: no array at message.total-results (--records): message.total-results holds a number, not an array"
     );
     let e = read(crossref, opts("message.item"), &["DOI"]).unwrap_err();
     assert_eq!(
