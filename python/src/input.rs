@@ -1,8 +1,9 @@
 //! Values from Python: any object with `__arrow_c_array__` or
 //! `__arrow_c_stream__` (the Arrow PyCapsule interface: pyarrow arrays and
 //! chunked arrays, Polars series, DuckDB results) read as Arrow arrays of
-//! a type `hdlscan_core::strings::IdColumn` reads, or integers (read as
-//! their decimal text); anything else is a `TypeError` naming what it got.
+//! a type `hdlscan_core::strings::IdColumn` reads, integers (read as
+//! their decimal text), or lists of either (cells of several values,
+//! `items`); anything else is a `TypeError` naming what it got.
 
 use arrow_array::cast::AsArray;
 use arrow_array::ffi_stream::{ArrayStreamReader, FFI_ArrowArrayStream};
@@ -134,6 +135,10 @@ fn one_column(array: ArrayRef, values: &Bound<'_, PyAny>) -> PyResult<ArrayRef> 
         }
         _ => array,
     };
+    // A list of values: a cell of several items (`items`).
+    if crate::items::is_list_of_values(array.data_type()) {
+        return Ok(array);
+    }
     // An integer column (a PubMed id stored as a number) is read as its
     // decimal text, as the CLI reads one from Parquet.
     let array = match integer_text(array.as_ref()) {
@@ -143,8 +148,8 @@ fn one_column(array: ArrayRef, values: &Bound<'_, PyAny>) -> PyResult<ArrayRef> 
     match IdColumn::new(array.as_ref()) {
         Ok(_) => Ok(array),
         Err(_) => Err(PyTypeError::new_err(format!(
-            "expected strings (string, large_string, string_view, a dictionary of strings, or binary) \
-             or integers, got {} of Arrow type {}",
+            "expected strings (string, large_string, string_view, a dictionary of strings, or binary), \
+             integers, or lists of them (a cell of several values), got {} of Arrow type {}",
             type_name(values),
             array.data_type()
         ))),

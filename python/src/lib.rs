@@ -12,6 +12,7 @@
 //! DuckDB function; `hdlscan.spark` stands on this module too.
 
 mod input;
+mod items;
 mod options;
 mod report;
 mod variant;
@@ -24,29 +25,36 @@ use arrow_array::{Array, ArrayRef, RecordBatch, StringArray, downcast_dictionary
 use arrow_buffer::ArrowNativeType;
 use arrow_pyarrow::ToPyArrow;
 use arrow_schema::{DataType, Field, Schema};
-use hdlscan_core::classify::{Value, classify_cells};
+use hdlscan_core::classify::{SPLIT_LEAD, Value, classify_cells};
 use hdlscan_core::id::{Parser, Split};
 use options::Given;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// Classifies every value of `arrays` in order (records numbered from
-/// `first_record`), calling `each` with each value's record, into one batch.
+/// `first_record`), calling `each` with each value's record and 1-based
+/// place in its cell, into one batch. A list array is a column of cells
+/// of several items (`items`): its batch is led by `record`,
+/// `value_index` and `value`, as `split`'s is.
 fn classify_arrays(
     arrays: &[ArrayRef],
     parser: &Parser,
     split: Option<&Split>,
     first_record: u64,
-    mut each: impl FnMut(u64, &Value<'_>),
+    mut each: impl FnMut(u64, u32, &Value<'_>),
 ) -> PyResult<RecordBatch> {
     let mut batches = Vec::with_capacity(arrays.len().max(1));
     let mut record = first_record;
     for a in arrays {
         let base = record;
-        batches.push(
-            classify_cells(a.as_ref(), parser, split, base, |v| each(base + v.row as u64, v))
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        );
+        let batch = match items::items(a.as_ref()) {
+            Some(items) => classify_items(&items, parser, split, base, &mut each)?,
+            None => classify_cells(a.as_ref(), parser, split, base, |v| {
+                each(base + v.row as u64, v.index, v)
+            })
+            .map_err(|e| PyValueError::new_err(e.to_string()))?,
+        };
+        batches.push(batch);
         record += a.len() as u64;
     }
     if batches.len() == 1 {
@@ -60,6 +68,55 @@ fn classify_arrays(
             .schema(),
     };
     arrow_select::concat::concat_batches(&schema, &batches).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// `classify_cells` of a list column's items, a row per value led by its
+/// cell's record, its place among the cell's values and its text.
+fn classify_items(
+    items: &items::Items,
+    parser: &Parser,
+    split: Option<&Split>,
+    base: u64,
+    each: &mut impl FnMut(u64, u32, &Value<'_>),
+) -> PyResult<RecordBatch> {
+    use arrow_array::builder::{StringBuilder, UInt32Builder, UInt64Builder};
+    let n = items.cell.len();
+    let (mut records, mut indices, mut text) = (
+        UInt64Builder::with_capacity(n),
+        UInt32Builder::with_capacity(n),
+        StringBuilder::with_capacity(n, n * 32),
+    );
+    let (mut last, mut index) = (None, 0u32);
+    let spec = classify_cells(items.flat.as_ref(), parser, split, base, |v| {
+        let cell = items.cell[v.row];
+        if last != Some(cell) {
+            (last, index) = (Some(cell), 0);
+        }
+        index += 1;
+        let record = base + cell as u64;
+        records.append_value(record);
+        indices.append_value(index);
+        text.append_value(String::from_utf8_lossy(v.raw));
+        each(record, index, v);
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // `split`'s batch opens with its own record, value_index and value
+    // (of the items, not the cells): replaced.
+    let skip = if split.is_some() { SPLIT_LEAD.len() } else { 0 };
+    let schema = spec.schema();
+    let mut fields: Vec<Field> = vec![
+        Field::new(SPLIT_LEAD[0], DataType::UInt64, false),
+        Field::new(SPLIT_LEAD[1], DataType::UInt32, false),
+        Field::new(SPLIT_LEAD[2], DataType::Utf8, false),
+    ];
+    fields.extend(schema.fields().iter().skip(skip).map(|f| f.as_ref().clone()));
+    let mut columns: Vec<ArrayRef> = vec![
+        Arc::new(records.finish()),
+        Arc::new(indices.finish()),
+        Arc::new(text.finish()),
+    ];
+    columns.extend(spec.columns().iter().skip(skip).cloned());
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A dictionary of strings as plain strings (a loop of its own: arrow's
@@ -109,7 +166,11 @@ fn spark_types(batch: RecordBatch) -> PyResult<RecordBatch> {
 /// (a pyarrow Array or ChunkedArray, a Polars Series, a one-column pyarrow
 /// Table or DuckDB relation) of strings (string, large_string,
 /// string_view, a dictionary of strings) or binary. A null is an `empty`
-/// value. Anything else raises `TypeError`.
+/// value. A list of them is a cell of several values (the elements a
+/// path through `[]` reached), a row per value led by `record`,
+/// `value_index` and `value` as under `split`; an empty or null list is
+/// one empty value, as the CLI counts a path that found nothing.
+/// Anything else raises `TypeError`.
 ///
 /// `repair`, `expect` (namespaces: `("doi",)`, or one: `"doi"`),
 /// `resolvers` (hosts: `("repository.example.edu/handle",)`) and
@@ -157,7 +218,7 @@ fn parse<'py>(
     let split = given.split()?;
     let arrays = input::arrays(values)?;
     let batch = py.detach(|| {
-        let batch = classify_arrays(&arrays, &parser, split.as_ref(), first_record, |_, _| {})?;
+        let batch = classify_arrays(&arrays, &parser, split.as_ref(), first_record, |_, _, _| {})?;
         if spark_types {
             self::spark_types(batch)
         } else {

@@ -250,8 +250,8 @@ impl Report {
         let (parser, split) = (&self.parsers[c], self.split.as_ref());
         let (stats, members, keep) = (&mut s.stats, &mut self.members, s.keep_canonicals);
         let batch = py.detach(|| {
-            crate::classify_arrays(&arrays, parser, split, first_record, |record, v| {
-                if v.index == 1 {
+            crate::classify_arrays(&arrays, parser, split, first_record, |record, value_index, v| {
+                if value_index == 1 {
                     stats.cell(c);
                 }
                 let at = At {
@@ -259,7 +259,7 @@ impl Report {
                     record,
                     line: None,
                     column: c as u32,
-                    value_index: v.index,
+                    value_index,
                 };
                 let canonical = v.rendered.canonical();
                 stats.value(at, v.raw, v.parsed, canonical);

@@ -274,3 +274,37 @@ def test_set_run_fills_the_run_section_as_the_cli_does():
         r.set_run(formats=["csv", "csv"])
     one = hdlscan.Report(["doi"])
     assert json.loads(one.to_json())["run"]["output_shape"] == "wide"
+
+
+def test_lists_are_cells_of_several_values_as_the_clis_paths(cli, tmp_path):
+    """A list array is a column of cells of several values, as the CLI
+    reads a path through `[]`: a value per element, `value_index` its place
+    in the record, a null element an empty value, an empty or null list
+    one empty value. The report (counts, examples, clusters) is the CLI's
+    on the same records as JSON Lines, added in two blocks."""
+    urls = [
+        ["https://doi.org/10.7717/peerj.4375", None, "http://hdl.handle.net/2027.42/40123"],
+        [],
+        None,
+        ["hdl:2027.42/40123", "10.7717/PEERJ.4375", "N/A"],
+    ]
+    works = tmp_path / "works.jsonl"
+    works.write_text("".join(
+        json.dumps({"locations": None if u is None else [{"url": x} for x in u]}) + "\n" for u in urls
+    ))
+    out = tmp_path / "cli.json"
+    subprocess.run([cli, "scan", works, "-c", "locations[].url", "--report", out, "-q"], check=True)
+    col = "locations[].url"
+    r = hdlscan.Report([col], [str(works)])
+    values = pa.array(urls, pa.list_(pa.string()))
+    first = r.add(values.slice(0, 2), column=col).to_pylist()
+    second = hdlscan.Report([col], [str(works)])
+    rows = first + second.add(values.slice(2), column=col, first_record=3).to_pylist()
+    r.merge(second)
+    r.compute_clusters()
+    assert comparable(json.loads(r.to_json())) == comparable(json.loads(out.read_text()))
+    assert [(x["record"], x["value_index"], x["value"]) for x in rows] == [
+        (1, 1, "https://doi.org/10.7717/peerj.4375"), (1, 2, ""), (1, 3, "http://hdl.handle.net/2027.42/40123"),
+        (2, 1, ""), (3, 1, ""), (4, 1, "hdl:2027.42/40123"), (4, 2, "10.7717/PEERJ.4375"), (4, 3, "N/A"),
+    ]
+    assert [x["record"] for x in hdlscan.parse(values).to_pylist()] == [1, 1, 1, 2, 3, 4, 4, 4]
