@@ -565,10 +565,93 @@ def test_command_reads_json_paths_as_the_cli(spark, cli, tmp_path):
     assert pq.read_table(tmp_path / "one.parquet").column_names[:5] == ["record", "line", "source_column", "value_index", "value"]
 
 
-def test_a_path_through_a_list_is_a_usage_error_saying_so(spark, capsys):
+# OpenAlex-like works for paths through lists: several locations, the
+# same landing page in two records (a cluster), an empty and a null
+# `locations`, a null element, an element without the key, a null URL,
+# `authorships[].institutions[].ror` (lists in lists, one empty or null).
+WORKS = [
+    {"id": "W1", "doi": "https://doi.org/10.7717/peerj.4375",
+     "locations": [{"landing_page_url": "https://doi.org/10.7717/peerj.4375", "pdf_url": "https://peerj.com/articles/4375.pdf"},
+                   {"landing_page_url": "https://europepmc.org/articles/pmc5815332", "pdf_url": None},
+                   {"landing_page_url": "http://hdl.handle.net/2027.42/40123"}],
+     "authorships": [{"institutions": [{"ror": "https://ror.org/02mhbdp94"}, {"ror": None}]}, {"institutions": []}]},
+    {"id": "W2", "doi": None, "locations": [{"landing_page_url": "https://hdl.handle.net/2027.42/40123"}, None, {"pdf_url": "x"}],
+     "authorships": []},
+    {"id": "W3", "doi": "https://doi.org/10.1000/ABC/def", "locations": [], "authorships": None},
+    {"id": "W4", "doi": "https://doi.org/10.5281/zenodo.1234567", "locations": None,
+     "authorships": [{"institutions": [{"ror": "https://ror.org/02mhbdp94"}]}, {"institutions": None}, None]},
+    {"id": "W5", "doi": "10.1000/xyz", "locations": [{"landing_page_url": None}, {"landing_page_url": "doi:10.1000/XYZ"}],
+     "authorships": [{"institutions": [{"ror": "not a handle"}]}]},
+]
+LIST_ARGS = ["-c", "locations[].landing_page_url", "-c", "authorships[].institutions[].ror", "-c", "doi", "--keep", "id"]
+
+
+def compare_with_the_cli(cli, tmp_path, data, argv):
+    """Runs the CLI and the command on `data` with `argv`; asserts the
+    same report (totals, codes, examples with their places, clusters) and
+    the same output rows (but `line`), and returns both reports."""
+    args = [str(data), *argv]
+    cli_out, spark_out = tmp_path / "cli.parquet", tmp_path / "spark.parquet"
+    subprocess.run([cli, "scan", *args, "-q", "-o", str(cli_out), "--report", str(tmp_path / "cli.json")], check=True)
+    assert run_command(*args, "-o", str(spark_out), "--report", str(tmp_path / "spark.json")) == 0
+    want, got = [json.loads((tmp_path / f).read_text()) for f in ("cli.json", "spark.json")]
+    assert_same(got, want)
+    # Examples where they were read, but the input's path as given and
+    # the line, which Spark does not say.
+    for k in ("errors", "warnings"):
+        shown = lambda r: {c: [{f: x for f, x in e.items() if f not in ("input", "line")} for e in v["examples"]] for c, v in r[k].items()}  # noqa: E731
+        assert shown(got) == shown(want), k
+    assert got["columns"] == want["columns"]
+    assert got["run"]["output_shape"] == want["run"]["output_shape"] == "long"
+    key = lambda r: (r["record"], r["source_column"], r["value_index"])  # noqa: E731
+    cli_rows = sorted(pq.read_table(cli_out).to_pylist(), key=key)
+    spark_rows = sorted(pq.read_table(spark_out).to_pylist(), key=key)
+    assert [{**r, "line": None} for r in cli_rows] == spark_rows
+    return want, got
+
+
+def test_command_reads_paths_through_lists_as_the_cli(spark, cli, tmp_path):
+    """`-c 'locations[].landing_page_url'` on OpenAlex works: a value per
+    element, numbered in its record; an empty or null list one empty
+    value, a null element or one without the key an empty value in its
+    place; lists in lists; the report's counts, examples and clusters
+    and the long output are the CLI's."""
+    works = tmp_path / "works.jsonl"
+    works.write_text("".join(json.dumps(w) + "\n" for w in WORKS))
+    want, got = compare_with_the_cli(cli, tmp_path, works, LIST_ARGS)
+    assert got["duplicates"]["clusters"] >= 2
+    rows = pq.read_table(tmp_path / "spark.parquet").to_pylist()
+    w2 = [(r["value_index"], r["value"]) for r in rows if r["record"] == 2 and r["source_column"] == "locations[].landing_page_url"]
+    assert sorted(w2) == [(1, "https://hdl.handle.net/2027.42/40123"), (2, ""), (3, "")]
+
+
+def test_command_reads_paths_through_parquet_lists_as_the_cli(spark, cli, tmp_path):
+    """The same works as nested Parquet (lists of structs): the CLI's
+    output and report."""
+    import pyarrow as pa
+
+    data = tmp_path / "works.parquet"
+    pq.write_table(pa.Table.from_pylist(WORKS), data)
+    compare_with_the_cli(cli, tmp_path, data, LIST_ARGS)
+
+
+def test_paths_through_lists_split_as_the_cli(spark, cli, tmp_path):
+    """`--split` splits each element: `value_index` counts a record's
+    values across elements and pieces, as the CLI counts them."""
+    works = tmp_path / "works.jsonl"
+    works.write_text(
+        json.dumps({"id": "a", "ids": [{"v": "10.1000/a || hdl:2027/b"}, {"v": "10.1000/c"}]}) + "\n"
+        + json.dumps({"id": "b", "ids": [{"v": ""}, {"v": "10.1000/a"}]}) + "\n"
+    )
+    compare_with_the_cli(cli, tmp_path, works, ["-c", "ids[].v", "--split", "||"])
+
+
+def test_a_kept_path_through_a_list_is_a_usage_error_as_the_clis(spark, cli, capsys):
     works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
-    assert run_command(str(works), "-c", "locations[].landing_page_url") == 2
-    assert "locations[].landing_page_url: a path through a list ([]) is read by the CLI" in capsys.readouterr().err
+    argv = [str(works), "-c", "doi", "--keep", "locations[].landing_page_url"]
+    assert subprocess.run([cli, "scan", *argv, "-q"], capture_output=True).returncode == 2
+    assert run_command(*argv) == 2
+    assert "a kept path gives one cell per record" in capsys.readouterr().err
 
 
 def test_command_csv_output_keeps_values_as_the_cli_writes_them(spark, cli, tmp_path):

@@ -37,7 +37,8 @@ class Job:
     """One scan of `df`: its enriched rows, report and duplicates, sharing
     one parse of every value.
 
-    `columns` and `keep` take names, paths into structs (`ids.doi`) or
+    `columns` and `keep` take names, paths into structs and lists
+    (`ids.doi`, `locations[].landing_page_url`: a value per element) or
     patterns (as `-c`); `inputs` orders
     the input files (their URIs as `_metadata.file_path` gives them);
     `repair`, `expect`, `resolvers`, `split`, `long` and `column_prefix`

@@ -72,7 +72,7 @@ def arguments(argv):
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, directories or globs Spark reads (.csv, .tsv, .parquet, .jsonl/.json; .gz CSV too)")
-    p.add_argument("-c", "--column", action="append", required=True, help="an identifier column, repeatable: a name, a 1-based number, a pattern with * and ?, or a path into structs (ids.doi), as hdlscan scan reads them")
+    p.add_argument("-c", "--column", action="append", required=True, help="an identifier column, repeatable: a name, a 1-based number, a pattern with * and ?, or a path into structs and lists (ids.doi, 'locations[].landing_page_url'), as hdlscan scan reads them")
     p.add_argument("-o", "--output", help="write the input enriched with SPEC's columns here (.parquet or .csv, a directory of parts, replacing a job's earlier output); without it the run is an audit")
     p.add_argument("--report", action="append", default=[], help="write the report here (.json, .md, .html by the extension; - for stdout), repeatable")
     p.add_argument("--report-format", choices=("json", "md", "html"), help="the format of --report - and of other extensions")

@@ -6,10 +6,10 @@ report is made.
 
 - wide (one column, not split): every input column, `record`, SPEC's
   columns;
-- long (several columns, `split` or `long`): `input` (with several
-  inputs), `record`, `line` (always null: Spark does not say where a CSV
-  record starts), `column`, `value_index`, `value`, the `keep` columns,
-  SPEC's columns.
+- long (several columns, `split`, `long` or a path through a list):
+  `input` (with several inputs), `record`, `line` (always null: Spark
+  does not say where a CSV record starts), `column`, `value_index`,
+  `value`, the `keep` columns, SPEC's columns.
 
 A scan that makes a report (`Job`) adds four internal columns
 (`INTERNAL`), dropped from what users see: the input's index, the
@@ -119,6 +119,8 @@ class Plan:
     options: Options
     layout: _records.Layout
     partials: bool
+    lists: frozenset = frozenset()
+    """The columns that are paths through lists: a cell of several values."""
     wide: bool = field(init=False)
     prefix: str = field(init=False)
     expects: list = field(init=False)
@@ -127,7 +129,8 @@ class Plan:
         from hdlscan import _hdlscan
 
         o = self.options
-        self.wide = len(self.columns) == 1 and o.split is None and not o.long
+        # A path through a list makes the output long, as the CLI's.
+        self.wide = len(self.columns) == 1 and o.split is None and not o.long and not self.lists
         # The CLI's rule, from its own code: every added column gets the
         # prefix (`record` and long output's leading columns too).
         own = self.names if self.wide else self.keep
@@ -170,7 +173,8 @@ class Plan:
             values = rows.column(name)
             spec = self.parse(values, ci, input, first, report)
             cols, names = [], []
-            if self.options.split is None:
+            many = self.options.split is not None or name in self.lists
+            if not many:
                 record = pa.array(np.arange(first, first + n, dtype=np.int64))
                 take = None
                 index = constant(1, n, pa.int64())
@@ -196,7 +200,7 @@ class Plan:
                 for k in self.keep:
                     cols.append(rows.column(k) if take is None else rows.column(k).take(take))
                     names.append(k)
-            skip = {"record", "value_index", "value"} if self.options.split is not None else set()
+            skip = {"record", "value_index", "value"} if many else set()
             for s in spec.schema.names:
                 if s not in skip:
                     cols.append(spec.column(s))
@@ -225,36 +229,86 @@ class Plan:
 
 def paths(df: DataFrame, columns: list, keep: list) -> tuple[DataFrame, list[str]]:
     """`df` with a column for each selector of `columns` and `keep` that
-    names no column but a path into its structs (`ids.doi` of an OpenAlex
-    work, as the CLI reads JSON and nested Parquet), named by the path,
+    names no column but a path into its structs and lists (`ids.doi`,
+    `locations[].landing_page_url` of an OpenAlex work, as the CLI reads
+    JSON and nested Parquet: docs/usage.md, "Paths"), named by the path,
     and those names; they are read, not written back as input columns.
-    A path through a list (`locations[].landing_page_url`) is a
-    `ValueError` saying so: a value per element is the CLI's, not yet
-    this scan's."""
-    from pyspark.sql.types import StructType
-
+    A path through a list is a column of lists (`reach`), a cell of
+    several values to the parser; a kept one is a `ValueError`, as it is
+    a usage error for the CLI."""
     names = set(df.columns)
     added = []
     for sel in columns + keep:
         if not isinstance(sel, str) or sel in names or sel in added:
             continue
-        if "[]" in sel:
-            raise ValueError(
-                f"{sel}: a path through a list ([]) is read by the CLI, not by hdlscan.spark: "
-                "give a column, or explode the list first (pyspark.sql.functions.explode_outer)"
-            )
-        steps = sel.split(".")
+        steps = [s for k in sel.split(".") for s in split_key(k)]
         if len(steps) < 2 or any(c in sel for c in "*?") or steps[0] not in names:
             continue
-        field, expr = df.schema[steps[0]].dataType, col(steps[0])
-        for step in steps[1:]:
-            if not isinstance(field, StructType) or step not in field.names:
-                break
-            field, expr = field[step].dataType, expr.getField(step)
-        else:
-            df = df.withColumn(sel, expr)
-            added.append(sel)
+        top = df.schema[steps[0]].dataType
+        if not reaches(top, steps[1:]):
+            continue
+        if "[]" in steps and sel in keep:
+            # The CLI's words (src/plan/columns.rs).
+            raise ValueError(f"--keep {sel!r}: a kept path gives one cell per record; drop the [] to keep the whole list as JSON")
+        df = df.withColumn(sel, reach(col(steps[0]), top, steps[1:], "[]" in steps))
+        added.append(sel)
     return df, added
+
+
+def split_key(key: str) -> list[str]:
+    """`locations[]` as its steps, `locations` then `[]`; a key holding
+    other brackets as it is, which then names no field."""
+    bare = key.rstrip("[]")
+    n = (len(key) - len(bare)) // 2
+    return [bare, *["[]"] * n] if key == bare + "[]" * n and bare else [key]
+
+
+def reaches(dtype, steps: list[str]) -> bool:
+    """Whether Spark's schema (`dtype`, the top column's type) has the
+    path `steps`: each key a struct's field (a `[]` steps into a list, or
+    stays on a value that is not one)."""
+    from pyspark.sql.types import ArrayType, StructType
+
+    for step in steps:
+        if step == "[]":
+            dtype = dtype.elementType if isinstance(dtype, ArrayType) else dtype
+        elif isinstance(dtype, StructType) and step in dtype.names:
+            dtype = dtype[step].dataType
+        else:
+            return False
+    return True
+
+
+def reach(expr, dtype, steps: list[str], many: bool):
+    """What the path `steps` (which `reaches` has checked) reaches from
+    `expr`, of Spark type `dtype`: the value itself, or with `many` (a path
+    through `[]`) an array of strings, as the CLI walks JSON: a null
+    struct or list on the way one null (an empty value) in its place, an
+    empty list nothing, and a value that is not a list where `[]` is a
+    list of one."""
+    from pyspark.sql.types import ArrayType
+
+    if not steps:
+        return F.array(leaf(expr, dtype)) if many else expr
+    step, rest = steps[0], steps[1:]
+    if step != "[]":
+        return reach(expr.getField(step), dtype[step].dataType, rest, many)
+    if not isinstance(dtype, ArrayType):
+        return reach(expr, dtype, rest, many)
+    one_null = F.array(F.lit(None).cast(dtype.elementType))
+    each = lambda x: reach(x, dtype.elementType, rest, many)  # noqa: E731
+    return F.flatten(F.transform(F.coalesce(expr, one_null), each))
+
+
+def leaf(expr, dtype):
+    """A value a path through `[]` reached, as text: a string as it is,
+    a number or boolean its text as Spark holds it, a struct or list its
+    JSON (`to_json`)."""
+    from pyspark.sql.types import ArrayType, MapType, StringType, StructType
+
+    if isinstance(dtype, (StructType, ArrayType, MapType)):
+        return F.to_json(expr)
+    return expr if isinstance(dtype, StringType) else expr.cast("string")
 
 
 def enriched(df: DataFrame, columns, keep=(), options: Options = Options(), inputs=None, partials=False):
@@ -273,7 +327,8 @@ def prepared(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
     plan_columns = select(names + nested, columns)
     keep = select(names + nested, keep) if keep else []
     placed, layout = _records.placed(df, inputs)
-    plan = Plan(names, plan_columns, keep, options, layout, partials)
+    lists = frozenset(c for c in plan_columns if c in nested and "[]" in c)
+    plan = Plan(names, plan_columns, keep, options, layout, partials, lists)
     arrow_in = to_arrow_schema(placed.schema)
     empty = pa.RecordBatch.from_arrays([pa.array([], f.type) for f in arrow_in], schema=arrow_in)
     # A report checks the options on the driver (`expect`'s columns), also
