@@ -646,6 +646,24 @@ def test_paths_through_lists_split_as_the_cli(spark, cli, tmp_path):
     compare_with_the_cli(cli, tmp_path, works, ["-c", "ids[].v", "--split", "||"])
 
 
+def test_command_reads_json_numbers_booleans_and_objects_as_the_cli(spark, cli, tmp_path):
+    """A number at the end of a path is its text as written (`1.50`, not
+    Spark's double 1.5), a boolean `true`, an object or list its JSON
+    (compact here, as OpenAlex writes it), in a list too; Spark stopped at
+    the struct and gave `1.5`."""
+    works = tmp_path / "works.jsonl"
+    rows = [
+        {"id": "a", "pmid": 29456894, "v": 1.50, "ok": True, "ids": {"doi": "10.1000/x", "n": 1e5}, "xs": [1.50, 2]},
+        {"id": "b", "pmid": None, "v": 2, "ok": False, "ids": None, "xs": []},
+    ]
+    text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows).replace("1.5,", "1.50,")
+    works.write_text(text.replace('"n":100000.0', '"n":1e5'))
+    assert '"v":1.50' in works.read_text() and '"n":1e5' in works.read_text()
+    compare_with_the_cli(cli, tmp_path, works, ["-c", "pmid", "-c", "v", "-c", "ok", "-c", "ids", "-c", "xs[]", "--keep", "id"])
+    values = {(r["source_column"], r["value"]) for r in pq.read_table(tmp_path / "spark.parquet").to_pylist()}
+    assert {("v", "1.50"), ("ok", "true"), ("ids", '{"doi":"10.1000/x","n":1e5}'), ("xs[]", "1.50")} <= values
+
+
 def test_a_kept_path_through_a_list_is_a_usage_error_as_the_clis(spark, cli, capsys):
     works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
     argv = [str(works), "-c", "doi", "--keep", "locations[].landing_page_url"]

@@ -131,10 +131,13 @@ def read(spark, args):
         # of nulls, counted as empty values where the CLI stops naming the
         # line; FAILFAST would fail in schema inference without naming
         # the file. The column only exists when such a line does.
-        df = spark.read.json(paths, mode="PERMISSIVE", columnNameOfCorruptRecord=CORRUPT)
+        # `primitivesAsString`: a number is its text as written (`1.50`,
+        # `1e5`), a boolean `true`, as the CLI reads them, not a double.
+        df = spark.read.json(paths, mode="PERMISSIVE", columnNameOfCorruptRecord=CORRUPT, primitivesAsString=True)
         if CORRUPT in df.columns:
             corrupt(df, paths)
-        return df
+        schema = objects_as_text(df.schema, args.column + args.keep)
+        return df if schema == df.schema else spark.read.schema(schema).json(paths, mode="PERMISSIVE")
     # Spark turns quoting off with an empty quote character. FAILFAST: a
     # record with more or fewer fields than the header is an error, as it
     # is for the CLI, not a row padded with nulls or cut short.
@@ -166,6 +169,38 @@ def read(spark, args):
     # an empty field, "" as the CLI reads it: the output's input and kept
     # columns are then the CLI's.
     return df.na.fill("")
+
+
+def objects_as_text(schema, selectors):
+    """`schema` with the objects and lists that `selectors` (paths, or
+    names) end on read as strings: Spark's JSON reader then gives their
+    text as the line holds it, where the CLI reads an object at the end of
+    a path as its JSON. Through `[]` the elements' field is changed; one
+    another selector goes into is left as it is."""
+    from pyspark.sql.types import ArrayType, MapType, StringType, StructField, StructType
+
+    from ._scan import split_key
+
+    def text(dtype, steps):
+        if not steps:
+            return StringType() if isinstance(dtype, (StructType, ArrayType, MapType)) else dtype
+        step, rest = steps[0], steps[1:]
+        if step == "[]":
+            return ArrayType(text(dtype.elementType, rest), dtype.containsNull) if isinstance(dtype, ArrayType) else text(dtype, rest)
+        if not isinstance(dtype, StructType) or step not in dtype.names:
+            return dtype
+        return StructType([StructField(f.name, text(f.dataType, rest), f.nullable) if f.name == step else f for f in dtype.fields])
+
+    paths = [[sel] if sel in schema.names else [k for part in sel.split(".") for k in split_key(part)] for sel in selectors]
+    for sel, steps in zip(selectors, paths):
+        if steps[0] not in schema.names or any(c in sel for c in "*?"):
+            continue
+        # Read as text, an object's fields could not be reached by another
+        # path (`-c ids --keep ids.doi`): it stays a struct.
+        if any(len(p) > len(steps) and p[: len(steps)] == steps for p in paths):
+            continue
+        schema = text(StructType(schema.fields), steps)
+    return StructType([f for f in schema.fields if f.name != CORRUPT])
 
 
 def corrupt(df, paths):
