@@ -630,9 +630,16 @@ def test_command_reads_paths_through_parquet_lists_as_the_cli(spark, cli, tmp_pa
     output and report."""
     import pyarrow as pa
 
+    from hdlscan.spark import scan
+
     data = tmp_path / "works.parquet"
     pq.write_table(pa.Table.from_pylist(WORKS), data)
     compare_with_the_cli(cli, tmp_path, data, LIST_ARGS)
+    # From Python, without a report: the same rows.
+    columns = [LIST_ARGS[1], LIST_ARGS[3], LIST_ARGS[5]]
+    key = lambda r: (r["record"], r["source_column"], r["value_index"])  # noqa: E731
+    got = sorted((r.asDict() for r in scan(spark.read.parquet(str(data)), columns, keep=["id"]).collect()), key=key)
+    assert got == sorted(pq.read_table(tmp_path / "spark.parquet").to_pylist(), key=key)
 
 
 def test_paths_through_lists_split_as_the_cli(spark, cli, tmp_path):
