@@ -671,6 +671,28 @@ def test_command_reads_json_numbers_booleans_and_objects_as_the_cli(spark, cli, 
     assert {("v", "1.50"), ("ok", "true"), ("ids", '{"doi":"10.1000/x","n":1e5}'), ("xs[]", "1.50")} <= values
 
 
+def test_command_reads_compressed_json_lines_as_the_cli(spark, cli, tmp_path, capsys):
+    """`works.jsonl.gz` is JSON Lines, as the CLI reads it through the
+    `.gz` (the command read it as CSV, its first record a header); its
+    size is 0 in the report, where the CLI gives it decompressed
+    (docs/spark.md). OpenAlex's `part_000.gz`: both say to give
+    `--input-format jsonl` (exit 1)."""
+    import gzip
+
+    works = tmp_path / "works.jsonl.gz"
+    text = "".join(json.dumps(w) + "\n" for w in WORKS)
+    works.write_bytes(gzip.compress(text.encode()))
+    want, got = compare_with_the_cli(cli, tmp_path, works, LIST_ARGS)
+    assert [i["format"] for i in got["run"]["inputs"]] == [i["format"] for i in want["run"]["inputs"]] == ["jsonl"]
+    assert (got["run"]["inputs"][0]["bytes"], want["run"]["inputs"][0]["bytes"]) == (0, len(text.encode()))
+    part = tmp_path / "part_000.gz"
+    part.write_bytes(works.read_bytes())
+    assert subprocess.run([cli, "scan", str(part), "-c", "doi", "-q"], capture_output=True).returncode == 1
+    capsys.readouterr()
+    assert run_command(str(part), "-c", "doi") == 1
+    assert "part_000.gz: this is JSON Lines, not CSV: read it with --input-format jsonl" in capsys.readouterr().err
+
+
 def test_a_kept_path_through_a_list_is_a_usage_error_as_the_clis(spark, cli, capsys):
     works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
     argv = [str(works), "-c", "doi", "--keep", "locations[].landing_page_url"]

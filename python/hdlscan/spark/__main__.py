@@ -71,7 +71,7 @@ def arguments(argv):
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, directories or globs Spark reads (.csv, .tsv, .parquet, .jsonl/.json; .gz CSV too)")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, directories or globs Spark reads (.csv, .tsv, .parquet, .jsonl/.json; .gz too)")
     p.add_argument("-c", "--column", action="append", required=True, help="an identifier column, repeatable: a name, a 1-based number, a pattern with * and ?, or a path into structs and lists (ids.doi, 'locations[].landing_page_url'), as hdlscan scan reads them")
     p.add_argument("-o", "--output", help="write the input enriched with SPEC's columns here (.parquet or .csv, a directory of parts, replacing a job's earlier output); without it the run is an audit")
     p.add_argument("--report", action="append", default=[], help="write the report here (.json, .md, .html by the extension; - for stdout), repeatable")
@@ -97,13 +97,15 @@ def arguments(argv):
 
 
 def input_format(args) -> str:
+    """The first input's format by its extension, looking through `.gz`
+    and `.zst` as the CLI does (`works.jsonl.gz` is JSON Lines); CSV for
+    any other name."""
     if args.input_format:
         return args.input_format
     first = args.inputs[0].rstrip("/").lower()
-    for ext, fmt in ((".parquet", "parquet"), (".tsv", "tsv"), (".tsv.gz", "tsv"), (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".json", "jsonl")):
-        if first.endswith(ext):
-            return fmt
-    return "csv"
+    first = first.removesuffix(".gz") if first.endswith(".gz") else first.removesuffix(".zst")
+    exts = {"parquet": "parquet", "pq": "parquet", "tsv": "tsv", "tab": "tsv", "jsonl": "jsonl", "ndjson": "jsonl", "json": "jsonl"}
+    return exts.get(first.rsplit(".", 1)[-1], "csv") if "." in first else "csv"
 
 
 def uri(path: str) -> str:
@@ -162,6 +164,11 @@ def read(spark, args):
         if fields > 1:
             args.delimiter = sep
             df = csv(sep)
+    if fmt == "csv" and not args.input_format and df.columns and df.columns[0].lstrip().startswith("{"):
+        # OpenAlex's snapshot names its JSON Lines `part_000.gz`: the CLI
+        # sees the object and says what to do, where Spark would take the
+        # first record for a header.
+        raise BadInput(f"{', '.join(paths)}: this is JSON Lines, not CSV: read it with --input-format jsonl (or name it .jsonl)")
     if args.no_headers:
         df = df.toDF(*[f"column_{i + 1}" for i in range(len(df.columns))])
     # Spark reads an empty field as null whatever its options say; every
