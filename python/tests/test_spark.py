@@ -693,6 +693,19 @@ def test_command_reads_compressed_json_lines_as_the_cli(spark, cli, tmp_path, ca
     assert "part_000.gz: this is JSON Lines, not CSV: read it with --input-format jsonl" in capsys.readouterr().err
 
 
+def test_a_list_column_is_read_through_its_path(spark):
+    """A column of lists chosen by name is an error naming the path that
+    reads its elements, as the CLI's (the wheel would take it as cells of
+    several values); `urls[]` reads them."""
+    from hdlscan.spark import scan
+
+    df = spark.createDataFrame([("a", ["10.1000/x", None]), ("b", [])], "id string, urls array<string>")
+    with pytest.raises(TypeError, match=r"a path reads its elements: 'urls\[\]'"):
+        scan(df, "urls")
+    rows = [(r["record"], r["value_index"], r["value"], r["kind"]) for r in scan(df, "urls[]").orderBy("record", "value_index").collect()]
+    assert rows == [(1, 1, "10.1000/x", "doi"), (1, 2, "", "invalid"), (2, 1, "", "invalid")]
+
+
 def test_a_kept_path_through_a_list_is_a_usage_error_as_the_clis(spark, cli, capsys):
     works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
     argv = [str(works), "-c", "doi", "--keep", "locations[].landing_page_url"]

@@ -328,6 +328,11 @@ def prepared(df: DataFrame, columns, keep=(), options: Options = Options(), inpu
     keep = select(names + nested, keep) if keep else []
     placed, layout = _records.placed(df, inputs)
     lists = frozenset(c for c in plan_columns if c in nested and "[]" in c)
+    for c in plan_columns:
+        # The wheel would read a list as a cell of several values; the CLI
+        # asks for the path that says so.
+        if c not in lists and df.schema[c].dataType.typeName() == "array":
+            raise TypeError(f"column {c!r} is a list ({df.schema[c].dataType.simpleString()}): a path reads its elements: {c + '[]'!r}")
     plan = Plan(names, plan_columns, keep, options, layout, partials, lists)
     arrow_in = to_arrow_schema(placed.schema)
     empty = pa.RecordBatch.from_arrays([pa.array([], f.type) for f in arrow_in], schema=arrow_in)
