@@ -706,12 +706,19 @@ def test_a_list_column_is_read_through_its_path(spark):
     assert rows == [(1, 1, "10.1000/x", "doi"), (1, 2, "", "invalid"), (2, 1, "", "invalid")]
 
 
-def test_a_kept_path_through_a_list_is_a_usage_error_as_the_clis(spark, cli, capsys):
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["-c", "doi", "--keep", "locations[].landing_page_url"], "a kept path gives one cell per record"),
+        (["-c", "locations.landing_page_url"], "a path reads its elements: 'locations[].landing_page_url'"),
+    ],
+    ids=["kept path through a list", "key of a list"],
+)
+def test_list_paths_usage_errors_as_the_clis(spark, cli, capsys, argv, said):
     works = ROOT / "testdata" / "jsonl" / "openalex_works.jsonl"
-    argv = [str(works), "-c", "doi", "--keep", "locations[].landing_page_url"]
-    assert subprocess.run([cli, "scan", *argv, "-q"], capture_output=True).returncode == 2
-    assert run_command(*argv) == 2
-    assert "a kept path gives one cell per record" in capsys.readouterr().err
+    assert subprocess.run([cli, "scan", str(works), *argv, "-q"], capture_output=True).returncode == 2
+    assert run_command(str(works), *argv) == 2
+    assert said in capsys.readouterr().err
 
 
 def test_command_csv_output_keeps_values_as_the_cli_writes_them(spark, cli, tmp_path):

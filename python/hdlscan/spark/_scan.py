@@ -245,7 +245,7 @@ def paths(df: DataFrame, columns: list, keep: list) -> tuple[DataFrame, list[str
         if len(steps) < 2 or any(c in sel for c in "*?") or steps[0] not in names:
             continue
         top = df.schema[steps[0]].dataType
-        if not reaches(top, steps[1:]):
+        if not reaches(top, steps, sel):
             continue
         if "[]" in steps and sel in keep:
             # The CLI's words (src/plan/columns.rs).
@@ -263,19 +263,27 @@ def split_key(key: str) -> list[str]:
     return [bare, *["[]"] * n] if key == bare + "[]" * n and bare else [key]
 
 
-def reaches(dtype, steps: list[str]) -> bool:
-    """Whether Spark's schema (`dtype`, the top column's type) has the
-    path `steps`: each key a struct's field (a `[]` steps into a list, or
-    stays on a value that is not one)."""
+def reaches(dtype, steps: list[str], sel: str) -> bool:
+    """Whether Spark's schema (`dtype`, the type of the top column
+    `steps[0]`) has the path `steps` (the selector `sel`): each key a
+    struct's field (a `[]` steps into a list, or stays on a value that is
+    not one). A key asked of a list is a `ValueError` naming the path
+    that reads its elements, where the CLI finds that the path reaches
+    nothing (a usage error too)."""
     from pyspark.sql.types import ArrayType, StructType
 
-    for step in steps:
+    spelt = steps[0]
+    for step in steps[1:]:
         if step == "[]":
             dtype = dtype.elementType if isinstance(dtype, ArrayType) else dtype
         elif isinstance(dtype, StructType) and step in dtype.names:
             dtype = dtype[step].dataType
+        elif isinstance(dtype, ArrayType):
+            fix = spelt + "[]" + sel[len(spelt) :]
+            raise ValueError(f"{sel}: {spelt} is a list, not a struct: it has no field '{step}'; a path reads its elements: {fix!r}")
         else:
             return False
+        spelt += "[]" if step == "[]" else "." + step
     return True
 
 
