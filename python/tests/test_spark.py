@@ -693,6 +693,24 @@ def test_command_reads_compressed_json_lines_as_the_cli(spark, cli, tmp_path, ca
     assert "part_000.gz: this is JSON Lines, not CSV: read it with --input-format jsonl" in capsys.readouterr().err
 
 
+def test_report_sizes_come_from_spark_for_any_file_system():
+    """An input the driver cannot see (`s3a://…`, `dbfs:/…`) has the size
+    Spark's counting pass found (it was 0); a compressed one stays 0, the
+    CLI's being its size decompressed."""
+    from types import SimpleNamespace
+
+    import hdlscan
+    from hdlscan.spark import _records
+    from hdlscan.spark.__main__ import arguments, describe
+
+    inputs = ("s3a://bucket/works/part-0.jsonl", "dbfs:/mnt/works/part_001.gz")
+    r = hdlscan.Report(["doi"], list(inputs))
+    layout = _records.Layout(inputs=inputs, first={}, sizes=(1234, 567))
+    job = SimpleNamespace(plan=SimpleNamespace(layout=layout, keep=[], wide=False, prefix=""))
+    describe(r, job, arguments([inputs[0], "-c", "doi"]))
+    assert [i["bytes"] for i in json.loads(r.to_json())["run"]["inputs"]] == [1234, 0]
+
+
 def test_a_list_column_is_read_through_its_path(spark):
     """A column of lists chosen by name is an error naming the path that
     reads its elements, as the CLI's (the wheel would take it as cells of

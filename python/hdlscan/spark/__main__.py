@@ -292,15 +292,18 @@ def report_text(report, target: str, fmt: str | None) -> str:
 
 def describe(report, job, args):
     """The report's `run` as the CLI's says it: the inputs' format and
-    size (a local file's; 0 where Spark read one the driver cannot see or
+    size (as Spark's counting pass found it, any file system's, or a
+    local file's; 0 for one Spark decompressed, whose size the CLI gives
     decompressed), the output, its shape and prefix, and the CSV reader's
     options where given."""
     fmt = input_format(args)
     sizes = []
-    for path in report.inputs:
+    known = job.plan.layout.sizes or [None] * len(report.inputs)
+    for path, size in zip(report.inputs, known):
         local = path.startswith("/") and os.path.isfile(path)
         packed = path.lower().endswith((".gz", ".bz2", ".zst", ".xz", ".lz4", ".snappy", ".deflate"))
-        sizes.append(os.path.getsize(path) if local and not packed else 0)
+        size = size if size is not None else os.path.getsize(path) if local else 0
+        sizes.append(0 if packed else size)
     options = {"keep": list(job.plan.keep)}
     if fmt in ("csv", "tsv"):
         if args.delimiter:

@@ -54,7 +54,7 @@ def placed(df: DataFrame, inputs: list[str] | None = None) -> tuple[DataFrame, L
     else:
         out = df.withColumn(PATH, F.lit("")).withColumn(BLOCK, F.lit(0).cast("long"))
     out = out.withColumn(PART, F.spark_partition_id())
-    return out, layout(out, inputs)
+    return out, layout(out, inputs, files=bool(meta))
 
 
 @contextmanager
@@ -104,6 +104,9 @@ class Layout:
     first: dict | None
     """(path, block start, partition) -> (input index, records before it);
     None where the rows carry their record (`RECORD`)."""
+    sizes: tuple[int, ...] | None = None
+    """Each input's size in bytes as Spark's file system gives it (a
+    remote file's too), from the counting pass; None without one."""
 
     def runs(self, batches):
         """(rows, input index, first record) of every run of consecutive
@@ -121,13 +124,17 @@ class Layout:
                 done += n
 
 
-def layout(df_placed: DataFrame, inputs: list[str] | None = None) -> Layout:
+def layout(df_placed: DataFrame, inputs: list[str] | None = None, files: bool = False) -> Layout:
     """Counts the rows of every split of `df_placed` (with `META`) and
     numbers them. Files are in the order of the `inputs` that name them
     (URIs as `_metadata` gives them: a file, a directory or a glob), files
     named by one input (or by none) in sorted order, as a shell sorts
-    `part-*.parquet`."""
-    counts = df_placed.groupBy(PATH, BLOCK, PART).count().collect()
+    `part-*.parquet`. With `files` (`df_placed` has `_metadata`), the
+    pass gives the files' sizes too."""
+    # The files' sizes ride on the pass: Spark knows them for every file
+    # system it reads, where the driver sees only local files.
+    size = F.max("_metadata.file_size") if files else F.lit(0)
+    counts = df_placed.groupBy(PATH, BLOCK, PART).agg(F.count(F.lit(1)).alias("count"), size.alias("size")).collect()
     given = [p.rstrip("/") for p in inputs or ()]
 
     def rank(path):
@@ -141,7 +148,8 @@ def layout(df_placed: DataFrame, inputs: list[str] | None = None) -> Layout:
         first[(r[PATH], r[BLOCK], r[PART])] = (order[r[PATH]], done)
         done += r["count"]
     names = tuple(display_name(p) for p in paths) or ("",)
-    return Layout(inputs=names, first=first)
+    sizes = {r[PATH]: r["size"] or 0 for r in counts}
+    return Layout(inputs=names, first=first, sizes=tuple(sizes[p] for p in paths) or (0,))
 
 
 def record_runs(batch):
