@@ -4,6 +4,7 @@
 //! values and report, not a copy of them.
 //!
 //! - `input`: Python objects read as Arrow string arrays.
+//! - `items`: list arrays read as cells of several values.
 //! - `options`: `repair`, `expect`, `resolvers`, `split` into parsers.
 //! - `report`: the typed report, fed, merged, shipped and printed.
 //! - `variant`: a cluster member's variant, by the duplicates' rule.

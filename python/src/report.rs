@@ -219,7 +219,8 @@ impl Report {
     /// numbers records from 1 across all inputs, the second input's first
     /// record following the first input's last), counts them,
     /// and returns the batch `hdlscan.parse` returns for them (with
-    /// `record` numbered from `first_record` under `split`), so that a
+    /// `record` numbered from `first_record` under `split`, or for a list
+    /// a record holds: the values of a path through `[]`), so that a
     /// value is parsed once, in the types `parse(spark_types=)` says.
     /// Clusters computed or set before are dropped.
     #[pyo3(signature = (values, *, column, input=0, first_record=1, spark_types=false))]
