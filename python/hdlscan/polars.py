@@ -27,6 +27,14 @@ def _struct(batch: pa.RecordBatch, name: str) -> pl.Series:
     return pl.from_arrow(batch).to_struct(name)
 
 
+def _parse(s: pl.Series, options: dict) -> pl.Series:
+    # `parse` reads a list as a cell of several values, a row each: not
+    # the row for row struct this expression promises.
+    if isinstance(s.dtype, pl.List):
+        raise TypeError(f"column {s.name!r} holds lists ({s.dtype}): explode it first, pl.col({s.name!r}).explode()")
+    return _struct(parse(s, **options), s.name)
+
+
 @pl.api.register_expr_namespace("hdlscan")
 class HdlscanExpr:
     """The ``hdlscan`` namespace of Polars expressions."""
@@ -40,5 +48,5 @@ class HdlscanExpr:
         options = {"repair": repair, "expect": tuple(expect), "resolvers": tuple(resolvers)}
         dtype = _struct(parse(pa.array([], pa.string()), **options), "").dtype
         return self._expr.map_batches(
-            lambda s: _struct(parse(s, **options), s.name), return_dtype=dtype, is_elementwise=True
+            lambda s: _parse(s, options), return_dtype=dtype, is_elementwise=True
         )

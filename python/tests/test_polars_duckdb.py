@@ -50,3 +50,18 @@ def test_duckdb_function_on_a_column_of_nulls():
     hdlscan.duckdb.register(con)
     got = con.sql("SELECT hdlscan_parse(NULL::VARCHAR).error, hdlscan_parse(x).error FROM range(3) t(r), (SELECT NULL::VARCHAR AS x)").fetchall()
     assert got == [("empty", "empty")] * 3
+
+
+def test_polars_expression_on_lists_says_to_explode():
+    """`parse` takes a list as a cell of several values (a row each); the
+    expression gives a struct row for row, so a list column is a
+    TypeError saying what to do, not Polars' complaint about the schema."""
+    df = pl.DataFrame({"urls": [["10.1000/1", None], ["N/A"]]})
+    try:
+        df.with_columns(pl.col("urls").hdlscan.parse().alias("id"))
+    except Exception as e:  # Polars wraps what the function raises
+        assert "explode it first, pl.col('urls').explode()" in str(e), e
+    else:
+        raise AssertionError("a list column parsed row for row")
+    out = df.select(pl.col("urls").explode().hdlscan.parse().struct.field("canonical"))
+    assert out["canonical"].to_list() == ["10.1000/1", None, None]
