@@ -48,6 +48,9 @@ struct State {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Run {
     output: Option<String>,
+    /// The duplicates file's path, as the report's `duplicates.file`.
+    #[serde(default)]
+    duplicates: Option<String>,
     long: Option<bool>,
     column_prefix: String,
     formats: Vec<String>,
@@ -164,7 +167,7 @@ impl Report {
             elapsed_seconds: s.elapsed_seconds,
         };
         let clusters = self.clusters.clone().unwrap_or_default();
-        let mut r = hdlscan_core::Report::new(made, s.stats.clone(), &clusters, None);
+        let mut r = hdlscan_core::Report::new(made, s.stats.clone(), &clusters, s.run.duplicates.clone());
         r.judge(&self.gates, None).map_err(value_error)?;
         Ok(r)
     }
@@ -452,7 +455,7 @@ impl Report {
         Ok(())
     }
 
-    /// set_run(*, output=None, long=None, column_prefix="", formats=(), bytes=(), options=None)
+    /// set_run(*, output=None, long=None, column_prefix="", formats=(), bytes=(), options=None, duplicates=None)
     /// --
     ///
     /// What the report's `run` says of how the run was made, where the
@@ -462,8 +465,9 @@ impl Report {
     /// (the added columns' prefix), `formats` and `bytes` (each input's
     /// format name, `csv`, `parquet`, `jsonl`..., and size; by default
     /// `arrow` and 0), and `options`, a dict added to the parser's options
-    /// (`{"keep": [...], "no_quoting": True}`).
-    #[pyo3(signature = (*, output=None, long=None, column_prefix=String::new(), formats=None, bytes=Vec::new(), options=None))]
+    /// (`{"keep": [...], "no_quoting": True}`), and `duplicates` (the
+    /// duplicates file's path, the report's `duplicates.file`).
+    #[pyo3(signature = (*, output=None, long=None, column_prefix=String::new(), formats=None, bytes=Vec::new(), options=None, duplicates=None))]
     fn set_run(
         &mut self,
         output: Option<String>,
@@ -472,6 +476,7 @@ impl Report {
         formats: Option<&Bound<'_, PyAny>>,
         bytes: Vec<u64>,
         options: Option<&Bound<'_, PyAny>>,
+        duplicates: Option<String>,
     ) -> PyResult<()> {
         let formats = crate::options::names(formats, "formats")?;
         let n = self.state.inputs.len().max(1);
@@ -492,6 +497,7 @@ impl Report {
         };
         self.state.run = Run {
             output,
+            duplicates,
             long,
             column_prefix,
             formats,

@@ -383,11 +383,14 @@ def run_command(*argv) -> int:
 
 
 def test_command_writes_the_report_and_judges_gates(spark, tmp_path, cli_sample):
-    rep, out = tmp_path / "r.json", tmp_path / "out.parquet"
+    rep, out, dups = tmp_path / "r.json", tmp_path / "out.parquet", tmp_path / "dups.parquet"
     argv = [str(SAMPLE), "-c", "dc.identifier.uri", "--report", str(rep), "-o", str(out),
-            "--fail-if", "invalid>1%", "--fail-if", "invalid>50%"]
+            "--duplicates", str(dups), "--fail-if", "invalid>1%", "--fail-if", "invalid>50%"]
     assert run_command(*argv) == 3
     r = json.loads(rep.read_text())
+    # The report names the duplicates file, as the CLI's does.
+    assert cli_sample[0]["duplicates"]["file"].endswith("dups.parquet")
+    assert r["duplicates"]["file"] == str(dups)
     assert [(g["expr"], g["holds"]) for g in r["gates"]] == [("invalid>1%", True), ("invalid>50%", False)]
     for k in TOTALS:
         assert r[k] == cli_sample[0][k], k

@@ -317,6 +317,7 @@ def describe(report, job, args):
         formats=[fmt] * len(report.inputs),
         bytes=sizes,
         options=options,
+        duplicates=args.duplicates,
     )
 
 
