@@ -821,3 +821,37 @@ def test_command_on_a_file_of_no_json_at_all_says_so(spark, tmp_path, capsys):
     assert run_command(str(bad), "-c", "doi") == 1
     err = capsys.readouterr().err
     assert f"{bad}: no line is a JSON object" in err, err
+
+
+def test_runs_here_only_for_local_jobs_whose_python_nobody_chose():
+    from hdlscan.spark.__main__ import runs_here
+
+    assert runs_here("local[2]", {})
+    assert runs_here(None, {})
+    assert not runs_here("local[2]", {"PYSPARK_PYTHON": "/opt/py/bin/python"})
+    assert not runs_here("yarn", {})
+    # Started by spark-submit, whose --master we cannot see.
+    assert not runs_here(None, {"PYSPARK_GATEWAY_PORT": "4242"})
+
+
+def test_command_workers_run_this_python_from_an_environment_not_activated(tmp_path):
+    """A user runs the command with a virtual environment's python without
+    activating it: `python3` on PATH is another interpreter, without
+    pyarrow or hdlscan, which Spark's workers ran ("No module named
+    'pyarrow'"). And -q hides Spark's stage bars, as the CLI's its own."""
+    import os
+    import sys
+
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    env["PATH"] = f"{bare / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    rep = tmp_path / "r.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "hdlscan.spark", str(SAMPLE), "-c", "dc.identifier.uri", "--master", "local[1]", "-q",
+         "--report", str(rep)],
+        env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(rep.read_text())["values"] == 3116
+    assert "[Stage" not in done.stderr

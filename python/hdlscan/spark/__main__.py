@@ -91,7 +91,7 @@ def arguments(argv):
     p.add_argument("--repair", action="store_true", help="apply SPEC's repairs (as hdlscan scan --repair)")
     p.add_argument("--expect", action="append", default=[], metavar="NS|COLUMN=NS", help="the namespace values should have, repeatable")
     p.add_argument("--resolver", action="append", default=[], metavar="HOST[/PATH]", help="also accept resolver URLs on this host, repeatable")
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr")
     p.argv = list(sys.argv[1:] if argv is None else argv)
     return p.parse_args(argv)
 
@@ -347,6 +347,18 @@ def replaceable(flag: str, target: str, inputs) -> str | None:
     return None
 
 
+def runs_here(master: str | None, environ) -> bool:
+    """Whether the job's Python workers run on this machine, where this
+    interpreter is, and nobody chose theirs: a local master (given, or
+    pyspark's own default when spark-submit did not start us) and no
+    `PYSPARK_PYTHON`."""
+    if environ.get("PYSPARK_PYTHON"):
+        return False
+    if master is None:
+        return "PYSPARK_GATEWAY_PORT" not in environ
+    return master.startswith("local")
+
+
 def run(args) -> Exit:
     from pyspark.sql import SparkSession
 
@@ -379,6 +391,14 @@ def run(args) -> Exit:
     builder = SparkSession.builder.appName("hdlscan")
     if args.master:
         builder = builder.master(args.master)
+    if args.quiet:
+        # As the CLI's -q: Spark's stage bars are its progress bar.
+        builder = builder.config("spark.ui.showConsoleProgress", "false")
+    if runs_here(args.master, os.environ):
+        # pyspark's workers run `python3` from PATH unless told: from a
+        # virtual environment not activated, another Python, without
+        # this hdlscan or pyarrow ("No module named 'pyarrow'").
+        os.environ["PYSPARK_PYTHON"] = sys.executable
     spark = builder.getOrCreate()
     sc = spark.sparkContext
     if not sc.getConf().contains("spark.sql.shuffle.partitions"):
