@@ -475,41 +475,50 @@ fn any_word(b: &[u8], hit: impl Fn(u64) -> bool) -> Option<bool> {
 
 /// True when `b` is one or more runs of ASCII digits joined by single
 /// `.`, none empty: the prefixes of nearly every handle and DOI
-/// (`10.1000`, `20.500.12345`, `1721.1`). Up to 16 bytes are read as one
-/// `u128`, a byte a lane, and checked without a loop; longer ones take
-/// the byte walk.
+/// (`10.1000`, `20.500.12345`, `1721.1`). Up to 15 bytes are read as two
+/// overlapping words, checked without a loop; longer ones take the byte
+/// walk. Words, not one `u128` with its bytes shifted into place: this
+/// is inlined wherever `handle::check` is, three times in the fast path,
+/// and the wide shifts cost each copy its code.
 #[inline(always)]
 pub fn dotted_digits(b: &[u8]) -> bool {
-    const LO: u128 = u128::MAX / 0xFF;
-    const HI: u128 = LO * 0x80;
+    const ZEROS: u64 = LO * b'0' as u64;
     let n = b.len();
-    // Bytes 0..n in lanes 0..n, zero above: two overlapping loads, OR-ed
-    // (a byte both hold is the same byte).
-    let w: u128 = match n {
-        8..=16 => {
-            let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap()) as u128;
-            word(0) | word(n - 8) << (8 * (n - 8))
+    // Two words that hold every byte of `b` and every two neighbours, their
+    // other lanes `0` (a digit, next to which a `.` is no empty segment).
+    let (first, second) = match n {
+        8..16 => {
+            let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+            (word(0), word(n - 8))
         }
         4..8 => {
-            let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u128;
-            half(0) | half(n - 4) << (8 * (n - 4))
+            let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64 | ZEROS << 32;
+            (half(0), half(n - 4))
         }
-        1..4 => b.iter().rev().fold(0, |w, &c| w << 8 | c as u128),
+        // Bytes 0, n / 2 and n - 1: each neighbour pair but a byte twice
+        // at the end, which is no `.` when the end is none (below).
+        1..4 => {
+            let w = b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16 | ZEROS << 24;
+            (w, w)
+        }
         0 => return false,
         _ => return dotted_digits_walk(b),
     };
-    // Bit 7 of a lane is set where that byte is a digit (x = byte ^ '0'
-    // below 10, as in `all_digits`), or a `.` (byte ^ '.' zero).
-    let x = w ^ (LO * b'0' as u128);
-    let digit = !(((x & (LO * 0x7F)) + LO * 0x76) | x) & HI;
-    let y = w ^ (LO * b'.' as u128);
-    let dot = !(((y & (LO * 0x7F)) + LO * 0x7F) | y) & HI;
-    let lanes = HI >> (8 * (16 - n));
-    let ends = 0x80 | 0x80 << (8 * (n - 1));
-    (digit | dot) == lanes && dot & (dot >> 8) == 0 && dot & ends == 0
+    // Bit 7 of a lane is set where that byte is a digit (`digit_lanes`), or
+    // a `.` (byte ^ '.' zero); two `.` side by side leave an empty segment.
+    let dots = |w: u64| {
+        let y = w ^ (LO * b'.' as u64);
+        !(((y & (LO * 0x7F)) + LO * 0x7F) | y) & (LO * 0x80)
+    };
+    let fits = |w: u64| {
+        let dot = dots(w);
+        (digit_lanes(w) | dot) == LO * 0x80 && dot & (dot >> 8) == 0
+    };
+    // Digits have bit 4 set, `.` has not: neither end is a `.`.
+    fits(first) && fits(second) && b[0] & b[n - 1] & 0x10 != 0
 }
 
-/// `dotted_digits` a byte at a time, for prefixes over 16 bytes.
+/// `dotted_digits` a byte at a time, for prefixes of 16 bytes or more.
 fn dotted_digits_walk(b: &[u8]) -> bool {
     b.split(|&c| c == b'.').all(|seg| !seg.is_empty() && all_digits(seg))
 }
