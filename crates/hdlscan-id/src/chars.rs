@@ -423,17 +423,14 @@ unsafe fn may_contain3_sse2(b: &[u8], lit: [u8; 3]) -> bool {
 /// and a byte loop's exit mispredicts on them.
 #[inline(always)]
 pub fn all_digits(b: &[u8]) -> bool {
-    match any_word(b, |w| digit_lanes(w) != LO * 0x80) {
-        Some(non_digit) => !non_digit,
-        None => b.iter().all(u8::is_ascii_digit),
-    }
+    any_word(b, |w| digit_lanes(w) != LO * 0x80).is_none_or(|non_digit| !non_digit)
 }
 
 /// True when `b` holds an ASCII digit. A word at a time, as `all_digits`:
 /// SPEC §6's `placeholder` asks it of every value that does not start
 /// with a digit, most of which hold their first one a dozen bytes in.
 pub fn any_digit(b: &[u8]) -> bool {
-    any_word(b, |w| digit_lanes(w) != 0).unwrap_or_else(|| b.iter().any(u8::is_ascii_digit))
+    any_word(b, |w| digit_lanes(w) != 0).unwrap_or(false)
 }
 
 /// A one in each byte of a word.
@@ -451,7 +448,11 @@ fn digit_lanes(w: u64) -> u64 {
 /// Whether `hit` holds for a word of `b`: its eight-byte words from the
 /// start, then its last eight bytes (overlapping); four to seven bytes as
 /// one word of their first and last four (overlapping: every byte is in
-/// one). `None` under four bytes, which the caller walks.
+/// one); one to three as a word of their first, middle and last bytes,
+/// the last repeated (each lane holds a byte of `b`, so a test of every
+/// lane or of any lane is one of `b`'s bytes). `None` for no bytes.
+/// No byte walk: `handle::check`, inlined three times in the fast path,
+/// asks it of prefixes, and a walk cost each copy its code.
 #[inline(always)]
 fn any_word(b: &[u8], hit: impl Fn(u64) -> bool) -> Option<bool> {
     let n = b.len();
@@ -470,7 +471,8 @@ fn any_word(b: &[u8], hit: impl Fn(u64) -> bool) -> Option<bool> {
         let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as u64;
         return Some(hit(half(0) | half(n - 4) << 32));
     }
-    None
+    let (first, middle, last) = (*b.first()? as u64, b[n / 2] as u64, b[n - 1] as u64);
+    Some(hit(first | middle << 8 | (last * (LO << 16))))
 }
 
 /// True when `b` is one or more runs of ASCII digits joined by single
