@@ -95,11 +95,6 @@ pub struct Classes {
 const MASKED: usize = 64;
 
 impl Classes {
-    /// These classes with `acc` for their OR-ed classes, the `/` kept.
-    pub fn with_acc(self, acc: u8) -> Classes {
-        Classes { acc, ..self }
-    }
-
     /// True when a value of up to `MASKED` bytes holds a `/` (always for
     /// a longer one).
     #[inline(always)]

@@ -414,22 +414,83 @@ fn marked<'a>(
     bufs: &mut RepairBufs,
 ) -> Option<Parsed<'a>> {
     let acc = classes.acc;
-    if let Form::Url(scheme) = form
+    // One `handle_split` for both ways to the handle: a second copy of it
+    // inlined here took the instruction cache from the common forms.
+    let Split {
+        from,
+        sep,
+        to,
+        rule,
+        kind,
+        acc,
+        ws,
+        resolver,
+        query,
+        fragment,
+    } = if let Form::Url(scheme) = form
         && acc & (PCT | QUERY) == 0
         && let Some((from, host, host_ws)) = known_host(t.bytes(), at)
     {
-        let mut ws = ws;
         ws.add_some(scheme_warning(scheme));
         ws.add_some(host_ws);
         // No `?` or `#`: the value's classes are the handle's.
         ws.add_if(acc & UNENCODED != 0, Warning::UnencodedChars);
-        let slash = classes.slash(t.bytes(), from, t.len())?;
-        let parsed = handle_split(t, classes, from, slash, t.len(), Rule::Any, Kind::ResolverUrl, ws, bufs)?;
-        return Some(Parsed {
+        Split {
+            from,
+            sep: classes.slash(t.bytes(), from, t.len())?,
+            to: t.len(),
+            rule: Rule::Any,
+            kind: Kind::ResolverUrl,
+            acc,
+            ws,
             resolver: Some(host),
-            ..parsed
-        });
-    }
+            query: None,
+            fragment: None,
+        }
+    } else {
+        match marked_split(t, classes, form, at, ws)? {
+            Ok(split) => split,
+            Err((e, ws)) => return Some(Parsed::invalid(e, ws)),
+        }
+    };
+    let parsed = handle_split(t, classes, acc, from, sep, to, rule, kind, ws, bufs)?;
+    Some(Parsed {
+        resolver,
+        query,
+        fragment,
+        ..parsed
+    })
+}
+
+/// Where a marked form's handle is in `t`, and what `handle_split` reads
+/// it by; its parts outside the handle, and the warnings so far.
+struct Split<'a> {
+    from: usize,
+    sep: usize,
+    to: usize,
+    rule: Rule,
+    kind: Kind,
+    /// The handle's classes, OR-ed (a label's space taken out).
+    acc: u8,
+    ws: Warnings,
+    resolver: Option<&'a str>,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+/// `marked`'s reading of the forms but a known host's URL: their heads,
+/// query, fragment and URL parts, then where the handle is; `Err`, the
+/// error of a URL `url_parts` answers.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn marked_split<'a>(
+    t: Text<'a>,
+    classes: &Classes,
+    form: Form,
+    at: usize,
+    mut ws: Warnings,
+) -> Option<Result<Split<'a>, (ErrorCode, Warnings)>> {
+    let acc = classes.acc;
     let mut rest = t.cut(at, t.len());
     // `hdl: 1234/5`: whitespace the full parser skips (SPEC §2).
     if form == Form::Hdl && acc & SPACE != 0 && resolver::skipped_space(rest) > 0 {
@@ -473,7 +534,7 @@ fn marked<'a>(
             let url = url_parts(t, classes, at, rest.len(), scheme, query)?;
             let (host, part) = match url {
                 Ok(p) => p,
-                Err(e) => return Some(Parsed::invalid(e, ws)),
+                Err(e) => return Some(Err((e, ws))),
             };
             resolver = Some(host.name);
             rule = host.rule;
@@ -501,10 +562,10 @@ fn marked<'a>(
     };
     // A label's space is not the handle's: dirt looks at the handle's.
     let label_space = matches!(form, Form::Label | Form::Labels) && acc & SPACE != 0;
-    let classes = &if label_space {
-        classes.with_acc(without_label_space(acc, &t.bytes()[from..])?)
+    let acc = if label_space {
+        without_label_space(acc, &t.bytes()[from..])?
     } else {
-        *classes
+        acc
     };
     let to = from + rest.len();
     let slash = classes.slash(t.bytes(), from, to);
@@ -516,18 +577,24 @@ fn marked<'a>(
         },
         _ => slash?,
     };
-    let parsed = handle_split(t, classes, from, sep, to, rule, kind, ws, bufs)?;
-    Some(Parsed {
+    Some(Ok(Split {
+        from,
+        sep,
+        to,
+        rule,
+        kind,
+        acc,
+        ws,
         resolver,
         query,
         fragment,
-        ..parsed
-    })
+    }))
 }
 
 /// The handle `t[from..to]` of a marked form, split at `sep` (its first
 /// `/`, known by its place in `t`, or `urn:doi:`'s `:`), read by `rule`,
-/// as `kind`: the end every marked form shares. Its errors are left to
+/// as `kind`, with `acc` the handle's classes OR-ed (a label's space
+/// taken out): the end every marked form shares. Its errors are left to
 /// the full parser (other forms than bare may have warned before reaching
 /// it).
 #[inline(always)]
@@ -535,6 +602,7 @@ fn marked<'a>(
 fn handle_split<'a>(
     t: Text<'a>,
     classes: &Classes,
+    acc: u8,
     from: usize,
     sep: usize,
     to: usize,
@@ -552,7 +620,7 @@ fn handle_split<'a>(
         true => classes.slash_after(t.bytes(), sep),
         false => classes.slash(t.bytes(), sep + 1, to).is_some(),
     };
-    flag_dirt(prefix, suffix, is_doi, classes.acc, suffix_slash, &mut ws, bufs);
+    flag_dirt(prefix, suffix, is_doi, acc, suffix_slash, &mut ws, bufs);
     Some(handle_parsed(kind, prefix, suffix, is_doi, ws))
 }
 

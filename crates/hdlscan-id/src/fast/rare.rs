@@ -177,7 +177,18 @@ fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut d
     if server {
         let slash = classes.slash(t.bytes(), sep + 1, t.len())?;
         let resolver = if a.port.is_some() { auth } else { a.host };
-        let parsed = handle_split(t, classes, sep + 1, slash, t.len(), Rule::Any, Kind::HdlUri, ws, repair)?;
+        let parsed = handle_split(
+            t,
+            classes,
+            classes.acc,
+            sep + 1,
+            slash,
+            t.len(),
+            Rule::Any,
+            Kind::HdlUri,
+            ws,
+            repair,
+        )?;
         return Some(Parsed {
             resolver: Some(resolver),
             ..parsed
@@ -187,7 +198,18 @@ fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut d
     if !numeric {
         return None;
     }
-    handle_split(t, classes, AT, sep, t.len(), Rule::Any, Kind::HdlUri, ws, repair)
+    handle_split(
+        t,
+        classes,
+        classes.acc,
+        AT,
+        sep,
+        t.len(),
+        Rule::Any,
+        Kind::HdlUri,
+        ws,
+        repair,
+    )
 }
 
 /// A resolver URL on another host with a port, or a default port written
@@ -235,6 +257,7 @@ fn url_with_port<'a>(
     let parsed = handle_split(
         t,
         classes,
+        classes.acc,
         from,
         slash,
         t.len(),
