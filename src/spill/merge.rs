@@ -239,25 +239,50 @@ impl<'a, K: Ord, F: Fn(&[u8]) -> Option<K>> Merge<'a, K, F> {
     }
 
     fn advance(&mut self, i: usize) -> Result<()> {
-        let f = &mut self.frames[i];
-        if f.advance()? {
-            let key = (self.key)(f.frame()).ok_or_else(|| f.task().corrupt())?;
+        if let Some(key) = self.next_key(i)? {
             self.heap.push(Reverse((key, i)));
         }
         Ok(())
     }
 
+    /// Moves stream `i` to its next frame, and reads that frame's key.
+    fn next_key(&mut self, i: usize) -> Result<Option<K>> {
+        let f = &mut self.frames[i];
+        if !f.advance()? {
+            return Ok(None);
+        }
+        (self.key)(f.frame()).map(Some).ok_or_else(|| f.task().corrupt())
+    }
+
     /// The next frame in key order (without its length).
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<&[u8]>> {
-        if let Some(i) = self.pending.take() {
-            self.advance(i)?;
-        }
-        let Some(Reverse((_, i))) = self.heap.pop() else {
+        let next = match self.pending.take() {
+            Some(i) => self.after(i)?,
+            None => self.heap.pop().map(|Reverse((_, i))| i),
+        };
+        let Some(i) = next else {
             return Ok(None);
         };
         self.pending = Some(i);
         Ok(Some(self.frames[i].frame()))
+    }
+
+    /// The stream whose frame comes after the one `i` handed out: `i`
+    /// again, the heap untouched, while its next key still comes first
+    /// (a run's frames often do: the members of one duplicate cluster);
+    /// else the heap's first, `i` taking its place.
+    fn after(&mut self, i: usize) -> Result<Option<usize>> {
+        let Some(key) = self.next_key(i)? else {
+            return Ok(self.heap.pop().map(|Reverse((_, j))| j));
+        };
+        match self.heap.peek_mut() {
+            Some(mut first) if (&first.0.0, first.0.1) < (&key, i) => {
+                let Reverse((_, j)) = std::mem::replace(&mut *first, Reverse((key, i)));
+                Ok(Some(j))
+            }
+            _ => Ok(Some(i)),
+        }
     }
 }
 
