@@ -20,7 +20,7 @@
 //!   from the previous record's (they only grow within a file), then the
 //!   body.
 //! - In a run, a frame holds a [`Row`]: the cluster's sort key and facts,
-//!   the variant, and the member's body.
+//!   the variant, and the member's body, its value stored as it is.
 //!
 //! Decoding returns `None` on bytes that cannot be a record: temporary
 //! files are ours, but a short read must be an error, never a panic.
@@ -231,15 +231,24 @@ fn flip_bits(c: &[u8], v: &[u8]) -> u8 {
     c.iter().zip(v).enumerate().fold(0, |m, (i, (a, b))| m | u8::from(a != b) << i)
 }
 
-/// Appends a member's body to `out`.
-pub(super) fn put_body(out: &mut Vec<u8>, canonical: &[u8], at: &At, value: &[u8], warnings: Warnings) {
-    put_body_as(out, canonical, at, value, warnings, true);
+/// Where a body keeps its value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ValueIn {
+    /// In the body, the canonical wrapped when that is shorter: a block's,
+    /// held and spilled while the scan runs.
+    Wrapped,
+    /// In the body, its own bytes: a row's, made once grouping has decoded
+    /// the value, and decoded once more as the file is written, where no
+    /// search for the canonical is worth its bytes.
+    Whole,
+    /// Apart ([`Block::values`]): the body ends with its form, the
+    /// canonical itself or 0.
+    Apart,
 }
 
-/// Appends a member's body to `out`, its value in it when `with_value`;
-/// without, the value is kept apart ([`Block::values`]) and the body ends
-/// with its form: the canonical itself, or 0 (apart). Returns whether the
-/// value is its canonical, and where the canonical ends in `out`.
+/// Appends a member's body to `out`, its value as `value_in` says.
+/// Returns whether the value is its canonical, and where the canonical
+/// ends in `out`.
 #[inline(always)]
 fn put_body_as(
     out: &mut Vec<u8>,
@@ -247,10 +256,10 @@ fn put_body_as(
     at: &At,
     value: &[u8],
     warnings: Warnings,
-    with_value: bool,
+    value_in: ValueIn,
 ) -> (bool, usize) {
     let same = value == canonical;
-    let wrap = if same || !with_value { None } else { wrapping(canonical, value) };
+    let wrap = if same || value_in != ValueIn::Wrapped { None } else { wrapping(canonical, value) };
     let form = match wrap {
         _ if same => VALUE_IS_CANONICAL,
         Some((_, true)) => VALUE_WRAPS_CASED,
@@ -285,7 +294,7 @@ fn put_body_as(
         put_varint(out, warnings.bits());
     }
     match wrap {
-        _ if same || !with_value => {}
+        _ if same || value_in == ValueIn::Apart => {}
         Some((p, flips)) => {
             let end = p + canonical.len();
             let before = &value[..p];
@@ -520,8 +529,8 @@ impl Block {
         let hash = crate::spill::hash(canonical);
         let repeat = self.count_repeat(hash, canonical, (at.input, at.record));
         let start = begin_frame(&mut self.buf);
-        let apart = self.values.is_some();
-        let (same, end) = put_body_as(&mut self.buf, canonical, &at, value, warnings, !apart);
+        let value_in = if self.values.is_some() { ValueIn::Apart } else { ValueIn::Wrapped };
+        let (same, end) = put_body_as(&mut self.buf, canonical, &at, value, warnings, value_in);
         let written = self.buf.len();
         end_frame(&mut self.buf, start);
         if !repeat {
@@ -652,7 +661,7 @@ pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
     put_varint(out, row.first_record);
     out.push(row.variant.to_u8());
     // A row's variant is made: its warnings are not kept.
-    put_body(out, row.canonical, &row.at, row.value, Warnings::EMPTY);
+    put_body_as(out, row.canonical, &row.at, row.value, Warnings::EMPTY, ValueIn::Whole);
     end_frame(out, start);
 }
 
@@ -750,7 +759,7 @@ mod tests {
                 }
             }
         }
-        // `put_body` writes what it wrote a byte at a time exactly when
+        // `put_body_as` writes what it wrote a byte at a time exactly when
         // the three pieces it gathers by words agree with their bytewise
         // selves: where the canonical sits, a chunk's case flips, the
         // link before it.
