@@ -8,7 +8,8 @@ use crate::clusters::Summary;
 use crate::io::sink::{Sink, SinkOptions};
 use crate::spill::{Run, RunStore, reduce};
 use anyhow::{Result, bail};
-use arrow_array::builder::{StringBuilder, UInt32Builder, UInt64Builder};
+use crate::pipeline::text_column::TextColumn;
+use arrow_array::builder::{UInt32Builder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::io::Write;
@@ -160,7 +161,7 @@ fn merge_batches(
     tx: std::sync::mpsc::SyncSender<RecordBatch>,
 ) -> Result<()> {
     let mut merge = store.merge(runs, cap, row_key)?;
-    let mut batch = Batch::default();
+    let mut batch = Batch::new();
     let mut cluster = 0u64;
     let mut last: Option<RowKey> = None;
     let mut scratch = Vec::new();
@@ -183,34 +184,46 @@ fn merge_batches(
     Ok(())
 }
 
-/// `b` as text; the strict check first, as it is the faster one for the
-/// valid UTF-8 every canonical and valid value is.
-fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(b) {
-        Ok(s) => s.into(),
-        Err(_) => String::from_utf8_lossy(b),
-    }
-}
-
-/// Rows gathered for one record batch.
-#[derive(Default)]
+/// Rows gathered for one record batch. Strings are gathered end to end
+/// and checked as UTF-8 once a column ([`TextColumn`]), not once a row.
 struct Batch {
     cluster: UInt64Builder,
-    canonical: StringBuilder,
+    canonical: TextColumn,
     records: UInt64Builder,
     count: UInt64Builder,
-    input: StringBuilder,
+    input: TextColumn,
     record: UInt64Builder,
     line: UInt64Builder,
-    column: StringBuilder,
+    column: TextColumn,
     value_index: UInt32Builder,
-    value: StringBuilder,
+    value: TextColumn,
     first_record: UInt64Builder,
-    variant: StringBuilder,
+    variant: TextColumn,
     rows: usize,
 }
 
 impl Batch {
+    /// Room for [`BATCH_ROWS`] rows, so they are gathered without regrowing.
+    fn new() -> Batch {
+        let numbers = || UInt64Builder::with_capacity(BATCH_ROWS);
+        let text = |bytes| TextColumn::with_capacity(BATCH_ROWS, BATCH_ROWS * bytes);
+        Batch {
+            cluster: numbers(),
+            canonical: text(32),
+            records: numbers(),
+            count: numbers(),
+            input: text(16),
+            record: numbers(),
+            line: numbers(),
+            column: text(16),
+            value_index: UInt32Builder::with_capacity(BATCH_ROWS),
+            value: text(48),
+            first_record: numbers(),
+            variant: text(8),
+            rows: 0,
+        }
+    }
+
     fn push(&mut self, cluster: u64, row: &Row<'_>, inputs: &[String], columns: &[String]) -> Result<()> {
         let Some(input) = inputs.get(row.at.input as usize) else {
             bail!("writing duplicates: no name for input {}", row.at.input);
@@ -219,41 +232,43 @@ impl Batch {
             bail!("writing duplicates: no name for column {}", row.at.column);
         };
         self.cluster.append_value(cluster);
-        // Canonicals are rendered text, and valid values are UTF-8 (a value
-        // that is not gets `bad_utf8` and no canonical): lossy changes
-        // nothing but keeps a bad caller from a panic.
-        self.canonical.append_value(text(row.canonical));
+        self.canonical.push(row.canonical);
         self.records.append_value(row.records);
         self.count.append_value(row.count);
-        self.input.append_value(input);
+        self.input.push(input.as_bytes());
         self.record.append_value(row.at.record);
         self.line.append_option(row.at.line);
-        self.column.append_value(column);
+        self.column.push(column.as_bytes());
         self.value_index.append_value(row.at.value_index);
-        self.value.append_value(text(row.value));
+        self.value.push(row.value);
         self.first_record.append_value(row.first_record);
-        self.variant.append_value(row.variant.as_str());
+        self.variant.push(row.variant.as_str().as_bytes());
         self.rows += 1;
         Ok(())
     }
 
-    /// The rows gathered as a record batch; the builders start afresh.
+    /// The rows gathered as a record batch; the batch starts afresh.
     fn finish(&mut self) -> Result<RecordBatch> {
+        let mut b = std::mem::replace(self, Batch::new());
+        // Canonicals are rendered text, and valid values are UTF-8 (a value
+        // that is not gets `bad_utf8` and no canonical): lossy changes
+        // nothing but keeps a bad caller from a panic.
+        let mut lossy = 0;
+        let mut text = |t: TextColumn| -> Result<ArrayRef> { Ok(Arc::new(t.finish(&mut lossy)?)) };
         let cols: Vec<ArrayRef> = vec![
-            Arc::new(self.cluster.finish()),
-            Arc::new(self.canonical.finish()),
-            Arc::new(self.records.finish()),
-            Arc::new(self.count.finish()),
-            Arc::new(self.input.finish()),
-            Arc::new(self.record.finish()),
-            Arc::new(self.line.finish()),
-            Arc::new(self.column.finish()),
-            Arc::new(self.value_index.finish()),
-            Arc::new(self.value.finish()),
-            Arc::new(self.first_record.finish()),
-            Arc::new(self.variant.finish()),
+            Arc::new(b.cluster.finish()),
+            text(b.canonical)?,
+            Arc::new(b.records.finish()),
+            Arc::new(b.count.finish()),
+            text(b.input)?,
+            Arc::new(b.record.finish()),
+            Arc::new(b.line.finish()),
+            text(b.column)?,
+            Arc::new(b.value_index.finish()),
+            text(b.value)?,
+            Arc::new(b.first_record.finish()),
+            text(b.variant)?,
         ];
-        self.rows = 0;
         Ok(RecordBatch::try_new(Grouped::schema(), cols)?)
     }
 }

@@ -12,7 +12,7 @@
 mod classify;
 mod long;
 mod produce;
-mod text_column;
+pub(crate) mod text_column;
 
 use crate::columns;
 use crate::dups;
