@@ -71,6 +71,9 @@ pub(crate) struct Counters {
 /// gets here.
 const MAX_LEVEL: u32 = 8;
 
+/// About the bytes of a row in a run.
+const ROW_BYTES: usize = 64;
+
 /// Longest value shown in the report's top clusters, in bytes (as the
 /// report's examples).
 const TOP_VALUE_MAX: usize = 200;
@@ -451,8 +454,12 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
     let mut firsts: Vec<Option<First>> = Vec::new();
     firsts.resize_with(out.counts.clusters as usize, || None);
     let mut first_values: Vec<u8> = Vec::new();
-    let mut buf = RunBuf::default();
     let floor = (budget / 8).max(1024);
+    // Room for the partition's rows, so the buffer does not regrow (and
+    // copy) as they come; within the floor, keys included, so that room
+    // alone never cuts a run.
+    let rows = if make == Make::Top { 0 } else { out.counts.values_in_clusters as usize };
+    let mut buf = RunBuf::with_capacity(rows.min(floor / (2 * ROW_BYTES)), ROW_BYTES);
     let repair = ctx.opts.repair;
     // Records of no cluster (most), or of no top cluster when only those
     // are wanted, are stepped over without a call when their group is known.

@@ -406,18 +406,12 @@ pub(super) fn get_body<'a>(body: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<M
             let after = get_bytes(body, &mut pos)?;
             scratch.clear();
             scratch.extend_from_slice(before);
+            let start = scratch.len();
+            scratch.extend_from_slice(canonical);
             if flags & VALUE_FORM == VALUE_WRAPS_CASED {
                 let mask = body.get(pos..pos.checked_add(canonical.len().div_ceil(8))?)?;
                 pos += mask.len();
-                for (i, &c) in canonical.iter().enumerate() {
-                    let flip = mask[i / 8] >> (i % 8) & 1 != 0;
-                    if flip && !c.is_ascii_alphabetic() {
-                        return None;
-                    }
-                    scratch.push(if flip { c ^ 0x20 } else { c });
-                }
-            } else {
-                scratch.extend_from_slice(canonical);
+                flip_case(&mut scratch[start..], mask)?;
             }
             scratch.extend_from_slice(after);
             &scratch[..]
@@ -430,6 +424,24 @@ pub(super) fn get_body<'a>(body: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<M
         canonical,
         value,
     })
+}
+
+/// Flips the case of the letters of `b` whose bits `mask` sets (a bit a
+/// byte, the first byte's lowest), visiting the set bits alone: most
+/// are clear. `None` when one is not a letter's, or is past `b`.
+fn flip_case(b: &mut [u8], mask: &[u8]) -> Option<()> {
+    for (k, &m) in mask.iter().enumerate() {
+        let mut bits = m;
+        while bits != 0 {
+            let c = b.get_mut(k * 8 + bits.trailing_zeros() as usize)?;
+            if !c.is_ascii_alphabetic() {
+                return None;
+            }
+            *c ^= 0x20;
+            bits &= bits - 1;
+        }
+    }
+    Some(())
 }
 
 /// Decodes a body whose value is kept apart: the member, its value the

@@ -168,6 +168,14 @@ impl<K> Default for RunBuf<K> {
 }
 
 impl<K: Ord + Copy> RunBuf<K> {
+    /// Room for `frames` frames of about `bytes` bytes each.
+    pub fn with_capacity(frames: usize, bytes: usize) -> Self {
+        RunBuf {
+            frames: Vec::with_capacity(frames * bytes),
+            keys: Vec::with_capacity(frames),
+        }
+    }
+
     /// Memory held.
     pub fn bytes(&self) -> usize {
         self.frames.capacity() + self.keys.capacity() * std::mem::size_of::<(K, usize, usize)>()
