@@ -471,7 +471,9 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
         })
     };
     let mut scratch = Vec::new();
-    src.each(ctx.hash, wanted, |k, seq, key, body| {
+    // A record whose group is known is not looked up: its hash is not made.
+    let hash = if t.of_record.is_empty() { ctx.hash } else { |_: &[u8]| 0 };
+    src.each(hash, wanted, |k, seq, key, body| {
         let known = t.of_record.get(k).map(|&i| i as usize);
         let i = match known {
             Some(i) => i,
