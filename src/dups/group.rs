@@ -540,7 +540,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
                 canonical: m.canonical,
                 value: m.value,
             };
-            buf.push(row.key(), |rows| put_row(rows, &row));
+            buf.push(row.key(), |rows| put_row(rows, &row, Some(body)));
         }
         if let Some(k) = top {
             let c = &mut out.top[k as usize].cluster;

@@ -664,7 +664,11 @@ impl RowKey {
 }
 
 /// Appends a row as a frame.
-pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
+/// `body`, when given, is the member's body as a block made it (its value
+/// in it): copied as it is when it holds its value unwrapped, rather than
+/// made again; the warnings it may hold are skipped when read, since a
+/// row's variant is made.
+pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>, body: Option<&[u8]>) {
     let start = begin_frame(out);
     put_varint(out, row.records);
     put_varint(out, row.first_seq);
@@ -672,8 +676,12 @@ pub(super) fn put_row(out: &mut Vec<u8>, row: &Row<'_>) {
     put_varint(out, row.count);
     put_varint(out, row.first_record);
     out.push(row.variant.to_u8());
-    // A row's variant is made: its warnings are not kept.
-    put_body_as(out, row.canonical, &row.at, row.value, Warnings::EMPTY, ValueIn::Whole);
+    match body.filter(|b| b.first().is_some_and(|&f| matches!(f & VALUE_FORM, 0 | VALUE_IS_CANONICAL))) {
+        Some(b) => out.extend_from_slice(b),
+        None => {
+            put_body_as(out, row.canonical, &row.at, row.value, Warnings::EMPTY, ValueIn::Whole);
+        }
+    }
     end_frame(out, start);
 }
 
@@ -920,12 +928,40 @@ mod tests {
             value: b"doi:10.1/ABC",
         };
         let mut out = Vec::new();
-        put_row(&mut out, &row);
+        put_row(&mut out, &row, None);
         let frame = get_frame(&out, &mut 0).unwrap();
         let mut scratch = Vec::new();
         let got = get_row(frame, &mut scratch).unwrap();
         assert_eq!(format!("{got:?}"), format!("{row:?}"));
         assert_eq!(row_key(frame), Some(row.key()));
+        // A row made from a block's body, copied or made again, reads the
+        // same: the body's warnings are skipped.
+        let ws: Warnings = [Warning::Trimmed].into_iter().collect();
+        for (canonical, value, warnings) in [
+            (&b"10.1/abc"[..], &b"10.1/abc"[..], ws),
+            (b"10.1/abc", b"10.1%2Fabc", ws),
+            (b"10.1/abc", b"https://doi.org/10.1/ABC", Warnings::EMPTY),
+            (b"10.1/abc", b"10.1/abc", Warnings::EMPTY),
+        ] {
+            let mut block = Block::default();
+            block.push(canonical, row.at, value, warnings);
+            let body = block.records().next().unwrap().1;
+            let m = get_body(body, &mut scratch).unwrap();
+            let from = Row {
+                canonical: m.canonical,
+                value: m.value,
+                at: m.at,
+                ..row
+            };
+            let (mut copied, mut made) = (Vec::new(), Vec::new());
+            put_row(&mut copied, &from, Some(body));
+            put_row(&mut made, &from, None);
+            let (mut s1, mut s2) = (Vec::new(), Vec::new());
+            let a = get_row(get_frame(&copied, &mut 0).unwrap(), &mut s1).unwrap();
+            let b = get_row(get_frame(&made, &mut 0).unwrap(), &mut s2).unwrap();
+            assert_eq!(format!("{a:?}"), format!("{b:?}"));
+            assert_eq!(a.value, value);
+        }
     }
 
     #[test]
