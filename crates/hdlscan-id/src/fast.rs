@@ -416,18 +416,7 @@ fn marked<'a>(
     let acc = classes.acc;
     // One `handle_split` for both ways to the handle: a second copy of it
     // inlined here took the instruction cache from the common forms.
-    let Split {
-        from,
-        sep,
-        to,
-        rule,
-        kind,
-        acc,
-        ws,
-        resolver,
-        query,
-        fragment,
-    } = if let Form::Url(scheme) = form
+    let split = if let Form::Url(scheme) = form
         && acc & (PCT | QUERY) == 0
         && let Some((from, host, host_ws)) = known_host(t.bytes(), at)
     {
@@ -453,11 +442,21 @@ fn marked<'a>(
             Err((e, ws)) => return Some(Parsed::invalid(e, ws)),
         }
     };
+    let Split {
+        from,
+        sep,
+        to,
+        rule,
+        kind,
+        acc,
+        ws,
+        ..
+    } = split;
     let parsed = handle_split(t, classes, acc, from, sep, to, rule, kind, ws, bufs)?;
     Some(Parsed {
-        resolver,
-        query,
-        fragment,
+        resolver: split.resolver,
+        query: split.query,
+        fragment: split.fragment,
         ..parsed
     })
 }
