@@ -21,7 +21,6 @@
 
 use anyhow::Result;
 use hdlscan::dups::{At, Block, Collector, Grouped, Options};
-use hdlscan::heap::resident_bytes;
 use hdlscan::id::Warnings;
 use hdlscan::io::format::Format;
 use hdlscan::io::sink::Sink;
@@ -107,14 +106,26 @@ fn cpu() -> f64 {
     tv(u.ru_utime) + tv(u.ru_stime)
 }
 
+/// The command's allocator, so the engine's memory reads as in a scan.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// This process's resident memory in bytes (Linux: `/proc/self/statm`).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    // "size resident shared text lib data dt", in pages.
+    let pages: u64 = statm.split(' ').nth(1)?.parse().ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(page).ok().map(|p| pages * p)
+}
+
 fn mb(b: Option<u64>) -> String {
     b.map_or("?".into(), |b| format!("{:.0}", b as f64 / 1e6))
 }
 
 fn main() -> Result<()> {
-    // As `hdlscan` does at start-up: Arrow buffers reuse the heap rather
-    // than being mapped and faulted in afresh for every batch.
-    hdlscan::heap::configure();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: u64 = args.first().map_or(Ok(10_000_000), |s| s.parse())?;
     let out_dir = args.get(1).map_or_else(std::env::temp_dir, Into::into);

@@ -26,7 +26,7 @@
 //! `pipeline` (blocks, rayon, the per-value loop, the writer thread),
 //! `spill` (the engine `dups` and `diff` share past
 //! memory: partition files, the k-way merge, the table of keys, the
-//! open-file limit they need) and `heap` (glibc heap tuning). With the
+//! open-file limit they need). With the
 //! `internals` feature (benches and examples only) they are public, hidden
 //! from the docs and from any promise.
 //!
@@ -50,7 +50,7 @@ macro_rules! modules {
     )*};
 }
 
-modules!(dups, heap, io, pipeline, plan, spill);
+modules!(dups, io, pipeline, plan, spill);
 // The core's modules, under the names the crate's own code uses.
 use hdlscan_core::{at, clusters, columns, gates, report, select, strings, variant};
 pub mod diff;
@@ -75,10 +75,8 @@ pub use plan::{DASH_OUTPUT, Options as ScanOptions, PlanError, Request, ScanPlan
 pub use select::gate_columns;
 pub use spill::Budget;
 
-/// Tunes the process for long scans: the glibc heap (so freed blocks go
-/// back and memory stays bounded) and the open-file limit (raised to its
-/// hard limit, for spills). Call once, first.
+/// Tunes the process for long scans: the open-file limit raised to its
+/// hard limit, for spills. Call once, first.
 pub fn tune_process() {
-    heap::configure();
     spill::raise_open_files();
 }

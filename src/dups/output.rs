@@ -85,8 +85,6 @@ impl Grouped {
     /// batches of at most `BATCH_ROWS` rows; `inputs`/`columns` map
     /// `At`'s indices to names. Returns rows written.
     pub fn write<W: Write + Send>(self, sink: &mut Sink<W>, inputs: &[String], columns: &[String]) -> Result<u64> {
-        // What grouping freed goes back before the file's batches come.
-        crate::heap::trim();
         let Grouped {
             rows,
             store,

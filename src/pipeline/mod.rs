@@ -16,7 +16,6 @@ pub(crate) mod text_column;
 
 use crate::columns;
 use crate::dups;
-use crate::heap;
 use crate::id::{Parser, Split};
 use crate::io::atomic::{AtomicFile, os_reason};
 use crate::io::csv_in::{ParseOptions, RawBlock};
@@ -264,9 +263,6 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
     let infos = reader.join().map_err(|_| anyhow!("the reader thread panicked"))??;
     let collector = collecting.finish()?;
     let rows_out = if long { stats.total().values } else { stats.records };
-    // The blocks' free pages go back before grouping adds its own (the
-    // peak of a run with --duplicates was here, over 300 MB).
-    heap::trim();
     let (output, rows_written, grouped) = match writer {
         Some((tx, handle)) => {
             let sent = tx.send(WriterMsg::Finish(rows_out));
@@ -472,15 +468,12 @@ pub fn sink_options(column_prefix: &str, long: bool) -> SinkOptions {
 }
 
 fn write_all(mut sink: Sink, rx: Receiver<WriterMsg>, pool: &rayon::ThreadPool) -> Result<(AtomicFile, u64)> {
-    let (mut rows, mut trimmer) = (0u64, heap::Trimmer::new(pool.current_num_threads()));
+    let mut rows = 0u64;
     for msg in rx {
         match msg {
             WriterMsg::Batch(b) => {
-                let n = b.num_rows() as u64;
-                rows += n;
+                rows += b.num_rows() as u64;
                 pool.install(|| sink.write(&b))?;
-                drop(b);
-                trimmer.wrote(n);
             }
             WriterMsg::Finish(expected) => {
                 if expected != rows {

@@ -30,8 +30,8 @@ use std::sync::Arc;
 
 /// Largest block of JSON Lines cut for a worker. JSON output is long: a
 /// block of works yields a value every ~150 bytes read, each some 300
-/// bytes of columns, so larger blocks hold a scan over the trimmer's
-/// budget (`heap`), faulting its pages back after every trim.
+/// bytes of columns, so larger blocks hold more in flight than a scan's
+/// 300 MB allow.
 const JSON_BLOCK: usize = 4 << 20;
 
 /// Widest input written to Parquet or Arrow. Each Parquet column writer
