@@ -11,6 +11,25 @@ mod cli;
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// jemalloc's options, read at its start (`MALLOC_CONF` in the
+/// environment still overrides them). By its default decay (10 s, purged
+/// only when a thread allocates) a 10^8-row scan peaked at 288–312 MiB,
+/// the writer's freed buffers still held while the grouping after the
+/// scan allocated its own; purged after 1 s by a thread of its own,
+/// 275–284 MiB, 1% slower.
+#[cfg(not(target_env = "msvc"))]
+#[unsafe(export_name = "malloc_conf")]
+static MALLOC_CONF: Conf = Conf(c"background_thread:true,dirty_decay_ms:1000".as_ptr());
+
+/// A C string's address, which jemalloc reads as `const char *`.
+#[cfg(not(target_env = "msvc"))]
+#[repr(transparent)]
+struct Conf(*const std::ffi::c_char);
+
+// SAFETY: the address of a string literal, never written.
+#[cfg(not(target_env = "msvc"))]
+unsafe impl Sync for Conf {}
+
 fn main() -> std::process::ExitCode {
     hdlscan::tune_process();
     cli::main()
