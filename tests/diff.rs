@@ -1076,7 +1076,7 @@ fn temporary_files_that_cannot_be_written_are_a_clear_error() {
         "--temp-dir",
         "missing",
     ];
-    diff(d, &args).fails_with(&["diff: writing temporary files failed: no such file or directory"]);
+    diff(d, &args).fails_with(&["diff: writing temporary files in missing failed: no such file or directory"]);
 }
 
 /// GNU time, to measure a child's peak RSS (`%M`, KiB).

@@ -804,7 +804,11 @@ fn full_disk_is_an_error_not_a_count() {
     };
     assert_eq!(
         err,
-        "grouping duplicates: writing temporary files failed: no space left on device"
+        format!(
+            "grouping duplicates: writing temporary files in {} failed: no space left on device \
+             (--temp-dir DIR, or TMPDIR, puts them on another disk)",
+            mnt.display()
+        )
     );
     // Anonymous files: nothing is left once the collector is gone.
     assert_eq!(std::fs::read_dir(&mnt).unwrap().count(), 0);

@@ -16,7 +16,7 @@ use anyhow::{Result, anyhow};
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -25,8 +25,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) struct Task(pub &'static str);
 
 impl Task {
-    pub fn write_error(self, e: &io::Error) -> anyhow::Error {
-        anyhow!("{}: writing temporary files failed: {}", self.0, os_reason(e))
+    /// Writing in `dir` failed: the message names the directory, and a
+    /// full disk the way to another one (the command's `--temp-dir`, or
+    /// `TMPDIR`, which also moves the system's default).
+    pub fn write_error(self, dir: &Path, e: &io::Error) -> anyhow::Error {
+        let hint = if e.kind() == io::ErrorKind::StorageFull {
+            " (--temp-dir DIR, or TMPDIR, puts them on another disk)"
+        } else {
+            ""
+        };
+        anyhow!(
+            "{}: writing temporary files in {} failed: {}{hint}",
+            self.0,
+            dir.display(),
+            os_reason(e)
+        )
     }
 
     pub fn read_error(self, e: &io::Error) -> anyhow::Error {
@@ -64,6 +77,8 @@ pub(crate) struct Spill {
 
 struct Shared {
     file: File,
+    /// Where the file is, for errors.
+    dir: PathBuf,
     end: AtomicU64,
     give_back: bool,
     /// Whether the file's disk is short enough to give back, asked of the
@@ -78,12 +93,10 @@ impl Spill {
     /// reads them (runs, a diff's changes); without, the disk goes when the
     /// file closes.
     pub fn new(task: Task, dir: Option<&Path>, give_back: bool) -> Result<Spill> {
-        let file = match dir {
-            Some(d) => tempfile::tempfile_in(d),
-            None => tempfile::tempfile(),
-        };
+        let dir = dir.map_or_else(tempfile::env::temp_dir, Path::to_path_buf);
         let shared = Shared {
-            file: file.map_err(|e| task.write_error(&e))?,
+            file: tempfile::tempfile_in(&dir).map_err(|e| task.write_error(&dir, &e))?,
+            dir,
             end: AtomicU64::new(0),
             give_back,
             tight: std::sync::OnceLock::new(),
@@ -106,7 +119,7 @@ impl Spill {
 
     /// Writes `buf` at `off`, in a range [`reserve`](Self::reserve) gave.
     pub fn write_at(&self, buf: &[u8], off: u64) -> Result<()> {
-        self.shared.file.write_all_at(buf, off).map_err(|e| self.task.write_error(&e))
+        self.shared.file.write_all_at(buf, off).map_err(|e| self.task.write_error(&self.shared.dir, &e))
     }
 
     /// Fills `buf` from `off`, in a range written before.
