@@ -1061,8 +1061,10 @@ fn a_key_on_two_rows_is_the_same_error_when_partitioned() {
     assert_eq!(partitioned.fails_with(&[]), message);
 }
 
+/// A `--temp-dir` where no file can be made is refused before any work,
+/// whether or not the run would have spilled.
 #[test]
-fn temporary_files_that_cannot_be_written_are_a_clear_error() {
+fn a_temp_dir_that_cannot_hold_files_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     Generated { n: 100 }.write(d);
@@ -1076,7 +1078,9 @@ fn temporary_files_that_cannot_be_written_are_a_clear_error() {
         "--temp-dir",
         "missing",
     ];
-    diff(d, &args).fails_with(&["diff: writing temporary files in missing failed: no such file or directory"]);
+    diff(d, &args).usage_error(&["--temp-dir missing: no such file or directory"]);
+    let args = ["old.csv", "new.csv", "--key", "id", "--temp-dir", "old.csv"];
+    diff(d, &args).usage_error(&["--temp-dir old.csv: not a directory"]);
 }
 
 /// GNU time, to measure a child's peak RSS (`%M`, KiB).

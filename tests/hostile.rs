@@ -844,6 +844,12 @@ fn usage_errors_exit_2() {
     c.run(&["in.csv", "-c", "id", "-o", "-", "--report", "-"])
         .usage_error(&["-o - and --report - both write to stdout"]);
     c.run(&["-", "in.csv", "-", "-c", "id"]).usage_error(&["stdin", "once"]);
+    // Checked before the run: a one-record input never spills, and the
+    // mistake would wait for the first large one.
+    c.run(&["in.csv", "-c", "id", "--temp-dir", "missing"])
+        .usage_error(&["--temp-dir missing: no such file or directory"]);
+    c.run(&["in.csv", "-c", "id", "--temp-dir", "in.csv"])
+        .usage_error(&["--temp-dir in.csv: not a directory"]);
     assert_eq!(entries(c.path()), ["in.csv", "out"]);
     c.nothing_written(true);
 }

@@ -129,6 +129,12 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             "- (stdin) is given for both OLD and NEW; it can be read only once".into()
         ));
     }
+    let budget = Diff::BUDGET
+        .with_memory(usize::try_from(args.memory_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
+        .with_temp_dir(args.temp_dir.clone());
+    if let (Some(dir), Err(reason)) = (&args.temp_dir, budget.check_temp_dir()) {
+        bail!(Usage(format!("--temp-dir {}: {reason}", dir.display())));
+    }
     let output = match &args.output {
         Some(path) => {
             let format = super::output_format(path, args.output_format)?;
@@ -167,11 +173,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
 
     let outcome = Diff::new(&args.key)
         .column_prefix(&args.column_prefix)
-        .budget(
-            Diff::BUDGET
-                .with_memory(usize::try_from(args.memory_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
-                .with_temp_dir(args.temp_dir.clone()),
-        )
+        .budget(budget)
         .run(&old, &new, |c| match &mut writer {
             Some(w) => w.push(c),
             None => Ok(()),

@@ -73,6 +73,19 @@ impl Budget {
         self.temp_dir.as_deref()
     }
 
+    /// Why no temporary file can be made in the directory the budget was
+    /// given (none asked of the system's): a run checks it before it
+    /// starts, so a wrong `--temp-dir` fails at once rather than at the
+    /// first spill, which a small input never reaches.
+    pub fn check_temp_dir(&self) -> std::result::Result<(), String> {
+        match self.dir() {
+            Some(dir) => tempfile::tempfile_in(dir)
+                .map(drop)
+                .map_err(|e| crate::io::atomic::os_reason(&e)),
+            None => Ok(()),
+        }
+    }
+
     /// `n` partitions of `task`, sharing one new file in the budget's
     /// directory, each written through `buffer` bytes; `give_back`: see
     /// [`Spill::new`](super::Spill::new).
