@@ -12,11 +12,11 @@ mod cli;
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's options, read at its start (`MALLOC_CONF` in the
-/// environment still overrides them). By its default decay (10 s, purged
-/// only when a thread allocates) a 10^8-row scan peaked at 288–312 MiB,
-/// the writer's freed buffers still held while the grouping after the
-/// scan allocated its own; purged after 1 s by a thread of its own,
-/// 275–284 MiB, 1% slower.
+/// environment still overrides them): freed pages are given back after
+/// 1 s by a thread of its own. By its default decay (10 s, and only when
+/// a thread allocates) a 10^8-row scan still held the writer's freed
+/// buffers while the grouping after the scan allocated its own, and
+/// peaked past 300 MB (docs/performance.md, "the allocator").
 #[cfg(not(target_env = "msvc"))]
 #[unsafe(export_name = "malloc_conf")]
 static MALLOC_CONF: Conf = Conf(c"background_thread:true,dirty_decay_ms:1000".as_ptr());
