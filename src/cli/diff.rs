@@ -132,7 +132,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let budget = Diff::BUDGET
         .with_memory(usize::try_from(args.memory_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
         .with_temp_dir(args.temp_dir.clone());
-    if let (Some(dir), Err(reason)) = (&args.temp_dir, budget.check_temp_dir()) {
+    if let Err((dir, reason)) = budget.check_temp_dir() {
         bail!(Usage(format!("--temp-dir {}: {reason}", dir.display())));
     }
     let output = match &args.output {

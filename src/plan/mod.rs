@@ -181,7 +181,7 @@ impl ScanPlan {
             .map_err(PlanError::Resolver)?;
         let split = req.split.as_deref().map(Split::at).transpose();
         let split = split.map_err(|e| PlanError::flag("--split", e))?;
-        if let (Some(dir), Err(reason)) = (&req.dups.budget.temp_dir, req.dups.budget.check_temp_dir()) {
+        if let Err((dir, reason)) = req.dups.budget.check_temp_dir() {
             return Err(PlanError::flag(format!("--temp-dir {}", dir.display()), reason));
         }
         let inputs: Vec<InputSpec> = req.inputs.iter().map(|s| InputSpec::parse(s)).collect();

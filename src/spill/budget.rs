@@ -77,11 +77,12 @@ impl Budget {
     /// given (none asked of the system's): a run checks it before it
     /// starts, so a wrong `--temp-dir` fails at once rather than at the
     /// first spill, which a small input never reaches.
-    pub fn check_temp_dir(&self) -> std::result::Result<(), String> {
+    /// The error gives the directory and the OS reason.
+    pub fn check_temp_dir(&self) -> std::result::Result<(), (&Path, String)> {
         match self.dir() {
             Some(dir) => tempfile::tempfile_in(dir)
                 .map(drop)
-                .map_err(|e| crate::io::atomic::os_reason(&e)),
+                .map_err(|e| (dir, crate::io::atomic::os_reason(&e))),
             None => Ok(()),
         }
     }
