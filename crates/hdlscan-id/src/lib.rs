@@ -36,11 +36,11 @@
 //! | §2 `hdl:` URIs, server or prefix host | `hdl_uri::parse`, `hdl_uri::names_server`, `authority::parse` | `tests/conformance.rs`, `authority::tests` |
 //! | §2 `info:` URIs | `info_uri::parse`, `info_uri::other_identifier` | `info_uri::tests`, `tests/conformance.rs` |
 //! | §2 resolver URLs (v3: `hdl.…`/`handle.…` hosts, older DSpace file paths, `hdl:` in the path) | `resolver::parse`, `resolver::route`, `resolver::part_head` | `resolver::tests`, `tests/conformance.rs` (`v3-forms.json`) |
-//! | §2 URLs without their scheme, misspelt schemes (v3) | `resolver::is_schemeless_url`, `resolver::scheme_typo` (the fast path leaves them: `fast::bare_error`) | `resolver::tests`, `tests/conformance.rs` (`v3-forms.json`) |
+//! | §2 URLs without their scheme, misspelt schemes (v3) | `resolver::is_schemeless_url`, `resolver::scheme_typo` (the fast path asks the same two: `fast::is_url`) | `resolver::tests`, `tests/conformance.rs` (`v3-forms.json`) |
 //! | §2 wrapped identifiers (v3) | `info_uri::wrapped`, `other::wrapped` | `tests/conformance.rs` (`v3-forms.json`) |
 //! | §2, §3 query and fragment, kept raw | `chars::split_off` | `tests/conformance.rs` |
 //! | §3 columns: `canonical`, `uri`, `url` | `render::render` | `render::tests` |
-//! | §3 dirt warnings and their repairs | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests`, `tests/conformance.rs` (`v2-handle.json`, `v3-rules.json`) |
+//! | §3 dirt warnings and their repairs (`test_prefix` and `template_suffix` in `dirt::flag_placeholders`) | `dirt::flag`, `dirt::repair`; which warnings repair: `Warning::is_repairable` | `dirt::tests`, `tests/conformance.rs` (`v2-handle.json`, `v3-rules.json`) |
 //! | §3 laws | `laws` (feature `laws`) | `tests/laws.rs`, `tests/conformance.rs` `conformance_laws` |
 //! | §4 codes and their spelling | `codes` (`Kind`, `ErrorCode`, `Warning`) | `codes::tests` |
 //! | §5 examples | the conformance corpus, `testdata/conformance*.json` | `tests/conformance.rs` |
