@@ -14,13 +14,12 @@
 //! them all.
 
 use super::{InputShape, Work};
-use crate::io::arrow_in::ArrowInput;
 use crate::io::csv_in::{CsvBlockReader, CsvOptions};
 use crate::io::error::PositionedError;
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, Step};
 use crate::io::nested;
-use crate::io::parquet_in::{self, ParquetInput};
+use crate::io::parquet_in::{self, Columnar};
 use crate::io::source::InputSpec;
 use crate::report::InputInfo;
 use anyhow::{Result, anyhow, bail};
@@ -31,7 +30,7 @@ use std::sync::mpsc::SyncSender;
 
 /// What every input is matched against: the first input's columns.
 pub(super) struct Columns {
-    pub format: crate::io::format::Format,
+    pub format: Format,
     pub csv: CsvOptions,
     /// The first input's schema.
     pub schema: SchemaRef,
@@ -228,12 +227,6 @@ fn produce_csv(
     }))
 }
 
-/// An open columnar input.
-enum Columnar {
-    Parquet(ParquetInput),
-    Arrow(ArrowInput),
-}
-
 /// One Parquet or Arrow IPC input: its batches as the file types them.
 /// A run that writes no input row reads only what it needs: of Parquet
 /// the leaf columns its paths end on and its kept columns (matched by
@@ -245,20 +238,9 @@ fn produce_columnar(
     record_base: u64,
     tx: &SyncSender<Result<Work>>,
 ) -> Result<Option<InputInfo>> {
-    let format = columns.format;
-    let InputSpec::Path(path) = spec else {
-        let noun = if format == Format::Arrow { "Arrow IPC" } else { "Parquet" };
-        bail!("{noun} cannot be read from stdin; give a file")
-    };
-    let shown = path.display().to_string();
-    let mut source = match format {
-        Format::Arrow => Columnar::Arrow(ArrowInput::open(path)?),
-        _ => Columnar::Parquet(ParquetInput::open(path)?),
-    };
-    let schema = match &source {
-        Columnar::Parquet(pq) => pq.schema().clone(),
-        Columnar::Arrow(batches) => batches.schema().clone(),
-    };
+    let mut source = Columnar::open(spec, columns.format)?;
+    let shown = spec.display_name();
+    let schema = source.schema().clone();
     let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
     let mut input = columns.shape(index, &names, Some(&schema), record_base, &shown)?;
     // Arrow's batches keep these columns, in order.
@@ -313,8 +295,8 @@ fn produce_columnar(
     }
     Ok(Some(InputInfo {
         path: shown,
-        format: format.name().into(),
-        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+        format: columns.format.name().into(),
+        bytes: spec.path().map_or(0, |p| std::fs::metadata(p).map_or(0, |m| m.len())),
         records,
         decoding: None,
     }))

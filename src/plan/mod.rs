@@ -20,8 +20,7 @@ use crate::id::{Parser, Split};
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, Ragged, TextEncoding, delimiter_name};
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, JsonlOptions, Step};
-use crate::io::arrow_in::ArrowInput;
-use crate::io::parquet_in::{self, ParquetInput};
+use crate::io::parquet_in::{self, Columnar};
 use crate::io::source::InputSpec;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use serde::Serialize;
@@ -340,16 +339,7 @@ impl ScanPlan {
                 let names: Vec<String> = self.json_paths.iter().map(|p| p.to_string()).collect();
                 utf8_schema(&names)
             }
-            Format::Parquet | Format::Arrow => {
-                let InputSpec::Path(p) = &self.inputs[0] else {
-                    let name = if self.format == Format::Arrow { "Arrow IPC" } else { "Parquet" };
-                    return Err(anyhow::anyhow!("{name} cannot be read from stdin; give a file").into());
-                };
-                match self.format {
-                    Format::Arrow => ArrowInput::open(p)?.schema().clone(),
-                    _ => ParquetInput::open(p)?.schema().clone(),
-                }
-            }
+            Format::Parquet | Format::Arrow => Columnar::open(&self.inputs[0], self.format)?.schema().clone(),
             Format::Csv | Format::Tsv => {
                 let mut r = CsvBlockReader::open(&self.inputs[0], self.csv.clone())?;
                 self.read_as(&r, &first_name)?;
