@@ -34,12 +34,9 @@ fn output_schema(schema: &Schema) -> (SchemaRef, Vec<bool>) {
         .fields()
         .iter()
         .zip(&decode)
-        .map(|(f, &d)| {
-            if d {
-                f.as_ref().clone().with_data_type(DataType::Utf8)
-            } else {
-                f.as_ref().clone()
-            }
+        .map(|(f, &d)| match d {
+            true => f.as_ref().clone().with_data_type(DataType::Utf8),
+            false => f.as_ref().clone(),
         })
         .collect();
     (
