@@ -197,7 +197,7 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
         }
         if let Some(format) = not_text(head) {
             if !json && matches!(format, magic::NotCsv::Zip | magic::NotCsv::OldOffice) {
-                return match super::sheet::read_to_csv(src, sheet) {
+                return match super::sheet::to_csv(src, sheet) {
                     Ok((csv, read)) => Ok(Opened {
                         read: Box::new(io::Cursor::new(csv)),
                         sheet: Some(read),
