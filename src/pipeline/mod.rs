@@ -392,7 +392,7 @@ fn drive(
 /// whose key holds a list may be a document whose records are that list:
 /// the flag that reads it.
 fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str, documents: bool) -> Result<()> {
-    let Some(u) = reach.unreached(paths).into_iter().next() else {
+    let Some(u) = reach.first_unreached(paths) else {
         return Ok(());
     };
     let flag = if u.path < chosen { "--column" } else { "--keep" };

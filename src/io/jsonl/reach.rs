@@ -110,15 +110,14 @@ impl Reach {
         }
     }
 
-    /// The paths of `set` that no record reached, each with where it
+    /// The first path of `set` that no record reached, with where it
     /// stopped: the key no record had beside those seen there (and the
     /// nearest of them), or the list that was always empty.
-    pub fn unreached(&self, set: &PathSet) -> Vec<Unreached> {
+    pub fn first_unreached(&self, set: &PathSet) -> Option<Unreached> {
         let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
-        let mut out = Vec::new();
         if self.seen.len() != set.nodes.len() {
             // No record was read: nothing to judge.
-            return out;
+            return None;
         }
         for (i, path) in set.paths().iter().enumerate() {
             let mut at = 0u32;
@@ -168,11 +167,10 @@ impl Reach {
                     Step::Key(k) if j == 0 => self.lists_holding(k),
                     _ => Vec::new(),
                 };
-                out.push(Unreached { path: i, reason, lists });
-                break;
+                return Some(Unreached { path: i, reason, lists });
             }
         }
-        out
+        None
     }
 
     /// The lists sampled whose first element had `key` or one near it,
