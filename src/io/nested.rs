@@ -145,13 +145,8 @@ fn list_elements(a: &ArrayRef) -> Result<(Vec<(u32, u32)>, ArrayRef)> {
 pub fn leaf_count(dt: &DataType) -> usize {
     match dt {
         DataType::Struct(children) => children.iter().map(|c| leaf_count(c.data_type())).sum(),
-        DataType::List(item)
-        | DataType::LargeList(item)
-        | DataType::FixedSizeList(item, _)
-        | DataType::ListView(item)
-        | DataType::LargeListView(item)
-        | DataType::Map(item, _) => leaf_count(item.data_type()),
-        _ => 1,
+        DataType::Map(item, _) => leaf_count(item.data_type()),
+        _ => list_item(dt).map_or(1, |item| leaf_count(item.data_type())),
     }
 }
 
