@@ -298,7 +298,7 @@ impl<W: Write + Send> Sink<W> {
         };
         let res = match enc {
             Encoder::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
-            Encoder::Arrow(w) => w.write(batch),
+            Encoder::Arrow(w) => w.write(batch).map_err(|e| e.to_string()),
             Encoder::Delimited(d) => d.write(batch).map_err(|e| e.to_string()),
             Encoder::JsonLines(j) => j.write(batch).map_err(|e| e.to_string()),
         };
