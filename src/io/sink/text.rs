@@ -127,8 +127,8 @@ pub(super) fn write_json(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
             }
             out.push(b'}');
         }
-        Boolean => out.extend_from_slice(if a.as_boolean().value(i) { b"true" } else { b"false" }),
-        Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 => scalar(a, i, out),
+        // Their text is JSON's: `true`, digits.
+        Boolean | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 => scalar(a, i, out),
         Decimal32(..) | Decimal64(..) | Decimal128(..) | Decimal256(..) => scalar(a, i, out),
         Float16 => json_float(a.as_primitive::<Float16Type>().value(i).to_f64(), out),
         Float32 => json_float(a.as_primitive::<Float32Type>().value(i) as f64, out),
