@@ -58,7 +58,8 @@ impl Columns {
     ) -> Result<InputShape> {
         let first: Vec<&str> = self.schema.fields().iter().map(|f| f.name().as_str()).collect();
         let ncols = names.len();
-        if self.all {
+        // Wide output: the first input's columns, in order, so its indices hold.
+        let (cols, keep): (Vec<usize>, Vec<usize>) = if self.all {
             if names != first {
                 bail!(
                     "{shown}: its columns ({}) differ from the first input's ({}); inputs of one run written as wide \
@@ -80,35 +81,28 @@ impl Columns {
                     describe(theirs)
                 );
             }
-            return Ok(InputShape {
-                index,
-                ncols,
-                cols: self.chosen.clone(),
-                keep: self.keep.clone(),
-                record_base,
-            });
-        }
-        let find = |i: usize, what: &str| -> Result<usize> {
-            let name = first[i];
-            let at: Vec<usize> = (0..ncols).filter(|&c| names[c] == name).collect();
-            match at[..] {
-                [c] => Ok(c),
-                [] => bail!(
-                    "{shown} has no column named {name:?} ({what} in the first input); its columns are: {}",
-                    crate::io::describe_columns(names.iter().copied())
-                ),
-                _ => bail!(
-                    "{shown}: {} columns are named {name:?}; which one to read is ambiguous",
-                    at.len()
-                ),
-            }
+            (self.chosen.clone(), self.keep.clone())
+        } else {
+            let find = |i: usize, what: &str| -> Result<usize> {
+                let name = first[i];
+                let at: Vec<usize> = (0..ncols).filter(|&c| names[c] == name).collect();
+                match at[..] {
+                    [c] => Ok(c),
+                    [] => bail!(
+                        "{shown} has no column named {name:?} ({what} in the first input); its columns are: {}",
+                        crate::io::describe_columns(names.iter().copied())
+                    ),
+                    _ => bail!(
+                        "{shown}: {} columns are named {name:?}; which one to read is ambiguous",
+                        at.len()
+                    ),
+                }
+            };
+            (
+                self.chosen.iter().map(|&i| find(i, "chosen")).collect::<Result<_>>()?,
+                self.keep.iter().map(|&i| find(i, "kept")).collect::<Result<_>>()?,
+            )
         };
-        let cols = self
-            .chosen
-            .iter()
-            .map(|&i| find(i, "chosen"))
-            .collect::<Result<Vec<_>>>()?;
-        let keep = self.keep.iter().map(|&i| find(i, "kept")).collect::<Result<Vec<_>>>()?;
         if let Some(s) = schema {
             for (&c, steps) in cols.iter().zip(&self.nested) {
                 match steps {
