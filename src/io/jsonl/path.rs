@@ -183,20 +183,12 @@ fn parse_pointer(s: &str) -> Result<Vec<Step>, String> {
             if tok == "[]" {
                 return Ok(Step::Each);
             }
-            let mut key = String::with_capacity(tok.len());
-            let mut chars = tok.chars();
-            while let Some(c) = chars.next() {
-                if c != '~' {
-                    key.push(c);
-                    continue;
-                }
-                match chars.next() {
-                    Some('0') => key.push('~'),
-                    Some('1') => key.push('/'),
-                    _ => return Err(format!("{s:?}: `~` must be followed by 0 (for ~) or 1 (for /)")),
-                }
+            let escapes_ok = (tok.match_indices('~')).all(|(i, _)| matches!(tok.as_bytes().get(i + 1), Some(b'0' | b'1')));
+            if !escapes_ok {
+                return Err(format!("{s:?}: `~` must be followed by 0 (for ~) or 1 (for /)"));
             }
-            Ok(Step::Key(key.into()))
+            // `~1` first, as RFC 6901 says, so that `~01` is `~1`.
+            Ok(Step::Key(tok.replace("~1", "/").replace("~0", "~").into()))
         })
         .collect()
 }
