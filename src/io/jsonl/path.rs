@@ -158,19 +158,15 @@ fn parse_dotted(s: &str) -> Result<Vec<Step>, String> {
             ));
         }
         steps.push(Step::Key(key.into()));
-        while !rest.is_empty() {
-            match rest.strip_prefix("[]") {
-                Some(r) => {
-                    steps.push(Step::Each);
-                    rest = r;
-                }
-                None => {
-                    return Err(format!(
-                        "{s:?}: only `[]` (each element) may follow a key; list indices are not read, and a key \
-                         holding `[` or `]` is named by a JSON Pointer (/a[1]/b)"
-                    ));
-                }
-            }
+        while let Some(r) = rest.strip_prefix("[]") {
+            steps.push(Step::Each);
+            rest = r;
+        }
+        if !rest.is_empty() {
+            return Err(format!(
+                "{s:?}: only `[]` (each element) may follow a key; list indices are not read, and a key \
+                 holding `[` or `]` is named by a JSON Pointer (/a[1]/b)"
+            ));
         }
     }
     Ok(steps)
