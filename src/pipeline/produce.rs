@@ -153,10 +153,7 @@ pub(super) fn produce(
             Format::Parquet | Format::Arrow => produce_columnar(spec, index, &columns, record_base, &tx),
             Format::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
             _ => {
-                let reader = match first_csv.take() {
-                    Some(r) => Ok(r),
-                    None => CsvBlockReader::open(spec, columns.csv.clone()),
-                };
+                let reader = first_csv.take().map(Ok).unwrap_or_else(|| CsvBlockReader::open(spec, columns.csv.clone()));
                 produce_csv(reader, spec, index, &columns, record_base, &tx)
             }
         };
