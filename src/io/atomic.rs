@@ -79,10 +79,7 @@ pub fn live_temp_files() -> Vec<PathBuf> {
 /// (`spill::raise_open_files`) gets here.
 pub fn os_reason(e: &io::Error) -> String {
     let s = e.to_string();
-    let s = match s.find(" (os error ") {
-        Some(i) => &s[..i],
-        None => &s[..],
-    };
+    let s = s.split_once(" (os error ").map_or(s.as_str(), |(reason, _)| reason);
     let mut chars = s.chars();
     let reason = match chars.next() {
         Some(c) => c.to_lowercase().chain(chars).collect(),
