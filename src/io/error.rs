@@ -289,12 +289,10 @@ impl fmt::Display for PositionedError {
                 "quote opened here never closes (if the file does not quote its fields, --no-quoting reads every \" \
                  as a plain character)"
             ),
-            ErrorKind::RecordTooLarge { limit } => {
-                write!(
-                    f,
-                    "record longer than the {limit}-byte limit (raise it with --max-record-mib)"
-                )
-            }
+            ErrorKind::RecordTooLarge { limit } => write!(
+                f,
+                "record longer than the {limit}-byte limit (raise it with --max-record-mib)"
+            ),
             ErrorKind::BadOption(m) => write!(f, "invalid option: {m}"),
             ErrorKind::Sheet(m) => f.write_str(m),
             ErrorKind::Csv(m) => write!(f, "CSV error: {m}"),
@@ -349,9 +347,7 @@ impl fmt::Display for PositionedError {
                 found,
                 wanted,
                 hint,
-            } => {
-                write!(f, "column '{column}' has type {found}, not {wanted}{hint}")
-            }
+            } => write!(f, "column '{column}' has type {found}, not {wanted}{hint}"),
         }
     }
 }
