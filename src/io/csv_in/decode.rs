@@ -144,8 +144,7 @@ pub(super) fn decoded(
         out_len: 0,
         eof: false,
         finished: false,
-        malformed: Arc::clone(&tally.malformed),
-        consumed: Arc::clone(&tally.consumed),
+        tally: tally.clone(),
     };
     Ok((Box::new(reader), Some(tally)))
 }
@@ -166,8 +165,8 @@ struct DecodeReader {
     eof: bool,
     /// The decoder was told the input ended and has said all it had.
     finished: bool,
-    malformed: Arc<AtomicU64>,
-    consumed: Arc<AtomicU64>,
+    /// The counts, shared with the reader.
+    tally: Tally,
 }
 
 impl DecodeReader {
@@ -185,7 +184,7 @@ impl DecodeReader {
             );
             self.in_pos += read;
             self.out_len += written;
-            self.consumed.fetch_add(read as u64, Ordering::Relaxed);
+            self.tally.consumed.fetch_add(read as u64, Ordering::Relaxed);
             match result {
                 DecoderResult::InputEmpty => {
                     self.finished = self.eof;
@@ -195,7 +194,7 @@ impl DecodeReader {
                 DecoderResult::Malformed(..) => {
                     self.output[self.out_len..self.out_len + REPLACEMENT.len()].copy_from_slice(REPLACEMENT);
                     self.out_len += REPLACEMENT.len();
-                    self.malformed.fetch_add(1, Ordering::Relaxed);
+                    self.tally.malformed.fetch_add(1, Ordering::Relaxed);
                 }
             }
         }
