@@ -193,17 +193,11 @@ impl<W: Write> Delimited<W> {
             rec.push_field(header.get(i).map_or(f.name().as_bytes(), Vec::as_slice));
         }
         w.write_byte_record(&rec)?;
-        let mut joined = vec![false; schema.fields().len()];
-        for &c in joined_lists {
-            if let Some(j) = joined.get_mut(c) {
-                *j = true;
-            }
-        }
         Ok(Delimited {
             w,
             rec,
             scratch: Vec::with_capacity(256),
-            joined,
+            joined: (0..schema.fields().len()).map(|c| joined_lists.contains(&c)).collect(),
         })
     }
 
