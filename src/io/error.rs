@@ -191,11 +191,6 @@ impl PositionedError {
         }))
     }
 
-    /// The file, as named in messages.
-    pub fn file(&self) -> &str {
-        &self.0.file
-    }
-
     /// Where in the file.
     pub fn pos(&self) -> &Position {
         &self.0.pos
