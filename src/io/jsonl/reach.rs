@@ -141,13 +141,9 @@ impl Reach {
                     ),
                     Step::Key(k) => {
                         // Keys of paths seen there, then the sampled others.
-                        let mut keys: Vec<String> = node
-                            .keys
-                            .iter()
-                            .filter(|(_, c)| self.seen[*c as usize])
-                            .map(|(n, _)| String::from_utf8_lossy(n).into_owned())
-                            .collect();
-                        keys.extend(self.keys[at as usize].iter().map(|k| text(k)));
+                        let seen = node.keys.iter().filter(|(_, c)| self.seen[*c as usize]);
+                        let keys: Vec<String> =
+                            seen.map(|(n, _)| n).chain(&self.keys[at as usize]).map(|k| text(k)).collect();
                         let hint = crate::select::nearest(&keys, k).map_or(String::new(), |near| {
                             let mut steps = path.steps().to_vec();
                             steps[j] = Step::Key(near.into());
