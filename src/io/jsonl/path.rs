@@ -211,6 +211,16 @@ pub(super) struct Node {
     pub under: Vec<u32>,
 }
 
+impl Node {
+    /// The node `step` leads to from here, if a path takes it.
+    pub fn child(&self, step: &Step) -> Option<u32> {
+        match step {
+            Step::Key(k) => self.keys.iter().find(|(n, _)| **n == *k.as_bytes()).map(|c| c.1),
+            Step::Each => self.each,
+        }
+    }
+}
+
 impl PathSet {
     /// The tree of `paths`; path `i` is value list `i` of every record. A
     /// path given twice is found twice.
@@ -219,11 +229,7 @@ impl PathSet {
         for (i, p) in paths.iter().enumerate() {
             let mut at = 0usize;
             for s in &p.steps {
-                let next = match s {
-                    Step::Key(k) => nodes[at].keys.iter().find(|(n, _)| **n == *k.as_bytes()).map(|c| c.1),
-                    Step::Each => nodes[at].each,
-                };
-                at = match next {
+                at = match nodes[at].child(s) {
                     Some(n) => n as usize,
                     None => {
                         let n = nodes.len() as u32;

@@ -123,11 +123,7 @@ impl Reach {
             let mut at = 0u32;
             for (j, step) in path.steps().iter().enumerate() {
                 let node = &set.nodes[at as usize];
-                let child = match step {
-                    Step::Key(k) => node.keys.iter().find(|(n, _)| **n == *k.as_bytes()).map(|c| c.1),
-                    Step::Each => node.each,
-                }
-                .expect("the tree holds every path");
+                let child = node.child(step).expect("the tree holds every path");
                 if self.seen[child as usize] {
                     at = child;
                     continue;
