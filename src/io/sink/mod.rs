@@ -121,9 +121,7 @@ impl<W: Write> Capture<W> {
     fn note<T>(&self, r: io::Result<T>) -> io::Result<T> {
         if let Err(e) = &r {
             let mut slot = self.err.lock().unwrap_or_else(|p| p.into_inner());
-            if slot.is_none() {
-                *slot = Some(os_reason(e));
-            }
+            slot.get_or_insert_with(|| os_reason(e));
         }
         r
     }
