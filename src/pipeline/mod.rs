@@ -174,11 +174,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
             Some(s) if long => Shaped::Long(s.clone()),
             Some(s) => Shaped::Wide(s.clone()),
         },
-        parse: ParseOptions {
-            delimiter: csv.delimiter,
-            quoting: csv.quoting,
-            ragged: csv.ragged,
-        },
+        parse: csv.parse_options(),
         raw_cells,
         several_inputs,
         json_paths: PathSet::new(&json_paths),

@@ -194,11 +194,7 @@ impl CsvBlockReader {
 
     /// What [`parse_block`](super::parse_block) needs from the reader's options.
     pub fn parse_options(&self) -> ParseOptions {
-        ParseOptions {
-            delimiter: self.opts.delimiter,
-            quoting: self.opts.quoting,
-            ragged: self.opts.ragged,
-        }
+        self.opts.parse_options()
     }
 
     fn err(&self, pos: Position, kind: ErrorKind) -> PositionedError {
