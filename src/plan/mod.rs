@@ -527,33 +527,29 @@ impl ScanPlan {
         let columnar = !matches!(format, Format::Csv | Format::Tsv);
         let renamed = columnar
             .then(|| crate::columns::unique_names(&written.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>()));
-        let as_written = |(k, f): (usize, &Arc<Field>)| {
-            let mut f = f.as_ref().clone();
-            if self.raw_cells {
-                f = f.with_data_type(DataType::Binary);
-            }
-            if let Some(r) = &renamed {
-                f = f.with_name(r[k].clone());
-            }
-            Arc::new(f)
-        };
+        // The input columns written, as their cells are.
+        let mut input_fields: Vec<Arc<Field>> = (written.iter().enumerate())
+            .map(|(k, &c)| {
+                let mut f = self.schema.field(c).clone();
+                if self.raw_cells {
+                    f = f.with_data_type(DataType::Binary);
+                }
+                if let Some(r) = &renamed {
+                    f = f.with_name(r[k].clone());
+                }
+                Arc::new(f)
+            })
+            .collect();
         let fields = if self.long {
-            let kept: Vec<Arc<Field>> = self
-                .keep
-                .iter()
-                .enumerate()
-                .map(|(i, &k)| as_written((i, &self.schema.fields()[k])))
-                .collect();
             let value_type = if self.raw_cells {
                 DataType::Binary
             } else {
                 DataType::Utf8
             };
-            crate::columns::long_fields(&self.prefix, &kept, self.inputs.len() > 1, value_type)?
+            crate::columns::long_fields(&self.prefix, &input_fields, self.inputs.len() > 1, value_type)?
         } else {
-            let mut fields: Vec<Arc<Field>> = self.schema.fields().iter().enumerate().map(as_written).collect();
-            fields.extend(crate::columns::fields(&self.prefix, names)?.iter().cloned());
-            fields.into()
+            input_fields.extend(crate::columns::fields(&self.prefix, names)?.iter().cloned());
+            input_fields.into()
         };
         Ok(Arc::new(Schema::new(fields)))
     }
