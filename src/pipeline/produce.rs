@@ -250,16 +250,14 @@ fn produce_columnar(
                 *c = at[*c].ok_or_else(|| anyhow!("{shown}: column {:?} has no leaf to read", names[*c]))?;
                 Ok(())
             };
-            input.cols.iter_mut().try_for_each(&renumber)?;
-            input.keep.iter_mut().try_for_each(&renumber)?;
+            input.cols.iter_mut().chain(&mut input.keep).try_for_each(renumber)?;
             input.ncols = at.iter().flatten().count();
         } else {
             let mut read: Vec<usize> = input.cols.iter().chain(&input.keep).copied().collect();
             read.sort_unstable();
             read.dedup();
             let at = |c: &mut usize| *c = read.binary_search(c).unwrap_or_default();
-            input.cols.iter_mut().for_each(at);
-            input.keep.iter_mut().for_each(at);
+            input.cols.iter_mut().chain(&mut input.keep).for_each(at);
             input.ncols = read.len();
             top = Some(read).filter(|r| r.len() < names.len());
         }
