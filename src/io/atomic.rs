@@ -41,10 +41,6 @@ fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn register(path: &Path) {
-    registry().push(path.to_path_buf());
-}
-
 fn unregister(path: &Path) {
     let mut reg = registry();
     if let Some(i) = reg.iter().rposition(|p| p == path) {
@@ -213,7 +209,7 @@ impl AtomicFile {
             let tmp = dir.join(&tmp_name);
             match OpenOptions::new().write(true).create_new(true).open(&tmp) {
                 Ok(file) => {
-                    register(&tmp);
+                    registry().push(tmp.clone());
                     // Keep the mode of a file being replaced (best effort).
                     if let Ok(m) = fs::metadata(target)
                         && !is_stdout(target)

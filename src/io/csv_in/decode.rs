@@ -49,10 +49,6 @@ impl TextEncoding {
     pub fn name(self) -> &'static str {
         self.0.name()
     }
-
-    fn is_utf8(self) -> bool {
-        self.0 == encoding_rs::UTF_8
-    }
 }
 
 impl Default for TextEncoding {
@@ -124,7 +120,7 @@ pub(super) fn decoded(
     (&mut src).take(3).read_to_end(&mut head)?;
     let encoding = Encoding::for_bom(&head).map_or(asked, |(e, _)| TextEncoding(e));
     let src: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(src));
-    if encoding.is_utf8() {
+    if encoding == TextEncoding::UTF_8 {
         return Ok((src, None));
     }
     let tally = Tally {
