@@ -41,10 +41,6 @@ fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn register(path: &Path) {
-    registry().push(path.to_path_buf());
-}
-
 fn unregister(path: &Path) {
     let mut reg = registry();
     if let Some(i) = reg.iter().rposition(|p| p == path) {
@@ -79,10 +75,7 @@ pub fn live_temp_files() -> Vec<PathBuf> {
 /// (`spill::raise_open_files`) gets here.
 pub fn os_reason(e: &io::Error) -> String {
     let s = e.to_string();
-    let s = match s.find(" (os error ") {
-        Some(i) => &s[..i],
-        None => &s[..],
-    };
+    let s = s.split_once(" (os error ").map_or(s.as_str(), |(reason, _)| reason);
     let mut chars = s.chars();
     let reason = match chars.next() {
         Some(c) => c.to_lowercase().chain(chars).collect(),
@@ -216,7 +209,7 @@ impl AtomicFile {
             let tmp = dir.join(&tmp_name);
             match OpenOptions::new().write(true).create_new(true).open(&tmp) {
                 Ok(file) => {
-                    register(&tmp);
+                    registry().push(tmp.clone());
                     // Keep the mode of a file being replaced (best effort).
                     if let Ok(m) = fs::metadata(target)
                         && !is_stdout(target)

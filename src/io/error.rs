@@ -155,14 +155,6 @@ impl ErrorKind {
     }
 }
 
-/// "a Parquet file" or "an Arrow IPC file", as messages name them.
-fn binary_file(format: Format) -> &'static str {
-    match format {
-        Format::Arrow => "an Arrow IPC file",
-        _ => "a Parquet file",
-    }
-}
-
 /// Why a Parquet or Arrow IPC file was read as another format, for the
 /// hint that gets it read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,11 +189,6 @@ impl PositionedError {
             pos,
             kind,
         }))
-    }
-
-    /// The file, as named in messages.
-    pub fn file(&self) -> &str {
-        &self.0.file
     }
 
     /// Where in the file.
@@ -251,7 +238,8 @@ impl fmt::Display for PositionedError {
             ErrorKind::NotGzip => write!(f, "not a gzip file (bad magic bytes)"),
             ErrorKind::NotZstd => write!(f, "not a zstd file (empty or bad magic bytes)"),
             ErrorKind::Looks(format, why) => {
-                write!(f, "this is {}", binary_file(*format))?;
+                let article = if *format == Format::Arrow { "an" } else { "a" };
+                write!(f, "this is {article} {} file", format.columnar_name())?;
                 match why {
                     Misread::Stdin => write!(f, ", which cannot be read from stdin; give the file's path instead of -"),
                     Misread::Named => write!(f, ", read as another format because of --input-format; drop that option"),
@@ -260,8 +248,8 @@ impl fmt::Display for PositionedError {
             }
             ErrorKind::Compressed(format, c) => write!(
                 f,
-                "a {c}-compressed {}; decompress it first and give hdlscan the .{} file",
-                binary_file(*format).split_once(' ').map_or("", |(_, rest)| rest),
+                "a {c}-compressed {} file; decompress it first and give hdlscan the .{} file",
+                format.columnar_name(),
                 format.name()
             ),
             ErrorKind::NotCsv { format, compressed } => {
@@ -296,12 +284,10 @@ impl fmt::Display for PositionedError {
                 "quote opened here never closes (if the file does not quote its fields, --no-quoting reads every \" \
                  as a plain character)"
             ),
-            ErrorKind::RecordTooLarge { limit } => {
-                write!(
-                    f,
-                    "record longer than the {limit}-byte limit (raise it with --max-record-mib)"
-                )
-            }
+            ErrorKind::RecordTooLarge { limit } => write!(
+                f,
+                "record longer than the {limit}-byte limit (raise it with --max-record-mib)"
+            ),
             ErrorKind::BadOption(m) => write!(f, "invalid option: {m}"),
             ErrorKind::Sheet(m) => f.write_str(m),
             ErrorKind::Csv(m) => write!(f, "CSV error: {m}"),
@@ -332,10 +318,7 @@ impl fmt::Display for PositionedError {
             ErrorKind::NotArray { found } => write!(f, "{found}, not a JSON array (--records '[]')"),
             ErrorKind::NoRecords { path, detail } => write!(f, "no array at {path} (--records){detail}"),
             ErrorKind::Columnar { format, message } => {
-                let noun = match format {
-                    Format::Arrow => "Arrow IPC",
-                    _ => "Parquet",
-                };
+                let noun = format.columnar_name();
                 match (p.record, p.row_group) {
                     (None, None) => write!(f, "not a readable {noun} file: {message}"),
                     _ => write!(f, "damaged {noun} data: {message}"),
@@ -359,9 +342,7 @@ impl fmt::Display for PositionedError {
                 found,
                 wanted,
                 hint,
-            } => {
-                write!(f, "column '{column}' has type {found}, not {wanted}{hint}")
-            }
+            } => write!(f, "column '{column}' has type {found}, not {wanted}{hint}"),
         }
     }
 }

@@ -84,6 +84,14 @@ impl Format {
         }
     }
 
+    /// Parquet's and Arrow IPC's name in messages: "Parquet", "Arrow IPC".
+    pub fn columnar_name(self) -> &'static str {
+        match self {
+            Format::Arrow => "Arrow IPC",
+            _ => "Parquet",
+        }
+    }
+
     /// Parquet and Arrow IPC: typed columns read batch by batch, with no
     /// header line, delimiter or records to pad; paths reach into their
     /// structs and lists.

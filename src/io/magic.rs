@@ -102,8 +102,7 @@ pub fn not_csv(head: &[u8]) -> Option<NotCsv> {
     if head.starts_with(b"%PDF-") {
         return Some(NotCsv::Pdf);
     }
-    let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
-    let text = &text[text.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head).trim_ascii_start();
     let starts = |tag: &[u8]| text.len() >= tag.len() && text[..tag.len()].eq_ignore_ascii_case(tag);
     if [&b"<!doctype html"[..], b"<html", b"<head", b"<body"]
         .into_iter()

@@ -145,13 +145,8 @@ fn list_elements(a: &ArrayRef) -> Result<(Vec<(u32, u32)>, ArrayRef)> {
 pub fn leaf_count(dt: &DataType) -> usize {
     match dt {
         DataType::Struct(children) => children.iter().map(|c| leaf_count(c.data_type())).sum(),
-        DataType::List(item)
-        | DataType::LargeList(item)
-        | DataType::FixedSizeList(item, _)
-        | DataType::ListView(item)
-        | DataType::LargeListView(item)
-        | DataType::Map(item, _) => leaf_count(item.data_type()),
-        _ => 1,
+        DataType::Map(item, _) => leaf_count(item.data_type()),
+        _ => list_item(dt).map_or(1, |item| leaf_count(item.data_type())),
     }
 }
 
@@ -208,6 +203,13 @@ impl Flat {
     }
 }
 
+/// Marks the places in `idx` where `a` is null as dead ends.
+fn dead_ends(idx: &mut [u32], a: &dyn Array) {
+    for i in idx.iter_mut().filter(|i| **i != DEAD_END && a.is_null(**i as usize)) {
+        *i = DEAD_END;
+    }
+}
+
 /// Flattens `array` (a batch's top column) along `steps` (as `resolve`
 /// gave them). As for JSON paths (`io::jsonl::scan`), every place the path
 /// reaches is one value: a null on the way (struct, list or leaf) is one
@@ -219,23 +221,13 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
     let mut idx: Vec<u32> = (0..rows as u32).collect();
     let mut current = array.clone();
     for step in steps {
-        let (mut new_starts, mut new_idx) = (Vec::with_capacity(starts.len()), Vec::with_capacity(idx.len()));
-        new_starts.push(0u32);
-        let next: ArrayRef = match step {
+        current = match step {
             Step::Key(k) => {
                 let Some(s) = current.as_struct_opt() else {
                     bail!("not a struct: {}", current.data_type())
                 };
-                for w in starts.windows(2) {
-                    new_idx.extend(idx[w[0] as usize..w[1] as usize].iter().map(|&i| {
-                        if i != DEAD_END && s.is_valid(i as usize) {
-                            i
-                        } else {
-                            DEAD_END
-                        }
-                    }));
-                    new_starts.push(new_idx.len() as u32);
-                }
+                // A key keeps each place, a dead end where the struct is null.
+                dead_ends(&mut idx, s);
                 // Checked against the file's schema; a batch read otherwise
                 // (another file, a projection) is an error, not a panic.
                 match s.column_by_name(k) {
@@ -245,6 +237,8 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
             }
             Step::Each => {
                 let (elements, values) = list_elements(&current)?;
+                let (mut new_starts, mut new_idx) = (Vec::with_capacity(starts.len()), Vec::with_capacity(idx.len()));
+                new_starts.push(0u32);
                 for w in starts.windows(2) {
                     for &i in &idx[w[0] as usize..w[1] as usize] {
                         if i != DEAD_END && current.is_valid(i as usize) {
@@ -256,20 +250,14 @@ pub fn flatten(array: &ArrayRef, steps: &[Step]) -> Result<Flat> {
                     }
                     new_starts.push(new_idx.len() as u32);
                 }
+                (starts, idx) = (new_starts, new_idx);
                 values
             }
         };
-        starts = new_starts;
-        idx = new_idx;
-        current = next;
     }
     // A leaf's nulls are dead ends too (its values are read through `at`,
     // which the leaf's own validity would also answer; marked for one rule).
-    for i in &mut idx {
-        if *i != DEAD_END && current.is_null(*i as usize) {
-            *i = DEAD_END;
-        }
-    }
+    dead_ends(&mut idx, current.as_ref());
     Ok(Flat {
         leaf: current,
         starts,

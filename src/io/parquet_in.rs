@@ -53,10 +53,11 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
 };
 
+use super::arrow_in::ArrowInput;
 use super::error::{ErrorKind, Position, PositionedError, RowGroup};
 use super::format::Format;
 use super::magic;
-use super::source::Compression;
+use super::source::{Compression, InputSpec};
 use crate::strings::is_string_type;
 
 /// What a Parquet input fails with.
@@ -244,6 +245,35 @@ impl ParquetInput {
             name: self.name.clone(),
             pos,
         })
+    }
+}
+
+/// An open Parquet or Arrow IPC input: the columnar formats, whose batches
+/// the pipeline reads alike.
+pub enum Columnar {
+    Parquet(ParquetInput),
+    Arrow(ArrowInput),
+}
+
+impl Columnar {
+    /// Opens `spec` as `format`, Parquet or Arrow IPC: a file, since
+    /// neither is read from stdin.
+    pub fn open(spec: &InputSpec, format: Format) -> anyhow::Result<Columnar> {
+        let InputSpec::Path(path) = spec else {
+            anyhow::bail!("{} cannot be read from stdin; give a file", format.columnar_name())
+        };
+        Ok(match format {
+            Format::Arrow => Columnar::Arrow(ArrowInput::open(path)?),
+            _ => Columnar::Parquet(ParquetInput::open(path)?),
+        })
+    }
+
+    /// The file's schema.
+    pub fn schema(&self) -> &SchemaRef {
+        match self {
+            Columnar::Parquet(pq) => pq.schema(),
+            Columnar::Arrow(batches) => batches.schema(),
+        }
     }
 }
 

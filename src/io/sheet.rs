@@ -28,10 +28,12 @@ pub struct SheetRead {
     pub format: &'static str,
 }
 
-/// The workbook in `bytes` (a whole file) as CSV text, and which sheet it
-/// was; `Err` says why not, naming the sheets there are when `sheet`
-/// names none of them.
-pub fn to_csv(bytes: Vec<u8>, sheet: Option<&str>) -> Result<(Vec<u8>, SheetRead), String> {
+/// The workbook `src` holds as CSV text, and which sheet it was; `Err`
+/// says why not, naming the sheets there are when `sheet` names none of
+/// them. `src` is read whole first, as calamine needs.
+pub fn to_csv(mut src: impl Read, sheet: Option<&str>) -> Result<(Vec<u8>, SheetRead), String> {
+    let mut bytes = Vec::new();
+    src.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
     let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes))
         .map_err(|e| format!("{NOT_A_WORKBOOK} calamine reads ({e})"))?;
     let format = match &book {
@@ -68,70 +70,49 @@ pub fn to_csv(bytes: Vec<u8>, sheet: Option<&str>) -> Result<(Vec<u8>, SheetRead
     // Columns keep their letters (`-c 3` is column C) whatever the first
     // used column; rows start at the first used one, the header.
     let first_col = range.start().map_or(0, |(_, c)| c as usize);
-    let mut text = String::new();
     let mut record: Vec<String> = Vec::new();
     for row in range.rows() {
         record.clear();
         record.extend(std::iter::repeat_n(String::new(), first_col));
-        for cell in row {
-            text.clear();
-            cell_text(cell, &mut text);
-            record.push(text.clone());
-        }
+        record.extend(row.iter().map(cell_text));
         w.write_record(&record).map_err(|e| e.to_string())?;
     }
     let csv = w.into_inner().map_err(|e| e.to_string())?;
     Ok((csv, SheetRead { name, sheets, format }))
 }
 
-/// Reads all of `src` (a workbook is read whole, as calamine needs) and
-/// hands it to [`to_csv`].
-pub fn read_to_csv(mut src: impl Read, sheet: Option<&str>) -> Result<(Vec<u8>, SheetRead), String> {
-    let mut bytes = Vec::new();
-    src.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    to_csv(bytes, sheet)
-}
-
 /// A cell as a spreadsheet program's CSV export writes it.
-fn cell_text(cell: &Data, out: &mut String) {
-    use std::fmt::Write;
+fn cell_text(cell: &Data) -> String {
     match cell {
-        Data::Empty => {}
-        Data::String(s) | Data::DateTimeIso(s) | Data::DurationIso(s) => out.push_str(s),
-        Data::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
-        Data::Float(f) => number(*f, out),
-        Data::Bool(b) => out.push_str(if *b { "TRUE" } else { "FALSE" }),
-        Data::Error(e) => {
-            let _ = write!(out, "{e}");
-        }
-        Data::DateTime(d) if d.is_duration() => {
-            let _ = write!(out, "PT{}S", (d.as_f64() * 86_400.0 * 1000.0).round() / 1000.0);
-        }
+        Data::Empty => String::new(),
+        Data::String(s) | Data::DateTimeIso(s) | Data::DurationIso(s) => s.clone(),
+        Data::Int(i) => i.to_string(),
+        Data::Float(f) => number(*f),
+        Data::Bool(b) => (if *b { "TRUE" } else { "FALSE" }).to_string(),
+        Data::Error(e) => e.to_string(),
+        Data::DateTime(d) if d.is_duration() => format!("PT{}S", (d.as_f64() * 86_400.0 * 1000.0).round() / 1000.0),
         Data::DateTime(d) => {
             let (y, mo, day, h, mi, s, ms) = d.to_ymd_hms_milli();
-            let _ = write!(out, "{y:04}-{mo:02}-{day:02}");
+            let mut text = format!("{y:04}-{mo:02}-{day:02}");
             if (h, mi, s, ms) != (0, 0, 0, 0) {
-                let _ = write!(out, "T{h:02}:{mi:02}:{s:02}");
+                text += &format!("T{h:02}:{mi:02}:{s:02}");
                 if ms > 0 {
-                    let _ = write!(out, ".{ms:03}");
+                    text += &format!(".{ms:03}");
                 }
             }
+            text
         }
     }
 }
 
 /// A number as Excel shows it: whole numbers without `.0`, others to 15
 /// significant digits, trailing zeros dropped.
-fn number(f: f64, out: &mut String) {
-    use std::fmt::Write;
+fn number(f: f64) -> String {
     if f.fract() == 0.0 && f.abs() < 1e15 {
-        let _ = write!(out, "{}", f as i64);
-        return;
+        return (f as i64).to_string();
     }
     let shown: f64 = format!("{f:.14e}").parse().unwrap_or(f);
-    let _ = write!(out, "{shown}");
+    shown.to_string()
 }
 
 #[cfg(test)]
@@ -140,9 +121,7 @@ mod tests {
     use calamine::{ExcelDateTime, ExcelDateTimeType};
 
     fn text(cell: Data) -> String {
-        let mut s = String::new();
-        cell_text(&cell, &mut s);
-        s
+        cell_text(&cell)
     }
 
     #[test]
@@ -162,7 +141,7 @@ mod tests {
 
     #[test]
     fn not_a_workbook() {
-        let e = to_csv(b"PK\x03\x04not really".to_vec(), None).unwrap_err();
+        let e = to_csv(&b"PK\x03\x04not really"[..], None).unwrap_err();
         assert!(e.starts_with(NOT_A_WORKBOOK), "{e}");
     }
 }

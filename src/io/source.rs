@@ -148,8 +148,8 @@ pub struct Opened {
 
 /// [`open_input`] for a reader of text that may be JSON (JSON Lines
 /// input): JSON and JSON Lines pass, the other formats are refused alike.
-pub fn open_text(spec: &InputSpec, json: bool) -> Result<Box<dyn Read + Send>, PositionedError> {
-    open(spec, json, None).map(|o| o.read)
+pub fn open_text(spec: &InputSpec) -> Result<Box<dyn Read + Send>, PositionedError> {
+    open(spec, true, None).map(|o| o.read)
 }
 
 /// Opens the file at `path` for reading; a directory is refused here
@@ -197,7 +197,7 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
         }
         if let Some(format) = not_text(head) {
             if !json && matches!(format, magic::NotCsv::Zip | magic::NotCsv::OldOffice) {
-                return match super::sheet::read_to_csv(src, sheet) {
+                return match super::sheet::to_csv(src, sheet) {
                     Ok((csv, read)) => Ok(Opened {
                         read: Box::new(io::Cursor::new(csv)),
                         sheet: Some(read),
@@ -219,16 +219,10 @@ fn open(spec: &InputSpec, json: bool, sheet: Option<&str>) -> Result<Opened, Pos
     let plain = |read: Box<dyn Read + Send>| Opened { read, sheet: None };
     let (mut decoded, compression): (Box<dyn Read + Send>, _) = match comp {
         Compression::None => return Ok(plain(Box::new(src))),
-        Compression::Gzip => {
-            if !is_gzip(head) {
-                return Err(err(ErrorKind::NotGzip));
-            }
-            (Box::new(flate2::bufread::MultiGzDecoder::new(src)), "gzip")
-        }
+        Compression::Gzip if !is_gzip(head) => return Err(err(ErrorKind::NotGzip)),
+        Compression::Zstd if !is_zstd(head) => return Err(err(ErrorKind::NotZstd)),
+        Compression::Gzip => (Box::new(flate2::bufread::MultiGzDecoder::new(src)), "gzip"),
         Compression::Zstd => {
-            if !is_zstd(head) {
-                return Err(err(ErrorKind::NotZstd));
-            }
             let d = zstd::Decoder::with_buffer(src).map_err(|e| err(ErrorKind::Read(e)))?;
             (Box::new(d), "zstd")
         }

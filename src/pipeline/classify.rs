@@ -236,7 +236,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
     let mut stats = Stats::new(shape.parsers.len());
     // Each block's duplicates buffer is sized for its values, so that
     // pushing does not regrow (and copy) it.
-    match w {
+    let (batch, dups, progress, reach) = match w {
         Work::Csv { raw, input } => {
             let rows = csv_in::parse_block(&raw, input.ncols, shape.parse)?;
             let n = rows.nrows();
@@ -275,13 +275,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 shape.raw_cells,
                 &mut stats.lossy_cells,
             )?;
-            Ok(Done {
-                batch,
-                stats,
-                dups,
-                progress: raw.source_bytes,
-                reach: None,
-            })
+            (batch, dups, raw.source_bytes, None)
         }
         Work::Batch {
             batch,
@@ -319,13 +313,7 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 false,
                 &mut stats.lossy_cells,
             )?;
-            Ok(Done {
-                batch: out,
-                stats,
-                dups,
-                progress: n as u64,
-                reach: None,
-            })
+            (out, dups, n as u64, None)
         }
         Work::Jsonl { raw, input } => {
             let mut recs = jsonl::parse_block(&raw, &shape.json_paths, &shape.json)?;
@@ -354,13 +342,14 @@ pub(super) fn process(w: Work, shape: &Shape) -> Result<Done> {
                 Ok(keep.collect())
             };
             let batch = out.finish(shape, |_| Ok(Vec::new()), keep, false, &mut stats.lossy_cells)?;
-            Ok(Done {
-                batch,
-                stats,
-                dups,
-                progress: raw.data.len() as u64,
-                reach: Some(recs.take_reach()),
-            })
+            (batch, dups, raw.data.len() as u64, Some(recs.take_reach()))
         }
-    }
+    };
+    Ok(Done {
+        batch,
+        stats,
+        dups,
+        progress,
+        reach,
+    })
 }

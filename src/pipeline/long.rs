@@ -9,7 +9,7 @@ use crate::id::{Parsed, Rendered};
 use anyhow::Result;
 use arrow_array::builder::{UInt32Builder, UInt64Builder};
 use arrow_array::types::Int32Type;
-use arrow_array::{ArrayRef, DictionaryArray, Int32Array, StringArray, UInt32Array};
+use arrow_array::{ArrayRef, DictionaryArray, StringArray, UInt32Array};
 use std::sync::Arc;
 
 pub struct LongBuilder {
@@ -65,11 +65,7 @@ impl LongBuilder {
         lossy: &mut u64,
     ) -> Result<Vec<ArrayRef>> {
         let dict = |keys: Vec<i32>, names: &Arc<StringArray>| -> Result<ArrayRef> {
-            let keys = Int32Array::from(keys);
-            Ok(Arc::new(DictionaryArray::<Int32Type>::try_new(
-                keys,
-                names.clone() as ArrayRef,
-            )?))
+            Ok(Arc::new(DictionaryArray::<Int32Type>::try_new(keys.into(), names.clone())?))
         };
         let mut out: Vec<ArrayRef> = Vec::with_capacity(columns::LONG_LEAD.len() + keep.len() + columns::SPEC.len());
         if let Some(i) = self.input.take() {

@@ -174,11 +174,7 @@ pub fn run(plan: ScanPlan, progress: &dyn Fn(u64)) -> Result<ScanResult> {
             Some(s) if long => Shaped::Long(s.clone()),
             Some(s) => Shaped::Wide(s.clone()),
         },
-        parse: ParseOptions {
-            delimiter: csv.delimiter,
-            quoting: csv.quoting,
-            ragged: csv.ragged,
-        },
+        parse: csv.parse_options(),
         raw_cells,
         several_inputs,
         json_paths: PathSet::new(&json_paths),
@@ -392,7 +388,7 @@ fn drive(
 /// whose key holds a list may be a document whose records are that list:
 /// the flag that reads it.
 fn unreached(reach: &Reach, paths: &PathSet, chosen: usize, shown: &str, documents: bool) -> Result<()> {
-    let Some(u) = reach.unreached(paths).into_iter().next() else {
+    let Some(u) = reach.first_unreached(paths) else {
         return Ok(());
     };
     let flag = if u.path < chosen { "--column" } else { "--keep" };

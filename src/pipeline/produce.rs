@@ -14,13 +14,12 @@
 //! them all.
 
 use super::{InputShape, Work};
-use crate::io::arrow_in::ArrowInput;
 use crate::io::csv_in::{CsvBlockReader, CsvOptions};
 use crate::io::error::PositionedError;
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, Step};
 use crate::io::nested;
-use crate::io::parquet_in::{self, ParquetInput};
+use crate::io::parquet_in::{self, Columnar};
 use crate::io::source::InputSpec;
 use crate::report::InputInfo;
 use anyhow::{Result, anyhow, bail};
@@ -31,7 +30,7 @@ use std::sync::mpsc::SyncSender;
 
 /// What every input is matched against: the first input's columns.
 pub(super) struct Columns {
-    pub format: crate::io::format::Format,
+    pub format: Format,
     pub csv: CsvOptions,
     /// The first input's schema.
     pub schema: SchemaRef,
@@ -59,7 +58,8 @@ impl Columns {
     ) -> Result<InputShape> {
         let first: Vec<&str> = self.schema.fields().iter().map(|f| f.name().as_str()).collect();
         let ncols = names.len();
-        if self.all {
+        // Wide output: the first input's columns, in order, so its indices hold.
+        let (cols, keep): (Vec<usize>, Vec<usize>) = if self.all {
             if names != first {
                 bail!(
                     "{shown}: its columns ({}) differ from the first input's ({}); inputs of one run written as wide \
@@ -81,35 +81,28 @@ impl Columns {
                     describe(theirs)
                 );
             }
-            return Ok(InputShape {
-                index,
-                ncols,
-                cols: self.chosen.clone(),
-                keep: self.keep.clone(),
-                record_base,
-            });
-        }
-        let find = |i: usize, what: &str| -> Result<usize> {
-            let name = first[i];
-            let at: Vec<usize> = (0..ncols).filter(|&c| names[c] == name).collect();
-            match at[..] {
-                [c] => Ok(c),
-                [] => bail!(
-                    "{shown} has no column named {name:?} ({what} in the first input); its columns are: {}",
-                    crate::io::describe_columns(names.iter().copied())
-                ),
-                _ => bail!(
-                    "{shown}: {} columns are named {name:?}; which one to read is ambiguous",
-                    at.len()
-                ),
-            }
+            (self.chosen.clone(), self.keep.clone())
+        } else {
+            let find = |i: usize, what: &str| -> Result<usize> {
+                let name = first[i];
+                let at: Vec<usize> = (0..ncols).filter(|&c| names[c] == name).collect();
+                match at[..] {
+                    [c] => Ok(c),
+                    [] => bail!(
+                        "{shown} has no column named {name:?} ({what} in the first input); its columns are: {}",
+                        crate::io::describe_columns(names.iter().copied())
+                    ),
+                    _ => bail!(
+                        "{shown}: {} columns are named {name:?}; which one to read is ambiguous",
+                        at.len()
+                    ),
+                }
+            };
+            (
+                self.chosen.iter().map(|&i| find(i, "chosen")).collect::<Result<_>>()?,
+                self.keep.iter().map(|&i| find(i, "kept")).collect::<Result<_>>()?,
+            )
         };
-        let cols = self
-            .chosen
-            .iter()
-            .map(|&i| find(i, "chosen"))
-            .collect::<Result<Vec<_>>>()?;
-        let keep = self.keep.iter().map(|&i| find(i, "kept")).collect::<Result<Vec<_>>>()?;
         if let Some(s) = schema {
             for (&c, steps) in cols.iter().zip(&self.nested) {
                 match steps {
@@ -160,10 +153,7 @@ pub(super) fn produce(
             Format::Parquet | Format::Arrow => produce_columnar(spec, index, &columns, record_base, &tx),
             Format::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
             _ => {
-                let reader = match first_csv.take() {
-                    Some(r) => Ok(r),
-                    None => CsvBlockReader::open(spec, columns.csv.clone()),
-                };
+                let reader = first_csv.take().map(Ok).unwrap_or_else(|| CsvBlockReader::open(spec, columns.csv.clone()));
                 produce_csv(reader, spec, index, &columns, record_base, &tx)
             }
         };
@@ -228,12 +218,6 @@ fn produce_csv(
     }))
 }
 
-/// An open columnar input.
-enum Columnar {
-    Parquet(ParquetInput),
-    Arrow(ArrowInput),
-}
-
 /// One Parquet or Arrow IPC input: its batches as the file types them.
 /// A run that writes no input row reads only what it needs: of Parquet
 /// the leaf columns its paths end on and its kept columns (matched by
@@ -245,20 +229,9 @@ fn produce_columnar(
     record_base: u64,
     tx: &SyncSender<Result<Work>>,
 ) -> Result<Option<InputInfo>> {
-    let format = columns.format;
-    let InputSpec::Path(path) = spec else {
-        let noun = if format == Format::Arrow { "Arrow IPC" } else { "Parquet" };
-        bail!("{noun} cannot be read from stdin; give a file")
-    };
-    let shown = path.display().to_string();
-    let mut source = match format {
-        Format::Arrow => Columnar::Arrow(ArrowInput::open(path)?),
-        _ => Columnar::Parquet(ParquetInput::open(path)?),
-    };
-    let schema = match &source {
-        Columnar::Parquet(pq) => pq.schema().clone(),
-        Columnar::Arrow(batches) => batches.schema().clone(),
-    };
+    let mut source = Columnar::open(spec, columns.format)?;
+    let shown = spec.display_name();
+    let schema = source.schema().clone();
     let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
     let mut input = columns.shape(index, &names, Some(&schema), record_base, &shown)?;
     // Arrow's batches keep these columns, in order.
@@ -277,16 +250,14 @@ fn produce_columnar(
                 *c = at[*c].ok_or_else(|| anyhow!("{shown}: column {:?} has no leaf to read", names[*c]))?;
                 Ok(())
             };
-            input.cols.iter_mut().try_for_each(&renumber)?;
-            input.keep.iter_mut().try_for_each(&renumber)?;
+            input.cols.iter_mut().chain(&mut input.keep).try_for_each(renumber)?;
             input.ncols = at.iter().flatten().count();
         } else {
             let mut read: Vec<usize> = input.cols.iter().chain(&input.keep).copied().collect();
             read.sort_unstable();
             read.dedup();
             let at = |c: &mut usize| *c = read.binary_search(c).unwrap_or_default();
-            input.cols.iter_mut().for_each(at);
-            input.keep.iter_mut().for_each(at);
+            input.cols.iter_mut().chain(&mut input.keep).for_each(at);
             input.ncols = read.len();
             top = Some(read).filter(|r| r.len() < names.len());
         }
@@ -313,8 +284,8 @@ fn produce_columnar(
     }
     Ok(Some(InputInfo {
         path: shown,
-        format: format.name().into(),
-        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+        format: columns.format.name().into(),
+        bytes: spec.path().map_or(0, |p| std::fs::metadata(p).map_or(0, |m| m.len())),
         records,
         decoding: None,
     }))

@@ -20,8 +20,7 @@ use crate::id::{Parser, Split};
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, Ragged, TextEncoding, delimiter_name};
 use crate::io::format::Format;
 use crate::io::jsonl::{JsonPath, JsonlOptions, Step};
-use crate::io::arrow_in::ArrowInput;
-use crate::io::parquet_in::{self, ParquetInput};
+use crate::io::parquet_in::{self, Columnar};
 use crate::io::source::InputSpec;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use serde::Serialize;
@@ -340,16 +339,7 @@ impl ScanPlan {
                 let names: Vec<String> = self.json_paths.iter().map(|p| p.to_string()).collect();
                 utf8_schema(&names)
             }
-            Format::Parquet | Format::Arrow => {
-                let InputSpec::Path(p) = &self.inputs[0] else {
-                    let name = if self.format == Format::Arrow { "Arrow IPC" } else { "Parquet" };
-                    return Err(anyhow::anyhow!("{name} cannot be read from stdin; give a file").into());
-                };
-                match self.format {
-                    Format::Arrow => ArrowInput::open(p)?.schema().clone(),
-                    _ => ParquetInput::open(p)?.schema().clone(),
-                }
-            }
+            Format::Parquet | Format::Arrow => Columnar::open(&self.inputs[0], self.format)?.schema().clone(),
             Format::Csv | Format::Tsv => {
                 let mut r = CsvBlockReader::open(&self.inputs[0], self.csv.clone())?;
                 self.read_as(&r, &first_name)?;
@@ -537,33 +527,29 @@ impl ScanPlan {
         let columnar = !matches!(format, Format::Csv | Format::Tsv);
         let renamed = columnar
             .then(|| crate::columns::unique_names(&written.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>()));
-        let as_written = |(k, f): (usize, &Arc<Field>)| {
-            let mut f = f.as_ref().clone();
-            if self.raw_cells {
-                f = f.with_data_type(DataType::Binary);
-            }
-            if let Some(r) = &renamed {
-                f = f.with_name(r[k].clone());
-            }
-            Arc::new(f)
-        };
+        // The input columns written, as their cells are.
+        let mut input_fields: Vec<Arc<Field>> = (written.iter().enumerate())
+            .map(|(k, &c)| {
+                let mut f = self.schema.field(c).clone();
+                if self.raw_cells {
+                    f = f.with_data_type(DataType::Binary);
+                }
+                if let Some(r) = &renamed {
+                    f = f.with_name(r[k].clone());
+                }
+                Arc::new(f)
+            })
+            .collect();
         let fields = if self.long {
-            let kept: Vec<Arc<Field>> = self
-                .keep
-                .iter()
-                .enumerate()
-                .map(|(i, &k)| as_written((i, &self.schema.fields()[k])))
-                .collect();
             let value_type = if self.raw_cells {
                 DataType::Binary
             } else {
                 DataType::Utf8
             };
-            crate::columns::long_fields(&self.prefix, &kept, self.inputs.len() > 1, value_type)?
+            crate::columns::long_fields(&self.prefix, &input_fields, self.inputs.len() > 1, value_type)?
         } else {
-            let mut fields: Vec<Arc<Field>> = self.schema.fields().iter().enumerate().map(as_written).collect();
-            fields.extend(crate::columns::fields(&self.prefix, names)?.iter().cloned());
-            fields.into()
+            input_fields.extend(crate::columns::fields(&self.prefix, names)?.iter().cloned());
+            input_fields.into()
         };
         Ok(Arc::new(Schema::new(fields)))
     }

@@ -48,7 +48,7 @@ pub const QUOTE: u8 = b'"';
 ///
 /// All values are cumulative from the start of the input fed to the
 /// splitter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Boundary {
     /// Byte offset just past the record's terminator.
     pub offset: u64,

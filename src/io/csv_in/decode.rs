@@ -49,10 +49,6 @@ impl TextEncoding {
     pub fn name(self) -> &'static str {
         self.0.name()
     }
-
-    fn is_utf8(self) -> bool {
-        self.0 == encoding_rs::UTF_8
-    }
 }
 
 impl Default for TextEncoding {
@@ -124,7 +120,7 @@ pub(super) fn decoded(
     (&mut src).take(3).read_to_end(&mut head)?;
     let encoding = Encoding::for_bom(&head).map_or(asked, |(e, _)| TextEncoding(e));
     let src: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(src));
-    if encoding.is_utf8() {
+    if encoding == TextEncoding::UTF_8 {
         return Ok((src, None));
     }
     let tally = Tally {
@@ -144,8 +140,7 @@ pub(super) fn decoded(
         out_len: 0,
         eof: false,
         finished: false,
-        malformed: Arc::clone(&tally.malformed),
-        consumed: Arc::clone(&tally.consumed),
+        tally: tally.clone(),
     };
     Ok((Box::new(reader), Some(tally)))
 }
@@ -166,8 +161,8 @@ struct DecodeReader {
     eof: bool,
     /// The decoder was told the input ended and has said all it had.
     finished: bool,
-    malformed: Arc<AtomicU64>,
-    consumed: Arc<AtomicU64>,
+    /// The counts, shared with the reader.
+    tally: Tally,
 }
 
 impl DecodeReader {
@@ -185,7 +180,7 @@ impl DecodeReader {
             );
             self.in_pos += read;
             self.out_len += written;
-            self.consumed.fetch_add(read as u64, Ordering::Relaxed);
+            self.tally.consumed.fetch_add(read as u64, Ordering::Relaxed);
             match result {
                 DecoderResult::InputEmpty => {
                     self.finished = self.eof;
@@ -195,7 +190,7 @@ impl DecodeReader {
                 DecoderResult::Malformed(..) => {
                     self.output[self.out_len..self.out_len + REPLACEMENT.len()].copy_from_slice(REPLACEMENT);
                     self.out_len += REPLACEMENT.len();
-                    self.malformed.fetch_add(1, Ordering::Relaxed);
+                    self.tally.malformed.fetch_add(1, Ordering::Relaxed);
                 }
             }
         }

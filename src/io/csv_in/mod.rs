@@ -137,6 +137,17 @@ impl Default for CsvOptions {
     }
 }
 
+impl CsvOptions {
+    /// What [`parse_block`] needs of these options.
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            delimiter: self.delimiter,
+            quoting: self.quoting,
+            ragged: self.ragged,
+        }
+    }
+}
+
 /// Options [`parse_block`] needs.
 #[derive(Clone, Copy, Debug)]
 pub struct ParseOptions {

@@ -125,11 +125,7 @@ impl CsvBlockReader {
             split: splitter(&opts),
             buf: Vec::with_capacity(opts.block_size + READ_SIZE),
             scanned: 0,
-            buf_start: Boundary {
-                offset: 0,
-                records: 0,
-                lines: 0,
-            },
+            buf_start: Boundary::default(),
             cut: None,
             origin: 0,
             record_base: opts.has_headers as u64,
@@ -198,11 +194,7 @@ impl CsvBlockReader {
 
     /// What [`parse_block`](super::parse_block) needs from the reader's options.
     pub fn parse_options(&self) -> ParseOptions {
-        ParseOptions {
-            delimiter: self.opts.delimiter,
-            quoting: self.opts.quoting,
-            ragged: self.opts.ragged,
-        }
+        self.opts.parse_options()
     }
 
     fn err(&self, pos: Position, kind: ErrorKind) -> PositionedError {

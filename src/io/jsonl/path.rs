@@ -158,19 +158,15 @@ fn parse_dotted(s: &str) -> Result<Vec<Step>, String> {
             ));
         }
         steps.push(Step::Key(key.into()));
-        while !rest.is_empty() {
-            match rest.strip_prefix("[]") {
-                Some(r) => {
-                    steps.push(Step::Each);
-                    rest = r;
-                }
-                None => {
-                    return Err(format!(
-                        "{s:?}: only `[]` (each element) may follow a key; list indices are not read, and a key \
-                         holding `[` or `]` is named by a JSON Pointer (/a[1]/b)"
-                    ));
-                }
-            }
+        while let Some(r) = rest.strip_prefix("[]") {
+            steps.push(Step::Each);
+            rest = r;
+        }
+        if !rest.is_empty() {
+            return Err(format!(
+                "{s:?}: only `[]` (each element) may follow a key; list indices are not read, and a key \
+                 holding `[` or `]` is named by a JSON Pointer (/a[1]/b)"
+            ));
         }
     }
     Ok(steps)
@@ -183,20 +179,12 @@ fn parse_pointer(s: &str) -> Result<Vec<Step>, String> {
             if tok == "[]" {
                 return Ok(Step::Each);
             }
-            let mut key = String::with_capacity(tok.len());
-            let mut chars = tok.chars();
-            while let Some(c) = chars.next() {
-                if c != '~' {
-                    key.push(c);
-                    continue;
-                }
-                match chars.next() {
-                    Some('0') => key.push('~'),
-                    Some('1') => key.push('/'),
-                    _ => return Err(format!("{s:?}: `~` must be followed by 0 (for ~) or 1 (for /)")),
-                }
+            let escapes_ok = (tok.match_indices('~')).all(|(i, _)| matches!(tok.as_bytes().get(i + 1), Some(b'0' | b'1')));
+            if !escapes_ok {
+                return Err(format!("{s:?}: `~` must be followed by 0 (for ~) or 1 (for /)"));
             }
-            Ok(Step::Key(key.into()))
+            // `~1` first, as RFC 6901 says, so that `~01` is `~1`.
+            Ok(Step::Key(tok.replace("~1", "/").replace("~0", "~").into()))
         })
         .collect()
 }
@@ -223,6 +211,16 @@ pub(super) struct Node {
     pub under: Vec<u32>,
 }
 
+impl Node {
+    /// The node `step` leads to from here, if a path takes it.
+    pub fn child(&self, step: &Step) -> Option<u32> {
+        match step {
+            Step::Key(k) => self.keys.iter().find(|(n, _)| **n == *k.as_bytes()).map(|c| c.1),
+            Step::Each => self.each,
+        }
+    }
+}
+
 impl PathSet {
     /// The tree of `paths`; path `i` is value list `i` of every record. A
     /// path given twice is found twice.
@@ -231,11 +229,7 @@ impl PathSet {
         for (i, p) in paths.iter().enumerate() {
             let mut at = 0usize;
             for s in &p.steps {
-                let next = match s {
-                    Step::Key(k) => nodes[at].keys.iter().find(|(n, _)| **n == *k.as_bytes()).map(|c| c.1),
-                    Step::Each => nodes[at].each,
-                };
-                at = match next {
+                at = match nodes[at].child(s) {
                     Some(n) => n as usize,
                     None => {
                         let n = nodes.len() as u32;

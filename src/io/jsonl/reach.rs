@@ -110,25 +110,20 @@ impl Reach {
         }
     }
 
-    /// The paths of `set` that no record reached, each with where it
+    /// The first path of `set` that no record reached, with where it
     /// stopped: the key no record had beside those seen there (and the
     /// nearest of them), or the list that was always empty.
-    pub fn unreached(&self, set: &PathSet) -> Vec<Unreached> {
+    pub fn first_unreached(&self, set: &PathSet) -> Option<Unreached> {
         let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
-        let mut out = Vec::new();
         if self.seen.len() != set.nodes.len() {
             // No record was read: nothing to judge.
-            return out;
+            return None;
         }
         for (i, path) in set.paths().iter().enumerate() {
             let mut at = 0u32;
             for (j, step) in path.steps().iter().enumerate() {
                 let node = &set.nodes[at as usize];
-                let child = match step {
-                    Step::Key(k) => node.keys.iter().find(|(n, _)| **n == *k.as_bytes()).map(|c| c.1),
-                    Step::Each => node.each,
-                }
-                .expect("the tree holds every path");
+                let child = node.child(step).expect("the tree holds every path");
                 if self.seen[child as usize] {
                     at = child;
                     continue;
@@ -142,13 +137,9 @@ impl Reach {
                     ),
                     Step::Key(k) => {
                         // Keys of paths seen there, then the sampled others.
-                        let mut keys: Vec<String> = node
-                            .keys
-                            .iter()
-                            .filter(|(_, c)| self.seen[*c as usize])
-                            .map(|(n, _)| String::from_utf8_lossy(n).into_owned())
-                            .collect();
-                        keys.extend(self.keys[at as usize].iter().map(|k| text(k)));
+                        let seen = node.keys.iter().filter(|(_, c)| self.seen[*c as usize]);
+                        let keys: Vec<String> =
+                            seen.map(|(n, _)| n).chain(&self.keys[at as usize]).map(|k| text(k)).collect();
                         let hint = crate::select::nearest(&keys, k).map_or(String::new(), |near| {
                             let mut steps = path.steps().to_vec();
                             steps[j] = Step::Key(near.into());
@@ -168,11 +159,10 @@ impl Reach {
                     Step::Key(k) if j == 0 => self.lists_holding(k),
                     _ => Vec::new(),
                 };
-                out.push(Unreached { path: i, reason, lists });
-                break;
+                return Some(Unreached { path: i, reason, lists });
             }
         }
-        out
+        None
     }
 
     /// The lists sampled whose first element had `key` or one near it,

@@ -95,7 +95,7 @@ impl JsonlBlockReader {
     /// Open `spec` (see `source::open_text`: decompression by name or by
     /// sniffing; Parquet and Arrow refused).
     pub fn open(spec: &InputSpec, opts: JsonlOptions) -> Result<Self, PositionedError> {
-        let src = source::open_text(spec, true)?;
+        let src = source::open_text(spec)?;
         Self::from_reader(spec.display_name(), src, opts)
     }
 

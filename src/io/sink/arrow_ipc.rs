@@ -34,12 +34,9 @@ fn output_schema(schema: &Schema) -> (SchemaRef, Vec<bool>) {
         .fields()
         .iter()
         .zip(&decode)
-        .map(|(f, &d)| {
-            if d {
-                f.as_ref().clone().with_data_type(DataType::Utf8)
-            } else {
-                f.as_ref().clone()
-            }
+        .map(|(f, &d)| match d {
+            true => f.as_ref().clone().with_data_type(DataType::Utf8),
+            false => f.as_ref().clone(),
         })
         .collect();
     (
@@ -59,17 +56,12 @@ impl<W: Write> ArrowIpc<W> {
         &self.schema
     }
 
-    pub(super) fn write(&mut self, batch: &RecordBatch) -> Result<(), String> {
-        let cols: Result<Vec<ArrayRef>> = batch
-            .columns()
-            .iter()
-            .zip(self.decode.iter())
+    pub(super) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        let cols: Vec<ArrayRef> = (batch.columns().iter().zip(&self.decode))
             .map(|(c, &d)| if d { to_utf8(c) } else { Ok(Arc::clone(c)) })
-            .collect();
-        match cols.and_then(|cols| Ok(RecordBatch::try_new(Arc::clone(&self.schema), cols)?)) {
-            Ok(b) => self.w.write(&b).map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        }
+            .collect::<Result<_>>()?;
+        self.w.write(&RecordBatch::try_new(Arc::clone(&self.schema), cols)?)?;
+        Ok(())
     }
 
     pub(super) fn into_inner(self) -> Result<W, arrow_schema::ArrowError> {

@@ -22,7 +22,7 @@ use crate::strings::{IdColumn, StrColumn, is_string_type};
 /// Fails if a column's type cannot be written as delimited text.
 pub(super) fn check_delimited_schema(schema: &Schema, label: &str) -> Result<()> {
     for f in schema.fields() {
-        if !delimited_type_ok(f.data_type()) {
+        if !text::writable(f.data_type()) {
             bail!(
                 "cannot write column '{}' of type {} to {label} as CSV/TSV; write .parquet or .arrow instead",
                 f.name(),
@@ -31,10 +31,6 @@ pub(super) fn check_delimited_schema(schema: &Schema, label: &str) -> Result<()>
         }
     }
     Ok(())
-}
-
-fn delimited_type_ok(dt: &DataType) -> bool {
-    text::writable(dt)
 }
 
 /// Formats one cell of a non-string column into `out`; false for null.
@@ -197,17 +193,11 @@ impl<W: Write> Delimited<W> {
             rec.push_field(header.get(i).map_or(f.name().as_bytes(), Vec::as_slice));
         }
         w.write_byte_record(&rec)?;
-        let mut joined = vec![false; schema.fields().len()];
-        for &c in joined_lists {
-            if let Some(j) = joined.get_mut(c) {
-                *j = true;
-            }
-        }
         Ok(Delimited {
             w,
             rec,
             scratch: Vec::with_capacity(256),
-            joined,
+            joined: (0..schema.fields().len()).map(|c| joined_lists.contains(&c)).collect(),
         })
     }
 

@@ -121,9 +121,7 @@ impl<W: Write> Capture<W> {
     fn note<T>(&self, r: io::Result<T>) -> io::Result<T> {
         if let Err(e) = &r {
             let mut slot = self.err.lock().unwrap_or_else(|p| p.into_inner());
-            if slot.is_none() {
-                *slot = Some(os_reason(e));
-            }
+            slot.get_or_insert_with(|| os_reason(e));
         }
         r
     }
@@ -298,7 +296,7 @@ impl<W: Write + Send> Sink<W> {
         };
         let res = match enc {
             Encoder::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
-            Encoder::Arrow(w) => w.write(batch),
+            Encoder::Arrow(w) => w.write(batch).map_err(|e| e.to_string()),
             Encoder::Delimited(d) => d.write(batch).map_err(|e| e.to_string()),
             Encoder::JsonLines(j) => j.write(batch).map_err(|e| e.to_string()),
         };

@@ -247,14 +247,11 @@ impl Sample {
             | DataType::LargeBinary
             | DataType::BinaryView => {
                 let values = IdColumn::new(column).ok()?;
-                let rows = column.len().min(SAMPLE_ROWS);
-                let mut seen = HashSet::with_capacity(rows);
-                let mut sampled = 0usize;
-                for v in (0..rows).filter_map(|i| values.get_bytes(i)) {
-                    sampled += 1;
-                    seen.insert(v);
-                }
-                (sampled >= SAMPLE_MIN && seen.len() * 10 >= sampled * 9).then_some(Sample::Distinct)
+                let sampled: Vec<&[u8]> = (0..column.len().min(SAMPLE_ROWS))
+                    .filter_map(|i| values.get_bytes(i))
+                    .collect();
+                let distinct = sampled.iter().collect::<HashSet<_>>().len();
+                (sampled.len() >= SAMPLE_MIN && distinct * 10 >= sampled.len() * 9).then_some(Sample::Distinct)
             }
             DataType::Int8 => ascending::<Int8Type>(column),
             DataType::Int16 => ascending::<Int16Type>(column),
@@ -271,17 +268,8 @@ impl Sample {
 
 fn ascending<T: ArrowPrimitiveType>(column: &dyn Array) -> Option<Sample> {
     let values = column.as_primitive_opt::<T>()?;
-    let sampled = values.slice(0, values.len().min(SAMPLE_ROWS));
-    let mut present = sampled.iter().flatten();
-    let mut last = present.next()?;
-    let mut n = 1;
-    for v in present {
-        if v < last {
-            return None;
-        }
-        (last, n) = (v, n + 1);
-    }
-    (n >= SAMPLE_MIN).then_some(Sample::Ascending)
+    let present: Vec<T::Native> = values.slice(0, values.len().min(SAMPLE_ROWS)).iter().flatten().collect();
+    (present.len() >= SAMPLE_MIN && present.is_sorted()).then_some(Sample::Ascending)
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ use std::io::Write;
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{AnyDictionaryArray, Array, OffsetSizeTrait};
-use arrow_buffer::{IntervalDayTime, IntervalMonthDayNano, i256};
+use arrow_buffer::{IntervalDayTime, IntervalMonthDayNano};
 use arrow_schema::{DataType, IntervalUnit, TimeUnit};
 
 /// Whether a column of type `dt` can be written as text.
@@ -127,8 +127,8 @@ pub(super) fn write_json(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
             }
             out.push(b'}');
         }
-        Boolean => out.extend_from_slice(if a.as_boolean().value(i) { b"true" } else { b"false" }),
-        Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 => scalar(a, i, out),
+        // Their text is JSON's: `true`, digits.
+        Boolean | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32 | UInt64 => scalar(a, i, out),
         Decimal32(..) | Decimal64(..) | Decimal128(..) | Decimal256(..) => scalar(a, i, out),
         Float16 => json_float(a.as_primitive::<Float16Type>().value(i).to_f64(), out),
         Float32 => json_float(a.as_primitive::<Float32Type>().value(i) as f64, out),
@@ -235,10 +235,10 @@ fn scalar(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
         Float16 => display!(Float16Type),
         Float32 => display!(Float32Type),
         Float64 => display!(Float64Type),
-        Decimal32(_, s) => decimal(a.as_primitive::<Decimal32Type>().value(i) as i128, *s, out),
-        Decimal64(_, s) => decimal(a.as_primitive::<Decimal64Type>().value(i) as i128, *s, out),
-        Decimal128(_, s) => decimal(a.as_primitive::<Decimal128Type>().value(i), *s, out),
-        Decimal256(_, s) => decimal256(a.as_primitive::<Decimal256Type>().value(i), *s, out),
+        Decimal32(_, s) => decimal(&a.as_primitive::<Decimal32Type>().value(i).to_string(), *s, out),
+        Decimal64(_, s) => decimal(&a.as_primitive::<Decimal64Type>().value(i).to_string(), *s, out),
+        Decimal128(_, s) => decimal(&a.as_primitive::<Decimal128Type>().value(i).to_string(), *s, out),
+        Decimal256(_, s) => decimal(&a.as_primitive::<Decimal256Type>().value(i).to_string(), *s, out),
         Date32 => date(a.as_primitive::<Date32Type>().value(i) as i64, out),
         Date64 => {
             let ms = a.as_primitive::<Date64Type>().value(i);
@@ -390,24 +390,16 @@ fn clock(secs: i64, frac: i64, digits: u32, out: &mut Vec<u8>) {
     }
 }
 
-/// A decimal of `scale` fractional digits (a negative scale multiplies).
-fn decimal(v: i128, scale: i8, out: &mut Vec<u8>) {
-    decimal_digits(v < 0, &v.unsigned_abs().to_string(), scale, out);
-}
-
-fn decimal256(v: i256, scale: i8, out: &mut Vec<u8>) {
-    let text = v.to_string();
-    let (negative, magnitude) = match text.strip_prefix('-') {
-        Some(m) => (true, m),
-        None => (false, text.as_str()),
+/// A decimal of `scale` fractional digits (a negative scale multiplies),
+/// from its unscaled integer's text.
+fn decimal(unscaled: &str, scale: i8, out: &mut Vec<u8>) {
+    let magnitude = match unscaled.strip_prefix('-') {
+        Some(m) => {
+            out.push(b'-');
+            m
+        }
+        None => unscaled,
     };
-    decimal_digits(negative, magnitude, scale, out);
-}
-
-fn decimal_digits(negative: bool, magnitude: &str, scale: i8, out: &mut Vec<u8>) {
-    if negative {
-        out.push(b'-');
-    }
     if scale <= 0 {
         out.extend_from_slice(magnitude.as_bytes());
         if magnitude != "0" {
@@ -427,6 +419,7 @@ fn decimal_digits(negative: bool, magnitude: &str, scale: i8, out: &mut Vec<u8>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_buffer::i256;
     use arrow_array::builder::{MapBuilder, StringBuilder};
     use arrow_array::{
         ArrayRef, DictionaryArray, FixedSizeListArray, Int32Array, ListArray, PrimitiveArray, StringArray, StructArray,
