@@ -138,8 +138,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let output = match &args.output {
         Some(path) => {
             let format = super::output_format(path, args.output_format)?;
-            let schema =
-                hdlscan::diff::changes_schema(&args.key).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
+            let schema = hdlscan::diff::changes_schema(&args.key).map_err(Usage::error)?;
             Some((path.clone(), format, schema))
         }
         None => None,
@@ -179,7 +178,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             None => Ok(()),
         })
         .map_err(|e| match e.downcast_ref::<LayoutError>() {
-            Some(l @ LayoutError::MissingKey { .. }) => anyhow::Error::new(Usage(l.to_string())),
+            Some(l @ LayoutError::MissingKey { .. }) => Usage::error(l),
             _ => e,
         })?;
     let output_file = writer.map(ChangeWriter::finish).transpose()?.map(|(file, _)| file);

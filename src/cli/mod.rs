@@ -121,6 +121,13 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+impl Usage {
+    /// `e` as a usage error, for `map_err`.
+    fn error(e: impl std::fmt::Display) -> anyhow::Error {
+        anyhow::Error::new(Usage(e.to_string()))
+    }
+}
+
 use hdlscan::{Format, PlanError, Severity};
 
 /// A run that finished: exit 3 when a `--fail-if` gate held.
@@ -137,9 +144,7 @@ fn gates<G>(
 ) -> anyhow::Result<Vec<G>> {
     let fail = fail_if.iter().map(|e| parse(e, Severity::Fail));
     let warn = warn_if.iter().map(|e| parse(e, Severity::Warn));
-    fail.chain(warn)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::Error::new(Usage(e)))
+    fail.chain(warn).collect::<Result<_, _>>().map_err(Usage::error)
 }
 
 /// A plan refused: exit 2 when the command line is at fault, 1 when an
@@ -147,7 +152,7 @@ fn gates<G>(
 fn plan_error(e: PlanError) -> anyhow::Error {
     match e {
         PlanError::Input(e) => e,
-        e if e.is_usage() => anyhow::Error::new(Usage(e.to_string())),
+        e if e.is_usage() => Usage::error(e),
         e => anyhow::Error::new(e),
     }
 }
@@ -267,16 +272,14 @@ impl ParserArgs {
     /// The parser of values that have no column (`parse`, `bench`):
     /// `--expect NS` only (`scan` plans a parser per column).
     pub fn build(&self) -> anyhow::Result<hdlscan::id::Parser> {
-        let mut opts = hdlscan::parser_options(self.repair, self.max_len, &self.resolvers)
-            .map_err(|e| anyhow::Error::new(Usage(e)))?;
+        let mut opts = hdlscan::parser_options(self.repair, self.max_len, &self.resolvers).map_err(Usage::error)?;
         for ns in &self.expect {
             if ns.contains('=') {
-                return Err(anyhow::Error::new(Usage(format!(
+                anyhow::bail!(Usage(format!(
                     "--expect {ns}: COLUMN=NS names a column of scan's input; parse reads values, not columns: use --expect NS"
-                ))));
+                )));
             }
-            opts.expect(ns)
-                .map_err(|e| anyhow::Error::new(Usage(format!("--expect {e}"))))?;
+            opts.expect(ns).map_err(|e| Usage::error(format!("--expect {e}")))?;
         }
         Ok(hdlscan::id::Parser::new(opts))
     }

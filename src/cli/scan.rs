@@ -357,11 +357,11 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     let mut report = Report::new(made, result.stats, &summary, shown_dups);
     let mut gates = gates;
     let names: Vec<String> = report.columns.iter().map(|c| c.name.clone()).collect();
-    hdlscan::gate_columns(&mut gates, &names).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
+    hdlscan::gate_columns(&mut gates, &names).map_err(Usage::error)?;
     let shown = args.baseline.as_ref().map(|p| p.display().to_string());
     report
         .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
-        .map_err(|e| anyhow::Error::new(Usage(e)))?;
+        .map_err(Usage::error)?;
     report_files::write_and_commit(reports, &report, result.output.take().into_iter().chain(dups_file))?;
     if !args.quiet {
         let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
@@ -412,10 +412,7 @@ fn read_baseline(path: &Path) -> Result<Snapshot> {
 /// for CSV, rows for Parquet. None on stdin, compressed input, Arrow IPC
 /// (whose rows are known only once read) or -q.
 fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: Format) -> Option<ProgressBar> {
-    if args.quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    if format == Format::Arrow {
+    if args.quiet || !std::io::stderr().is_terminal() || format == Format::Arrow {
         return None;
     }
     let mut total = 0u64;
