@@ -367,10 +367,10 @@ impl Synth {
     /// Writes a DOI into `self.core`, shaped for `dirt`.
     fn gen_doi(&mut self, dirt: Option<Dirt>) {
         self.core_is_doi = true;
+        self.core.clear();
         match dirt {
             Some(Dirt::HtmlEntity) => {
                 if self.rng.chance(700) {
-                    self.core.clear();
                     let t = if self.rng.chance(700) {
                         DoiT::WileySici
                     } else {
@@ -379,7 +379,6 @@ impl Synth {
                     self.doi_template(t);
                     self.core = self.core.replace('<', "&lt;").replace('>', "&gt;");
                 } else {
-                    self.core.clear();
                     // 10.1234/jgr&amp;k3j9
                     #[rustfmt::skip]
                     let parts = [
@@ -403,7 +402,6 @@ impl Synth {
                 }
             }
             Some(Dirt::TestPrefix) => {
-                self.core.clear();
                 self.core.push_str("10.5072/");
                 let suffix: &[Part] = match self.rng.below(3) {
                     0 => &[Lit("FK2"), Chars(ALNUM_UPPER, 6)],
@@ -414,11 +412,9 @@ impl Synth {
             }
             Some(Dirt::DoubleEncoded) if self.rng.chance(500) => {
                 // A SICI DOI, whose `<>` a URL encodes: double-encoded then.
-                self.core.clear();
                 self.doi_template(DoiT::WileySici);
             }
             Some(Dirt::GluedDoi) => {
-                self.core.clear();
                 let t = self.rng.from_table(&DOI_TEMPLATES);
                 self.doi_template(t);
                 let t = self.rng.from_table(&DOI_TEMPLATES);
@@ -430,7 +426,6 @@ impl Synth {
                 self.doi_template(t);
             }
             _ => {
-                self.core.clear();
                 let t = self.rng.from_table(&DOI_TEMPLATES);
                 self.doi_template(t);
                 if self.rng.chance(30) {
@@ -654,7 +649,7 @@ impl Synth {
                 } else {
                     out.push_str(p);
                 }
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
                 if form == Form::HandleUrl && self.rng.chance(15) {
                     out.push_str(self.rng.pick(&["?noredirect", "?locatt=view:1", "#top"]));
                 }
@@ -672,27 +667,27 @@ impl Synth {
                         (3, UriT::HdlServer),
                     ])
                 };
-                self.render_uri(t, out, slash);
+                self.render_uri(t, out);
             }
             Form::Junk => unreachable!(),
         }
     }
 
     /// Appends `self.core` percent-encoded as a URL path needs (usually).
-    fn push_core_encoded(&mut self, out: &mut String, slash: usize) {
+    fn push_core_encoded(&mut self, out: &mut String) {
         self.id_start = out.len();
         let keep_angle = self.rng.chance(200);
-        let (p, s) = self.core.split_at(slash);
+        let (p, s) = self.core.split_at(self.core.find('/').unwrap_or(self.core.len()));
         push_encoded(out, p, keep_angle);
         self.sep = out.len();
         push_encoded(out, s, keep_angle);
     }
 
-    fn render_uri(&mut self, t: UriT, out: &mut String, slash: usize) {
+    fn render_uri(&mut self, t: UriT, out: &mut String) {
         match t {
             UriT::HdlHandle | UriT::HdlDoi | UriT::HdlQuery => {
                 out.push_str(if self.rng.chance(50) { "HDL:" } else { "hdl:" });
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
                 if matches!(t, UriT::HdlQuery) {
                     out.push_str(self.rng.pick(&["?locatt=view:1", "?noredirect", "#page=2"]));
                 }
@@ -704,7 +699,7 @@ impl Synth {
                     UriT::InfoDoiUpper => "INFO:DOI/",
                     _ => "hdl://",
                 });
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
             }
             UriT::HdlServer => {
                 out.push_str("hdl://");
@@ -719,7 +714,7 @@ impl Synth {
                     out.push_str("hs.example.org:2641");
                 }
                 out.push('/');
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
             }
             _ => unreachable!(),
         }
@@ -729,8 +724,7 @@ impl Synth {
     fn uri_of_core(&mut self, t: UriT, out: &mut String) {
         self.mark_distinct();
         self.remember_core();
-        let slash = self.core.find('/').unwrap();
-        self.render_uri(t, out, slash);
+        self.render_uri(t, out);
     }
 
     /// A `hdl:`/`info:` URI: of a new handle or DOI, or of another `info:`
