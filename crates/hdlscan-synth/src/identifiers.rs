@@ -316,10 +316,6 @@ impl Synth {
             dirt: None,
             duplicate: false,
         };
-        if form == Form::Junk {
-            self.junk(out);
-            return;
-        }
         let is_doi = match form {
             Form::BareDoi | Form::DoiUrl | Form::DoiLabel => true,
             Form::BareHandle | Form::HandleUrl => false,
@@ -327,7 +323,7 @@ impl Synth {
                 let u = self.rng.from_table(&URIS);
                 return self.uri(u, out);
             }
-            Form::Junk => unreachable!(),
+            Form::Junk => return self.junk(out),
         };
         let mut dirt = None;
         if self.rng.chance(DIRT_PER_MILLE) {
@@ -825,8 +821,7 @@ impl Synth {
                     out.push_str(&dashed);
                 } else if let Some(i) = s.rfind('-') {
                     let at = self.id_start + i;
-                    let mut buf = [0u8; 4];
-                    out.replace_range(at..at + 1, dash.encode_utf8(&mut buf));
+                    out.replace_range(at..at + 1, dash.encode_utf8(&mut [0; 4]));
                 }
             }
             Dirt::HtmlEntity => {} // in the core already
