@@ -45,11 +45,7 @@ impl ReportFormat {
 
     fn render(self, r: &dyn Pages) -> Result<String> {
         Ok(match self {
-            ReportFormat::Json => {
-                let mut s = serde_json::to_string_pretty(&r.json())?;
-                s.push('\n');
-                s
-            }
+            ReportFormat::Json => serde_json::to_string_pretty(&r.json())? + "\n",
             ReportFormat::Md => r.page(Markup::Markdown),
             ReportFormat::Html => r.page(Markup::Html),
         })

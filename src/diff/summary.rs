@@ -3,7 +3,7 @@
 //! and two examples, the gates that held and the notes.
 
 use super::change::Change;
-use super::report::{DiffReport, ExampleReport, SideReport};
+use super::report::{DiffReport, ExampleReport, FileReport, SideReport};
 use crate::report::visible;
 use std::fmt::Write;
 
@@ -49,19 +49,9 @@ impl DiffReport {
     pub fn summary_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{}", self.summary);
-        let _ = writeln!(
-            out,
-            "  OLD {}: {} rows ({}, {}); NEW {}: {} rows ({}, {}); key {}",
-            visible(&self.old.path),
-            self.old.rows,
-            self.old.format,
-            self.old.shape,
-            visible(&self.new.path),
-            self.new.rows,
-            self.new.format,
-            self.new.shape,
-            visible(&self.key.join(", "))
-        );
+        let file = |f: &FileReport| format!("{}: {} rows ({}, {})", visible(&f.path), f.rows, f.format, f.shape);
+        let key = visible(&self.key.join(", "));
+        let _ = writeln!(out, "  OLD {}; NEW {}; key {key}", file(&self.old), file(&self.new));
         for c in Change::ALL {
             let r = self.changes.get(c);
             let _ = write!(out, "  {:<18} {:>10}", c.as_str(), r.count);

@@ -111,17 +111,13 @@ impl Report {
 /// pages give: `empty`, `placeholder` and `present` of the values, `valid`
 /// and `invalid` of the present ones.
 fn outcomes(t: &Totals) -> String {
+    let share = |n: u64, what: &str, of: u64| format!("{n} {what} ({})", pct(n, of));
     format!(
-        "{} empty ({}), {} placeholder ({}), {} present ({}): {} valid ({}), {} invalid ({})",
-        t.empty,
-        pct(t.empty, t.values),
-        t.placeholder,
-        pct(t.placeholder, t.values),
-        t.present,
-        pct(t.present, t.values),
-        t.valid,
-        pct(t.valid, t.present),
-        t.invalid,
-        pct(t.invalid, t.present)
+        "{}, {}, {}: {}, {}",
+        share(t.empty, "empty", t.values),
+        share(t.placeholder, "placeholder", t.values),
+        share(t.present, "present", t.values),
+        share(t.valid, "valid", t.present),
+        share(t.invalid, "invalid", t.present)
     )
 }
