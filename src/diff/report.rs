@@ -15,7 +15,7 @@ use super::held::Matched;
 use super::row::{Side, key_cells};
 use crate::gates::Verdict;
 use crate::report::{Report, example_text};
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -91,11 +91,7 @@ impl Changes {
 
 impl Serialize for Changes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(6))?;
-        for c in Change::ALL {
-            m.serialize_entry(c.as_str(), self.get(c))?;
-        }
-        m.end()
+        s.collect_map(Change::ALL.map(|c| (c.as_str(), self.get(c))))
     }
 }
 

@@ -86,14 +86,10 @@ pub struct Codes(#[serde(with = "pairs")] pub Vec<(String, CodeReport)>);
 /// `(name, value)` pairs as one JSON object, in their order.
 mod pairs {
     use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-    use serde::ser::{Serialize, SerializeMap, Serializer};
+    use serde::ser::{Serialize, Serializer};
 
     pub fn serialize<S: Serializer, T: Serialize>(pairs: &[(String, T)], s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(pairs.len()))?;
-        for (k, v) in pairs {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
+        s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<(String, T)>, D::Error> {
