@@ -128,11 +128,35 @@ impl Usage {
     }
 }
 
-use hdlscan::{Format, PlanError, Severity};
+use hdlscan::{Format, PlanError, Severity, Verdict};
 
-/// A run that finished: exit 3 when a `--fail-if` gate held.
-fn finished(gate_failed: bool) -> anyhow::Result<ExitCode> {
-    Ok(if gate_failed { Exit::GateFailed } else { Exit::Success }.into())
+/// A run that finished: its `summary` on stderr, or with `-q` (`quiet`)
+/// one line for a nightly job's log when a `--fail-if` held: each failed
+/// gate, then the baseline's caveat when a failed `change:` gate may owe
+/// it. Exit 3 when a `--fail-if` gate held.
+fn finished(quiet: bool, summary: &str, gates: &[Verdict], caveat: Option<String>) -> anyhow::Result<ExitCode> {
+    let failed: Vec<&Verdict> = gates
+        .iter()
+        .filter(|g| g.holds && g.severity == Severity::Fail)
+        .collect();
+    if !quiet {
+        use std::io::Write;
+        let _ = std::io::stderr().lock().write_all(summary.as_bytes());
+    } else if !failed.is_empty() {
+        let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
+        if failed.iter().any(|g| g.then.is_some())
+            && let Some(caveat) = caveat
+        {
+            said.push(format!("note: {caveat}"));
+        }
+        say(format_args!("hdlscan: {}", said.join("; ")));
+    }
+    Ok(if failed.is_empty() {
+        Exit::Success
+    } else {
+        Exit::GateFailed
+    }
+    .into())
 }
 
 /// `--fail-if` and `--warn-if`, read by `parse` before any work: a typo
@@ -205,22 +229,6 @@ fn install_signal_handler() {
         }
         std::process::exit(Exit::Interrupted as i32);
     });
-}
-
-/// `-q`'s one line when a `--fail-if` held, for a nightly job's log: each
-/// failed gate, then the baseline's caveat when a failed `change:` gate
-/// may owe it.
-fn say_failed(gates: &[hdlscan::Verdict], caveat: Option<String>) {
-    let failed: Vec<&hdlscan::Verdict> = (gates.iter())
-        .filter(|g| g.holds && g.severity == hdlscan::Severity::Fail)
-        .collect();
-    let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
-    if failed.iter().any(|g| g.then.is_some())
-        && let Some(caveat) = caveat
-    {
-        said.push(format!("note: {caveat}"));
-    }
-    say(format_args!("hdlscan: {}", said.join("; ")));
 }
 
 /// One line on stderr. `eprintln!` panics when stderr is closed or full

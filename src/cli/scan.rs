@@ -7,7 +7,7 @@ use super::{ParserArgs, Usage};
 use anyhow::Result;
 use hdlscan::{Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Snapshot, TextEncoding};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -363,12 +363,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
         .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
         .map_err(Usage::error)?;
     report_files::write_and_commit(reports, &report, result.output.take().into_iter().chain(dups_file))?;
-    if !args.quiet {
-        let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
-    } else if report.failed() {
-        super::say_failed(&report.gates, report.baseline_caveat());
-    }
-    super::finished(report.failed())
+    super::finished(args.quiet, &report.summary(), &report.gates, report.baseline_caveat())
 }
 
 /// `-o -`: stdout takes one file, and Parquet or Arrow only into a pipe

@@ -354,16 +354,6 @@ impl DiffReport {
         self.gates = gates.iter().map(|g| g.judge(&counts)).collect();
         self.verdict = Verdict::overall(&self.gates);
     }
-
-    /// Whether a `--fail-if` gate held.
-    pub fn failed(&self) -> bool {
-        self.verdict == "fail"
-    }
-
-    /// The report as JSON, as `--report` writes it.
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).expect("the report serializes")
-    }
 }
 
 fn notes(made: &DiffMade) -> Vec<String> {

@@ -514,11 +514,6 @@ impl Report {
         }
     }
 
-    /// Whether a `--fail-if` gate held.
-    pub fn failed(&self) -> bool {
-        self.verdict == "fail"
-    }
-
     /// The report as JSON, as `--report` writes it.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("the report serializes")
