@@ -98,14 +98,10 @@ pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Resul
     if specs.iter().filter(|s| *s == "-").count() > 1 {
         bail!(Usage("--report -: stdout can take one report".into()));
     }
-    let mut out = Vec::with_capacity(specs.len());
-    for spec in specs {
+    let open = |spec: &String| {
         if spec == "-" {
-            out.push(ReportFile {
-                format: format.unwrap_or(ReportFormat::Json),
-                file: None,
-            });
-            continue;
+            let format = format.unwrap_or(ReportFormat::Json);
+            return Ok(ReportFile { format, file: None });
         }
         let path = Path::new(spec);
         // Another extension (`audit.txt`) is what --report-format says, or
@@ -113,12 +109,12 @@ pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Resul
         let format = ReportFormat::from_path(path).or(format).unwrap_or(ReportFormat::Json);
         claimed.claim("--report", "the report file", path)?;
         let file = AtomicFile::create(path, inputs).with_context(|| format!("--report {spec}"))?;
-        out.push(ReportFile {
+        Ok(ReportFile {
             format,
             file: Some(file),
-        });
-    }
-    Ok(out)
+        })
+    };
+    specs.iter().map(open).collect()
 }
 
 /// Opens the duplicates file (`--duplicates`), refusing an input, the
