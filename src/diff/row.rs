@@ -35,8 +35,9 @@ pub struct RowBuf {
 }
 
 impl RowBuf {
-    /// Starts a row: clears the key.
-    pub fn clear_key(&mut self) {
+    /// Starts the next row: counts it, and clears the key.
+    pub fn next_row(&mut self) {
+        self.row += 1;
         self.key.clear();
     }
 
