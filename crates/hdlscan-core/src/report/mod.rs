@@ -388,44 +388,23 @@ impl Report {
             line: at.line,
             column: made.columns.get(at.column as usize).cloned().unwrap_or_default(),
         };
-        let place = |e: &Example| place_at(&e.at);
+        let example = |e: &Example| ExampleReport {
+            at: place_at(&e.at),
+            value: e.value.clone(),
+        };
+        let code = |c: &CodeStats| CodeReport {
+            count: c.count,
+            examples: c.examples.iter().map(example).collect(),
+        };
         let codes = |names: &[&'static str], stats: &[CodeStats]| {
-            Codes(
-                names
-                    .iter()
-                    .zip(stats)
-                    .filter(|(_, c)| c.count > 0)
-                    .map(|(n, c)| {
-                        let examples = c
-                            .examples
-                            .iter()
-                            .map(|e| ExampleReport {
-                                at: place(e),
-                                value: e.value.clone(),
-                            })
-                            .collect();
-                        (
-                            n.to_string(),
-                            CodeReport {
-                                count: c.count,
-                                examples,
-                            },
-                        )
-                    })
-                    .collect(),
-            )
+            let counted = names.iter().zip(stats).filter(|(_, c)| c.count > 0);
+            Codes(counted.map(|(n, c)| (n.to_string(), code(c))).collect())
         };
         let error_names: Vec<&'static str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
         let warning_names: Vec<&'static str> = Warning::ALL.iter().map(|c| c.as_str()).collect();
         let nonzero = |names: &[&'static str], counts: &[u64]| {
-            Counts(
-                names
-                    .iter()
-                    .zip(counts)
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(k, n)| (k.to_string(), *n))
-                    .collect(),
-            )
+            let counted = names.iter().zip(counts).filter(|(_, n)| **n > 0);
+            Counts(counted.map(|(k, n)| (k.to_string(), *n)).collect())
         };
         let columns = made
             .columns
@@ -441,6 +420,20 @@ impl Report {
         let hints = hints(&made.columns, &made.inputs, &stats);
         let input_bytes: u64 = made.inputs.iter().map(|i| i.bytes).sum();
         let secs = made.elapsed_seconds.max(1e-9);
+        let member = |m: &crate::clusters::TopMember| MemberReport {
+            at: place_at(&m.at),
+            value_index: m.at.value_index,
+            value: m.value.clone(),
+            variant: m.variant.as_str().to_string(),
+        };
+        let cluster = |(i, c): (usize, &crate::clusters::TopCluster)| ClusterReport {
+            cluster: i as u64 + 1,
+            canonical: c.canonical.clone(),
+            count: c.count,
+            records: c.records,
+            first: place_at(&c.first),
+            members: c.members.iter().map(member).collect(),
+        };
         let duplicates = Duplicates {
             unique_canonical: dups.unique,
             clusters: dups.clusters,
@@ -449,28 +442,7 @@ impl Report {
             across_inputs: dups.across_inputs,
             across_columns: dups.across_columns,
             repeated_in_record: dups.repeated_in_record,
-            top: dups
-                .top
-                .iter()
-                .enumerate()
-                .map(|(i, c)| ClusterReport {
-                    cluster: i as u64 + 1,
-                    canonical: c.canonical.clone(),
-                    count: c.count,
-                    records: c.records,
-                    first: place_at(&c.first),
-                    members: c
-                        .members
-                        .iter()
-                        .map(|m| MemberReport {
-                            at: place_at(&m.at),
-                            value_index: m.at.value_index,
-                            value: m.value.clone(),
-                            variant: m.variant.as_str().to_string(),
-                        })
-                        .collect(),
-                })
-                .collect(),
+            top: dups.top.iter().enumerate().map(cluster).collect(),
             file: duplicates_file,
         };
         Report {
