@@ -118,12 +118,8 @@ impl Tally {
         let r = &mut self.changes.0[c.change as usize];
         r.count += 1;
         if r.examples.len() < EXAMPLES {
-            let key = self
-                .keys
-                .iter()
-                .zip(key_cells(c.key))
-                .map(|(k, v)| (k.clone(), Value::String(example_text(v))))
-                .collect();
+            let cell = |(k, v): (&String, &[u8])| (k.clone(), Value::String(example_text(v)));
+            let key = self.keys.iter().zip(key_cells(c.key)).map(cell).collect();
             r.examples.push(ExampleReport {
                 key,
                 old: c.old.as_ref().map(SideReport::of),

@@ -26,12 +26,8 @@ pub(super) fn brief(s: &SideReport) -> String {
 
 /// `id=42, column=doi`, as the data has it (printers escape it).
 pub(super) fn key_text(e: &ExampleReport) -> String {
-    let cells: Vec<String> = e
-        .key
-        .iter()
-        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
-        .collect();
-    cells.join(", ")
+    let cell = |(k, v): (&String, &serde_json::Value)| format!("{k}={}", v.as_str().unwrap_or_default());
+    e.key.iter().map(cell).collect::<Vec<_>>().join(", ")
 }
 
 /// `OLD → NEW`, either side alone for `removed` and `added`.
@@ -55,12 +51,8 @@ impl DiffReport {
         for c in Change::ALL {
             let r = self.changes.get(c);
             let _ = write!(out, "  {:<18} {:>10}", c.as_str(), r.count);
-            let ex: Vec<String> = r
-                .examples
-                .iter()
-                .take(SHOWN)
-                .map(|e| format!("{}: {}", visible(&key_text(e)), example_line(e)))
-                .collect();
+            let example = |e: &ExampleReport| format!("{}: {}", visible(&key_text(e)), example_line(e));
+            let ex: Vec<String> = r.examples.iter().take(SHOWN).map(example).collect();
             if !ex.is_empty() {
                 let _ = write!(out, "  e.g. {}", ex.join("; "));
             }

@@ -406,18 +406,15 @@ impl Report {
             let counted = names.iter().zip(counts).filter(|(_, n)| **n > 0);
             Counts(counted.map(|(k, n)| (k.to_string(), *n)).collect())
         };
-        let columns = made
-            .columns
-            .iter()
-            .zip(&stats.columns)
-            .map(|(name, c)| ColumnReport {
-                name: name.clone(),
-                totals: Totals::of(c),
-                errors: nonzero(&error_names, &c.errors),
-                warnings: nonzero(&warning_names, &c.warnings),
-            })
-            .collect();
+        let column = |(name, c): (&String, &ColumnStats)| ColumnReport {
+            name: name.clone(),
+            totals: Totals::of(c),
+            errors: nonzero(&error_names, &c.errors),
+            warnings: nonzero(&warning_names, &c.warnings),
+        };
+        let columns = made.columns.iter().zip(&stats.columns).map(column).collect();
         let hints = hints(&made.columns, &made.inputs, &stats);
+        let skipped = stats.bad_lines.iter().map(|b| format!("skipped {b}"));
         let input_bytes: u64 = made.inputs.iter().map(|i| i.bytes).sum();
         let secs = made.elapsed_seconds.max(1e-9);
         let member = |m: &crate::clusters::TopMember| MemberReport {
@@ -465,12 +462,7 @@ impl Report {
             lossy_cells: stats.lossy_cells,
             padded_rows: stats.padded_rows,
             skipped_lines: stats.skipped_lines,
-            notes: made
-                .notes
-                .into_iter()
-                .chain(stats.bad_lines.iter().map(|b| format!("skipped {b}")))
-                .chain(hints)
-                .collect(),
+            notes: made.notes.into_iter().chain(skipped).chain(hints).collect(),
             run: RunInfo {
                 tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
                 inputs: made.inputs,

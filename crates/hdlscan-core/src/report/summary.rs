@@ -31,13 +31,8 @@ impl Report {
             t.values as f64 / secs,
             self.run.input_bytes as f64 / 1e6 / secs,
         );
-        let kinds: Vec<String> = t
-            .by_kind
-            .0
-            .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
+        let counted = t.by_kind.0.iter().filter(|(_, n)| *n > 0);
+        let kinds: Vec<String> = counted.map(|(k, n)| format!("{k} {n}")).collect();
         if kinds.is_empty() {
             // Every cell is a value, so no value means no record: say so
             // rather than print a bare `kinds:`.
@@ -59,12 +54,8 @@ impl Report {
         let mut errs: Vec<_> = self.errors.0.iter().collect();
         errs.sort_by_key(|(_, c)| std::cmp::Reverse(c.count));
         for (code, c) in errs.iter().take(ERRORS_SHOWN) {
-            let ex: Vec<String> = c
-                .examples
-                .iter()
-                .take(2)
-                .map(|x| format!("record {}: {:?}", x.at.record, x.value))
-                .collect();
+            let example = |x: &super::ExampleReport| format!("record {}: {:?}", x.at.record, x.value);
+            let ex: Vec<String> = c.examples.iter().take(2).map(example).collect();
             let _ = writeln!(out, "  error {code:<20} {:>10}  e.g. {}", c.count, ex.join(", "));
         }
         if errs.len() > ERRORS_SHOWN {
