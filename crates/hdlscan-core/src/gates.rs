@@ -299,14 +299,11 @@ pub struct Gate {
 /// Every metric name a gate takes, once each (`empty` is a total and a
 /// code), for the error that lists them.
 pub fn metric_names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = Metric::TOTALS
-        .iter()
-        .chain(&Metric::READING)
-        .map(|m| m.name())
-        .collect();
+    let totals = Metric::TOTALS.iter().chain(&Metric::READING).map(|m| m.name());
     let codes = ErrorCode::ALL.iter().map(|e| e.as_str());
     let warnings = Warning::ALL.iter().map(|w| w.as_str());
-    for name in codes.chain(warnings) {
+    let mut v = Vec::new();
+    for name in totals.chain(codes).chain(warnings) {
         if !v.contains(&name) {
             v.push(name);
         }

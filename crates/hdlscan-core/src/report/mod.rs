@@ -178,6 +178,8 @@ impl Totals {
         let (present, valid) = (c.present(), c.valid());
         let empty = c.errors[ErrorCode::Empty as usize];
         let placeholder = c.errors[ErrorCode::Placeholder as usize];
+        let valid_kinds = Kind::ALL.iter().filter(|k| **k != Kind::Invalid);
+        let kinds = valid_kinds.map(|k| (k.as_str().to_string(), c.by_kind[*k as usize]));
         Totals {
             cells: c.cells,
             values: c.values,
@@ -188,10 +190,7 @@ impl Totals {
             invalid: present.saturating_sub(valid),
             valid_of_present: fraction(valid, present),
             by_kind: Counts(
-                Kind::ALL
-                    .iter()
-                    .filter(|k| **k != Kind::Invalid)
-                    .map(|k| (k.as_str().to_string(), c.by_kind[*k as usize]))
+                kinds
                     .chain([
                         ("invalid".to_string(), present.saturating_sub(valid)),
                         ("placeholder".to_string(), placeholder),
