@@ -329,8 +329,8 @@ impl Gate {
         let Expr {
             left,
             op,
-            limit,
-            percent,
+            mut limit,
+            mut percent,
         } = Expr::parse(expr, flag)?;
         let (change, left) = match left.strip_prefix("change:") {
             Some(rest) => (true, rest),
@@ -342,8 +342,6 @@ impl Gate {
         };
         let metric = Metric::from_name(metric_name)
             .ok_or_else(|| unknown_metric(flag, expr, metric_name, "", "", &metric_names()))?;
-        let mut limit = limit;
-        let mut percent = percent;
         match metric {
             _ if metric.count_only() && percent => {
                 return Err(format!(
