@@ -304,7 +304,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
     let plan = ScanPlan::build(&args.request()).map_err(super::plan_error)?;
-    let gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
+    let mut gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
     let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may
@@ -355,7 +355,6 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     };
     let shown_dups = args.duplicates.as_ref().map(|p| p.display().to_string());
     let mut report = Report::new(made, result.stats, &summary, shown_dups);
-    let mut gates = gates;
     let names: Vec<String> = report.columns.iter().map(|c| c.name.clone()).collect();
     hdlscan::gate_columns(&mut gates, &names).map_err(Usage::error)?;
     let shown = args.baseline.as_ref().map(|p| p.display().to_string());
