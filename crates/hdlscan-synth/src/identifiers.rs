@@ -325,8 +325,7 @@ impl Synth {
             }
             Form::Junk => return self.junk(out),
         };
-        let mut dirt = None;
-        if self.rng.chance(DIRT_PER_MILLE) {
+        let dirt = self.rng.chance(DIRT_PER_MILLE).then(|| {
             let mut d = self.rng.from_table(&DIRTS);
             if !is_doi {
                 d = match d {
@@ -340,8 +339,8 @@ impl Synth {
             if d == Dirt::DoubleEncoded && !matches!(form, Form::DoiUrl | Form::HandleUrl) {
                 d = Dirt::EncodedSlash;
             }
-            dirt = Some(d);
-        }
+            d
+        });
         self.meta.dirt = dirt;
         if is_doi {
             self.gen_doi(dirt);
