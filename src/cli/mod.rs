@@ -135,8 +135,7 @@ use hdlscan::{Format, PlanError, Severity, Verdict};
 /// gate, then the baseline's caveat when a failed `change:` gate may owe
 /// it. Exit 3 when a `--fail-if` gate held.
 fn finished(quiet: bool, summary: &str, gates: &[Verdict], caveat: Option<String>) -> anyhow::Result<ExitCode> {
-    let failed: Vec<&Verdict> = gates
-        .iter()
+    let failed: Vec<&Verdict> = (gates.iter())
         .filter(|g| g.holds && g.severity == Severity::Fail)
         .collect();
     if !quiet {

@@ -40,17 +40,13 @@ pub struct SideReport {
 impl SideReport {
     fn of(s: &Side<'_>) -> SideReport {
         let some = |v: &str| (!v.is_empty()).then(|| example_text(v.as_bytes()));
+        let codes = s.warnings.split(';').filter(|w| !w.is_empty());
         SideReport {
             record: s.record,
             kind: s.kind.to_string(),
             canonical: some(s.canonical),
             error: some(s.error),
-            warnings: s
-                .warnings
-                .split(';')
-                .filter(|w| !w.is_empty())
-                .map(String::from)
-                .collect(),
+            warnings: codes.map(String::from).collect(),
         }
     }
 
