@@ -7,7 +7,7 @@
 
 use super::Usage;
 use anyhow::{Context, Result, bail};
-use hdlscan::{AtomicFile, Format, Markup, Pages, Sink};
+use hdlscan::{AtomicFile, Format, Grouped, Markup, Pages, Sink};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -127,14 +127,8 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
             path.display()
         ))
     })?;
-    Sink::create_with(
-        path,
-        format,
-        hdlscan::Grouped::schema(),
-        inputs,
-        hdlscan::Grouped::sink_options(),
-    )
-    .with_context(|| format!("--duplicates {}", path.display()))
+    Sink::create_with(path, format, Grouped::schema(), inputs, Grouped::sink_options())
+        .with_context(|| format!("--duplicates {}", path.display()))
 }
 
 /// Writes `report` into every report file and to stdout for `-`, then

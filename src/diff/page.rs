@@ -49,12 +49,9 @@ impl Pages for DiffReport {
         if m == Markup::Html {
             m.heading(&mut o, "Changes");
         }
-        let numbers = [false, true, true];
-        m.table(
-            &mut o,
-            &[("change", false), ("keys", true), ("share of OLD's rows", true)],
-            false,
-        );
+        let columns = [("change", false), ("keys", true), ("share of OLD's rows", true)];
+        let numbers = columns.map(|c| c.1);
+        m.table(&mut o, &columns, false);
         let counts = Change::ALL
             .iter()
             .map(|c| (c.as_str(), self.changes.get(*c).count))
@@ -73,11 +70,8 @@ impl Pages for DiffReport {
         }
         if let Some(runs) = &self.runs {
             m.heading(&mut o, "The scans");
-            m.table(
-                &mut o,
-                &[("", false), ("report", false), ("tool", false), ("options", false)],
-                false,
-            );
+            let columns = [("", false), ("report", false), ("tool", false), ("options", false)];
+            m.table(&mut o, &columns, false);
             for (which, r) in [("OLD", &runs.old), ("NEW", &runs.new)] {
                 if let Some(r) = r {
                     let cells = [
