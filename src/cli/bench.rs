@@ -196,10 +196,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let n = values.len();
     let bytes = values.bytes.len();
 
-    let mut thread_counts = vec![1];
-    if threads > 1 {
-        thread_counts.push(threads);
-    }
+    let thread_counts = if threads > 1 { vec![1, threads] } else { vec![1] };
     let mut results = Vec::new();
     for (mode, render) in MODES {
         for &t in &thread_counts {

@@ -7,7 +7,6 @@ use super::report_files::{self, Claimed, ReportArgs};
 use anyhow::{Context, Result, bail};
 use hdlscan::diff::{ChangeWriter, Diff, DiffMade, DiffReport, DiffRun, Gate, LayoutError, Runs, ScanRun};
 use hdlscan::{AtomicFile, InputSpec, Sink, SinkOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -138,8 +137,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let output = match &args.output {
         Some(path) => {
             let format = super::output_format(path, args.output_format)?;
-            let schema =
-                hdlscan::diff::changes_schema(&args.key).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
+            let schema = hdlscan::diff::changes_schema(&args.key).map_err(Usage::error)?;
             Some((path.clone(), format, schema))
         }
         None => None,
@@ -179,7 +177,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             None => Ok(()),
         })
         .map_err(|e| match e.downcast_ref::<LayoutError>() {
-            Some(l @ LayoutError::MissingKey { .. }) => anyhow::Error::new(Usage(l.to_string())),
+            Some(l @ LayoutError::MissingKey { .. }) => Usage::error(l),
             _ => e,
         })?;
     let output_file = writer.map(ChangeWriter::finish).transpose()?.map(|(file, _)| file);
@@ -200,10 +198,5 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let mut report = DiffReport::new(made, outcome.tally, outcome.matched);
     report.judge(&gates);
     report_files::write_and_commit(reports, &report, output_file)?;
-    if !args.quiet {
-        let _ = std::io::stderr().lock().write_all(report.summary_text().as_bytes());
-    } else if report.failed() {
-        super::say_failed(&report.gates, None);
-    }
-    super::finished(report.failed())
+    super::finished(args.quiet, &report.summary_text(), &report.gates, None)
 }

@@ -174,16 +174,14 @@ pub fn write_parquet(path: &Path, rows: u64, seed: u64, distinct: bool) -> Resul
         s.spawn(move || {
             let mut synth = Synth::new(seed).distinct(distinct);
             let mut batch_rows = Vec::new();
-            let mut next = 1u64;
-            while next <= rows {
-                let n = (rows - next + 1).min(BATCH_ROWS as u64) as usize;
+            for first in (1..=rows).step_by(BATCH_ROWS) {
+                let n = (rows - first + 1).min(BATCH_ROWS as u64) as usize;
                 batch_rows.resize_with(n, Row::default);
-                let batch = next_batch(&mut synth, &mut batch_rows, &producer_schema, next);
+                let batch = next_batch(&mut synth, &mut batch_rows, &producer_schema, first);
                 let failed = batch.is_err();
                 if tx.send(batch).is_err() || failed {
                     return; // the writer gave up, or this was the error
                 }
-                next += n as u64;
             }
         });
         // `rx` moves in here, so an error drops it before the scope joins

@@ -121,11 +121,41 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-use hdlscan::{Format, PlanError, Severity};
+impl Usage {
+    /// `e` as a usage error, for `map_err`.
+    fn error(e: impl std::fmt::Display) -> anyhow::Error {
+        anyhow::Error::new(Usage(e.to_string()))
+    }
+}
 
-/// A run that finished: exit 3 when a `--fail-if` gate held.
-fn finished(gate_failed: bool) -> anyhow::Result<ExitCode> {
-    Ok(if gate_failed { Exit::GateFailed } else { Exit::Success }.into())
+use hdlscan::{Format, PlanError, Severity, Verdict};
+
+/// A run that finished: its `summary` on stderr, or with `-q` (`quiet`)
+/// one line for a nightly job's log when a `--fail-if` held: each failed
+/// gate, then the baseline's caveat when a failed `change:` gate may owe
+/// it. Exit 3 when a `--fail-if` gate held.
+fn finished(quiet: bool, summary: &str, gates: &[Verdict], caveat: Option<String>) -> anyhow::Result<ExitCode> {
+    let failed: Vec<&Verdict> = (gates.iter())
+        .filter(|g| g.holds && g.severity == Severity::Fail)
+        .collect();
+    if !quiet {
+        use std::io::Write;
+        let _ = std::io::stderr().lock().write_all(summary.as_bytes());
+    } else if !failed.is_empty() {
+        let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
+        if failed.iter().any(|g| g.then.is_some())
+            && let Some(caveat) = caveat
+        {
+            said.push(format!("note: {caveat}"));
+        }
+        say(format_args!("hdlscan: {}", said.join("; ")));
+    }
+    Ok(if failed.is_empty() {
+        Exit::Success
+    } else {
+        Exit::GateFailed
+    }
+    .into())
 }
 
 /// `--fail-if` and `--warn-if`, read by `parse` before any work: a typo
@@ -137,9 +167,7 @@ fn gates<G>(
 ) -> anyhow::Result<Vec<G>> {
     let fail = fail_if.iter().map(|e| parse(e, Severity::Fail));
     let warn = warn_if.iter().map(|e| parse(e, Severity::Warn));
-    fail.chain(warn)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::Error::new(Usage(e)))
+    fail.chain(warn).collect::<Result<_, _>>().map_err(Usage::error)
 }
 
 /// A plan refused: exit 2 when the command line is at fault, 1 when an
@@ -147,7 +175,7 @@ fn gates<G>(
 fn plan_error(e: PlanError) -> anyhow::Error {
     match e {
         PlanError::Input(e) => e,
-        e if e.is_usage() => anyhow::Error::new(Usage(e.to_string())),
+        e if e.is_usage() => Usage::error(e),
         e => anyhow::Error::new(e),
     }
 }
@@ -202,22 +230,6 @@ fn install_signal_handler() {
     });
 }
 
-/// `-q`'s one line when a `--fail-if` held, for a nightly job's log: each
-/// failed gate, then the baseline's caveat when a failed `change:` gate
-/// may owe it.
-fn say_failed(gates: &[hdlscan::Verdict], caveat: Option<String>) {
-    let failed: Vec<&hdlscan::Verdict> = (gates.iter())
-        .filter(|g| g.holds && g.severity == hdlscan::Severity::Fail)
-        .collect();
-    let mut said: Vec<String> = failed.iter().map(|g| g.describe()).collect();
-    if failed.iter().any(|g| g.then.is_some())
-        && let Some(caveat) = caveat
-    {
-        said.push(format!("note: {caveat}"));
-    }
-    say(format_args!("hdlscan: {}", said.join("; ")));
-}
-
 /// One line on stderr. `eprintln!` panics when stderr is closed or full
 /// (`2>/dev/full`); a message that cannot be shown is not worth a panic,
 /// and the exit status still tells.
@@ -267,16 +279,14 @@ impl ParserArgs {
     /// The parser of values that have no column (`parse`, `bench`):
     /// `--expect NS` only (`scan` plans a parser per column).
     pub fn build(&self) -> anyhow::Result<hdlscan::id::Parser> {
-        let mut opts = hdlscan::parser_options(self.repair, self.max_len, &self.resolvers)
-            .map_err(|e| anyhow::Error::new(Usage(e)))?;
+        let mut opts = hdlscan::parser_options(self.repair, self.max_len, &self.resolvers).map_err(Usage::error)?;
         for ns in &self.expect {
             if ns.contains('=') {
-                return Err(anyhow::Error::new(Usage(format!(
+                anyhow::bail!(Usage(format!(
                     "--expect {ns}: COLUMN=NS names a column of scan's input; parse reads values, not columns: use --expect NS"
-                ))));
+                )));
             }
-            opts.expect(ns)
-                .map_err(|e| anyhow::Error::new(Usage(format!("--expect {e}"))))?;
+            opts.expect(ns).map_err(|e| Usage::error(format!("--expect {e}")))?;
         }
         Ok(hdlscan::id::Parser::new(opts))
     }

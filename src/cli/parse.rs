@@ -63,7 +63,7 @@ type Place = [usize; 4];
 pub fn run(args: ParseArgs) -> Result<ExitCode> {
     let parser = args.parser.build()?;
     let split = args.split.as_deref().map(Split::at).transpose();
-    let split = split.map_err(|e| anyhow::Error::new(Usage(format!("--split: {e}"))))?;
+    let split = split.map_err(|e| Usage::error(format!("--split: {e}")))?;
     let stdout = io::stdout();
     let format = args.format.unwrap_or(if stdout.is_terminal() {
         Format::Table
@@ -87,13 +87,11 @@ pub fn run(args: ParseArgs) -> Result<ExitCode> {
             if input.read_until(b'\n', &mut line)? == 0 {
                 break;
             }
-            if line.last() == Some(&b'\n') {
-                line.pop();
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-            }
-            printer.value(&line, &mut out)?;
+            // CR LF ends a line as LF does; a CR without LF stays.
+            let value = line
+                .strip_suffix(b"\n")
+                .map_or(&line[..], |l| l.strip_suffix(b"\r").unwrap_or(l));
+            printer.value(value, &mut out)?;
         }
     }
     printer.finish(&mut out)?;

@@ -7,7 +7,7 @@
 
 use super::Usage;
 use anyhow::{Context, Result, bail};
-use hdlscan::{AtomicFile, Format, Markup, Pages, Sink};
+use hdlscan::{AtomicFile, Format, Grouped, Markup, Pages, Sink};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -45,11 +45,7 @@ impl ReportFormat {
 
     fn render(self, r: &dyn Pages) -> Result<String> {
         Ok(match self {
-            ReportFormat::Json => {
-                let mut s = serde_json::to_string_pretty(&r.json())?;
-                s.push('\n');
-                s
-            }
+            ReportFormat::Json => serde_json::to_string_pretty(&r.json())? + "\n",
             ReportFormat::Md => r.page(Markup::Markdown),
             ReportFormat::Html => r.page(Markup::Html),
         })
@@ -102,14 +98,10 @@ pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Resul
     if specs.iter().filter(|s| *s == "-").count() > 1 {
         bail!(Usage("--report -: stdout can take one report".into()));
     }
-    let mut out = Vec::with_capacity(specs.len());
-    for spec in specs {
+    let open = |spec: &String| {
         if spec == "-" {
-            out.push(ReportFile {
-                format: format.unwrap_or(ReportFormat::Json),
-                file: None,
-            });
-            continue;
+            let format = format.unwrap_or(ReportFormat::Json);
+            return Ok(ReportFile { format, file: None });
         }
         let path = Path::new(spec);
         // Another extension (`audit.txt`) is what --report-format says, or
@@ -117,12 +109,12 @@ pub fn open(args: &ReportArgs, claimed: &mut Claimed, inputs: &[&Path]) -> Resul
         let format = ReportFormat::from_path(path).or(format).unwrap_or(ReportFormat::Json);
         claimed.claim("--report", "the report file", path)?;
         let file = AtomicFile::create(path, inputs).with_context(|| format!("--report {spec}"))?;
-        out.push(ReportFile {
+        Ok(ReportFile {
             format,
             file: Some(file),
-        });
-    }
-    Ok(out)
+        })
+    };
+    specs.iter().map(open).collect()
 }
 
 /// Opens the duplicates file (`--duplicates`), refusing an input, the
@@ -135,14 +127,8 @@ pub fn open_duplicates(path: &Path, claimed: &mut Claimed, inputs: &[&Path]) -> 
             path.display()
         ))
     })?;
-    Sink::create_with(
-        path,
-        format,
-        hdlscan::Grouped::schema(),
-        inputs,
-        hdlscan::Grouped::sink_options(),
-    )
-    .with_context(|| format!("--duplicates {}", path.display()))
+    Sink::create_with(path, format, Grouped::schema(), inputs, Grouped::sink_options())
+        .with_context(|| format!("--duplicates {}", path.display()))
 }
 
 /// Writes `report` into every report file and to stdout for `-`, then

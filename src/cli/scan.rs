@@ -7,7 +7,7 @@ use super::{ParserArgs, Usage};
 use anyhow::Result;
 use hdlscan::{Compression, Format, Gate, InputSpec, Made, Ragged, Report, Request, ScanPlan, Snapshot, TextEncoding};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -304,7 +304,7 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     super::install_signal_handler();
     let started = Instant::now();
     let plan = ScanPlan::build(&args.request()).map_err(super::plan_error)?;
-    let gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
+    let mut gates = super::gates(&args.fail_if, &args.warn_if, Gate::parse)?;
     let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     // Report files are created before any work, so one that cannot be
     // written fails the run before the output is touched, and none may
@@ -355,20 +355,14 @@ pub fn run(args: ScanArgs) -> Result<ExitCode> {
     };
     let shown_dups = args.duplicates.as_ref().map(|p| p.display().to_string());
     let mut report = Report::new(made, result.stats, &summary, shown_dups);
-    let mut gates = gates;
     let names: Vec<String> = report.columns.iter().map(|c| c.name.clone()).collect();
-    hdlscan::gate_columns(&mut gates, &names).map_err(|e| anyhow::Error::new(Usage(e.to_string())))?;
+    hdlscan::gate_columns(&mut gates, &names).map_err(Usage::error)?;
     let shown = args.baseline.as_ref().map(|p| p.display().to_string());
     report
         .judge(&gates, shown.as_deref().zip(baseline.as_ref()))
-        .map_err(|e| anyhow::Error::new(Usage(e)))?;
+        .map_err(Usage::error)?;
     report_files::write_and_commit(reports, &report, result.output.take().into_iter().chain(dups_file))?;
-    if !args.quiet {
-        let _ = std::io::stderr().lock().write_all(report.summary().as_bytes());
-    } else if report.failed() {
-        super::say_failed(&report.gates, report.baseline_caveat());
-    }
-    super::finished(report.failed())
+    super::finished(args.quiet, &report.summary(), &report.gates, report.baseline_caveat())
 }
 
 /// `-o -`: stdout takes one file, and Parquet or Arrow only into a pipe
@@ -412,10 +406,7 @@ fn read_baseline(path: &Path) -> Result<Snapshot> {
 /// for CSV, rows for Parquet. None on stdin, compressed input, Arrow IPC
 /// (whose rows are known only once read) or -q.
 fn progress_bar(args: &ScanArgs, inputs: &[InputSpec], format: Format) -> Option<ProgressBar> {
-    if args.quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    if format == Format::Arrow {
+    if args.quiet || !std::io::stderr().is_terminal() || format == Format::Arrow {
         return None;
     }
     let mut total = 0u64;

@@ -202,15 +202,13 @@ impl Held {
     /// their places in the index.
     pub fn removed(&self, old_rows: usize, mut f: impl FnMut(usize, &ChangeRow<'_>) -> Result<()>) -> Result<()> {
         for i in (0..old_rows.min(self.index.len())).filter(|&i| self.index.get(i).matched == 0) {
-            f(
-                i,
-                &ChangeRow {
-                    change: Change::Removed,
-                    key: self.index.key(i),
-                    old: Some(self.side(i)),
-                    new: None,
-                },
-            )?;
+            let removed = ChangeRow {
+                change: Change::Removed,
+                key: self.index.key(i),
+                old: Some(self.side(i)),
+                new: None,
+            };
+            f(i, &removed)?;
         }
         Ok(())
     }

@@ -122,12 +122,8 @@ impl Layout {
         let columns = || describe_columns(names.iter().map(String::as_str));
         let spec: Vec<Option<usize>> = SPEC.iter().map(|s| position(&format!("{prefix}{s}"))).collect();
         if spec.iter().any(Option::is_none) {
-            let missing = SPEC
-                .iter()
-                .zip(&spec)
-                .filter(|(_, i)| i.is_none())
-                .map(|(s, _)| format!("{prefix}{s}"))
-                .collect();
+            let absent = SPEC.iter().zip(&spec).filter(|(_, i)| i.is_none());
+            let missing = absent.map(|(s, _)| format!("{prefix}{s}")).collect();
             return Err(LayoutError::NotScan {
                 file: file.to_string(),
                 prefix: prefix.to_string(),

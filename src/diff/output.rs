@@ -85,16 +85,10 @@ impl<W: Write + Send> ChangeWriter<W> {
         for (b, v) in self.text.iter_mut().zip(values) {
             b.append_option(v);
         }
+        // A list of the side's codes; null for a side the change lacks.
         for (b, side) in self.warnings.iter_mut().zip([old, new]) {
-            match side {
-                Some(s) => {
-                    for w in s.warnings.split(';').filter(|w| !w.is_empty()) {
-                        b.values().append_value(w);
-                    }
-                    b.append(true);
-                }
-                None => b.append(false),
-            }
+            let codes = side.map(|s| s.warnings.split(';').filter(|w| !w.is_empty()).map(Some));
+            b.extend([codes]);
         }
         self.rows += 1;
         if self.rows >= BATCH {

@@ -6,7 +6,7 @@
 //! through [`Markup`], as the scan report's printer does.
 
 use super::change::Change;
-use super::report::{DiffReport, SideReport};
+use super::report::{DiffReport, FileReport, SideReport};
 use super::summary::key_text;
 use crate::report::markup::{Markup, Pages, gates_table, pct};
 
@@ -25,7 +25,7 @@ fn side_cells(m: Markup, s: Option<&SideReport>) -> [String; 3] {
 
 impl Pages for DiffReport {
     fn json(&self) -> serde_json::Value {
-        self.to_json()
+        serde_json::to_value(self).expect("the report serializes")
     }
 
     fn page(&self, m: Markup) -> String {
@@ -33,40 +33,25 @@ impl Pages for DiffReport {
         m.start(&mut o, "diff", self.verdict);
         match m {
             Markup::Markdown => m.paragraph(&mut o, &m.strong(&self.summary)),
-            Markup::Html => {
-                o.push_str("<p class=\"counts\">");
-                o.push_str(&m.text(&self.summary));
-                o.push_str("</p>");
-            }
+            Markup::Html => o.push_str(&format!("<p class=\"counts\">{}</p>", m.text(&self.summary))),
         }
         let keys = self.key.iter().map(|k| m.code_or(k, "")).collect::<Vec<_>>().join(", ");
         let (old, new) = (&self.old, &self.new);
-        m.paragraph(
-            &mut o,
-            &format!(
-                "OLD {} ({}, {}, {} rows) → NEW {} ({}, {}, {} rows), key {keys}.",
-                m.code_or(&old.path, ""),
-                old.format,
-                old.shape,
-                old.rows,
-                m.code_or(&new.path, ""),
-                new.format,
-                new.shape,
-                new.rows,
-            ),
-        );
+        let file = |f: &FileReport| {
+            let path = m.code_or(&f.path, "");
+            format!("{path} ({}, {}, {} rows)", f.format, f.shape, f.rows)
+        };
+        let files = format!("OLD {} → NEW {}, key {keys}.", file(old), file(new));
+        m.paragraph(&mut o, &files);
         gates_table(&mut o, m, &self.gates);
 
         // The counts. Markdown's page opens with them, and needs no heading.
         if m == Markup::Html {
             m.heading(&mut o, "Changes");
         }
-        let numbers = [false, true, true];
-        m.table(
-            &mut o,
-            &[("change", false), ("keys", true), ("share of OLD's rows", true)],
-            false,
-        );
+        let columns = [("change", false), ("keys", true), ("share of OLD's rows", true)];
+        let numbers = columns.map(|c| c.1);
+        m.table(&mut o, &columns, false);
         let counts = Change::ALL
             .iter()
             .map(|c| (c.as_str(), self.changes.get(*c).count))
@@ -85,11 +70,8 @@ impl Pages for DiffReport {
         }
         if let Some(runs) = &self.runs {
             m.heading(&mut o, "The scans");
-            m.table(
-                &mut o,
-                &[("", false), ("report", false), ("tool", false), ("options", false)],
-                false,
-            );
+            let columns = [("", false), ("report", false), ("tool", false), ("options", false)];
+            m.table(&mut o, &columns, false);
             for (which, r) in [("OLD", &runs.old), ("NEW", &runs.new)] {
                 if let Some(r) = r {
                     let cells = [

@@ -137,8 +137,7 @@ impl Table {
                 while let Some(raw) = reader.next_block()? {
                     let block = parse_block(&raw, ncols, opts)?;
                     for r in 0..block.nrows() {
-                        buf.row += 1;
-                        buf.clear_key();
+                        buf.next_row();
                         for &k in &layout.key {
                             buf.push_key(block.field(r, k));
                         }
@@ -162,9 +161,7 @@ impl Table {
                 let key = |c: usize| Step::Key(self.names[c].as_str().into());
                 let mut paths: Vec<JsonPath> = columns.iter().map(|&c| key(c)).map(one_step).collect();
                 let at = paths.len();
-                for c in [layout::KIND, layout::CANONICAL, layout::ERROR] {
-                    paths.push(one_step(key(layout.spec[c])));
-                }
+                paths.extend([layout::KIND, layout::CANONICAL, layout::ERROR].map(|c| one_step(key(layout.spec[c]))));
                 // A list in scan's JSON Lines; a cell joined with `;` read as one.
                 let steps = vec![key(layout.spec[layout::WARNINGS]), Step::Each];
                 paths.push(JsonPath::from_steps(steps).expect("starts with a key"));
@@ -174,8 +171,7 @@ impl Table {
                     let recs = jsonl::parse_block(&raw, &paths, &opts)?;
                     for r in 0..recs.len() {
                         let cell = |p: usize| String::from_utf8_lossy(recs.values(r, p).next().unwrap_or_default());
-                        buf.row += 1;
-                        buf.clear_key();
+                        buf.next_row();
                         for p in 0..keys {
                             buf.push_key(recs.values(r, p).next().unwrap_or_default());
                         }
@@ -280,8 +276,7 @@ fn batch_rows(
     let record = layout.record.map(column).transpose()?;
     let mut scratch = Vec::new();
     for r in 0..batch.num_rows() {
-        buf.row += 1;
-        buf.clear_key();
+        buf.next_row();
         for k in &keys {
             buf.push_key(text(k, r, &mut scratch).as_bytes());
         }

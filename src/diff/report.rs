@@ -15,7 +15,7 @@ use super::held::Matched;
 use super::row::{Side, key_cells};
 use crate::gates::Verdict;
 use crate::report::{Report, example_text};
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -40,17 +40,13 @@ pub struct SideReport {
 impl SideReport {
     fn of(s: &Side<'_>) -> SideReport {
         let some = |v: &str| (!v.is_empty()).then(|| example_text(v.as_bytes()));
+        let codes = s.warnings.split(';').filter(|w| !w.is_empty());
         SideReport {
             record: s.record,
             kind: s.kind.to_string(),
             canonical: some(s.canonical),
             error: some(s.error),
-            warnings: s
-                .warnings
-                .split(';')
-                .filter(|w| !w.is_empty())
-                .map(String::from)
-                .collect(),
+            warnings: codes.map(String::from).collect(),
         }
     }
 
@@ -91,11 +87,7 @@ impl Changes {
 
 impl Serialize for Changes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(6))?;
-        for c in Change::ALL {
-            m.serialize_entry(c.as_str(), self.get(c))?;
-        }
-        m.end()
+        s.collect_map(Change::ALL.map(|c| (c.as_str(), self.get(c))))
     }
 }
 
@@ -122,12 +114,8 @@ impl Tally {
         let r = &mut self.changes.0[c.change as usize];
         r.count += 1;
         if r.examples.len() < EXAMPLES {
-            let key = self
-                .keys
-                .iter()
-                .zip(key_cells(c.key))
-                .map(|(k, v)| (k.clone(), Value::String(example_text(v))))
-                .collect();
+            let cell = |(k, v): (&String, &[u8])| (k.clone(), Value::String(example_text(v)));
+            let key = self.keys.iter().zip(key_cells(c.key)).map(cell).collect();
             r.examples.push(ExampleReport {
                 key,
                 old: c.old.as_ref().map(SideReport::of),
@@ -357,16 +345,6 @@ impl DiffReport {
         let counts = self.counts();
         self.gates = gates.iter().map(|g| g.judge(&counts)).collect();
         self.verdict = Verdict::overall(&self.gates);
-    }
-
-    /// Whether a `--fail-if` gate held.
-    pub fn failed(&self) -> bool {
-        self.verdict == "fail"
-    }
-
-    /// The report as JSON, as `--report` writes it.
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).expect("the report serializes")
     }
 }
 

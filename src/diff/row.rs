@@ -35,8 +35,9 @@ pub struct RowBuf {
 }
 
 impl RowBuf {
-    /// Starts a row: clears the key.
-    pub fn clear_key(&mut self) {
+    /// Starts the next row: counts it, and clears the key.
+    pub fn next_row(&mut self) {
+        self.row += 1;
         self.key.clear();
     }
 
@@ -94,21 +95,17 @@ const SHOWN: usize = 60;
 /// `id=42, column=dc.identifier.uri`: a key for messages, each cell cut to
 /// 60 characters and its invisible characters escaped.
 pub fn describe_key(names: &[String], key: &[u8]) -> String {
-    let mut out = String::new();
-    for (i, (name, cell)) in names.iter().zip(key_cells(key)).enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
+    use crate::report::visible;
+    let describe = |(name, cell): (&String, &[u8])| {
         let text = String::from_utf8_lossy(cell);
         let mut shown: String = text.chars().take(SHOWN).collect();
         if shown.len() < text.len() {
             shown.push('…');
         }
-        out.push_str(&crate::report::visible(name));
-        out.push('=');
-        out.push_str(&crate::report::visible(&shown));
-    }
-    out
+        format!("{}={}", visible(name), visible(&shown))
+    };
+    let cells: Vec<String> = names.iter().zip(key_cells(key)).map(describe).collect();
+    cells.join(", ")
 }
 
 /// One side of a change: what OLD or NEW holds for a key.

@@ -3,7 +3,7 @@
 //! and two examples, the gates that held and the notes.
 
 use super::change::Change;
-use super::report::{DiffReport, ExampleReport, SideReport};
+use super::report::{DiffReport, ExampleReport, FileReport, SideReport};
 use crate::report::visible;
 use std::fmt::Write;
 
@@ -26,12 +26,8 @@ pub(super) fn brief(s: &SideReport) -> String {
 
 /// `id=42, column=doi`, as the data has it (printers escape it).
 pub(super) fn key_text(e: &ExampleReport) -> String {
-    let cells: Vec<String> = e
-        .key
-        .iter()
-        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
-        .collect();
-    cells.join(", ")
+    let cell = |(k, v): (&String, &serde_json::Value)| format!("{k}={}", v.as_str().unwrap_or_default());
+    e.key.iter().map(cell).collect::<Vec<_>>().join(", ")
 }
 
 /// `OLD → NEW`, either side alone for `removed` and `added`.
@@ -49,28 +45,14 @@ impl DiffReport {
     pub fn summary_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{}", self.summary);
-        let _ = writeln!(
-            out,
-            "  OLD {}: {} rows ({}, {}); NEW {}: {} rows ({}, {}); key {}",
-            visible(&self.old.path),
-            self.old.rows,
-            self.old.format,
-            self.old.shape,
-            visible(&self.new.path),
-            self.new.rows,
-            self.new.format,
-            self.new.shape,
-            visible(&self.key.join(", "))
-        );
+        let file = |f: &FileReport| format!("{}: {} rows ({}, {})", visible(&f.path), f.rows, f.format, f.shape);
+        let key = visible(&self.key.join(", "));
+        let _ = writeln!(out, "  OLD {}; NEW {}; key {key}", file(&self.old), file(&self.new));
         for c in Change::ALL {
             let r = self.changes.get(c);
             let _ = write!(out, "  {:<18} {:>10}", c.as_str(), r.count);
-            let ex: Vec<String> = r
-                .examples
-                .iter()
-                .take(SHOWN)
-                .map(|e| format!("{}: {}", visible(&key_text(e)), example_line(e)))
-                .collect();
+            let example = |e: &ExampleReport| format!("{}: {}", visible(&key_text(e)), example_line(e));
+            let ex: Vec<String> = r.examples.iter().take(SHOWN).map(example).collect();
             if !ex.is_empty() {
                 let _ = write!(out, "  e.g. {}", ex.join("; "));
             }

@@ -121,10 +121,7 @@ impl Collector {
     }
 
     fn check(&self) -> Result<()> {
-        match &self.failed {
-            Some(e) => Err(anyhow!("{e}")),
-            None => Ok(()),
-        }
+        self.failed.as_ref().map_or(Ok(()), |e| Err(anyhow!("{e}")))
     }
 
     /// Moves the held blocks to the partition files, one thread per range

@@ -22,6 +22,7 @@ use super::record::{Held, Key, Row, RowKey, TASK, get_apart, get_apart_value, ge
 use super::values::Values;
 use crate::at::At;
 use crate::clusters::{Summary, TopCluster, TopMember};
+use crate::report::example_text;
 use crate::spill::frame::get_frame;
 use crate::spill::{Frames, Part, Run, RunBuf, RunStore, Table, Writer, bucket, level_hash, seq_frame};
 use crate::variant::variant;
@@ -73,10 +74,6 @@ const MAX_LEVEL: u32 = 8;
 
 /// About the bytes of a row in a run.
 const ROW_BYTES: usize = 64;
-
-/// Longest value shown in the report's top clusters, in bytes (as the
-/// report's examples).
-const TOP_VALUE_MAX: usize = 200;
 
 /// What every partition's grouping shares.
 pub(super) struct Ctx<'a> {
@@ -148,7 +145,7 @@ pub(super) fn fill_apart(top: &mut [TopCand], values: &Values, repair: bool) -> 
             continue;
         };
         for (member, m) in c.cluster.members.iter_mut().zip(&apart) {
-            member.value = shown(&m.value);
+            member.value = example_text(&m.value);
             member.variant = variant(&m.value, m.warnings, &first.value, first.warnings, repair);
         }
     }
@@ -550,7 +547,7 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
             if c.members.len() < ctx.opts.top_members {
                 c.members.push(TopMember {
                     at: m.at,
-                    value: shown(m.value),
+                    value: example_text(m.value),
                     variant: v,
                 });
             }
@@ -571,21 +568,6 @@ fn emit(ctx: &Ctx<'_>, src: &Source<'_>, t: &mut Counted, budget: usize, used: u
     }
     ctx.counters.runs.fetch_add(out.runs.len() as u64, Ordering::Relaxed);
     Ok(out)
-}
-
-/// A value as the report shows it: lossy UTF-8, cut at
-/// [`TOP_VALUE_MAX`] bytes (at a character's start) and marked `…`.
-fn shown(v: &[u8]) -> String {
-    if v.len() <= TOP_VALUE_MAX {
-        return String::from_utf8_lossy(v).into_owned();
-    }
-    let mut cut = TOP_VALUE_MAX;
-    while cut > TOP_VALUE_MAX - 3 && v[cut] & 0xc0 == 0x80 {
-        cut -= 1;
-    }
-    let mut s = String::from_utf8_lossy(&v[..cut]).into_owned();
-    s.push('…');
-    s
 }
 
 /// The collector's blocks grouped in memory, their rows not made yet.
@@ -714,12 +696,14 @@ mod tests {
 
     #[test]
     fn shown_values_are_cut_at_a_character() {
-        assert_eq!(shown(b"10.1000/abc"), "10.1000/abc");
+        // The top members' values are shown as the report's examples: cut
+        // at 200 bytes.
+        assert_eq!(example_text(b"10.1000/abc"), "10.1000/abc");
         let long = format!("10.1000/{}", "\u{e9}".repeat(200));
-        let s = shown(long.as_bytes());
+        let s = example_text(long.as_bytes());
         assert!(s.ends_with('…') && !s.contains('\u{fffd}'), "{s}");
-        assert!(s.len() <= TOP_VALUE_MAX + '…'.len_utf8());
-        let exact = "x".repeat(TOP_VALUE_MAX);
-        assert_eq!(shown(exact.as_bytes()), exact);
+        assert!(s.len() <= 200 + '…'.len_utf8());
+        let exact = "x".repeat(200);
+        assert_eq!(example_text(exact.as_bytes()), exact);
     }
 }

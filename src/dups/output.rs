@@ -125,22 +125,17 @@ impl Grouped {
         let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(1);
         std::thread::scope(|scope| {
             let made = scope.spawn(|| merge_batches(&store, &runs, cap, inputs, columns, tx));
-            let mut rows = 0u64;
-            let mut written = Ok(());
-            for batch in rx.iter() {
-                if let Err(e) = sink.write(&batch) {
-                    written = Err(e);
-                    break;
-                }
-                rows += batch.num_rows() as u64;
-            }
-            // Dropping the receiver (here, or by the loop's end) stops the
-            // merge at its next batch if writing failed.
+            let written = rx.iter().try_fold(0u64, |rows, batch| {
+                sink.write(&batch)?;
+                anyhow::Ok(rows + batch.num_rows() as u64)
+            });
+            // Dropping the receiver stops the merge at its next batch if
+            // writing failed.
             drop(rx);
             let made = made
                 .join()
                 .map_err(|_| anyhow::anyhow!("writing duplicates: the merge thread panicked"))?;
-            written?;
+            let rows = written?;
             made?;
             Ok(rows)
         })

@@ -79,12 +79,8 @@ impl Budget {
     /// first spill, which a small input never reaches.
     /// The error gives the directory and the OS reason.
     pub fn check_temp_dir(&self) -> std::result::Result<(), (&Path, String)> {
-        match self.dir() {
-            Some(dir) => tempfile::tempfile_in(dir)
-                .map(drop)
-                .map_err(|e| (dir, crate::io::atomic::os_reason(&e))),
-            None => Ok(()),
-        }
+        let Some(dir) = self.dir() else { return Ok(()) };
+        tempfile::tempfile_in(dir).map(drop).map_err(|e| (dir, crate::io::atomic::os_reason(&e)))
     }
 
     /// `n` partitions of `task`, sharing one new file in the budget's

@@ -98,20 +98,11 @@ pub fn classify_cells(
     let mut fields = columns::fields("", &[])?.iter().cloned().collect::<Vec<_>>();
     let mut arrays = builder.finish();
     if split.is_some() {
-        let lead: [(Field, ArrayRef); 2] = [
-            (
-                Field::new(SPLIT_LEAD[1], DataType::UInt32, false),
-                Arc::new(index.finish()),
-            ),
-            (
-                Field::new(SPLIT_LEAD[2], DataType::Utf8, false),
-                Arc::new(text.finish()),
-            ),
-        ];
-        for (k, (f, a)) in lead.into_iter().enumerate() {
-            fields.insert(k + 1, Arc::new(f));
-            arrays.insert(k + 1, a);
-        }
+        // After `record`: `value_index`, then `value`.
+        let index_field = Field::new(SPLIT_LEAD[1], DataType::UInt32, false);
+        let text_field = Field::new(SPLIT_LEAD[2], DataType::Utf8, false);
+        fields.splice(1..1, [Arc::new(index_field), Arc::new(text_field)]);
+        arrays.splice(1..1, [Arc::new(index.finish()) as ArrayRef, Arc::new(text.finish())]);
     } else {
         fields.remove(0);
         arrays.remove(0);

@@ -143,11 +143,10 @@ pub fn fields(prefix: &str, input_names: &[String]) -> Result<Fields> {
     .into_iter()
     .chain(std::iter::repeat_n((DataType::Utf8, true), 8))
     .chain([(dict(DataType::Int8), true), (list, false)]);
-    let mut out = Vec::with_capacity(SPEC.len() + 1);
-    for (name, (dt, nullable)) in names().zip(types) {
-        out.push(Field::new(added_name(prefix, name, input_names)?, dt, nullable));
-    }
-    Ok(Fields::from(out))
+    names()
+        .zip(types)
+        .map(|(name, (dt, nullable))| Ok(Field::new(added_name(prefix, name, input_names)?, dt, nullable)))
+        .collect()
 }
 
 /// Long output's schema: [`LONG_LEAD`] (without `input` unless

@@ -299,14 +299,11 @@ pub struct Gate {
 /// Every metric name a gate takes, once each (`empty` is a total and a
 /// code), for the error that lists them.
 pub fn metric_names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = Metric::TOTALS
-        .iter()
-        .chain(&Metric::READING)
-        .map(|m| m.name())
-        .collect();
+    let totals = Metric::TOTALS.iter().chain(&Metric::READING).map(|m| m.name());
     let codes = ErrorCode::ALL.iter().map(|e| e.as_str());
     let warnings = Warning::ALL.iter().map(|w| w.as_str());
-    for name in codes.chain(warnings) {
+    let mut v = Vec::new();
+    for name in totals.chain(codes).chain(warnings) {
         if !v.contains(&name) {
             v.push(name);
         }
@@ -332,8 +329,8 @@ impl Gate {
         let Expr {
             left,
             op,
-            limit,
-            percent,
+            mut limit,
+            mut percent,
         } = Expr::parse(expr, flag)?;
         let (change, left) = match left.strip_prefix("change:") {
             Some(rest) => (true, rest),
@@ -345,8 +342,6 @@ impl Gate {
         };
         let metric = Metric::from_name(metric_name)
             .ok_or_else(|| unknown_metric(flag, expr, metric_name, "", "", &metric_names()))?;
-        let mut limit = limit;
-        let mut percent = percent;
         match metric {
             _ if metric.count_only() && percent => {
                 return Err(format!(

@@ -316,10 +316,6 @@ impl Synth {
             dirt: None,
             duplicate: false,
         };
-        if form == Form::Junk {
-            self.junk(out);
-            return;
-        }
         let is_doi = match form {
             Form::BareDoi | Form::DoiUrl | Form::DoiLabel => true,
             Form::BareHandle | Form::HandleUrl => false,
@@ -327,10 +323,9 @@ impl Synth {
                 let u = self.rng.from_table(&URIS);
                 return self.uri(u, out);
             }
-            Form::Junk => unreachable!(),
+            Form::Junk => return self.junk(out),
         };
-        let mut dirt = None;
-        if self.rng.chance(DIRT_PER_MILLE) {
+        let dirt = self.rng.chance(DIRT_PER_MILLE).then(|| {
             let mut d = self.rng.from_table(&DIRTS);
             if !is_doi {
                 d = match d {
@@ -344,8 +339,8 @@ impl Synth {
             if d == Dirt::DoubleEncoded && !matches!(form, Form::DoiUrl | Form::HandleUrl) {
                 d = Dirt::EncodedSlash;
             }
-            dirt = Some(d);
-        }
+            d
+        });
         self.meta.dirt = dirt;
         if is_doi {
             self.gen_doi(dirt);
@@ -367,10 +362,10 @@ impl Synth {
     /// Writes a DOI into `self.core`, shaped for `dirt`.
     fn gen_doi(&mut self, dirt: Option<Dirt>) {
         self.core_is_doi = true;
+        self.core.clear();
         match dirt {
             Some(Dirt::HtmlEntity) => {
                 if self.rng.chance(700) {
-                    self.core.clear();
                     let t = if self.rng.chance(700) {
                         DoiT::WileySici
                     } else {
@@ -379,7 +374,6 @@ impl Synth {
                     self.doi_template(t);
                     self.core = self.core.replace('<', "&lt;").replace('>', "&gt;");
                 } else {
-                    self.core.clear();
                     // 10.1234/jgr&amp;k3j9
                     #[rustfmt::skip]
                     let parts = [
@@ -403,7 +397,6 @@ impl Synth {
                 }
             }
             Some(Dirt::TestPrefix) => {
-                self.core.clear();
                 self.core.push_str("10.5072/");
                 let suffix: &[Part] = match self.rng.below(3) {
                     0 => &[Lit("FK2"), Chars(ALNUM_UPPER, 6)],
@@ -414,11 +407,9 @@ impl Synth {
             }
             Some(Dirt::DoubleEncoded) if self.rng.chance(500) => {
                 // A SICI DOI, whose `<>` a URL encodes: double-encoded then.
-                self.core.clear();
                 self.doi_template(DoiT::WileySici);
             }
             Some(Dirt::GluedDoi) => {
-                self.core.clear();
                 let t = self.rng.from_table(&DOI_TEMPLATES);
                 self.doi_template(t);
                 let t = self.rng.from_table(&DOI_TEMPLATES);
@@ -430,7 +421,6 @@ impl Synth {
                 self.doi_template(t);
             }
             _ => {
-                self.core.clear();
                 let t = self.rng.from_table(&DOI_TEMPLATES);
                 self.doi_template(t);
                 if self.rng.chance(30) {
@@ -654,7 +644,7 @@ impl Synth {
                 } else {
                     out.push_str(p);
                 }
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
                 if form == Form::HandleUrl && self.rng.chance(15) {
                     out.push_str(self.rng.pick(&["?noredirect", "?locatt=view:1", "#top"]));
                 }
@@ -672,27 +662,27 @@ impl Synth {
                         (3, UriT::HdlServer),
                     ])
                 };
-                self.render_uri(t, out, slash);
+                self.render_uri(t, out);
             }
             Form::Junk => unreachable!(),
         }
     }
 
     /// Appends `self.core` percent-encoded as a URL path needs (usually).
-    fn push_core_encoded(&mut self, out: &mut String, slash: usize) {
+    fn push_core_encoded(&mut self, out: &mut String) {
         self.id_start = out.len();
         let keep_angle = self.rng.chance(200);
-        let (p, s) = self.core.split_at(slash);
+        let (p, s) = self.core.split_at(self.core.find('/').unwrap_or(self.core.len()));
         push_encoded(out, p, keep_angle);
         self.sep = out.len();
         push_encoded(out, s, keep_angle);
     }
 
-    fn render_uri(&mut self, t: UriT, out: &mut String, slash: usize) {
+    fn render_uri(&mut self, t: UriT, out: &mut String) {
         match t {
             UriT::HdlHandle | UriT::HdlDoi | UriT::HdlQuery => {
                 out.push_str(if self.rng.chance(50) { "HDL:" } else { "hdl:" });
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
                 if matches!(t, UriT::HdlQuery) {
                     out.push_str(self.rng.pick(&["?locatt=view:1", "?noredirect", "#page=2"]));
                 }
@@ -704,7 +694,7 @@ impl Synth {
                     UriT::InfoDoiUpper => "INFO:DOI/",
                     _ => "hdl://",
                 });
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
             }
             UriT::HdlServer => {
                 out.push_str("hdl://");
@@ -719,7 +709,7 @@ impl Synth {
                     out.push_str("hs.example.org:2641");
                 }
                 out.push('/');
-                self.push_core_encoded(out, slash);
+                self.push_core_encoded(out);
             }
             _ => unreachable!(),
         }
@@ -729,8 +719,7 @@ impl Synth {
     fn uri_of_core(&mut self, t: UriT, out: &mut String) {
         self.mark_distinct();
         self.remember_core();
-        let slash = self.core.find('/').unwrap();
-        self.render_uri(t, out, slash);
+        self.render_uri(t, out);
     }
 
     /// A `hdl:`/`info:` URI: of a new handle or DOI, or of another `info:`
@@ -831,8 +820,7 @@ impl Synth {
                     out.push_str(&dashed);
                 } else if let Some(i) = s.rfind('-') {
                     let at = self.id_start + i;
-                    let mut buf = [0u8; 4];
-                    out.replace_range(at..at + 1, dash.encode_utf8(&mut buf));
+                    out.replace_range(at..at + 1, dash.encode_utf8(&mut [0; 4]));
                 }
             }
             Dirt::HtmlEntity => {} // in the core already

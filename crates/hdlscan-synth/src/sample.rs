@@ -257,13 +257,8 @@ pub fn write_sample_csv<W: Write>(mut w: W) -> io::Result<()> {
     push_row(&mut buf, &Layout::DSPACE, &row);
     w.write_all(&buf)?;
     let first = SHOWCASE.len() as u64 + 2;
-    write_rows(
-        &mut w,
-        &Layout::DSPACE,
-        &mut Synth::new(SAMPLE_SEED),
-        first,
-        SAMPLE_ROWS,
-    )?;
+    let mut synth = Synth::new(SAMPLE_SEED);
+    write_rows(&mut w, &Layout::DSPACE, &mut synth, first, SAMPLE_ROWS)?;
     w.flush()
 }
 

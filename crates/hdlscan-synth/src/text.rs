@@ -7,9 +7,8 @@ use std::io::{self, Write};
 
 /// `n` in decimal, written at the end of `buf` (no allocation).
 #[inline]
-pub(crate) fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &str {
     let mut i = buf.len();
-    let mut n = n;
     loop {
         i -= 1;
         buf[i] = b'0' + (n % 10) as u8;

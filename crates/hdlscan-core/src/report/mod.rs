@@ -86,14 +86,10 @@ pub struct Codes(#[serde(with = "pairs")] pub Vec<(String, CodeReport)>);
 /// `(name, value)` pairs as one JSON object, in their order.
 mod pairs {
     use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-    use serde::ser::{Serialize, SerializeMap, Serializer};
+    use serde::ser::{Serialize, Serializer};
 
     pub fn serialize<S: Serializer, T: Serialize>(pairs: &[(String, T)], s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(pairs.len()))?;
-        for (k, v) in pairs {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
+        s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<(String, T)>, D::Error> {
@@ -182,6 +178,8 @@ impl Totals {
         let (present, valid) = (c.present(), c.valid());
         let empty = c.errors[ErrorCode::Empty as usize];
         let placeholder = c.errors[ErrorCode::Placeholder as usize];
+        let valid_kinds = Kind::ALL.iter().filter(|k| **k != Kind::Invalid);
+        let kinds = valid_kinds.map(|k| (k.as_str().to_string(), c.by_kind[*k as usize]));
         Totals {
             cells: c.cells,
             values: c.values,
@@ -192,10 +190,7 @@ impl Totals {
             invalid: present.saturating_sub(valid),
             valid_of_present: fraction(valid, present),
             by_kind: Counts(
-                Kind::ALL
-                    .iter()
-                    .filter(|k| **k != Kind::Invalid)
-                    .map(|k| (k.as_str().to_string(), c.by_kind[*k as usize]))
+                kinds
                     .chain([
                         ("invalid".to_string(), present.saturating_sub(valid)),
                         ("placeholder".to_string(), placeholder),
@@ -392,59 +387,49 @@ impl Report {
             line: at.line,
             column: made.columns.get(at.column as usize).cloned().unwrap_or_default(),
         };
-        let place = |e: &Example| place_at(&e.at);
+        let example = |e: &Example| ExampleReport {
+            at: place_at(&e.at),
+            value: e.value.clone(),
+        };
+        let code = |c: &CodeStats| CodeReport {
+            count: c.count,
+            examples: c.examples.iter().map(example).collect(),
+        };
         let codes = |names: &[&'static str], stats: &[CodeStats]| {
-            Codes(
-                names
-                    .iter()
-                    .zip(stats)
-                    .filter(|(_, c)| c.count > 0)
-                    .map(|(n, c)| {
-                        let examples = c
-                            .examples
-                            .iter()
-                            .map(|e| ExampleReport {
-                                at: place(e),
-                                value: e.value.clone(),
-                            })
-                            .collect();
-                        (
-                            n.to_string(),
-                            CodeReport {
-                                count: c.count,
-                                examples,
-                            },
-                        )
-                    })
-                    .collect(),
-            )
+            let counted = names.iter().zip(stats).filter(|(_, c)| c.count > 0);
+            Codes(counted.map(|(n, c)| (n.to_string(), code(c))).collect())
         };
         let error_names: Vec<&'static str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
         let warning_names: Vec<&'static str> = Warning::ALL.iter().map(|c| c.as_str()).collect();
         let nonzero = |names: &[&'static str], counts: &[u64]| {
-            Counts(
-                names
-                    .iter()
-                    .zip(counts)
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(k, n)| (k.to_string(), *n))
-                    .collect(),
-            )
+            let counted = names.iter().zip(counts).filter(|(_, n)| **n > 0);
+            Counts(counted.map(|(k, n)| (k.to_string(), *n)).collect())
         };
-        let columns = made
-            .columns
-            .iter()
-            .zip(&stats.columns)
-            .map(|(name, c)| ColumnReport {
-                name: name.clone(),
-                totals: Totals::of(c),
-                errors: nonzero(&error_names, &c.errors),
-                warnings: nonzero(&warning_names, &c.warnings),
-            })
-            .collect();
+        let column = |(name, c): (&String, &ColumnStats)| ColumnReport {
+            name: name.clone(),
+            totals: Totals::of(c),
+            errors: nonzero(&error_names, &c.errors),
+            warnings: nonzero(&warning_names, &c.warnings),
+        };
+        let columns = made.columns.iter().zip(&stats.columns).map(column).collect();
         let hints = hints(&made.columns, &made.inputs, &stats);
+        let skipped = stats.bad_lines.iter().map(|b| format!("skipped {b}"));
         let input_bytes: u64 = made.inputs.iter().map(|i| i.bytes).sum();
         let secs = made.elapsed_seconds.max(1e-9);
+        let member = |m: &crate::clusters::TopMember| MemberReport {
+            at: place_at(&m.at),
+            value_index: m.at.value_index,
+            value: m.value.clone(),
+            variant: m.variant.as_str().to_string(),
+        };
+        let cluster = |(i, c): (usize, &crate::clusters::TopCluster)| ClusterReport {
+            cluster: i as u64 + 1,
+            canonical: c.canonical.clone(),
+            count: c.count,
+            records: c.records,
+            first: place_at(&c.first),
+            members: c.members.iter().map(member).collect(),
+        };
         let duplicates = Duplicates {
             unique_canonical: dups.unique,
             clusters: dups.clusters,
@@ -453,28 +438,7 @@ impl Report {
             across_inputs: dups.across_inputs,
             across_columns: dups.across_columns,
             repeated_in_record: dups.repeated_in_record,
-            top: dups
-                .top
-                .iter()
-                .enumerate()
-                .map(|(i, c)| ClusterReport {
-                    cluster: i as u64 + 1,
-                    canonical: c.canonical.clone(),
-                    count: c.count,
-                    records: c.records,
-                    first: place_at(&c.first),
-                    members: c
-                        .members
-                        .iter()
-                        .map(|m| MemberReport {
-                            at: place_at(&m.at),
-                            value_index: m.at.value_index,
-                            value: m.value.clone(),
-                            variant: m.variant.as_str().to_string(),
-                        })
-                        .collect(),
-                })
-                .collect(),
+            top: dups.top.iter().enumerate().map(cluster).collect(),
             file: duplicates_file,
         };
         Report {
@@ -497,12 +461,7 @@ impl Report {
             lossy_cells: stats.lossy_cells,
             padded_rows: stats.padded_rows,
             skipped_lines: stats.skipped_lines,
-            notes: made
-                .notes
-                .into_iter()
-                .chain(stats.bad_lines.iter().map(|b| format!("skipped {b}")))
-                .chain(hints)
-                .collect(),
+            notes: made.notes.into_iter().chain(skipped).chain(hints).collect(),
             run: RunInfo {
                 tool: format!("hdlscan {}", env!("CARGO_PKG_VERSION")),
                 inputs: made.inputs,
@@ -516,11 +475,6 @@ impl Report {
                 input_bytes,
             },
         }
-    }
-
-    /// Whether a `--fail-if` gate held.
-    pub fn failed(&self) -> bool {
-        self.verdict == "fail"
     }
 
     /// The report as JSON, as `--report` writes it.

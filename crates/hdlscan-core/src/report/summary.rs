@@ -31,13 +31,8 @@ impl Report {
             t.values as f64 / secs,
             self.run.input_bytes as f64 / 1e6 / secs,
         );
-        let kinds: Vec<String> = t
-            .by_kind
-            .0
-            .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
+        let counted = t.by_kind.0.iter().filter(|(_, n)| *n > 0);
+        let kinds: Vec<String> = counted.map(|(k, n)| format!("{k} {n}")).collect();
         if kinds.is_empty() {
             // Every cell is a value, so no value means no record: say so
             // rather than print a bare `kinds:`.
@@ -59,12 +54,8 @@ impl Report {
         let mut errs: Vec<_> = self.errors.0.iter().collect();
         errs.sort_by_key(|(_, c)| std::cmp::Reverse(c.count));
         for (code, c) in errs.iter().take(ERRORS_SHOWN) {
-            let ex: Vec<String> = c
-                .examples
-                .iter()
-                .take(2)
-                .map(|x| format!("record {}: {:?}", x.at.record, x.value))
-                .collect();
+            let example = |x: &super::ExampleReport| format!("record {}: {:?}", x.at.record, x.value);
+            let ex: Vec<String> = c.examples.iter().take(2).map(example).collect();
             let _ = writeln!(out, "  error {code:<20} {:>10}  e.g. {}", c.count, ex.join(", "));
         }
         if errs.len() > ERRORS_SHOWN {
@@ -111,17 +102,13 @@ impl Report {
 /// pages give: `empty`, `placeholder` and `present` of the values, `valid`
 /// and `invalid` of the present ones.
 fn outcomes(t: &Totals) -> String {
+    let share = |n: u64, what: &str, of: u64| format!("{n} {what} ({})", pct(n, of));
     format!(
-        "{} empty ({}), {} placeholder ({}), {} present ({}): {} valid ({}), {} invalid ({})",
-        t.empty,
-        pct(t.empty, t.values),
-        t.placeholder,
-        pct(t.placeholder, t.values),
-        t.present,
-        pct(t.present, t.values),
-        t.valid,
-        pct(t.valid, t.present),
-        t.invalid,
-        pct(t.invalid, t.present)
+        "{}, {}, {}: {}, {}",
+        share(t.empty, "empty", t.values),
+        share(t.placeholder, "placeholder", t.values),
+        share(t.present, "present", t.values),
+        share(t.valid, "valid", t.present),
+        share(t.invalid, "invalid", t.present)
     )
 }

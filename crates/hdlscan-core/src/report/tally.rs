@@ -8,7 +8,6 @@
 //! from key to count, as a `HashMap` is.
 
 use serde::de::{MapAccess, Visitor};
-use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::hash::BuildHasher;
 
@@ -256,11 +255,7 @@ impl FromIterator<(String, u64)> for Tally {
 
 impl Serialize for Tally {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.len()))?;
-        for (k, n) in self.iter() {
-            m.serialize_entry(k, &n)?;
-        }
-        m.end()
+        s.collect_map(self.iter())
     }
 }
 

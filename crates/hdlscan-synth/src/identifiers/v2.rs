@@ -323,12 +323,8 @@ impl Synth {
             // CGSpace, the CGIAR repository.
             self.core_is_doi = false;
             self.core.clear();
-            push_parts(
-                &mut self.rng,
-                &mut self.core,
-                None,
-                &[Lit("10568/"), Num(1, 150_000, 0)],
-            );
+            let cgspace = [Lit("10568/"), Num(1, 150_000, 0)];
+            push_parts(&mut self.rng, &mut self.core, None, &cgspace);
         } else {
             self.gen_handle();
         }
@@ -357,16 +353,12 @@ impl Synth {
                 _ => &[Lit("Dataset.xlsx")],
             };
             push_parts(&mut self.rng, out, None, file);
-            match self.rng.below(10) {
-                0..5 => push_parts(&mut self.rng, out, None, &[Lit("?sequence="), Num(1, 3, 0)]),
-                5..8 => push_parts(
-                    &mut self.rng,
-                    out,
-                    None,
-                    &[Lit("?sequence="), Num(1, 3, 0), Lit("&isAllowed=y")],
-                ),
-                _ => {}
-            }
+            let query: &[crate::tables::Part] = match self.rng.below(10) {
+                0..5 => &[Lit("?sequence="), Num(1, 3, 0)],
+                5..8 => &[Lit("?sequence="), Num(1, 3, 0), Lit("&isAllowed=y")],
+                _ => &[],
+            };
+            push_parts(&mut self.rng, out, None, query);
         } else if self.rng.chance(100) {
             out.push_str("?show=full");
         }
@@ -498,8 +490,7 @@ impl Synth {
                 "http://hdl.handle.net/"
             });
         }
-        let slash = self.core.find('/').unwrap();
-        self.push_core_encoded(out, slash);
+        self.push_core_encoded(out);
     }
 
     fn space_after_host(&mut self, out: &mut String) {
@@ -525,8 +516,7 @@ impl Synth {
             }
         }
         out.push_str(if self.rng.chance(900) { " " } else { "  " });
-        let slash = self.core.find('/').unwrap();
-        self.push_core_encoded(out, slash);
+        self.push_core_encoded(out);
     }
 
     fn dash_run(&mut self, out: &mut String) {
