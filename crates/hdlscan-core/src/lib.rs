@@ -19,9 +19,10 @@
 //! - [`at`], [`variant`]: where a value was read, and how a cluster's
 //!   member differs from its first.
 //!
-//! The Python package (`python/src`) binds this crate: [`classify()`] and
-//! [`classify::classify_cells`], [`select`], [`options`], [`strings`], the
-//! [`report`] with [`clusters`] and [`variant`] for its `Report`.
+//! The Python package (`python/src`) binds this crate: [`classify()`]'s
+//! cell-level form [`classify::classify_cells`], [`select`], [`options`],
+//! [`strings`], the [`report`] with [`clusters`] and [`variant`] for its
+//! `Report`.
 
 #![deny(missing_docs)]
 
