@@ -20,7 +20,7 @@
 //! - `group`: one partition's two passes and its split; the
 //!   [`EngineStats`] of a grouping.
 //! - `values`: the values an audit keeps apart from its bodies.
-//! - `output`: the duplicates file; the [`Summary`] the report shows, and
+//! - `output`: the duplicates file; the [`Summary`](crate::clusters::Summary) the report shows, and
 //!   each member's `variant`, are the core's (`clusters`, `variant`).
 
 mod collect;
