@@ -15,12 +15,11 @@
 
 use super::layout::{self, Layout};
 use super::row::{RowBuf, normalize_warnings};
-use crate::io::arrow_in::ArrowInput;
 use crate::io::csv_in::{CsvBlockReader, CsvOptions, parse_block};
 use crate::io::error::{ErrorKind, Position, PositionedError};
 use crate::io::format::Format;
 use crate::io::jsonl::{self, JsonPath, JsonlBlockReader, JsonlOptions, PathSet, RawLines, Step};
-use crate::io::parquet_in::ParquetInput;
+use crate::io::parquet_in::Columnar;
 use crate::io::sink::Cells;
 use crate::io::source::InputSpec;
 use crate::strings::is_string_type;
@@ -33,8 +32,7 @@ enum Source {
     Csv(Box<CsvBlockReader>),
     /// The reader, and its first block, read to learn the columns.
     Jsonl(Box<JsonlBlockReader>, Option<RawLines>),
-    Parquet(ParquetInput),
-    Arrow(ArrowInput),
+    Columnar(Columnar),
 }
 
 /// The input layer's advice for JSON read as CSV is `scan`'s
@@ -68,8 +66,9 @@ impl Table {
         let name = spec.display_name();
         let head = spec.head();
         let (format, source) = match (spec, Format::sniff(&head)) {
-            (InputSpec::Path(p), Some(Format::Parquet)) => (Format::Parquet, Source::Parquet(ParquetInput::open(p)?)),
-            (InputSpec::Path(p), Some(Format::Arrow)) => (Format::Arrow, Source::Arrow(ArrowInput::open(p)?)),
+            (InputSpec::Path(_), Some(format @ (Format::Parquet | Format::Arrow))) => {
+                (format, Source::Columnar(Columnar::open(spec, format)?))
+            }
             (_, None) if spec.format() == Format::Jsonl => {
                 let mut reader = JsonlBlockReader::open(spec, JsonlOptions::default())?;
                 let first = reader.next_block()?;
@@ -92,8 +91,7 @@ impl Table {
         let names = match &source {
             Source::Csv(reader) => reader.headers().to_vec(),
             Source::Jsonl(_, first) => first.as_ref().map_or(Ok(Vec::new()), first_keys)?,
-            Source::Parquet(input) => input.column_names().iter().map(|s| s.to_string()).collect(),
-            Source::Arrow(input) => input.column_names().iter().map(|s| s.to_string()).collect(),
+            Source::Columnar(input) => input.schema().fields().iter().map(|f| f.name().clone()).collect(),
         };
         Ok(Table {
             name,
@@ -186,7 +184,7 @@ impl Table {
                     block = reader.next_block()?;
                 }
             }
-            Source::Parquet(input) => {
+            Source::Columnar(Columnar::Parquet(input)) => {
                 let schema = input.schema().clone();
                 for g in 0..input.num_row_groups() {
                     for batch in input.read_row_group(g)? {
@@ -194,7 +192,7 @@ impl Table {
                     }
                 }
             }
-            Source::Arrow(input) => {
+            Source::Columnar(Columnar::Arrow(input)) => {
                 let schema = input.schema().clone();
                 for batch in input {
                     batch_rows(&name, &schema, &batch?, layout, &mut buf, &mut f)?;

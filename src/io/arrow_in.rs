@@ -110,11 +110,6 @@ impl ArrowInput {
     pub fn schema(&self) -> &SchemaRef {
         &self.schema
     }
-
-    /// Column names, in order.
-    pub fn column_names(&self) -> Vec<&str> {
-        self.schema.fields().iter().map(|f| f.name().as_str()).collect()
-    }
 }
 
 impl Iterator for ArrowInput {
