@@ -1181,6 +1181,37 @@ fn a_diff_report_as_old_report_is_named_as_diffs() {
     assert!(!run.stderr.contains("baseline"), "{}", run.stderr);
 }
 
+/// diff's own JSON report given to `scan --baseline` (a nightly job keeps
+/// both side by side) is named as diff's, not sent to rerun a baseline.
+#[test]
+fn a_diff_report_as_scans_baseline_is_named_as_diffs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    exports(d);
+    scanned(d, "old.csv", "old.out.csv", &["-c", URI]);
+    scanned(d, "new.csv", "new.out.csv", &["-c", URI]);
+    diff(
+        d,
+        &[
+            "old.out.csv",
+            "new.out.csv",
+            "--key",
+            "id",
+            "-q",
+            "--report",
+            "changes.json",
+        ],
+    )
+    .ok();
+    let run = scan(d, &["new.csv", "-c", URI, "--baseline", "changes.json", "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("it is a report of hdlscan diff, not of scan"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// JSON Lines on stdin, or under a name that is not `.jsonl`, is read as
 /// CSV; the error must not advise scan's `--input-format`, which diff has
 /// not.

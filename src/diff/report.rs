@@ -14,7 +14,7 @@ use super::gates::{Counts, Gate};
 use super::held::Matched;
 use super::row::{Side, key_cells};
 use crate::gates::Verdict;
-use crate::report::{Report, example_text};
+use crate::report::{Report, example_text, is_diff_report};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -161,7 +161,7 @@ impl ScanRun {
     pub fn from_json(path: &str, v: &Value) -> Result<ScanRun, String> {
         // diff's own report, kept beside scan's, otherwise fails on a field
         // of its `changes` ("missing field `baseline`"), which says nothing.
-        if v.get("key").is_some() && v["changes"].get("became_invalid").is_some() {
+        if is_diff_report(v) {
             return Err(format!(
                 "{path} is not a JSON report of `hdlscan scan` (it is `hdlscan diff`'s own); give the file `scan --report FILE.json` wrote"
             ));

@@ -17,7 +17,7 @@ mod summary;
 mod tally;
 mod verdict;
 
-pub use snapshot::{Changes, CodeChange, Figures, MetricChange, Snapshot};
+pub use snapshot::{Changes, CodeChange, Figures, MetricChange, Snapshot, is_diff_report};
 pub use stats::{CodeStats, ColumnStats, Decoding, Example, InputInfo, Stats, example_text};
 pub use tally::Tally;
 pub use verdict::{Severity, Verdict};

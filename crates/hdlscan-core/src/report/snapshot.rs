@@ -143,7 +143,7 @@ impl Snapshot {
         // A nightly job writes diff's JSON report beside scan's, and its
         // version (1) would otherwise send the user to rerun a baseline
         // that is not one.
-        if j.get("key").is_some() && j["changes"].get("became_invalid").is_some() {
+        if is_diff_report(j) {
             return Err(
                 "it is a report of hdlscan diff, not of scan: give an earlier scan's JSON report (scan --report FILE.json)"
                     .to_string(),
@@ -313,4 +313,11 @@ impl Changes {
             codes,
         }
     }
+}
+
+/// Whether `j` is `hdlscan diff`'s JSON report (a `key` and a
+/// `changes.became_invalid`), which nightly jobs keep beside scan's and
+/// which is read back where scan's is expected.
+pub fn is_diff_report(j: &Value) -> bool {
+    j.get("key").is_some() && j["changes"].get("became_invalid").is_some()
 }
