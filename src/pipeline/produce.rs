@@ -152,10 +152,7 @@ pub(super) fn produce(
         let r = match columns.format {
             Format::Parquet | Format::Arrow => produce_columnar(spec, index, &columns, record_base, &tx),
             Format::Jsonl => produce_jsonl(spec, index, &columns, record_base, &tx),
-            _ => {
-                let reader = first_csv.take().map(Ok).unwrap_or_else(|| CsvBlockReader::open(spec, columns.csv.clone()));
-                produce_csv(reader, spec, index, &columns, record_base, &tx)
-            }
+            _ => produce_csv(first_csv.take(), spec, index, &columns, record_base, &tx),
         };
         match r {
             Ok(Some(info)) => {
@@ -173,15 +170,20 @@ pub(super) fn produce(
     Ok(infos)
 }
 
+/// One CSV or TSV input; `opened` is the first input's reader, which the
+/// plan opened to read its header.
 fn produce_csv(
-    reader: Result<CsvBlockReader, PositionedError>,
+    opened: Option<CsvBlockReader>,
     spec: &InputSpec,
     index: u32,
     columns: &Columns,
     record_base: u64,
     tx: &SyncSender<Result<Work>>,
 ) -> Result<Option<InputInfo>> {
-    let mut reader = reader?;
+    let mut reader = match opened {
+        Some(reader) => reader,
+        None => CsvBlockReader::open(spec, columns.csv.clone())?,
+    };
     let shown = spec.display_name();
     let names: Vec<&str> = reader.headers().iter().map(String::as_str).collect();
     let input = Arc::new(columns.shape(index, &names, None, record_base, &shown)?);
