@@ -16,9 +16,7 @@ use super::{Cx, Span, resolver};
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     // `hdl: 1234/5`: the whitespace is skipped; a URI holds none (SPEC §2).
     let space = resolver::skipped_space(rest);
-    if space > 0 {
-        cx.warn(Warning::UnencodedChars);
-    }
+    cx.d.warnings.add_if(space > 0, Warning::UnencodedChars);
     let rest = &rest[space..];
     let (rest, fragment) = chars::split_off(rest, b'#');
     let (rest, query) = chars::split_off(rest, b'?');
