@@ -138,14 +138,9 @@ fn other_info<'a>(t: Text<'a>, mut ws: Warnings, scratch: &'a mut Scratch) -> Re
     Ok(Parsed {
         kind: Kind::InfoUri,
         error: None,
-        warnings: ws,
         namespace: Some(namespace),
-        prefix: None,
-        suffix: None,
-        resolver: None,
-        query: None,
-        fragment: None,
         info_identifier: Some(range.map_or(ident, |(a, b)| &buf[a..b])),
+        ..Parsed::invalid(ErrorCode::Empty, ws)
     })
 }
 
