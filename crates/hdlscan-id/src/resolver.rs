@@ -272,18 +272,9 @@ pub fn route_global(host: usize, path: &str) -> Route<'_> {
     // (`HTTPS://HDL.HANDLE.NET/API/HANDLES/1721.1/5`) names the same
     // handle, and a canonical upper-cased whole (a `0.` handle's) must
     // read as the value did (SPEC §3's laws).
-    match p.get(..API.len()).filter(|h| h.eq_ignore_ascii_case(API)) {
-        Some(_) => Route::Global {
-            host,
-            api: true,
-            part: &p[API.len()..],
-        },
-        None => Route::Global {
-            host,
-            api: false,
-            part: p,
-        },
-    }
+    let api = starts_with_ci(p, API);
+    let part = if api { &p[API.len()..] } else { p };
+    Route::Global { host, api, part }
 }
 
 /// `route` for a host that is no global resolver. A path starting with
