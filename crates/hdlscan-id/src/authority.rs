@@ -68,18 +68,9 @@ fn is_ip_literal(lit: &str) -> bool {
 
 /// Four decimal octets, each 0–255.
 pub fn is_ipv4(host: &str) -> bool {
-    let mut n = 0;
-    for seg in host.split('.') {
-        n += 1;
-        if seg.is_empty()
-            || seg.len() > 3
-            || !seg.bytes().all(|b| b.is_ascii_digit())
-            || seg.parse::<u16>().map_or(true, |v| v > 255)
-        {
-            return false;
-        }
-    }
-    n == 4
+    let octet = |seg: &str| seg.len() <= 3 && seg.bytes().all(|b| b.is_ascii_digit()) && seg.parse::<u8>().is_ok();
+    let mut segs = host.split('.');
+    (0..4).all(|_| segs.next().is_some_and(octet)) && segs.next().is_none()
 }
 
 /// A DNS name with a letter in it: labels of letters, digits and `-`.

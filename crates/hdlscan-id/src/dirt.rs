@@ -130,20 +130,12 @@ fn flag_non_ascii(prefix: &str, suffix: &str, is_doi: bool, ws: &mut Warnings, b
     bufs.suffix.clear();
     let found = map_chars(suffix, is_doi, &mut bufs.suffix);
     let invisible_prefix = !prefix.is_ascii() && chars::any_non_ascii(prefix, is_invisible);
-    let raised = [
-        // An embedded DOI holds a `/`: most suffixes hold none.
-        (
-            is_doi && chars::find_byte(b'/', suffix.as_bytes()).is_some() && has_embedded_doi(suffix),
-            Warning::EmbeddedDoi,
-        ),
-        (found.invisible || invisible_prefix, Warning::InvisibleChar),
-        (found.dash, Warning::UnicodeDash),
-    ];
-    for (raised, w) in raised {
-        if raised {
-            ws.add(w);
-        }
+    // An embedded DOI holds a `/`: most suffixes hold none.
+    if is_doi && chars::find_byte(b'/', suffix.as_bytes()).is_some() && has_embedded_doi(suffix) {
+        ws.add(Warning::EmbeddedDoi);
     }
+    ws.add_if(found.invisible || invisible_prefix, Warning::InvisibleChar);
+    ws.add_if(found.dash, Warning::UnicodeDash);
     flag_placeholders(prefix, suffix, ws);
     truncate_all(&bufs.suffix, is_doi, ws);
 }
@@ -342,12 +334,7 @@ fn trailing_run_len(suffix: &str) -> usize {
 
 /// Which bracket kind `c` closes: `)` 0, `]` 1, `}` 2.
 fn closer(c: u8) -> Option<usize> {
-    match c {
-        b')' => Some(0),
-        b']' => Some(1),
-        b'}' => Some(2),
-        _ => None,
-    }
+    b")]}".iter().position(|&x| x == c)
 }
 
 /// Length of the publisher suffix `suffix` ends in (any case), if any:
@@ -475,14 +462,8 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
         let (in_prefix, in_suffix) = (map_chars(prefix, false, p), map_chars(suffix, is_doi, s));
         let kept = truncate_all(s, is_doi, &mut ws);
         s.truncate(kept);
-        for (found, w) in [
-            (in_prefix.invisible || in_suffix.invisible, Warning::InvisibleChar),
-            (in_suffix.dash, Warning::UnicodeDash),
-        ] {
-            if found {
-                ws.add(w);
-            }
-        }
+        ws.add_if(in_prefix.invisible || in_suffix.invisible, Warning::InvisibleChar);
+        ws.add_if(in_suffix.dash, Warning::UnicodeDash);
         return ws;
     }
     p.push_str(prefix);
@@ -502,8 +483,7 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
                     && !chars::scan(d).control
                     && !(is_prefix && d.contains('/'))
                 {
-                    part.clear();
-                    part.push_str(d);
+                    d.clone_into(part);
                     changed = true;
                 }
             }
@@ -531,12 +511,8 @@ fn chain(prefix: &str, suffix: &str, is_doi: bool, decode_again: bool, bufs: &mu
             }
             (invisible, dash) = (invisible || found.invisible, dash || found.dash);
         }
-        if invisible {
-            ws.add(Warning::InvisibleChar);
-        }
-        if dash {
-            ws.add(Warning::UnicodeDash);
-        }
+        ws.add_if(invisible, Warning::InvisibleChar);
+        ws.add_if(dash, Warning::UnicodeDash);
         // An entity decoded may leave another whose `;` ends the suffix
         // (`&amp;lt;` gives `&lt;`): the next round decodes it before any
         // trailing punctuation is dropped.
@@ -648,13 +624,11 @@ impl DashRun {
     /// character).
     #[inline(always)]
     fn flush(&mut self, out: &mut String) {
-        if self.dashes == 0 {
-            *self = DashRun::default();
-            return;
-        }
-        let n = if self.collapse { 1 } else { self.dashes };
-        for _ in 0..n {
-            out.push('-');
+        if self.dashes > 0 {
+            let n = if self.collapse { 1 } else { self.dashes };
+            for _ in 0..n {
+                out.push('-');
+            }
         }
         *self = DashRun::default();
     }
@@ -728,14 +702,7 @@ fn has_amp(s: &str) -> bool {
 }
 
 fn has_entity(s: &str, any_case: bool) -> bool {
-    let mut rest = s;
-    while let Some(i) = chars::find_byte(b'&', rest.as_bytes()) {
-        if entity_at(&rest[i..], any_case).is_some() {
-            return true;
-        }
-        rest = &rest[i + 1..];
-    }
-    false
+    memchr::memchr_iter(b'&', s.as_bytes()).any(|i| entity_at(&s[i..], any_case).is_some())
 }
 
 fn decode_entities(s: &str, out: &mut String, any_case: bool) {
@@ -770,10 +737,8 @@ pub fn repair<'b>(
 ) -> (&'b str, &'b str) {
     chain(prefix, suffix, is_doi, ws.contains(Warning::DoubleEncoded), bufs);
     if handle::check(&bufs.prefix, &bufs.suffix, Rule::Any, &mut Warnings::default()) != Ok(is_doi) {
-        bufs.prefix.clear();
-        bufs.prefix.push_str(prefix);
-        bufs.suffix.clear();
-        bufs.suffix.push_str(suffix);
+        prefix.clone_into(&mut bufs.prefix);
+        suffix.clone_into(&mut bufs.suffix);
     }
     (bufs.prefix.as_str(), bufs.suffix.as_str())
 }

@@ -87,9 +87,7 @@ fn flag_unusual(prefix: &str, ws: &mut Warnings) {
             .any(|own| visible.clone().map(|c| c.to_ascii_uppercase()).eq(own.chars())),
         _ => false,
     };
-    if unusual {
-        ws.add(Warning::UnusualPrefix);
-    }
+    ws.add_if(unusual, Warning::UnusualPrefix);
 }
 
 /// `check` for the other prefixes: the general walk. Out of line, so
@@ -214,12 +212,8 @@ impl PrefixShape {
     }
 }
 
-/// True when the first segment of `prefix` is all digits.
+/// True when the first segment of `prefix` is all digits (`is_digits`).
 pub fn first_segment_numeric(prefix: &str) -> bool {
-    let first = prefix.as_bytes().split(|&b| b == b'.').next().unwrap_or(b"");
-    if first.is_ascii() {
-        return !first.is_empty() && first.iter().all(u8::is_ascii_digit);
-    }
     is_digits(prefix.split('.').next().unwrap_or(""))
 }
 

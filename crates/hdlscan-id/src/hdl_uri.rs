@@ -16,9 +16,7 @@ use super::{Cx, Span, resolver};
 pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
     // `hdl: 1234/5`: the whitespace is skipped; a URI holds none (SPEC §2).
     let space = resolver::skipped_space(rest);
-    if space > 0 {
-        cx.warn(Warning::UnencodedChars);
-    }
+    cx.d.warnings.add_if(space > 0, Warning::UnencodedChars);
     let rest = &rest[space..];
     let (rest, fragment) = chars::split_off(rest, b'#');
     let (rest, query) = chars::split_off(rest, b'?');
@@ -59,7 +57,6 @@ fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
         None => (s, None),
     };
     let a = authority::parse(auth)?;
-    let dns = authority::is_dns_name_with_letter(a.host);
     if !names_server(&a, path) {
         // The host is the prefix: what it holds raw counts as the path's.
         cx.check_encoded(&[Some(a.host)]);
@@ -70,9 +67,9 @@ fn authority_form<'a>(cx: &mut Cx<'a>, s: &'a str) -> Result<(), ErrorCode> {
     // A DNS name with a letter could also be a prefix (`hdl://CNRI.TEST/a/b`):
     // read as a server, but say so when the path does not look like a handle
     // with an assigned (numeric) prefix.
-    if dns && a.port.is_none() && !handle::first_segment_numeric(p) {
-        cx.warn(Warning::AmbiguousHdlHost);
-    }
+    let dns = authority::is_dns_name_with_letter(a.host);
+    let ambiguous = dns && a.port.is_none() && !handle::first_segment_numeric(p);
+    cx.d.warnings.add_if(ambiguous, Warning::AmbiguousHdlHost);
     handle::read(cx, p, suffix, true, Rule::Any)?;
     // `host:`, an empty port, is no port (RFC 3986 §6.2.3), as in URLs.
     cx.d.resolver = cx.lowercase(if a.port.is_some() { auth } else { a.host });

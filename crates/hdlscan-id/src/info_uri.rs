@@ -21,9 +21,7 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
         if scheme.eq_ignore_ascii_case("doi") {
             // `doi:ID`: a `doi:` written in ID too is a label doubled.
             let (labels, id) = label::doi_labels(id);
-            if labels > 0 {
-                cx.warn(Warning::DoubledLabel);
-            }
+            cx.d.warnings.add_if(labels > 0, Warning::DoubledLabel);
             return label::labelled(cx, id);
         }
         if scheme.eq_ignore_ascii_case("hdl") || scheme.eq_ignore_ascii_case("handle") {
@@ -49,16 +47,13 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
         return Err(ErrorCode::BadInfoIdentifier);
     }
     if let Some(f) = fragment {
-        if percent::has_unencoded(f) {
-            cx.warn(Warning::UnencodedChars);
-        }
+        cx.check_encoded(&[fragment]);
         cx.d.fragment = cx.span_of(f);
     }
     cx.d.kind = Some(Kind::InfoUri);
     if ns.eq_ignore_ascii_case("hdl") || ns.eq_ignore_ascii_case("doi") {
-        if percent::has_outside(ident, &percent::INFO_RAW) {
-            cx.warn(Warning::UnencodedChars);
-        }
+        let unencoded = percent::has_outside(ident, &percent::INFO_RAW);
+        cx.d.warnings.add_if(unencoded, Warning::UnencodedChars);
         let rule = if ns.eq_ignore_ascii_case("doi") {
             Rule::Doi
         } else {
@@ -84,10 +79,7 @@ pub fn parse<'a>(cx: &mut Cx<'a>, rest: &'a str) -> Result<(), ErrorCode> {
 /// fast path leaves these to `parse` (`other_parts`).
 pub fn wrapped(rest: &str) -> Option<(&str, &str)> {
     const HEAD: &str = "eu-repo/semantics/altIdentifier/";
-    let after = rest
-        .get(..HEAD.len())
-        .filter(|h| h.eq_ignore_ascii_case(HEAD))
-        .map(|_| &rest[HEAD.len()..])?;
+    let after = chars::starts_with_ci(rest, HEAD).then(|| &rest[HEAD.len()..])?;
     let (scheme, id) = after.split_once('/')?;
     const SCHEMES: [&str; 9] = ["doi", "hdl", "handle", "pmid", "pmc", "arxiv", "isbn", "issn", "ark"];
     SCHEMES
@@ -113,12 +105,8 @@ pub fn other_identifier(
     if ns.eq_ignore_ascii_case("pmid") && !id.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ErrorCode::BadInfoIdentifier);
     }
-    if !is_known(ns) {
-        ws.add(Warning::UnknownInfoNamespace);
-    }
-    if dirt::info_has_invisible(id) {
-        ws.add(Warning::InvisibleChar);
-    }
+    ws.add_if(!is_known(ns), Warning::UnknownInfoNamespace);
+    ws.add_if(dirt::info_has_invisible(id), Warning::InvisibleChar);
     Ok(range)
 }
 
@@ -141,8 +129,7 @@ pub(crate) fn is_known(ns: &str) -> bool {
 /// The `scheme` production of seed 004: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
 pub fn is_namespace(s: &str) -> bool {
     let b = s.as_bytes();
-    !b.is_empty()
-        && b[0].is_ascii_alphabetic()
+    b.first().is_some_and(u8::is_ascii_alphabetic)
         && b.iter()
             .all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.')
 }

@@ -26,13 +26,8 @@ pub fn bare<'a>(cx: &mut Cx<'a>, t: &'a str) -> Result<(), ErrorCode> {
 /// `None` when `t` has no label. Two or more labels raise `doubled_label`.
 pub fn strip_doi_labels<'a>(cx: &mut Cx<'a>, t: &'a str) -> Option<&'a str> {
     let (labels, rest) = doi_labels(t);
-    if labels == 0 {
-        return None;
-    }
-    if labels > 1 {
-        cx.warn(Warning::DoubledLabel);
-    }
-    Some(rest)
+    cx.d.warnings.add_if(labels > 1, Warning::DoubledLabel);
+    (labels > 0).then_some(rest)
 }
 
 /// How many `doi:` / `DOI ` labels `t` starts with, and what follows
@@ -88,9 +83,8 @@ pub fn urn_doi<'a>(cx: &mut Cx<'a>, nss: &'a str) -> Result<(), ErrorCode> {
     let b = nss.as_bytes();
     // A URN's NSS holds no raw `?` (RFC 8141: it would start a
     // q-component), so one in a DOI should have been escaped, as in `info:`.
-    if chars::find_byte(b'?', b).is_some() {
-        cx.warn(Warning::UnencodedChars);
-    }
+    cx.d.warnings
+        .add_if(chars::find_byte(b'?', b).is_some(), Warning::UnencodedChars);
     let (p, s) = match (chars::find_byte(b':', b), chars::find_byte(b'/', b)) {
         (Some(c), slash) if slash.is_none_or(|s| c < s) => (&nss[..c], &nss[c + 1..]),
         _ => handle::split_uri_part(nss, &mut cx.d.warnings)?,

@@ -538,9 +538,8 @@ impl<'a> Cx<'a> {
     /// Flags `unencoded_chars` when a URI component holds a byte it should
     /// have percent-encoded.
     fn check_encoded(&mut self, parts: &[Option<&str>]) {
-        if parts.iter().flatten().any(|p| percent::has_unencoded(p)) {
-            self.warn(Warning::UnencodedChars);
-        }
+        let unencoded = parts.iter().flatten().any(|p| percent::has_unencoded(p));
+        self.d.warnings.add_if(unencoded, Warning::UnencodedChars);
     }
 }
 
@@ -567,8 +566,7 @@ fn read_value<'a>(input: &'a str, scratch: &'a mut Scratch, opts: &Options, leve
         && let Some(code) = whole::repaired_as(e)
         && let Some(text) = d.whole.get(input, buf)
     {
-        whole.clear();
-        whole.push_str(text);
+        text.clone_into(whole);
         buf.clear();
         let whole: &'a String = whole;
         let (again, result) = read(whole, buf, bytes, repair, opts, Level::Repaired);

@@ -126,22 +126,11 @@ pub fn has_outside(s: &str, set: &AsciiSet) -> bool {
     s.bytes().any(|b| !set.contains(b))
 }
 
-#[inline]
-fn hex_val(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
 /// The byte of the escape starting at `s[i]` (which is `%`), if well formed.
 #[inline]
 pub fn escape_at(s: &[u8], i: usize) -> Option<u8> {
-    let h = hex_val(*s.get(i + 1)?)?;
-    let l = hex_val(*s.get(i + 2)?)?;
-    Some(h << 4 | l)
+    let hex = |at: usize| char::from(*s.get(at)?).to_digit(16);
+    Some((hex(i + 1)? << 4 | hex(i + 2)?) as u8)
 }
 
 /// Decodes every escape of `s` into `out` (cleared first). Errors on a `%`

@@ -332,11 +332,9 @@ fn url_prefix(prefix: &str, suffix: &str, keep: &AsciiSet, url: &mut String) {
         || chars::starts_with_ci(&url[at..], "hdl%3a")
         || resolver::GLOBAL.iter().any(|(h, _)| prefix.eq_ignore_ascii_case(h));
     if misread {
-        let first = url.as_bytes()[at];
-        url.replace_range(at..at + 1, "");
         let mut esc = String::with_capacity(3);
-        percent::push_escape(first, &mut esc);
-        url.insert_str(at, &esc);
+        percent::push_escape(url.as_bytes()[at], &mut esc);
+        url.replace_range(at..at + 1, &esc);
     }
 }
 

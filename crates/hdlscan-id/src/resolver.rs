@@ -272,18 +272,9 @@ pub fn route_global(host: usize, path: &str) -> Route<'_> {
     // (`HTTPS://HDL.HANDLE.NET/API/HANDLES/1721.1/5`) names the same
     // handle, and a canonical upper-cased whole (a `0.` handle's) must
     // read as the value did (SPEC §3's laws).
-    match p.get(..API.len()).filter(|h| h.eq_ignore_ascii_case(API)) {
-        Some(_) => Route::Global {
-            host,
-            api: true,
-            part: &p[API.len()..],
-        },
-        None => Route::Global {
-            host,
-            api: false,
-            part: p,
-        },
-    }
+    let api = starts_with_ci(p, API);
+    let part = if api { &p[API.len()..] } else { p };
+    Route::Global { host, api, part }
 }
 
 /// `route` for a host that is no global resolver. A path starting with
@@ -431,8 +422,7 @@ fn labelled_head(part: &str) -> PartHead {
 pub fn skipped_space(s: &str) -> usize {
     match s.as_bytes().first() {
         Some(b) if b.is_ascii_alphanumeric() => 0,
-        Some(_) => s.len() - s.trim_start_matches(pieces::is_space).len(),
-        None => 0,
+        _ => s.len() - s.trim_start_matches(pieces::is_space).len(),
     }
 }
 
@@ -562,32 +552,23 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
         }
         let (part, rule) = match at.route {
             Route::Global { host, api, part } => {
-                if let Some(w) = GLOBAL[host].1 {
-                    cx.warn(w);
-                }
-                if api {
-                    cx.warn(Warning::ApiUrl);
-                }
+                cx.d.warnings.add_some(GLOBAL[host].1);
+                cx.d.warnings.add_if(api, Warning::ApiUrl);
                 (part, Rule::Any)
             }
             Route::Local { part, file } => {
                 cx.warn(Warning::LocalResolver);
-                if file {
-                    cx.warn(Warning::FileUrl);
-                }
+                cx.d.warnings.add_if(file, Warning::FileUrl);
                 (part, Rule::Numeric)
             }
             Route::User { part, file } => {
-                if file {
-                    cx.warn(Warning::FileUrl);
-                }
+                cx.d.warnings.add_if(file, Warning::FileUrl);
                 (part, Rule::Any)
             }
             Route::None => {
                 // SPEC v3 §2: a URL without its scheme on any host says so.
-                if outer && url.scheme == Scheme::Missing {
-                    cx.warn(Warning::MissingUrlScheme);
-                }
+                let missing = outer && url.scheme == Scheme::Missing;
+                cx.d.warnings.add_if(missing, Warning::MissingUrlScheme);
                 return Err(not_a_resolver(cx, &at, query)).or_else(|e| other_url(cx, url, &at, [query, fragment], e));
             }
         };
@@ -599,12 +580,8 @@ pub fn parse<'a>(cx: &mut Cx<'a>, url: UrlStart<'a>) -> Result<(), ErrorCode> {
             cx.warn(w);
         }
         let head = part_head(part);
-        if head.space > 0 {
-            cx.warn(Warning::UnencodedChars);
-        }
-        if head.labels > 0 {
-            cx.warn(Warning::DoubledLabel);
-        }
+        cx.d.warnings.add_if(head.space > 0, Warning::UnencodedChars);
+        cx.d.warnings.add_if(head.labels > 0, Warning::DoubledLabel);
         let handle = &part[head.at..];
         if let Some(inner) = inner_url(handle, cx.opts) {
             cx.warn(Warning::DoubledLabel);
@@ -648,9 +625,7 @@ fn other_url<'a>(
     let Some(read) = other::url::read(cx, at.resolver, at.path) else {
         return Err(e);
     };
-    if let Some(w) = url.scheme.warning() {
-        cx.warn(w);
-    }
+    cx.d.warnings.add_some(url.scheme.warning());
     read?;
     cx.check_encoded(&[query, fragment]);
     cx.d.resolver = cx.lowercase(at.resolver);
@@ -727,18 +702,7 @@ fn file_extension_len(path: &str) -> usize {
 /// SPEC v3 §6 `publisher_url`: the raw value of a query's first `doi=`
 /// parameter (name any case), up to the next `&`.
 pub fn doi_param(query: &str) -> Option<&str> {
-    let b = query.as_bytes();
-    let mut start = 0;
-    loop {
-        let end = chars::find_byte(b'&', &b[start..]).map_or(b.len(), |i| start + i);
-        if end - start >= 4 && b[start..start + 4].eq_ignore_ascii_case(b"doi=") {
-            return Some(&query[start + 4..end]);
-        }
-        if end == b.len() {
-            return None;
-        }
-        start = end + 1;
-    }
+    query.split('&').find(|p| starts_with_ci(p, "doi=")).map(|p| &p[4..])
 }
 
 /// A landing page (`path`, no query; `query`, raw) whose path or `doi=`

@@ -110,9 +110,7 @@ pub fn read<'a>(seen: &Seen<'a>, opts: &Options, scratch: &'a mut Scratch) -> Re
     } else if classes.slash(t.bytes(), 0, t.len()).is_none() {
         match no_slash(t.s) {
             Some((e, w)) => {
-                if let Some(w) = w {
-                    ws.add(w);
-                }
+                ws.add_some(w);
                 Some(Parsed::invalid(e, ws))
             }
             None if classes.acc & PCT != 0 => return encoded_bare(t, &classes, ws, scratch),
@@ -140,14 +138,9 @@ fn other_info<'a>(t: Text<'a>, mut ws: Warnings, scratch: &'a mut Scratch) -> Re
     Ok(Parsed {
         kind: Kind::InfoUri,
         error: None,
-        warnings: ws,
         namespace: Some(namespace),
-        prefix: None,
-        suffix: None,
-        resolver: None,
-        query: None,
-        fragment: None,
         info_identifier: Some(range.map_or(ident, |(a, b)| &buf[a..b])),
+        ..Parsed::invalid(ErrorCode::Empty, ws)
     })
 }
 
@@ -167,9 +160,7 @@ fn hdl_host<'a>(t: Text<'a>, classes: &Classes, mut ws: Warnings, repair: &mut d
     }
     let a = authority::parse(auth).ok()?;
     // No `?` or `#`, a plain host: the value's classes are the path's.
-    if classes.acc & UNENCODED != 0 {
-        ws.add(Warning::UnencodedChars);
-    }
+    ws.add_if(classes.acc & UNENCODED != 0, Warning::UnencodedChars);
     let server = hdl_uri::names_server(&a, Some(t.cut(sep + 1, t.len())));
     if server && a.port.is_none() && authority::is_dns_name_with_letter(a.host) {
         return None;
@@ -370,9 +361,7 @@ fn encoded_bare<'a>(
 ) -> Result<Parsed<'a>, &'a mut Scratch> {
     let (labels, rest) = label::doi_labels(t.s);
     let rule = if labels > 0 { Rule::Doi } else { Rule::Numeric };
-    if labels > 1 {
-        ws.add(Warning::DoubledLabel);
-    }
+    ws.add_if(labels > 1, Warning::DoubledLabel);
     let Ok((prefix, suffix_raw)) = handle::split_bare_encoded(rest, rule, &mut ws) else {
         return Err(scratch);
     };

@@ -14,12 +14,15 @@ pub fn issn(d: &[u8; 7]) -> u8 {
 /// ISBN-13: weights 1 and 3 alternating, the sum of all thirteen a
 /// multiple of 10.
 pub fn isbn13(d: &[u8; 13]) -> bool {
-    let sum: u32 = d
-        .iter()
+    isbn13_sum(d).is_multiple_of(10)
+}
+
+/// The ISBN-13 sum of `d`: weights 1 and 3 alternating.
+fn isbn13_sum(d: &[u8]) -> u32 {
+    d.iter()
         .enumerate()
         .map(|(i, &c)| digit(c) * if i % 2 == 0 { 1 } else { 3 })
-        .sum();
-    sum.is_multiple_of(10)
+        .sum()
 }
 
 /// ISBN-10: weights 10 down to 1 (the last, `X` for 10), the sum a
@@ -41,12 +44,7 @@ pub fn isbn10_to_13(d: &[u8; 10]) -> [u8; 13] {
     let mut out = [b'0'; 13];
     out[..3].copy_from_slice(b"978");
     out[3..12].copy_from_slice(&d[..9]);
-    let sum: u32 = out[..12]
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| digit(c) * if i % 2 == 0 { 1 } else { 3 })
-        .sum();
-    out[12] = b'0' + ((10 - sum % 10) % 10) as u8;
+    out[12] = b'0' + ((10 - isbn13_sum(&out[..12]) % 10) % 10) as u8;
     out
 }
 

@@ -84,9 +84,7 @@ pub fn wrapped<'a>(cx: &mut Cx<'a>, scheme: &str, id: &'a str) -> Option<Result<
         Scheme::Ark if super::chars::starts_with_ci(id, "ark:") => &id[4..],
         _ => id,
     };
-    let mut ws = Warnings::EMPTY;
-    let (reading, (query, fragment)) = labels::after_label(scheme, id, &mut ws);
-    cx.d.warnings |= ws;
+    let (reading, (query, fragment)) = labels::after_label(scheme, id, &mut cx.d.warnings);
     cx.d.query = query.map_or(Span::None, |q| cx.span_of(q));
     cx.d.fragment = fragment.map_or(Span::None, |f| cx.span_of(f));
     Some(into_draft(cx, reading, Kind::OtherPid))
