@@ -36,6 +36,9 @@
 #![deny(missing_docs)]
 // The internals' accessors are for a few examples, not an API to round out.
 #![cfg_attr(feature = "internals", allow(clippy::len_without_is_empty))]
+// Module docs link the private items they are made of; under `internals`
+// those modules turn public while the items stay private.
+#![cfg_attr(feature = "internals", allow(rustdoc::private_intra_doc_links))]
 
 /// The crate's modules: private, or public but hidden under the
 /// `internals` feature, which the examples and benches that time a single
