@@ -135,9 +135,7 @@ use hdlscan::{Format, PlanError, Severity, Verdict};
 /// gate, then the baseline's caveat when a failed `change:` gate may owe
 /// it. Exit 3 when a `--fail-if` gate held.
 fn finished(quiet: bool, summary: &str, gates: &[Verdict], caveat: Option<String>) -> anyhow::Result<ExitCode> {
-    let failed: Vec<&Verdict> = (gates.iter())
-        .filter(|g| g.holds && g.severity == Severity::Fail)
-        .collect();
+    let failed: Vec<&Verdict> = gates.iter().filter(|g| g.failed()).collect();
     if !quiet {
         use std::io::Write;
         let _ = std::io::stderr().lock().write_all(summary.as_bytes());

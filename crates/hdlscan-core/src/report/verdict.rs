@@ -58,12 +58,17 @@ impl Verdict {
     /// A run's verdict from its gates': `fail` when a `--fail-if` held,
     /// else `warn` when a `--warn-if` did, else `pass`.
     pub fn overall(gates: &[Verdict]) -> &'static str {
-        let held = |s: Severity| gates.iter().any(|v| v.holds && v.severity == s);
-        match (held(Severity::Fail), held(Severity::Warn)) {
+        let warned = gates.iter().any(|v| v.holds && v.severity == Severity::Warn);
+        match (gates.iter().any(Verdict::failed), warned) {
             (true, _) => "fail",
             (false, true) => "warn",
             (false, false) => "pass",
         }
+    }
+
+    /// Whether this is a `--fail-if` that held: one fails the run.
+    pub fn failed(&self) -> bool {
+        self.holds && self.severity == Severity::Fail
     }
 
     /// One line for stderr.
